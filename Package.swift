@@ -1,0 +1,79 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+
+/// One thin executable per job: `rin-X ARGS` is `rinjobs run X ARGS`.
+let jobNames = [
+  "daily-score", "circle-patterns", "enrichment-fetch",
+  "upcoming-birthdays", "attribution-expiry", "badge-recount",
+]
+let jobExecutables: [Target] = jobNames.map { name in
+  .executableTarget(
+    name: "rin-\(name)",
+    dependencies: ["RinCLI"],
+    path: "jobs/\(name)",
+    swiftSettings: swiftSettings
+  )
+}
+
+let package = Package(
+  name: "rin-jobs",
+  platforms: [.macOS(.v13)],
+  products: [.executable(name: "rinjobs", targets: ["rinjobs"])]
+    + jobNames.map { .executable(name: "rin-\($0)", targets: ["rin-\($0)"]) },
+  dependencies: [
+    .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+    .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+  ],
+  targets: [
+    // The only module that imports a database library.
+    .target(
+      name: "RinStorage",
+      dependencies: [.product(name: "GRDB", package: "GRDB.swift")],
+      swiftSettings: swiftSettings
+    ),
+    // Pure domain rules: no I/O.
+    .target(name: "RinDomain", swiftSettings: swiftSettings),
+    // Config, ledger, leases, checkpoints, dry-run, logging, metrics.
+    .target(
+      name: "RinRuntime",
+      dependencies: [
+        "RinStorage",
+        "Yams",
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "Metrics", package: "swift-metrics"),
+        .product(name: "Prometheus", package: "swift-prometheus"),
+      ],
+      swiftSettings: swiftSettings
+    ),
+    // Deterministic synthetic data; writes through the storage module's bulk API.
+    .target(name: "RinSeed", dependencies: ["RinStorage"], swiftSettings: swiftSettings),
+    // The six jobs: orchestration of domain rules over storage.
+    .target(
+      name: "RinJobs",
+      dependencies: ["RinDomain", "RinRuntime", "RinStorage"],
+      swiftSettings: swiftSettings
+    ),
+    // The command tree shared by `rinjobs` and the `rin-X` executables.
+    .target(
+      name: "RinCLI",
+      dependencies: [
+        "RinJobs", "RinRuntime", "RinSeed", "RinStorage",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "Logging", package: "swift-log"),
+      ],
+      swiftSettings: swiftSettings
+    ),
+    .executableTarget(name: "rinjobs", dependencies: ["RinCLI"], swiftSettings: swiftSettings),
+    .testTarget(
+      name: "RinJobsTests",
+      dependencies: ["RinCLI", "RinDomain", "RinJobs", "RinRuntime", "RinSeed", "RinStorage"],
+      swiftSettings: swiftSettings
+    ),
+  ] + jobExecutables
+)

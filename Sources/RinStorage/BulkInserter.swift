@@ -1,0 +1,28 @@
+/// A prepared `INSERT` for one table and column list, reused row after row within a
+/// transaction. Table and column names come from our own code, never from input.
+public struct BulkInserter: Sendable {
+  public let table: String
+  public let columns: [String]
+  let sql: String
+
+  public init(table: String, columns: [String]) {
+    self.table = table
+    self.columns = columns
+    let quoted = columns.map { "\"\($0)\"" }.joined(separator: ", ")
+    sql = "INSERT INTO \(table) (\(quoted)) VALUES (\(SQLDialect.list(columns.count)))"
+  }
+}
+
+extension StorageTransaction {
+  /// Inserts one row; the statement is prepared once per transaction and cached.
+  public func insert(_ inserter: BulkInserter, _ values: [SQLValue]) throws {
+    precondition(values.count == inserter.columns.count, "\(inserter.table): column count mismatch")
+    try sql.execute(sql.dialect.placeholders(inserter.sql), values)
+  }
+
+  /// Row count of a table of the data contract, for summaries and tests.
+  public func count(_ table: String) throws -> Int {
+    precondition(DataContract.allTables.contains(table), "unknown table \(table)")
+    Int(try sql.fetchInt("SELECT count(*) FROM \(table)") ?? 0)
+  }
+}

@@ -1,0 +1,33 @@
+/// Reads one column of the current row. Only valid inside the row callback.
+protocol SQLRowReader {
+  func int64(_ index: Int) -> Int64?
+  func double(_ index: Int) -> Double?
+  func text(_ index: Int) -> String?
+  func value(_ index: Int) -> SQLValue
+}
+
+/// The narrow seam between the storage API and a database backend: every query of the storage
+/// module is written once against it, with `?` placeholders that the dialect rewrites.
+protocol SQLExecutor {
+  var dialect: SQLDialect { get }
+  /// Runs a statement (cached and reused by the backend); returns the number of rows changed.
+  @discardableResult
+  func execute(_ sql: String, _ arguments: [SQLValue]) throws -> Int
+  /// Streams the rows of a query through a cursor; memory does not grow with the result.
+  func forEachRow(_ sql: String, _ arguments: [SQLValue], _ body: (any SQLRowReader) throws -> Void)
+    throws
+}
+
+extension SQLExecutor {
+  func fetchInt(_ sql: String, _ arguments: [SQLValue] = []) throws -> Int64? {
+    var result: Int64?
+    try forEachRow(sql, arguments) { result = $0.int64(0) }
+    return result
+  }
+
+  func fetchText(_ sql: String, _ arguments: [SQLValue] = []) throws -> String? {
+    var result: String?
+    try forEachRow(sql, arguments) { result = $0.text(0) }
+    return result
+  }
+}

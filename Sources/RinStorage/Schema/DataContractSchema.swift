@@ -1,0 +1,106 @@
+/// DDL of DESIGN.md §2, the contract with Rin's online services. Input tables carry no CHECK
+/// constraints: the services may write malformed values and the jobs validate as they read.
+enum DataContractSchema {
+  static let inputTables = """
+    CREATE TABLE users (
+      id INTEGER PRIMARY KEY, display_name TEXT, phone_e164 TEXT, phone_verified INTEGER,
+      region TEXT, timezone TEXT, created_at INTEGER NOT NULL, deleted_at INTEGER);
+    CREATE TABLE contacts (
+      id INTEGER PRIMARY KEY, user_id INTEGER NOT NULL, given_name TEXT, family_name TEXT,
+      display_name TEXT, company TEXT, title TEXT, birthday TEXT, source TEXT,
+      rin_user_id INTEGER, edited_fields TEXT, created_at INTEGER NOT NULL, updated_at INTEGER,
+      deleted_at INTEGER);
+    CREATE TABLE contact_phones (contact_id INTEGER NOT NULL, raw TEXT, label TEXT);
+    CREATE TABLE contact_emails (contact_id INTEGER NOT NULL, address TEXT, label TEXT);
+    CREATE TABLE circles (
+      id INTEGER PRIMARY KEY, user_id INTEGER NOT NULL, name TEXT, emoji TEXT, kind TEXT NOT NULL,
+      created_at INTEGER NOT NULL, deleted_at INTEGER);
+    CREATE TABLE circle_members (circle_id INTEGER NOT NULL, contact_id INTEGER NOT NULL, added_at INTEGER);
+    CREATE TABLE circle_removals (circle_id INTEGER NOT NULL, contact_id INTEGER NOT NULL, removed_at INTEGER);
+    CREATE TABLE merge_suggestions (
+      id INTEGER PRIMARY KEY, user_id INTEGER NOT NULL, contact_a INTEGER NOT NULL,
+      contact_b INTEGER NOT NULL, confidence REAL, status TEXT NOT NULL, skipped_until INTEGER,
+      created_at INTEGER NOT NULL);
+    CREATE TABLE sync_conflicts (
+      id INTEGER PRIMARY KEY, user_id INTEGER NOT NULL, contact_id INTEGER NOT NULL,
+      status TEXT NOT NULL, created_at INTEGER NOT NULL);
+    CREATE TABLE access_requests (
+      id INTEGER PRIMARY KEY, circle_id INTEGER NOT NULL, requester_user_id INTEGER NOT NULL,
+      status TEXT NOT NULL, created_at INTEGER NOT NULL);
+    CREATE TABLE security_items (
+      id INTEGER PRIMARY KEY, user_id INTEGER NOT NULL, kind TEXT NOT NULL, status TEXT NOT NULL,
+      created_at INTEGER NOT NULL);
+    CREATE TABLE reminders (
+      id INTEGER PRIMARY KEY, user_id INTEGER NOT NULL, contact_id INTEGER NOT NULL, text TEXT,
+      due_on TEXT, completed_at INTEGER);
+    CREATE TABLE invite_links (
+      code TEXT PRIMARY KEY NOT NULL, inviter_user_id INTEGER NOT NULL, created_at INTEGER NOT NULL);
+    CREATE TABLE invite_shares (
+      id INTEGER PRIMARY KEY, inviter_user_id INTEGER NOT NULL, channel TEXT, shared_at INTEGER);
+    CREATE TABLE invite_clicks (
+      id INTEGER PRIMARY KEY, code TEXT NOT NULL, device_hash TEXT, clicked_at INTEGER);
+    CREATE TABLE attributions (
+      invitee_user_id INTEGER PRIMARY KEY, code TEXT, inviter_user_id INTEGER, clicked_at INTEGER,
+      installed_at INTEGER, onboarded_at INTEGER);
+    CREATE TABLE user_state (
+      user_id INTEGER PRIMARY KEY, score_viewed_at INTEGER, invite_prompts_shown INTEGER,
+      last_invite_prompt_at INTEGER, last_invite_dismissed_at INTEGER, score_changed_at INTEGER,
+      score_card_expires_at INTEGER);
+    """
+
+  static let outputTables = """
+    CREATE TABLE score_snapshots (
+      user_id INTEGER NOT NULL, as_of TEXT NOT NULL, score INTEGER NOT NULL, quality REAL,
+      position REAL, stability REAL, trust REAL, tier TEXT NOT NULL, delta INTEGER,
+      formula_version TEXT NOT NULL, computed_at INTEGER NOT NULL, PRIMARY KEY (user_id, as_of));
+    CREATE TABLE circle_suggestions (
+      id INTEGER PRIMARY KEY, user_id INTEGER NOT NULL, circle_id INTEGER NOT NULL,
+      pattern TEXT NOT NULL, pattern_value TEXT NOT NULL, contact_ids TEXT NOT NULL,
+      confidence REAL NOT NULL, fingerprint TEXT NOT NULL, status TEXT NOT NULL,
+      created_at INTEGER NOT NULL, UNIQUE (user_id, fingerprint));
+    CREATE TABLE contact_enrichments (
+      contact_id INTEGER NOT NULL, field TEXT NOT NULL, value TEXT, source TEXT NOT NULL,
+      confidence REAL, fetched_at INTEGER NOT NULL, seen_at INTEGER,
+      PRIMARY KEY (contact_id, field, source));
+    CREATE TABLE enrichment_lookups (
+      provider TEXT NOT NULL, lookup_key TEXT NOT NULL, status TEXT NOT NULL, response TEXT,
+      fetched_at INTEGER NOT NULL, expires_at INTEGER NOT NULL, PRIMARY KEY (provider, lookup_key));
+    CREATE TABLE upcoming_events (
+      user_id INTEGER NOT NULL, contact_id INTEGER NOT NULL, kind TEXT NOT NULL,
+      ref_id INTEGER NOT NULL, occurs_on TEXT NOT NULL, days_until INTEGER NOT NULL,
+      dismissed_at INTEGER, created_at INTEGER NOT NULL,
+      PRIMARY KEY (user_id, kind, ref_id, occurs_on));
+    CREATE TABLE badge_counts (
+      user_id INTEGER PRIMARY KEY, home INTEGER NOT NULL, circles INTEGER NOT NULL,
+      score INTEGER NOT NULL, profile INTEGER NOT NULL, computed_at INTEGER NOT NULL);
+    CREATE TABLE invite_prompt_queue (
+      user_id INTEGER NOT NULL, "trigger" TEXT NOT NULL, created_at INTEGER NOT NULL,
+      PRIMARY KEY (user_id, "trigger"));
+    CREATE TABLE notification_outbox (
+      id INTEGER PRIMARY KEY, user_id INTEGER NOT NULL, kind TEXT NOT NULL, deep_link TEXT,
+      payload TEXT, dedupe_key TEXT NOT NULL UNIQUE, created_at INTEGER NOT NULL, sent_at INTEGER);
+    """
+
+  /// Indexes for the jobs' per-user-batch reads (`user_id BETWEEN ? AND ?`) and joins.
+  static let jobIndexes = """
+    CREATE INDEX contacts_by_user ON contacts(user_id);
+    CREATE INDEX contacts_by_rin_user ON contacts(rin_user_id) WHERE rin_user_id IS NOT NULL;
+    CREATE INDEX contact_phones_by_contact ON contact_phones(contact_id);
+    CREATE INDEX contact_emails_by_contact ON contact_emails(contact_id);
+    CREATE INDEX circles_by_user ON circles(user_id);
+    CREATE INDEX circle_members_by_circle ON circle_members(circle_id, contact_id);
+    CREATE INDEX circle_members_by_contact ON circle_members(contact_id);
+    CREATE INDEX circle_removals_by_circle ON circle_removals(circle_id, contact_id);
+    CREATE INDEX merge_suggestions_by_user ON merge_suggestions(user_id, status);
+    CREATE INDEX sync_conflicts_by_user ON sync_conflicts(user_id, status);
+    CREATE INDEX access_requests_by_circle ON access_requests(circle_id, status);
+    CREATE INDEX security_items_by_user ON security_items(user_id, status);
+    CREATE INDEX reminders_by_user ON reminders(user_id);
+    CREATE INDEX invite_shares_by_inviter ON invite_shares(inviter_user_id, shared_at);
+    CREATE INDEX invite_clicks_by_time ON invite_clicks(clicked_at);
+    CREATE INDEX users_by_phone ON users(phone_e164) WHERE phone_e164 IS NOT NULL;
+    CREATE INDEX circle_suggestions_by_circle ON circle_suggestions(circle_id, pattern, pattern_value);
+    CREATE INDEX upcoming_events_by_user ON upcoming_events(user_id);
+    CREATE INDEX notification_outbox_by_user ON notification_outbox(user_id);
+    """
+}

@@ -1,0 +1,20 @@
+/// Tables of our own (DESIGN.md §2 allows them): the run ledger, leases and checkpoints.
+enum RuntimeSchema {
+  static let tables = """
+    CREATE TABLE job_runs (
+      id INTEGER PRIMARY KEY, job TEXT NOT NULL, pipeline TEXT, slot TEXT, as_of TEXT,
+      shard TEXT NOT NULL, users TEXT, dry_run INTEGER NOT NULL, status TEXT NOT NULL, host TEXT NOT NULL,
+      pid INTEGER NOT NULL, started_at INTEGER NOT NULL, heartbeat_at INTEGER,
+      finished_at INTEGER, counts TEXT, error TEXT);
+    CREATE INDEX job_runs_by_job ON job_runs(job, started_at);
+    CREATE INDEX job_runs_by_pipeline_slot ON job_runs(pipeline, slot);
+    CREATE TABLE job_leases (
+      job TEXT NOT NULL, shard TEXT NOT NULL, run_id INTEGER NOT NULL, host TEXT NOT NULL,
+      pid INTEGER NOT NULL, acquired_at INTEGER NOT NULL, expires_at INTEGER NOT NULL,
+      PRIMARY KEY (job, shard));
+    CREATE TABLE job_checkpoints (
+      job TEXT NOT NULL, as_of TEXT NOT NULL, scope TEXT NOT NULL, run_id INTEGER NOT NULL,
+      last_user_id INTEGER NOT NULL, updated_at INTEGER NOT NULL,
+      PRIMARY KEY (job, as_of, scope));
+    """
+}
