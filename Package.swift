@@ -19,7 +19,7 @@ let jobExecutables: [Target] = jobNames.map { name in
 
 let package = Package(
   name: "rin-jobs",
-  platforms: [.macOS(.v13)],
+  platforms: [.macOS(.v15)],
   products: [.executable(name: "rinjobs", targets: ["rinjobs"])]
     + jobNames.map { .executable(name: "rin-\($0)", targets: ["rin-\($0)"]) },
   dependencies: [
@@ -27,7 +27,6 @@ let package = Package(
     .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
-    .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
     .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
   ],
   targets: [
@@ -43,10 +42,10 @@ let package = Package(
     .target(
       name: "RinRuntime",
       dependencies: [
+        "RinDomain",
         "RinStorage",
         "Yams",
         .product(name: "Logging", package: "swift-log"),
-        .product(name: "Metrics", package: "swift-metrics"),
         .product(name: "Prometheus", package: "swift-prometheus"),
       ],
       swiftSettings: swiftSettings

@@ -23,6 +23,6 @@ extension StorageTransaction {
   /// Row count of a table of the data contract, for summaries and tests.
   public func count(_ table: String) throws -> Int {
     precondition(DataContract.allTables.contains(table), "unknown table \(table)")
-    Int(try sql.fetchInt("SELECT count(*) FROM \(table)") ?? 0)
+    return Int(try sql.fetchInt("SELECT count(*) FROM \(table)") ?? 0)
   }
 }

@@ -34,6 +34,10 @@ public final class Storage: Sendable {
     }
     let path = url.hasPrefix("file:") ? String(url.dropFirst(5)) : url
     let exists = FileManager.default.fileExists(atPath: path)
+    if !exists && options.createIfMissing {
+      let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+      try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
     if !exists && !options.createIfMissing {
       throw StorageError(
         .databaseMissing, location: path, detail: "no database file here",

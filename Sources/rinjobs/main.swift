@@ -1,1 +1,3 @@
-print("x")
+import RinCLI
+
+await RinJobsCommand.main()

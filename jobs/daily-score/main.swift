@@ -1,1 +1,4 @@
-print("x")
+import RinCLI
+
+// `rin-daily-score ARGS` behaves exactly as `rinjobs run daily-score ARGS`.
+await JobExecutable.main(job: "daily-score")

@@ -1,1 +1,4 @@
-print("x")
+import RinCLI
+
+// `rin-upcoming-birthdays ARGS` behaves exactly as `rinjobs run upcoming-birthdays ARGS`.
+await JobExecutable.main(job: "upcoming-birthdays")

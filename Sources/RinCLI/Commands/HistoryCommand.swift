@@ -1,0 +1,71 @@
+import ArgumentParser
+import Foundation
+import RinRuntime
+import RinStorage
+
+/// `rinjobs history`: the run ledger, newest first.
+struct HistoryCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "history", abstract: "Show the run ledger, newest first.")
+
+  @OptionGroup var storage: StorageOptions
+
+  @Option(help: "Only runs of this job.") var job: JobName?
+  @Option(help: "Only runs of this pipeline.") var pipeline: String?
+  @Option(help: "Only runs with this status (running, succeeded, failed, interrupted, abandoned, skipped).")
+  var status: String?
+  @Option(help: "How many runs.") var limit = 20
+  @Flag(help: "One JSON object per run.") var json = false
+
+  func validate() throws {
+    if let status, RunRecord.Status(rawValue: status) == nil {
+      throw ValidationError("--status '\(status)': expected one of \(RunRecord.Status.allCases.map(\.rawValue).joined(separator: ", "))")
+    }
+    guard limit > 0 else { throw ValidationError("--limit must be positive") }
+  }
+
+  func run() async throws {
+    try await CLIFailure.reporting("rinjobs history") {
+      let config = try storage.loadConfig()
+      let opened = try storage.openStorage(config)
+      let runs = try opened.read {
+        try $0.runs(
+          .init(job: job?.rawValue, pipeline: pipeline, status: status.flatMap(RunRecord.Status.init), limit: limit))
+      }
+      if json {
+        for run in runs { print(JSONText.encode(run) ?? "{}") }
+        return
+      }
+      print(HistoryTable.render(runs))
+    }
+  }
+}
+
+enum HistoryTable {
+  static func render(_ runs: [RunRecord]) -> String {
+    guard !runs.isEmpty else { return "no runs recorded yet" }
+    var lines = ["   id  job                 status       started (UTC)         secs  as of       shard  mode  pipeline/slot"]
+    for r in runs {
+      let seconds = r.finishedAt.map { String($0 - r.startedAt) } ?? "-"
+      let place = [r.pipeline, r.slot].compactMap { $0 }.joined(separator: "/")
+      lines.append(
+        [
+          pad(String(r.id), 5, right: true), pad(r.job, 19), pad(r.status.rawValue, 12),
+          pad(instant(r.startedAt), 21), pad(seconds, 5, right: true), pad(r.asOf ?? "-", 11),
+          pad(r.shard, 6), pad(r.dryRun ? "dry" : "real", 5), place,
+        ].joined(separator: " "))
+      if let error = r.error, r.status != .succeeded { lines.append("       ↳ \(error)") }
+    }
+    return lines.joined(separator: "\n")
+  }
+
+  static func instant(_ seconds: Int64) -> String {
+    let formatter = ISO8601DateFormatter()
+    return formatter.string(from: Date(timeIntervalSince1970: Double(seconds)))
+  }
+
+  static func pad(_ s: String, _ width: Int, right: Bool = false) -> String {
+    let fill = String(repeating: " ", count: max(0, width - s.count))
+    return right ? fill + s : s + fill
+  }
+}

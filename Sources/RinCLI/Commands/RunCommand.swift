@@ -1,0 +1,56 @@
+import ArgumentParser
+import Foundation
+import Logging
+import RinJobs
+import RinRuntime
+import RinStorage
+
+/// `rinjobs run JOB [options]`, which `rin-JOB [options]` is too.
+public struct RunCommand: AsyncParsableCommand {
+  public static let configuration = CommandConfiguration(
+    commandName: "run", abstract: "Run one job once.")
+
+  @Argument(help: "The job: \(JobName.allCases.map(\.rawValue).joined(separator: ", ")).")
+  var job: JobName
+
+  @OptionGroup var options: JobOptions
+
+  public init() {}
+
+  public func run() async throws {
+    try await CLIFailure.reporting("rin-\(job.rawValue)") {
+      LogSetup.bootstrap()
+      let runOptions = try options.runOptions()
+      let config = try options.storage.loadConfig()
+      guard let implementation = JobCatalog.job(job) else {
+        throw CLIFailure(
+          .failure,
+          "\(job.rawValue) is not built yet in this release; it ran nothing. Built jobs: \(JobCatalog.built.map(\.rawValue).joined(separator: ", ")).")
+      }
+      let storage = try options.storage.openStorage(config)
+      let stop = StopSignal()
+      stop.trapTerminationSignals()
+      let runner = JobRunner(
+        config: config, storage: storage, logger: Logger(label: "rinjobs"), stop: stop)
+      let summary = await runner.run(implementation, options: runOptions)
+      try JobOutput.emit(summary, options: runOptions, storage: storage)
+    }
+  }
+}
+
+/// Prints a run's summary and writes its metrics; turns a failed run into its exit code.
+enum JobOutput {
+  static func emit(_ summary: RunSummary, options: RunOptions, storage: Storage) throws {
+    if options.json {
+      print(JSONText.encode(summary) ?? "{}")
+    } else {
+      print(SummaryText.render(summary))
+    }
+    if let path = options.metricsFile {
+      try MetricsFile.write(MetricsFile.render([try MetricsFile.facts(for: summary, storage: storage)]), to: path)
+    }
+    guard summary.exitCode == .success else {
+      throw ExitCode(summary.exitCode.rawValue)
+    }
+  }
+}

@@ -1,0 +1,59 @@
+import ArgumentParser
+import Foundation
+import RinDomain
+import RinRuntime
+import RinSeed
+
+/// `rinjobs seed`: a deterministic synthetic database (DESIGN.md §6).
+struct SeedCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "seed",
+    abstract: "Write a deterministic synthetic database: same arguments, same content.")
+
+  @OptionGroup var storage: StorageOptions
+
+  @Option(help: "How many users.") var users = 2_000
+  @Option(help: "The random seed.") var seed: UInt64 = 1
+  @Option(help: "The instant the data is relative to, ISO 8601 (default: today 00:00 UTC).")
+  var now: String?
+
+  func validate() throws {
+    guard users > 0 else { throw ValidationError("--users must be positive") }
+    if let now, InstantParser.parse(now) == nil {
+      throw ValidationError("--now '\(now)': expected ISO 8601 with a zone, e.g. 2026-11-22T00:00:00Z")
+    }
+  }
+
+  func run() async throws {
+    try await CLIFailure.reporting("rinjobs seed") {
+      let config = try storage.loadConfig()
+      let opened = try storage.openStorage(config, create: true)
+      let instant = now.flatMap(InstantParser.parse) ?? SeedDefaults.todayUTC()
+      let summary = try Seeder.seed(
+        into: opened, options: SeedOptions(users: users, seed: seed, now: instant),
+        progress: SeedDefaults.progress())
+      print(SeedDefaults.describe(summary, location: opened.location))
+    }
+  }
+}
+
+enum SeedDefaults {
+  /// Midnight UTC today: the default `--now`, so that two seeds on the same day are identical.
+  static func todayUTC() -> Int64 {
+    CalendarDate(utcInstant: Int64(Date().timeIntervalSince1970)).startOfDayUTC
+  }
+
+  static func progress() -> ((Int, Int) -> Void)? {
+    guard isatty(STDERR_FILENO) == 1 else { return nil }
+    return { done, total in
+      FileHandle.standardError.write(Data("\rseeding users \(done)/\(total)".utf8))
+      if done == total { FileHandle.standardError.write(Data("\n".utf8)) }
+    }
+  }
+
+  static func describe(_ summary: SeedSummary, location: String) -> String {
+    let tables = summary.rows.sorted { $0.key < $1.key }.map { "  \($0.key): \($0.value)" }
+    return (["\(location): seeded in \(String(format: "%.1f", summary.elapsedSeconds)) s"] + tables)
+      .joined(separator: "\n")
+  }
+}

@@ -1,0 +1,20 @@
+import ArgumentParser
+import RinRuntime
+
+/// `rinjobs validate`: checks pipelines.yaml and runs nothing.
+struct ValidateCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "validate", abstract: "Check pipelines.yaml (keys, types, jobs, schedules); run nothing.")
+
+  @OptionGroup var storage: StorageOptions
+
+  func run() async throws {
+    try await CLIFailure.reporting("rinjobs validate") {
+      let config = try storage.loadConfig()
+      let pipelines = config.pipelines.map { "\($0.name) (\($0.schedule.text) \($0.timezone))" }
+      print(
+        "\(config.sourcePath): valid; storage \(config.storage.url); pipelines: \(pipelines.isEmpty ? "none" : pipelines.joined(separator: ", "))"
+      )
+    }
+  }
+}

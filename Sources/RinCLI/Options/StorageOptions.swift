@@ -1,0 +1,33 @@
+import ArgumentParser
+import Foundation
+import RinRuntime
+
+/// `--config` and `--db`: where the settings and the database are. Shared by every command.
+public struct StorageOptions: ParsableArguments {
+  @Option(name: .long, help: "Path of pipelines.yaml (default: $RIN_CONFIG, else ./pipelines.yaml).")
+  var config: String?
+
+  @Option(name: .long, help: "Database: a SQLite file path (overrides storage.url).")
+  var db: String?
+
+  public init() {}
+
+  /// The config file: `--config`, else `$RIN_CONFIG`, else `./pipelines.yaml`. With `--db` and no
+  /// file at the default place, built-in defaults apply (one-off runs against a copy).
+  func loadConfig() throws -> RinConfig {
+    let explicit = config ?? ProcessInfo.processInfo.environment["RIN_CONFIG"]
+    let path = explicit ?? "pipelines.yaml"
+    var loaded: RinConfig
+    if explicit == nil, db != nil, !FileManager.default.fileExists(atPath: path) {
+      loaded = RinConfig.defaults()
+    } else {
+      do {
+        loaded = try ConfigLoader.load(path: path)
+      } catch {
+        throw CLIFailure(.configuration, error.description)
+      }
+    }
+    if let db { loaded.storage.url = db }
+    return loaded
+  }
+}

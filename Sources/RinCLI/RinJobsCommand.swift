@@ -1,0 +1,21 @@
+import RinRuntime
+
+import ArgumentParser
+
+/// `rinjobs`: the operator's tool.
+public struct RinJobsCommand: AsyncParsableCommand {
+  public static let configuration = CommandConfiguration(
+    commandName: "rinjobs",
+    abstract: "Rin's background batch jobs: run, inspect and schedule them.",
+    subcommands: [
+      RunCommand.self, ValidateCommand.self, MigrateCommand.self, SeedCommand.self,
+      HistoryCommand.self, DemoCommand.self,
+    ])
+
+  public init() {}
+}
+
+extension JobName: ExpressibleByArgument {
+  public init?(argument: String) { self.init(rawValue: argument) }
+  public static var allValueStrings: [String] { allCases.map(\.rawValue) }
+}

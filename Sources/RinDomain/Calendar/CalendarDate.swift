@@ -1,0 +1,86 @@
+/// A proleptic Gregorian calendar date with no time zone, as `YYYY-MM-DD` in the data contract.
+/// Arithmetic counts days, never seconds, so DST and leap seconds cannot shift it.
+public struct CalendarDate: Sendable, Hashable, Comparable, CustomStringConvertible, Codable {
+  public let year: Int
+  public let month: Int
+  public let day: Int
+
+  public init?(year: Int, month: Int, day: Int) {
+    guard (1...12).contains(month), day >= 1, day <= Self.daysIn(month: month, year: year) else {
+      return nil
+    }
+    self.year = year
+    self.month = month
+    self.day = day
+  }
+
+  /// Parses exactly `YYYY-MM-DD`.
+  public init?(_ text: String) {
+    let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+    guard text.utf8.count == 10, parts.count == 3, parts[0].count == 4, parts[1].count == 2,
+      parts[2].count == 2, let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2])
+    else { return nil }
+    self.init(year: y, month: m, day: d)
+  }
+
+  public static func isLeap(_ year: Int) -> Bool {
+    (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+  }
+
+  public static func daysIn(month: Int, year: Int) -> Int {
+    switch month {
+    case 2: isLeap(year) ? 29 : 28
+    case 4, 6, 9, 11: 30
+    default: 31
+    }
+  }
+
+  /// Days since 1970-01-01 (negative before), by Howard Hinnant's days_from_civil.
+  public var daysSinceEpoch: Int {
+    let y = month <= 2 ? year - 1 : year
+    let era = (y >= 0 ? y : y - 399) / 400
+    let yoe = y - era * 400
+    let mp = (month + 9) % 12
+    let doy = (153 * mp + 2) / 5 + day - 1
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+    return era * 146097 + doe - 719468
+  }
+
+  public init(daysSinceEpoch days: Int) {
+    let z = days + 719468
+    let era = (z >= 0 ? z : z - 146096) / 146097
+    let doe = z - era * 146097
+    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+    let mp = (5 * doy + 2) / 153
+    let d = doy - (153 * mp + 2) / 5 + 1
+    let m = mp < 10 ? mp + 3 : mp - 9
+    year = yoe + era * 400 + (m <= 2 ? 1 : 0)
+    month = m
+    day = d
+  }
+
+  /// The UTC date of a Unix instant.
+  public init(utcInstant seconds: Int64) {
+    self.init(daysSinceEpoch: Int((seconds >= 0 ? seconds : seconds - 86_399) / 86_400))
+  }
+
+  /// 00:00 UTC of this date, as Unix seconds.
+  public var startOfDayUTC: Int64 { Int64(daysSinceEpoch) * 86_400 }
+
+  public func adding(days: Int) -> CalendarDate { CalendarDate(daysSinceEpoch: daysSinceEpoch + days) }
+
+  public func days(until other: CalendarDate) -> Int { other.daysSinceEpoch - daysSinceEpoch }
+
+  public var description: String {
+    func pad(_ n: Int, _ width: Int) -> String {
+      let s = String(n)
+      return String(repeating: "0", count: max(0, width - s.count)) + s
+    }
+    return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))"
+  }
+
+  public static func < (a: CalendarDate, b: CalendarDate) -> Bool {
+    (a.year, a.month, a.day) < (b.year, b.month, b.day)
+  }
+}

@@ -1,0 +1,8 @@
+/// Outbox kinds, dedupe keys and deep links (003 §3.4). One key per event, ever: the key is
+/// what makes a rerun or a resumed run unable to notify twice.
+public enum Notifications {
+  /// A silent badge update; one per change of counts, so A → B → A notifies every time.
+  public static func badgeKey(user: Int64, computedAt: Int64) -> String {
+    "badge:\(user):\(computedAt)"
+  }
+}

@@ -1,0 +1,14 @@
+import RinRuntime
+
+/// The jobs this build can run. A job missing here is not built yet: running it exits 1 and
+/// says so, rather than printing output that looks real.
+public enum JobCatalog {
+  public static func job(_ name: JobName) -> (any Job)? {
+    switch name {
+    case .badgeRecount: BadgeRecountJob()
+    case .dailyScore, .circlePatterns, .enrichmentFetch, .upcomingBirthdays, .attributionExpiry: nil
+    }
+  }
+
+  public static var built: [JobName] { JobName.allCases.filter { job($0) != nil } }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import Prometheus
+import RinStorage
+
+/// Prometheus text-format metrics for node_exporter's textfile collector, written atomically
+/// (temporary file, then rename) so the collector never reads half a file.
+public enum MetricsFile {
+  public struct JobFacts: Sendable {
+    public var job: String
+    public var lastSuccessAt: Int64?
+    public var lastDurationSeconds: Double
+    public var lastRunFailed: Bool
+    public var failedRuns: Int
+    public var itemsRead: Int
+    public var itemsWritten: Int
+    public var itemsSkipped: Int
+    public var usersProcessed: Int
+  }
+
+  public static func render(_ facts: [JobFacts]) -> String {
+    let registry = PrometheusCollectorRegistry()
+    for f in facts {
+      let labels = [("job", f.job)]
+      if let last = f.lastSuccessAt {
+        registry.makeGauge(
+          name: "rinjobs_last_success_timestamp_seconds", labels: labels,
+          help: "Unix time of the job's last successful real run."
+        ).set(Double(last))
+      }
+      registry.makeGauge(
+        name: "rinjobs_last_run_duration_seconds", labels: labels, help: "Wall time of the job's last run."
+      ).set(f.lastDurationSeconds)
+      registry.makeGauge(
+        name: "rinjobs_last_run_failed", labels: labels, help: "1 when the job's last run failed."
+      ).set(f.lastRunFailed ? 1.0 : 0.0)
+      registry.makeGauge(
+        name: "rinjobs_failed_runs", labels: labels, help: "Failed runs of the job in the run ledger."
+      ).set(Double(f.failedRuns))
+      registry.makeGauge(
+        name: "rinjobs_users_processed", labels: labels, help: "Users the job's last run processed."
+      ).set(Double(f.usersProcessed))
+      for (kind, value) in [("read", f.itemsRead), ("written", f.itemsWritten), ("skipped", f.itemsSkipped)] {
+        registry.makeGauge(
+          name: "rinjobs_last_run_items", labels: labels + [("kind", kind)],
+          help: "Rows the job's last run read, wrote and skipped."
+        ).set(Double(value))
+      }
+    }
+    return registry.emitToString()
+  }
+
+  public static func write(_ text: String, to path: String) throws {
+    let url = URL(fileURLWithPath: path)
+    let temporary = url.deletingLastPathComponent().appendingPathComponent(
+      ".\(url.lastPathComponent).\(getpid()).tmp")
+    try Data(text.utf8).write(to: temporary)
+    guard rename(temporary.path, url.path) == 0 else {
+      let reason = String(cString: strerror(errno))
+      try? FileManager.default.removeItem(at: temporary)
+      throw RunFailure(.jobFailed, "\(path): cannot write the metrics file: \(reason)")
+    }
+  }
+}
+
+extension MetricsFile {
+  /// The facts of `summary`'s job: this run, plus the ledger's last success and failures.
+  public static func facts(for summary: RunSummary, storage: Storage) throws -> JobFacts {
+    let (lastSuccess, failures) = try storage.read { tx in
+      (try tx.lastSuccessfulFinish(job: summary.job), try tx.failedRunCount(job: summary.job))
+    }
+    return JobFacts(
+      job: summary.job, lastSuccessAt: lastSuccess, lastDurationSeconds: summary.durationSeconds,
+      lastRunFailed: summary.status == .failed, failedRuns: failures,
+      itemsRead: summary.counts.read.values.reduce(0, +),
+      itemsWritten: summary.changes.tables.values.reduce(0) { $0 + $1.total },
+      itemsSkipped: summary.counts.skipped.values.reduce(0, +),
+      usersProcessed: summary.counts.usersProcessed)
+  }
+}

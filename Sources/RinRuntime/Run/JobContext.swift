@@ -1,0 +1,98 @@
+import Logging
+import RinDomain
+import RinStorage
+
+/// Everything one run of one job works with: storage, settings, clock, selection, and the
+/// tallies the runtime reports when it ends.
+public final class JobContext {
+  public let job: JobName
+  public let runID: Int64
+  public let storage: Storage
+  public let config: RinConfig
+  public let dryRun: Bool
+  /// The date the run computes for (default: the UTC date of `now`).
+  public let asOf: CalendarDate
+  /// The job's clock, Unix seconds (`--now`, default the real time at start).
+  public let now: Int64
+  public let logger: Logger
+  let selection: UserSelection
+  let checkpointScope: String
+  /// Set when this run resumes an unfinished one.
+  public let resumeAfterUserID: Int64?
+  let stop: StopSignal
+  let progress: ProgressBar?
+
+  public internal(set) var counts = JobCounts()
+  public internal(set) var changes = ChangeSet()
+  /// Facts worth a line in the summary (e.g. the oldest click kept); ids and counts only.
+  public var details: [String: String] = [:]
+
+  init(
+    job: JobName, runID: Int64, storage: Storage, config: RinConfig, dryRun: Bool,
+    asOf: CalendarDate, now: Int64, logger: Logger, selection: UserSelection,
+    checkpointScope: String, resumeAfterUserID: Int64?, stop: StopSignal, progress: ProgressBar?
+  ) {
+    self.job = job
+    self.runID = runID
+    self.storage = storage
+    self.config = config
+    self.dryRun = dryRun
+    self.asOf = asOf
+    self.now = now
+    self.logger = logger
+    self.selection = selection
+    self.checkpointScope = checkpointScope
+    self.resumeAfterUserID = resumeAfterUserID
+    self.stop = stop
+    self.progress = progress
+  }
+
+  /// Walks the selected users in ascending id, `batchSize` per transaction. Each batch commits
+  /// with its checkpoint, so a later run resumes after it; a stop request (SIGTERM, SIGINT)
+  /// ends the walk between batches.
+  /// - Parameter liveAt: users live at this instant; nil means live now.
+  public func forEachUserBatch(
+    batchSize: Int, liveAt: Int64? = nil, _ body: (UserBatch) throws -> Void
+  ) throws {
+    var selection = self.selection
+    selection.liveAt = liveAt
+    var after = resumeAfterUserID ?? Int64.min
+    let total = try storage.read { try $0.countUsers(after: after, in: selection) }
+    progress?.start(total: total, unit: "users")
+    defer { progress?.finish() }
+    while true {
+      if stop.isRequested {
+        throw RunFailure(
+          .interrupted, "stopped by signal after user \(after == Int64.min ? "none" : String(after)); the next run resumes there")
+      }
+      let batchCounts: JobCounts? = try storage.write(into: &changes) { tx in
+        let ids = try tx.userIDs(after: after, limit: batchSize, in: selection)
+        guard let last = ids.last else { return nil }
+        let batch = UserBatch(tx: tx, userIDs: ids)
+        try body(batch)
+        if !dryRun {
+          try tx.saveCheckpoint(
+            Checkpoint(job: job.rawValue, asOf: asOf.description, scope: checkpointScope, runID: runID, lastUserID: last),
+            at: now)
+        }
+        batch.counts.usersProcessed = ids.count
+        after = last
+        return batch.counts
+      }
+      guard let batchCounts else { break }
+      counts.merge(batchCounts)
+      progress?.advance(by: batchCounts.usersProcessed)
+    }
+  }
+
+  /// One transaction outside the user walk (e.g. a batched delete); its changes are reported.
+  public func write<T>(_ body: (StorageTransaction) throws -> T) throws -> T {
+    try storage.write(into: &changes, body)
+  }
+
+  public func read<T>(_ body: (StorageTransaction) throws -> T) throws -> T {
+    try storage.read(body)
+  }
+
+  public var isStopRequested: Bool { stop.isRequested }
+}

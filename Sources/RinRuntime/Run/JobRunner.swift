@@ -1,0 +1,138 @@
+import Logging
+import RinDomain
+import RinStorage
+
+/// Runs one job under the runtime contract of DESIGN.md §4: ledger row, lease, checkpoint,
+/// dry-run transaction, signals, summary. Never throws: every outcome is a `RunSummary`.
+public struct JobRunner: Sendable {
+  public var config: RinConfig
+  public var storage: Storage
+  public var logger: Logger
+  public var environment: RuntimeEnvironment
+  public var stop: StopSignal
+
+  public init(
+    config: RinConfig, storage: Storage, logger: Logger,
+    environment: RuntimeEnvironment = RuntimeEnvironment(), stop: StopSignal = StopSignal()
+  ) {
+    self.config = config
+    self.storage = storage
+    self.logger = logger
+    self.environment = environment
+    self.stop = stop
+  }
+
+  public func run(_ job: any Job, options: RunOptions) async -> RunSummary {
+    let started = environment.wallClock()
+    var summary = RunSummary(job: job.name.rawValue, dryRun: options.dryRun)
+    summary.pipeline = options.pipeline
+    summary.slot = options.slot
+    var runID: Int64?
+    var context: JobContext?
+    var logger = self.logger
+    logger[metadataKey: "job"] = "\(job.name.rawValue)"
+    do {
+      let now = options.now ?? Int64(started)
+      let asOf = options.asOf ?? CalendarDate(utcInstant: now)
+      let shard = try options.shard.map { try $0.resolve(environment: environment.variables).get() }
+      let users = options.userIDs.isEmpty ? nil : Array(Set(options.userIDs)).sorted()
+      summary.now = now
+      summary.asOf = asOf.description
+      summary.shard = shard.map { "\($0.index)/\($0.count)" } ?? "all"
+      summary.users = users?.map(String.init).joined(separator: ",")
+      logger[metadataKey: "shard"] = "\(summary.shard)"
+      let scope = summary.shard + (summary.users.map { " users \($0)" } ?? "")
+
+      let record = RunRecord(
+        job: job.name.rawValue, pipeline: options.pipeline, slot: options.slot, asOf: asOf.description,
+        shard: summary.shard, users: summary.users, dryRun: options.dryRun, status: .running,
+        host: environment.host, pid: environment.pid, startedAt: Int64(started))
+      // A dry run commits nothing, so it needs no lease: it cannot collide with a real run.
+      var keeper: LeaseKeeper?
+      if options.dryRun {
+        runID = try storage.write { try $0.insertRun(record) }
+      } else {
+        let acquired = try await LeaseKeeper.acquire(
+          storage: storage, record: record, waitSeconds: options.waitSeconds, environment: environment,
+          logger: logger, stop: stop)
+        keeper = acquired
+        runID = acquired.runID
+      }
+      defer { keeper?.release() }
+      summary.runID = runID
+      logger[metadataKey: "run"] = "\(runID ?? 0)"
+
+      let checkpoint =
+        options.dryRun
+        ? nil : try storage.read { try $0.checkpoint(job: job.name.rawValue, asOf: asOf.description, scope: scope) }
+      if let checkpoint {
+        summary.resumedAfterUser = checkpoint.lastUserID
+        logger.info(
+          "resuming run \(checkpoint.runID)'s work after user \(checkpoint.lastUserID)")
+      }
+      let ctx = JobContext(
+        job: job.name, runID: runID ?? 0, storage: storage, config: config, dryRun: options.dryRun,
+        asOf: asOf, now: now, logger: logger,
+        selection: UserSelection(shard: shard, userIDs: users), checkpointScope: scope,
+        resumeAfterUserID: checkpoint?.lastUserID, stop: stop,
+        progress: ProgressBar(label: job.name.rawValue))
+      context = ctx
+      if options.dryRun {
+        try storage.beginDryRun()
+        defer { try? storage.endDryRun() }
+        try await job.run(ctx)
+      } else {
+        try await job.run(ctx)
+        try storage.write { try $0.clearCheckpoint(job: job.name.rawValue, asOf: asOf.description, scope: scope) }
+      }
+      summary.status = .succeeded
+      summary.exitCode = .success
+    } catch {
+      let failure = RunFailure.from(error)
+      summary.error = failure.message
+      summary.exitCode = failure.exitCode
+      summary.status =
+        switch failure.code {
+        case .interrupted: .interrupted
+        case .leaseHeld: .skipped
+        default: .failed
+        }
+    }
+    if let context {
+      summary.counts = context.counts
+      summary.changes = context.changes
+      summary.details = context.details
+    }
+    summary.durationSeconds = ((environment.wallClock() - started) * 1000).rounded() / 1000
+    finishLedger(runID: runID, summary: summary, logger: logger)
+    log(summary, logger: logger)
+    return summary
+  }
+
+  private func finishLedger(runID: Int64?, summary: RunSummary, logger: Logger) {
+    guard let runID, summary.status != .skipped else { return }
+    do {
+      try storage.write {
+        try $0.finishRun(
+          id: runID, status: summary.status, finishedAt: environment.wallSeconds,
+          counts: summary.ledgerCountsJSON, error: summary.error)
+      }
+    } catch {
+      logger.error("could not record the end of run \(runID) in the ledger: \(error)")
+    }
+  }
+
+  private func log(_ summary: RunSummary, logger: Logger) {
+    let written = summary.changes.tables.values.reduce(0) { $0 + $1.total }
+    let metadata: Logger.Metadata = [
+      "status": "\(summary.status.rawValue)", "users": "\(summary.counts.usersProcessed)",
+      "written": "\(written)", "skipped": "\(summary.counts.skipped.values.reduce(0, +))",
+      "dry_run": "\(summary.dryRun)", "seconds": "\(summary.durationSeconds)",
+    ]
+    switch summary.status {
+    case .succeeded: logger.info("run finished", metadata: metadata)
+    case .interrupted, .skipped: logger.warning("run \(summary.status.rawValue): \(summary.error ?? "")", metadata: metadata)
+    default: logger.error("run failed: \(summary.error ?? "")", metadata: metadata)
+    }
+  }
+}

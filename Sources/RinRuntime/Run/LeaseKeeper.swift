@@ -1,0 +1,136 @@
+import Foundation
+import Logging
+import RinStorage
+import Synchronization
+
+/// Holds the lease of one (job, shard) for one run: takes it (or a dead holder's), renews it
+/// on a timer while the run lives, and gives it back at the end.
+final class LeaseKeeper: Sendable {
+  let storage: Storage
+  let lease: Lease
+  let environment: RuntimeEnvironment
+  let logger: Logger
+  let stop: StopSignal
+  private let released = Atomic<Bool>(false)
+
+  private init(storage: Storage, lease: Lease, environment: RuntimeEnvironment, logger: Logger, stop: StopSignal) {
+    self.storage = storage
+    self.lease = lease
+    self.environment = environment
+    self.logger = logger
+    self.stop = stop
+  }
+
+  enum Attempt {
+    case acquired(runID: Int64, tookOverFrom: Lease?)
+    case held(Lease)
+  }
+
+  /// Takes the lease for `record`'s (job, shard), inserting the run's ledger row in the same
+  /// transaction. Waits up to `waitSeconds` for a live holder; then writes a `skipped` row and
+  /// throws `leaseHeld` (exit 75).
+  static func acquire(
+    storage: Storage, record: RunRecord, waitSeconds: Double, environment: RuntimeEnvironment,
+    logger: Logger, stop: StopSignal
+  ) async throws -> LeaseKeeper {
+    let deadline = environment.wallClock() + waitSeconds
+    while true {
+      let attempt = try storage.write { tx in try tryAcquire(tx, record: record, environment: environment) }
+      switch attempt {
+      case .acquired(let runID, let previous):
+        if let previous {
+          logger.warning(
+            "took over the lease of run \(previous.runID) (pid \(previous.pid) on \(previous.host)); that run is marked abandoned",
+            metadata: ["job": "\(record.job)", "shard": "\(record.shard)"])
+        }
+        let lease = Lease(
+          job: record.job, shard: record.shard, runID: runID, host: environment.host,
+          pid: environment.pid, acquiredAt: environment.wallSeconds,
+          expiresAt: environment.wallSeconds + environment.leaseTTLSeconds)
+        let keeper = LeaseKeeper(storage: storage, lease: lease, environment: environment, logger: logger, stop: stop)
+        keeper.startRenewing()
+        return keeper
+      case .held(let holder):
+        if environment.wallClock() < deadline && !stop.isRequested {
+          try await Task.sleep(for: .milliseconds(500))
+          continue
+        }
+        let message =
+          "\(record.job) shard \(record.shard) is already running: run \(holder.runID), pid \(holder.pid) on \(holder.host), lease until \(holder.expiresAt) (Unix s). Try again later, or pass --wait SECONDS."
+        var skipped = record
+        skipped.status = .skipped
+        skipped.finishedAt = environment.wallSeconds
+        skipped.error = message
+        _ = try storage.write { try $0.insertRun(skipped) }
+        throw RunFailure(.leaseHeld, message)
+      }
+    }
+  }
+
+  private static func tryAcquire(_ tx: StorageTransaction, record: RunRecord, environment: RuntimeEnvironment) throws -> Attempt {
+    let now = environment.wallSeconds
+    let existing = try tx.lease(job: record.job, shard: record.shard)
+    if let existing {
+      let holderGone = existing.host == environment.host && existing.pid != environment.pid
+        && !RuntimeEnvironment.processExists(existing.pid)
+      guard existing.expiresAt <= now || holderGone else { return .held(existing) }
+      try tx.abandonRun(
+        id: existing.runID, at: now,
+        reason: holderGone ? "its process \(existing.pid) no longer exists" : "its lease expired without renewal")
+    }
+    let runID = try tx.insertRun(record)
+    try tx.putLease(
+      Lease(
+        job: record.job, shard: record.shard, runID: runID, host: environment.host, pid: environment.pid,
+        acquiredAt: now, expiresAt: now + environment.leaseTTLSeconds))
+    return .acquired(runID: runID, tookOverFrom: existing)
+  }
+
+  /// Renews on a thread of its own, not the cooperative pool: a renewal may wait for the
+  /// current batch's transaction, and must not take a thread the job's async work needs.
+  private func startRenewing() {
+    let interval = Double(max(1, environment.leaseTTLSeconds / 4))
+    let thread = Thread { [self] in
+      var waited = 0.0
+      while !released.load(ordering: .acquiring) {
+        Thread.sleep(forTimeInterval: 0.25)
+        waited += 0.25
+        if waited >= interval {
+          waited = 0
+          renew()
+        }
+      }
+    }
+    thread.name = "rinjobs.lease"
+    thread.start()
+  }
+
+  private func renew() {
+    let now = environment.wallSeconds
+    do {
+      let kept = try storage.write { tx in
+        try tx.heartbeatRun(id: lease.runID, at: now)
+        return try tx.renewLease(
+          job: lease.job, shard: lease.shard, runID: lease.runID, until: now + environment.leaseTTLSeconds)
+      }
+      if !kept {
+        logger.error("lost the lease to another run; stopping after the current batch", metadata: ["job": "\(lease.job)"])
+        stop.request()
+      }
+    } catch {
+      logger.warning("could not renew the lease: \(error)", metadata: ["job": "\(lease.job)"])
+    }
+  }
+
+  var runID: Int64 { lease.runID }
+
+  /// Stops renewing and hands the lease back.
+  func release() {
+    released.store(true, ordering: .releasing)
+    do {
+      try storage.write { try $0.releaseLease(job: lease.job, shard: lease.shard, runID: lease.runID) }
+    } catch {
+      logger.warning("could not release the lease; it expires by itself: \(error)", metadata: ["job": "\(lease.job)"])
+    }
+  }
+}

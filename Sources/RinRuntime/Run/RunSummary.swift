@@ -1,0 +1,49 @@
+import RinStorage
+
+/// What a run did, for `--json`, the ledger's `counts` column and the human summary.
+public struct RunSummary: Sendable, Codable {
+  public var job: String
+  public var runID: Int64?
+  public var status: RunRecord.Status
+  public var exitCode: RinExitCode
+  public var dryRun: Bool
+  public var asOf: String?
+  public var now: Int64?
+  public var shard: String
+  public var users: String?
+  public var pipeline: String?
+  public var slot: String?
+  public var resumedAfterUser: Int64?
+  public var durationSeconds: Double
+  public var counts: JobCounts
+  public var changes: ChangeSet
+  public var details: [String: String]
+  public var error: String?
+
+  public init(job: String, dryRun: Bool) {
+    self.job = job
+    self.status = .running
+    self.exitCode = .success
+    self.dryRun = dryRun
+    self.shard = "all"
+    self.durationSeconds = 0
+    self.counts = JobCounts()
+    self.changes = ChangeSet()
+    self.details = [:]
+  }
+
+  /// The part kept in the ledger's `counts` column.
+  struct LedgerCounts: Codable {
+    var counts: JobCounts
+    var changes: [String: ChangeSet.TableChanges]
+    var notifications: [String: Int]
+    var details: [String: String]
+  }
+
+  var ledgerCountsJSON: String? {
+    JSONText.encode(
+      LedgerCounts(
+        counts: counts, changes: changes.tables, notifications: changes.notifications,
+        details: details))
+  }
+}

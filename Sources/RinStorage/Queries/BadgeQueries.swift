@@ -1,0 +1,111 @@
+/// What badge-recount reads for one user, straight from the tables.
+public struct BadgeInputRow: Sendable, Equatable {
+  public var pendingMergeConfidences: [Double?] = []
+  public var openSyncConflicts = 0
+  public var pendingAccessRequests = 0
+  public var openSecurityItems = 0
+  public var scoreChangedAt: Int64?
+  public var scoreViewedAt: Int64?
+  public init() {}
+}
+
+/// A `badge_counts` row.
+public struct StoredBadgeCounts: Sendable, Equatable {
+  public var home: Int
+  public var circles: Int
+  public var score: Int
+  public var profile: Int
+  public init(home: Int, circles: Int, score: Int, profile: Int) {
+    self.home = home
+    self.circles = circles
+    self.score = score
+    self.profile = profile
+  }
+}
+
+extension StorageTransaction {
+  /// Six queries per batch, whatever its size: one per input table, grouped by user.
+  public func badgeInputs(for userIDs: [Int64]) throws -> [Int64: BadgeInputRow] {
+    var inputs: [Int64: BadgeInputRow] = [:]
+    inputs.reserveCapacity(userIDs.count)
+    for id in userIDs { inputs[id] = BadgeInputRow() }
+    let ids = userIDs.map(SQLValue.integer)
+    let list = SQLDialect.list(userIDs.count)
+
+    try sql.forEachRow(
+      "SELECT user_id, confidence FROM merge_suggestions WHERE user_id IN (\(list)) AND status = 'pending'",
+      ids
+    ) { row in
+      guard let user = row.int64(0) else { return }
+      inputs[user]?.pendingMergeConfidences.append(row.double(1))
+    }
+    try forEachCount(
+      "SELECT user_id, count(*) FROM sync_conflicts WHERE user_id IN (\(list)) AND status = 'open' GROUP BY user_id",
+      ids
+    ) { inputs[$0]?.openSyncConflicts = $1 }
+    try forEachCount(
+      """
+      SELECT c.user_id, count(*) FROM access_requests r JOIN circles c ON c.id = r.circle_id
+      WHERE c.user_id IN (\(list)) AND c.deleted_at IS NULL AND r.status = 'pending'
+      GROUP BY c.user_id
+      """, ids
+    ) { inputs[$0]?.pendingAccessRequests = $1 }
+    try forEachCount(
+      "SELECT user_id, count(*) FROM security_items WHERE user_id IN (\(list)) AND status = 'open' GROUP BY user_id",
+      ids
+    ) { inputs[$0]?.openSecurityItems = $1 }
+    try sql.forEachRow(
+      "SELECT user_id, score_changed_at, score_viewed_at FROM user_state WHERE user_id IN (\(list))",
+      ids
+    ) { row in
+      guard let user = row.int64(0) else { return }
+      inputs[user]?.scoreChangedAt = row.int64(1)
+      inputs[user]?.scoreViewedAt = row.int64(2)
+    }
+    return inputs
+  }
+
+  public func storedBadgeCounts(for userIDs: [Int64]) throws -> [Int64: StoredBadgeCounts] {
+    var stored: [Int64: StoredBadgeCounts] = [:]
+    try sql.forEachRow(
+      "SELECT user_id, home, circles, score, profile FROM badge_counts WHERE user_id IN (\(SQLDialect.list(userIDs.count)))",
+      userIDs.map(SQLValue.integer)
+    ) { row in
+      guard let user = row.int64(0) else { return }
+      stored[user] = StoredBadgeCounts(
+        home: Int(row.int64(1) ?? 0), circles: Int(row.int64(2) ?? 0),
+        score: Int(row.int64(3) ?? 0), profile: Int(row.int64(4) ?? 0))
+    }
+    return stored
+  }
+
+  /// Inserts or replaces the user's `badge_counts` row.
+  public func putBadgeCounts(
+    userID: Int64, _ counts: StoredBadgeCounts, computedAt: Int64, isNew: Bool
+  ) throws {
+    try sql.execute(
+      sql.dialect.placeholders(
+        """
+        INSERT INTO badge_counts (user_id, home, circles, score, profile, computed_at)
+        VALUES (?, ?, ?, ?, ?, ?)
+        ON CONFLICT (user_id) DO UPDATE SET home = excluded.home, circles = excluded.circles,
+          score = excluded.score, profile = excluded.profile, computed_at = excluded.computed_at
+        """),
+      [
+        .integer(userID), .integer(Int64(counts.home)), .integer(Int64(counts.circles)),
+        .integer(Int64(counts.score)), .integer(Int64(counts.profile)), .integer(computedAt),
+      ])
+    changes.record(
+      "badge_counts", isNew ? .insert : .update,
+      sample: "user \(userID): home \(counts.home), circles \(counts.circles), score \(counts.score), profile \(counts.profile)"
+    )
+  }
+
+  private func forEachCount(
+    _ query: String, _ arguments: [SQLValue], _ body: (Int64, Int) -> Void
+  ) throws {
+    try sql.forEachRow(sql.dialect.placeholders(query), arguments) { row in
+      if let user = row.int64(0) { body(user, Int(row.int64(1) ?? 0)) }
+    }
+  }
+}

@@ -1,0 +1,72 @@
+/// Which users a run works on: live ones, optionally a shard or an explicit list.
+public struct UserSelection: Sendable, Equatable {
+  /// `id mod count = index`.
+  public struct Shard: Sendable, Equatable {
+    public var index: Int
+    public var count: Int
+    public init(index: Int, count: Int) {
+      self.index = index
+      self.count = count
+    }
+  }
+
+  public var shard: Shard?
+  public var userIDs: [Int64]?
+  /// Live at this instant (created before it, not deleted before it); nil means live now
+  /// (`deleted_at IS NULL`).
+  public var liveAt: Int64?
+
+  public init(shard: Shard? = nil, userIDs: [Int64]? = nil, liveAt: Int64? = nil) {
+    self.shard = shard
+    self.userIDs = userIDs
+    self.liveAt = liveAt
+  }
+
+  func whereClause() -> (String, [SQLValue]) {
+    var conditions: [String] = []
+    var arguments: [SQLValue] = []
+    if let liveAt {
+      conditions.append("created_at < ? AND (deleted_at IS NULL OR deleted_at >= ?)")
+      arguments += [.integer(liveAt), .integer(liveAt)]
+    } else {
+      conditions.append("deleted_at IS NULL")
+    }
+    if let shard {
+      conditions.append("id % ? = ?")
+      arguments += [.integer(Int64(shard.count)), .integer(Int64(shard.index))]
+    }
+    if let userIDs {
+      conditions.append("id IN (\(SQLDialect.list(userIDs.count)))")
+      arguments += userIDs.isEmpty ? [.null] : userIDs.map(SQLValue.integer)
+    }
+    return (conditions.joined(separator: " AND "), arguments)
+  }
+}
+
+extension StorageTransaction {
+  /// The next `limit` selected user ids after `afterID`, ascending (keyset pagination: each
+  /// batch costs the same however far the run has come).
+  public func userIDs(after afterID: Int64, limit: Int, in selection: UserSelection) throws
+    -> [Int64]
+  {
+    let (condition, arguments) = selection.whereClause()
+    var ids: [Int64] = []
+    ids.reserveCapacity(limit)
+    try sql.forEachRow(
+      sql.dialect.placeholders(
+        "SELECT id FROM users WHERE id > ? AND \(condition) ORDER BY id LIMIT ?"),
+      [.integer(afterID)] + arguments + [.integer(Int64(limit))]
+    ) { row in
+      if let id = row.int64(0) { ids.append(id) }
+    }
+    return ids
+  }
+
+  public func countUsers(after afterID: Int64, in selection: UserSelection) throws -> Int {
+    let (condition, arguments) = selection.whereClause()
+    return Int(
+      try sql.fetchInt(
+        sql.dialect.placeholders("SELECT count(*) FROM users WHERE id > ? AND \(condition)"),
+        [.integer(afterID)] + arguments) ?? 0)
+  }
+}

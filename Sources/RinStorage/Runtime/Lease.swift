@@ -1,0 +1,71 @@
+/// Who may run a (job, shard) right now. Renewed while its run lives; expires when it dies.
+public struct Lease: Sendable, Equatable {
+  public var job: String
+  public var shard: String
+  public var runID: Int64
+  public var host: String
+  public var pid: Int32
+  public var acquiredAt: Int64
+  public var expiresAt: Int64
+
+  public init(
+    job: String, shard: String, runID: Int64, host: String, pid: Int32, acquiredAt: Int64,
+    expiresAt: Int64
+  ) {
+    self.job = job
+    self.shard = shard
+    self.runID = runID
+    self.host = host
+    self.pid = pid
+    self.acquiredAt = acquiredAt
+    self.expiresAt = expiresAt
+  }
+}
+
+extension StorageTransaction {
+  public func lease(job: String, shard: String) throws -> Lease? {
+    var lease: Lease?
+    try sql.forEachRow(
+      sql.dialect.placeholders(
+        "SELECT run_id, host, pid, acquired_at, expires_at FROM job_leases WHERE job = ? AND shard = ?"),
+      [.text(job), .text(shard)]
+    ) { row in
+      lease = Lease(
+        job: job, shard: shard, runID: row.int64(0) ?? 0, host: row.text(1) ?? "",
+        pid: Int32(row.int64(2) ?? 0), acquiredAt: row.int64(3) ?? 0, expiresAt: row.int64(4) ?? 0)
+    }
+    return lease
+  }
+
+  /// Writes `lease` over whatever lease the (job, shard) had.
+  public func putLease(_ lease: Lease) throws {
+    try sql.execute(
+      sql.dialect.placeholders(
+        """
+        INSERT INTO job_leases (job, shard, run_id, host, pid, acquired_at, expires_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT (job, shard) DO UPDATE SET run_id = excluded.run_id, host = excluded.host,
+          pid = excluded.pid, acquired_at = excluded.acquired_at, expires_at = excluded.expires_at
+        """),
+      [
+        .text(lease.job), .text(lease.shard), .integer(lease.runID), .text(lease.host),
+        .integer(Int64(lease.pid)), .integer(lease.acquiredAt), .integer(lease.expiresAt),
+      ])
+  }
+
+  /// Extends the lease if `runID` still holds it; false when another run took it over.
+  public func renewLease(job: String, shard: String, runID: Int64, until expiresAt: Int64) throws
+    -> Bool
+  {
+    try sql.execute(
+      sql.dialect.placeholders(
+        "UPDATE job_leases SET expires_at = ? WHERE job = ? AND shard = ? AND run_id = ?"),
+      [.integer(expiresAt), .text(job), .text(shard), .integer(runID)]) == 1
+  }
+
+  public func releaseLease(job: String, shard: String, runID: Int64) throws {
+    try sql.execute(
+      sql.dialect.placeholders("DELETE FROM job_leases WHERE job = ? AND shard = ? AND run_id = ?"),
+      [.text(job), .text(shard), .integer(runID)])
+  }
+}

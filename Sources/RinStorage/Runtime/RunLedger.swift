@@ -1,0 +1,126 @@
+extension StorageTransaction {
+  private static let runColumns = """
+    id, job, pipeline, slot, as_of, shard, users, dry_run, status, host, pid, started_at,
+    heartbeat_at, finished_at, counts, error
+    """
+
+  /// Inserts `run` and returns its id.
+  public func insertRun(_ run: RunRecord) throws -> Int64 {
+    var id: Int64 = 0
+    try sql.forEachRow(
+      sql.dialect.placeholders(
+        """
+        INSERT INTO job_runs (job, pipeline, slot, as_of, shard, users, dry_run, status, host, pid,
+          started_at, heartbeat_at, finished_at, counts, error)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
+        """),
+      [
+        .text(run.job), SQLValue(run.pipeline), SQLValue(run.slot), SQLValue(run.asOf),
+        .text(run.shard), SQLValue(run.users), SQLValue(run.dryRun), .text(run.status.rawValue),
+        .text(run.host), .integer(Int64(run.pid)), .integer(run.startedAt),
+        SQLValue(run.heartbeatAt), SQLValue(run.finishedAt), SQLValue(run.counts),
+        SQLValue(run.error),
+      ]
+    ) { id = $0.int64(0) ?? 0 }
+    return id
+  }
+
+  public func finishRun(
+    id: Int64, status: RunRecord.Status, finishedAt: Int64, counts: String?, error: String?
+  ) throws {
+    try sql.execute(
+      sql.dialect.placeholders(
+        "UPDATE job_runs SET status = ?, finished_at = ?, counts = ?, error = ? WHERE id = ?"),
+      [.text(status.rawValue), .integer(finishedAt), SQLValue(counts), SQLValue(error), .integer(id)])
+  }
+
+  public func heartbeatRun(id: Int64, at instant: Int64) throws {
+    try sql.execute(
+      sql.dialect.placeholders("UPDATE job_runs SET heartbeat_at = ? WHERE id = ?"),
+      [.integer(instant), .integer(id)])
+  }
+
+  /// Marks a run whose holder died `abandoned`, if it still claims to be running.
+  public func abandonRun(id: Int64, at instant: Int64, reason: String) throws {
+    try sql.execute(
+      sql.dialect.placeholders(
+        "UPDATE job_runs SET status = 'abandoned', finished_at = ?, error = ? WHERE id = ? AND status = 'running'"
+      ), [.integer(instant), .text(reason), .integer(id)])
+  }
+
+  public struct RunQuery: Sendable {
+    public var id: Int64?
+    public var job: String?
+    public var pipeline: String?
+    public var status: RunRecord.Status?
+    public var limit: Int
+    public init(job: String? = nil, pipeline: String? = nil, status: RunRecord.Status? = nil, limit: Int = 20) {
+      self.job = job
+      self.pipeline = pipeline
+      self.status = status
+      self.limit = limit
+    }
+  }
+
+  /// Newest first.
+  public func runs(_ query: RunQuery) throws -> [RunRecord] {
+    var conditions: [String] = []
+    var arguments: [SQLValue] = []
+    if let id = query.id {
+      conditions.append("id = ?")
+      arguments.append(.integer(id))
+    }
+    if let job = query.job {
+      conditions.append("job = ?")
+      arguments.append(.text(job))
+    }
+    if let pipeline = query.pipeline {
+      conditions.append("pipeline = ?")
+      arguments.append(.text(pipeline))
+    }
+    if let status = query.status {
+      conditions.append("status = ?")
+      arguments.append(.text(status.rawValue))
+    }
+    let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+    arguments.append(.integer(Int64(query.limit)))
+    var result: [RunRecord] = []
+    try sql.forEachRow(
+      sql.dialect.placeholders(
+        "SELECT \(Self.runColumns) FROM job_runs \(filter) ORDER BY id DESC LIMIT ?"), arguments
+    ) { row in
+      result.append(
+        RunRecord(
+          id: row.int64(0) ?? 0, job: row.text(1) ?? "", pipeline: row.text(2), slot: row.text(3),
+          asOf: row.text(4), shard: row.text(5) ?? "", users: row.text(6),
+          dryRun: row.int64(7) == 1, status: RunRecord.Status(rawValue: row.text(8) ?? "") ?? .failed,
+          host: row.text(9) ?? "", pid: Int32(row.int64(10) ?? 0), startedAt: row.int64(11) ?? 0,
+          heartbeatAt: row.int64(12), finishedAt: row.int64(13), counts: row.text(14),
+          error: row.text(15)))
+    }
+    return result
+  }
+
+  public func run(id: Int64) throws -> RunRecord? {
+    var query = RunQuery(limit: 1)
+    query.id = id
+    return try runs(query).first
+  }
+}
+
+extension StorageTransaction {
+  /// When the job last finished a real run successfully (for the metrics file).
+  public func lastSuccessfulFinish(job: String) throws -> Int64? {
+    try sql.fetchInt(
+      sql.dialect.placeholders(
+        "SELECT max(finished_at) FROM job_runs WHERE job = ? AND status = 'succeeded' AND dry_run = 0"),
+      [.text(job)])
+  }
+
+  public func failedRunCount(job: String) throws -> Int {
+    Int(
+      try sql.fetchInt(
+        sql.dialect.placeholders("SELECT count(*) FROM job_runs WHERE job = ? AND status = 'failed'"),
+        [.text(job)]) ?? 0)
+  }
+}
