@@ -71,7 +71,11 @@ let package = Package(
     .executableTarget(name: "rinjobs", dependencies: ["RinCLI"], swiftSettings: swiftSettings),
     .testTarget(
       name: "RinJobsTests",
-      dependencies: ["RinCLI", "RinDomain", "RinJobs", "RinRuntime", "RinSeed", "RinStorage"],
+      dependencies: [
+        "RinCLI", "RinDomain", "RinJobs", "RinRuntime", "RinSeed", "RinStorage",
+        // Tests read the database directly, independently of the storage module they check.
+        .product(name: "GRDB", package: "GRDB.swift"),
+      ],
       swiftSettings: swiftSettings
     ),
   ] + jobExecutables

@@ -6,3 +6,11 @@ public enum JobExecutable {
     await RunCommand.main([job] + CommandLine.arguments.dropFirst())
   }
 }
+
+/// The entry point of `rinjobs`. Called from an async function so that argument-parser's async
+/// `main` is the one chosen.
+public enum RinJobsTool {
+  public static func main() async {
+    await RinJobsCommand.main(nil)
+  }
+}

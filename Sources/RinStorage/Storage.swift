@@ -148,12 +148,11 @@ public final class Storage: Sendable {
 
   public var isInDryRun: Bool { dryRunOpen.withLock { $0 } }
 
+  /// Database errors become `StorageError`s; a job's own errors pass through unchanged.
   func mapErrors<T>(_ body: () throws -> T) throws -> T {
     do {
       return try body()
-    } catch let error as StorageError {
-      throw error
-    } catch {
+    } catch let error as DatabaseError {
       throw StorageError.from(error, location: location)
     }
   }

@@ -1,3 +1,3 @@
 import RinCLI
 
-await RinJobsCommand.main()
+await RinJobsTool.main()

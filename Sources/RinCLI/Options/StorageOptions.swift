@@ -20,6 +20,7 @@ public struct StorageOptions: ParsableArguments {
     var loaded: RinConfig
     if explicit == nil, db != nil, !FileManager.default.fileExists(atPath: path) {
       loaded = RinConfig.defaults()
+      loaded.sourcePath = RinConfig.defaultsSourcePath
     } else {
       do {
         loaded = try ConfigLoader.load(path: path)
@@ -27,7 +28,19 @@ public struct StorageOptions: ParsableArguments {
         throw CLIFailure(.configuration, error.description)
       }
     }
-    if let db { loaded.storage.url = db }
+    if let db {
+      loaded.storage.url = db
+    } else if loaded.sourcePath != RinConfig.defaultsSourcePath {
+      loaded.storage.url = Self.resolve(loaded.storage.url, besides: loaded.sourcePath)
+    }
     return loaded
+  }
+
+  /// A relative SQLite path in the file means relative to the file's folder, so cron (whose
+  /// working directory is $HOME) finds the same database as an operator in the repository.
+  static func resolve(_ url: String, besides configPath: String) -> String {
+    guard !url.hasPrefix("/"), !url.contains("://") else { return url }
+    let folder = URL(fileURLWithPath: configPath).deletingLastPathComponent()
+    return folder.appendingPathComponent(url).standardizedFileURL.path
   }
 }

@@ -1,0 +1,60 @@
+import Foundation
+import Yams
+
+/// Reads `pipelines.yaml`. The YAML is walked node by node (not decoded with Codable) so
+/// that every error can name the exact line and column at fault.
+public enum ConfigLoader {
+  static let topLevelKeys = ["storage", "jobs", "pipelines"]
+
+  public static func load(path: String) throws(ConfigError) -> RinConfig {
+    try parse(yaml: try readFile(path), file: path)
+  }
+
+  /// `file` is only used in messages and as `sourcePath`.
+  public static func parse(yaml: String, file: String) throws(ConfigError) -> RinConfig {
+    let root: Node?
+    do {
+      root = try Yams.compose(yaml: yaml)
+    } catch {
+      throw YAMLErrorTranslator.translate(error, yaml: yaml, file: file)
+    }
+    let config = try ConfigMapping(root, path: "", file: file, fallbackMark: nil)
+    try config.rejectUnknownKeys(allowed: topLevelKeys)
+    return RinConfig(
+      storage: try StorageSettings(reading: config.section("storage", allowing: StorageSettings.keys)),
+      jobs: try JobsSettings(reading: config.section("jobs", allowing: nil)),
+      pipelines: try readPipelines(config),
+      sourcePath: file)
+  }
+
+  private static func readPipelines(_ root: ConfigMapping) throws(ConfigError) -> [PipelineConfig] {
+    let pipelines = try root.section("pipelines", allowing: nil)
+    var result: [PipelineConfig] = []
+    for entry in pipelines.entries {
+      try PipelineName.validate(entry.key, at: entry.keyNode, in: pipelines)
+      let section = try pipelines.section(entry.key, allowing: PipelineConfig.keys)
+      result.append(try PipelineConfig(name: entry.key, reading: section))
+    }
+    return result
+  }
+
+  private static func readFile(_ path: String) throws(ConfigError) -> String {
+    func fail(_ problem: String) -> ConfigError {
+      ConfigError(
+        file: path, line: 1, column: 1,
+        message: "\(problem); create it, or point --config or RIN_CONFIG at the right file")
+    }
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+      throw fail("configuration file not found")
+    }
+    guard !isDirectory.boolValue else { throw fail("this is a directory, not a configuration file") }
+    guard let data = FileManager.default.contents(atPath: path) else {
+      throw fail("configuration file cannot be read (check its permissions)")
+    }
+    guard let text = String(data: data, encoding: .utf8) else {
+      throw ConfigError(file: path, line: 1, column: 1, message: "file is not valid UTF-8; save it as UTF-8")
+    }
+    return text
+  }
+}

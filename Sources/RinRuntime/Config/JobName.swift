@@ -1,0 +1,14 @@
+/// The six jobs, spelled as in `pipelines.yaml`, the CLI (`rinjobs run NAME`) and the ledger.
+public enum JobName: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+  case dailyScore = "daily-score"
+  case circlePatterns = "circle-patterns"
+  case enrichmentFetch = "enrichment-fetch"
+  case upcomingBirthdays = "upcoming-birthdays"
+  case attributionExpiry = "attribution-expiry"
+  case badgeRecount = "badge-recount"
+
+  public var description: String { rawValue }
+
+  /// For error messages and help text.
+  static let allNames = allCases.map(\.rawValue).joined(separator: ", ")
+}

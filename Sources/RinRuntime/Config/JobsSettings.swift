@@ -1,0 +1,52 @@
+/// `jobs:` — one settings value per job. A job left out of the file gets its defaults.
+public struct JobsSettings: Sendable, Hashable {
+  public var dailyScore: DailyScoreSettings
+  public var circlePatterns: CirclePatternsSettings
+  public var enrichmentFetch: EnrichmentFetchSettings
+  public var upcomingBirthdays: UpcomingBirthdaysSettings
+  public var attributionExpiry: AttributionExpirySettings
+  public var badgeRecount: BadgeRecountSettings
+
+  public init(
+    dailyScore: DailyScoreSettings = .init(), circlePatterns: CirclePatternsSettings = .init(),
+    enrichmentFetch: EnrichmentFetchSettings = .init(),
+    upcomingBirthdays: UpcomingBirthdaysSettings = .init(),
+    attributionExpiry: AttributionExpirySettings = .init(),
+    badgeRecount: BadgeRecountSettings = .init()
+  ) {
+    self.dailyScore = dailyScore
+    self.circlePatterns = circlePatterns
+    self.enrichmentFetch = enrichmentFetch
+    self.upcomingBirthdays = upcomingBirthdays
+    self.attributionExpiry = attributionExpiry
+    self.badgeRecount = badgeRecount
+  }
+
+  /// The runtime batches users without knowing which job it runs.
+  public func batchSize(for job: JobName) -> Int {
+    switch job {
+    case .dailyScore: dailyScore.batchSize
+    case .circlePatterns: circlePatterns.batchSize
+    case .enrichmentFetch: enrichmentFetch.batchSize
+    case .upcomingBirthdays: upcomingBirthdays.batchSize
+    case .attributionExpiry: attributionExpiry.batchSize
+    case .badgeRecount: badgeRecount.batchSize
+    }
+  }
+
+  init(reading config: ConfigMapping) throws(ConfigError) {
+    try config.rejectUnknownKeys(allowed: JobName.allCases.map(\.rawValue), what: "job")
+    func section(_ job: JobName, _ keys: [String]) throws(ConfigError) -> ConfigMapping {
+      try config.section(job.rawValue, allowing: keys)
+    }
+    self.init(
+      dailyScore: try .init(reading: section(.dailyScore, DailyScoreSettings.keys)),
+      circlePatterns: try .init(reading: section(.circlePatterns, CirclePatternsSettings.keys)),
+      enrichmentFetch: try .init(reading: section(.enrichmentFetch, EnrichmentFetchSettings.keys)),
+      upcomingBirthdays: try .init(
+        reading: section(.upcomingBirthdays, UpcomingBirthdaysSettings.keys)),
+      attributionExpiry: try .init(
+        reading: section(.attributionExpiry, AttributionExpirySettings.keys)),
+      badgeRecount: try .init(reading: section(.badgeRecount, BadgeRecountSettings.keys)))
+  }
+}

@@ -1,0 +1,32 @@
+/// Everything `pipelines.yaml` says, validated and with defaults filled in.
+public struct RinConfig: Sendable, Hashable {
+  public var storage: StorageSettings
+  public var jobs: JobsSettings
+  /// In file order, which is the order `rinjobs plan` and the crontab list them.
+  public var pipelines: [PipelineConfig]
+  /// The file this came from, for messages; `defaultsSourcePath` when there was no file.
+  public var sourcePath: String
+
+  public static let defaultsSourcePath = "(built-in defaults)"
+
+  public init(
+    storage: StorageSettings = .init(), jobs: JobsSettings = .init(),
+    pipelines: [PipelineConfig] = [], sourcePath: String
+  ) {
+    self.storage = storage
+    self.jobs = jobs
+    self.pipelines = pipelines
+    self.sourcePath = sourcePath
+  }
+
+  /// For running a single job with no config file: every default, no pipelines.
+  public static func defaults(storageURL: String? = nil) -> RinConfig {
+    RinConfig(
+      storage: StorageSettings(url: storageURL ?? StorageSettings().url),
+      sourcePath: defaultsSourcePath)
+  }
+
+  public func pipeline(named name: String) -> PipelineConfig? {
+    pipelines.first { $0.name == name }
+  }
+}

@@ -1,0 +1,28 @@
+/// The fixed inputs every generator reads.
+struct SeedContext: Sendable {
+  let seed: UInt64
+  let now: Int64
+  let users: Int
+  /// The UTC date of `now`: birthdays and reminders are placed relative to it.
+  let today: CivilDate
+
+  init(options: SeedOptions) {
+    seed = options.seed
+    now = options.now
+    users = options.users
+    today = CivilDate(unixSeconds: options.now)
+  }
+
+  static let day: Int64 = 86_400
+  static let hour: Int64 = 3_600
+
+  func random(_ stream: SeedRandom.Stream, _ id: Int64) -> SeedRandom {
+    SeedRandom(seed: seed, stream: stream, id: id)
+  }
+
+  /// A uniform instant in the last `days` days (never after `now`, never before `floor`).
+  func past(_ rng: inout SeedRandom, days: Int64, floor: Int64 = .min) -> Int64 {
+    let earliest = max(now - days * Self.day, floor)
+    return earliest >= now ? now : rng.int64(earliest...now)
+  }
+}

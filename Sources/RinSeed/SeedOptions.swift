@@ -1,0 +1,29 @@
+/// What to seed. The same `users`, `seed` and `now` always give byte-identical table contents.
+public struct SeedOptions: Sendable {
+  public var users: Int
+  public var seed: UInt64
+  /// The instant the data is relative to (Unix seconds UTC): recent clicks, upcoming
+  /// birthdays and new accounts are placed around it.
+  public var now: Int64
+  /// Users per transaction: bounds memory and lock time, never changes the content.
+  public var usersPerTransaction: Int
+
+  public init(users: Int, seed: UInt64 = 1, now: Int64, usersPerTransaction: Int = 100) {
+    self.users = users
+    self.seed = seed
+    self.now = now
+    self.usersPerTransaction = usersPerTransaction
+  }
+}
+
+/// What a seeding wrote.
+public struct SeedSummary: Sendable {
+  /// Rows per input table of the data contract.
+  public var rows: [String: Int]
+  public var elapsedSeconds: Double
+
+  public init(rows: [String: Int], elapsedSeconds: Double) {
+    self.rows = rows
+    self.elapsedSeconds = elapsedSeconds
+  }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import RinStorage
+
+/// Writes a deterministic synthetic database for demos, tests and benchmarks (DESIGN.md §6).
+public enum Seeder {
+  /// Seeds `users` users and everything they own into an empty database, committing every
+  /// `usersPerTransaction` users so memory stays flat. Output tables are left empty.
+  public static func seed(
+    into storage: Storage, options: SeedOptions,
+    progress: ((_ usersDone: Int, _ usersTotal: Int) -> Void)? = nil
+  ) throws -> SeedSummary {
+    guard options.users >= 0 else { throw SeedError.invalidOptions("users must be 0 or more, got \(options.users)") }
+    guard options.usersPerTransaction > 0 else {
+      throw SeedError.invalidOptions("usersPerTransaction must be positive, got \(options.usersPerTransaction)")
+    }
+    // Elapsed time is reported, never written: the clock cannot leak into the data.
+    let started = ContinuousClock.now
+    let existing = try storage.read { try $0.count("users") }
+    guard existing == 0 else { throw SeedError.databaseNotEmpty(location: storage.location, users: existing) }
+    let ctx = SeedContext(options: options)
+    let pipeline = ChunkPipeline(ctx: ctx, usersPerChunk: options.usersPerTransaction)
+    // On any exit (a write failed, the caller's progress threw) stop the generator thread.
+    defer { pipeline.cancel() }
+    let inserters = SeedTable.allCases.map(\.inserter)
+    var waitT = Duration.zero, writeT = Duration.zero
+    defer { print("wait", waitT, "write", writeT) }
+    while true {
+      let t0 = ContinuousClock.now
+      guard let chunk = pipeline.next() else { break }
+      let t1 = ContinuousClock.now
+      waitT += t1 - t0
+      defer { writeT += ContinuousClock.now - t1 }
+      try storage.write { tx in
+        try tx.bulkLoad(inserters) { statements in
+          for (table, rows) in chunk.tables.enumerated() { try statements[table].insert(rows: rows) }
+        }
+      }
+      progress?(chunk.lastUser, options.users)
+    }
+    let rows = try storage.read { tx in
+      try Dictionary(uniqueKeysWithValues: DataContract.inputTables.map { ($0, try tx.count($0)) })
+    }
+    let elapsed = ContinuousClock.now - started
+    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    return SeedSummary(rows: rows, elapsedSeconds: seconds)
+  }
+}

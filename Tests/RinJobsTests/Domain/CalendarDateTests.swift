@@ -1,0 +1,35 @@
+import RinDomain
+import Testing
+
+@Suite("Calendar dates")
+struct CalendarDateTests {
+  @Test func parsesOnlyValidDates() {
+    #expect(CalendarDate("2028-02-29")?.description == "2028-02-29")
+    #expect(CalendarDate("2027-02-29") == nil)
+    #expect(CalendarDate("1990-02-30") == nil)
+    #expect(CalendarDate("2026-13-01") == nil)
+    #expect(CalendarDate("2026-1-01") == nil)
+    #expect(CalendarDate("--02-29") == nil)
+    #expect(CalendarDate("") == nil)
+  }
+
+  @Test func dayCountsRoundTrip() {
+    #expect(CalendarDate("1970-01-01")?.daysSinceEpoch == 0)
+    #expect(CalendarDate("2000-03-01")?.daysSinceEpoch == 11_017)
+    for days in stride(from: -800_000, through: 800_000, by: 997) {
+      #expect(CalendarDate(daysSinceEpoch: days).daysSinceEpoch == days)
+    }
+  }
+
+  @Test func arithmeticCrossesYearEnds() {
+    let date = CalendarDate("2026-12-28")!
+    #expect(date.adding(days: 6).description == "2027-01-03")
+    #expect(date.days(until: CalendarDate("2027-01-03")!) == 6)
+  }
+
+  @Test func utcDateOfAnInstant() {
+    #expect(CalendarDate(utcInstant: 1_795_348_800).description == "2026-11-22")
+    #expect(CalendarDate(utcInstant: 1_795_305_599).description == "2026-11-21")
+    #expect(CalendarDate(utcInstant: -1).description == "1969-12-31")
+  }
+}

@@ -1,0 +1,44 @@
+import Foundation
+
+/// Runs one of the package's built executables as a real process.
+struct Executable {
+  struct Result {
+    var exitCode: Int32
+    var stdout: String
+    var stderr: String
+  }
+
+  /// The folder holding the test bundle also holds the package's executables.
+  static var buildFolder: URL {
+    URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+  }
+
+  static func run(
+    _ name: String, _ arguments: [String], environment: [String: String] = [:], in directory: String? = nil
+  ) throws -> Result {
+    let process = Process()
+    process.executableURL = buildFolder.appendingPathComponent(name)
+    process.arguments = arguments
+    var env = ProcessInfo.processInfo.environment
+    env.merge(environment) { $1 }
+    process.environment = env
+    if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let stdout = out.fileHandleForReading.readDataToEndOfFile()
+    let stderr = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return Result(
+      exitCode: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+      stderr: String(decoding: stderr, as: UTF8.self))
+  }
+
+  /// The repository's root, for its committed files (pipelines.yaml).
+  static var repositoryRoot: URL {
+    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent()
+  }
+}
