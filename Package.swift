@@ -51,7 +51,7 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
     // Deterministic synthetic data; writes through the storage module's bulk API.
-    .target(name: "RinSeed", dependencies: ["RinStorage"], swiftSettings: swiftSettings),
+    .target(name: "RinSeed", dependencies: ["RinDomain", "RinStorage"], swiftSettings: swiftSettings),
     // The six jobs: orchestration of domain rules over storage.
     .target(
       name: "RinJobs",

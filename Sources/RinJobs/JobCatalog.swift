@@ -6,7 +6,8 @@ public enum JobCatalog {
   public static func job(_ name: JobName) -> (any Job)? {
     switch name {
     case .badgeRecount: BadgeRecountJob()
-    case .dailyScore, .circlePatterns, .enrichmentFetch, .upcomingBirthdays, .attributionExpiry: nil
+    case .dailyScore: DailyScoreJob()
+    case .circlePatterns, .enrichmentFetch, .upcomingBirthdays, .attributionExpiry: nil
     }
   }
 

@@ -1,4 +1,5 @@
 import Foundation
+import RinStorage
 
 /// Generates chunks on a background thread while the caller writes the previous one: on two
 /// cores generation then costs almost nothing next to SQLite. Chunks come out strictly in
@@ -8,6 +9,10 @@ final class ChunkPipeline: @unchecked Sendable {
   // @unchecked: every mutable field below is read and written only under `condition`.
   private let condition = NSCondition()
   private var ready: [GeneratedChunk] = []
+  /// Written chunks' table arrays, handed back so the generator refills them: their capacity is
+  /// reused (no page faults for fresh memory) and their strings are freed on the generator's
+  /// thread rather than the writer's.
+  private var spare: [[[SQLValue]]] = []
   private var producing = true
   private var cancelled = false
   private let capacity: Int
@@ -30,6 +35,12 @@ final class ChunkPipeline: @unchecked Sendable {
     return chunk
   }
 
+  func recycle(_ chunk: GeneratedChunk) {
+    condition.lock()
+    defer { condition.unlock() }
+    if spare.count < capacity + 1 { spare.append(chunk.tables) }
+  }
+
   /// Stops the producer (after a write failed) and waits until it has let go.
   func cancel() {
     condition.lock()
@@ -45,7 +56,11 @@ final class ChunkPipeline: @unchecked Sendable {
     var first = 1
     while first <= ctx.users {
       let last = min(ctx.users, first + usersPerChunk - 1)
-      let chunk = GeneratedChunk.generate(users: first...last, ids: &ids, ctx)
+      condition.lock()
+      var tables = spare.popLast() ?? []
+      condition.unlock()
+      for index in tables.indices { tables[index].removeAll(keepingCapacity: true) }
+      let chunk = GeneratedChunk.generate(users: first...last, ids: &ids, reusing: tables, ctx)
       condition.lock()
       while ready.count >= capacity && !cancelled { condition.wait() }
       if cancelled {

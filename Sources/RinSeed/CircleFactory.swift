@@ -25,7 +25,8 @@ struct CircleFactory {
       } else {
         var plain = spec
         plain.deleted = rng.chance(0.02)
-        written.append(circle(plain, members: sample(fillers, rng.int(0...15), &rng), removals: [], sink, &rng))
+        written.append(
+          circle(plain, members: sample(fillers, rng.int(0...15), &rng), removals: [], sink, &rng))
       }
     }
     for (g, group) in groups.enumerated() where group.circle.kind == "custom" {
@@ -46,7 +47,9 @@ struct CircleFactory {
     return written
   }
 
-  private func groupCircle(_ g: Int, _ spec: CircleSpec, _ sink: RowBuffer, _ rng: inout SeedRandom) -> Written {
+  private func groupCircle(_ g: Int, _ spec: CircleSpec, _ sink: RowBuffer, _ rng: inout SeedRandom)
+    -> Written
+  {
     let members = book.indices { $0.role == .member(g) }
     let removed = book.indices { $0.role == .removed(g) }
     return circle(spec, members: members, removals: removed, sink, &rng)
@@ -56,18 +59,23 @@ struct CircleFactory {
     _ spec: CircleSpec, members: [Int], removals: [Int], _ sink: RowBuffer, _ rng: inout SeedRandom
   ) -> Written {
     let id = IDCounters.next(&sink.ids.circle)
-    let createdAt = spec.kind == "custom" ? rng.int64(min(owner.createdAt, ctx.now)...ctx.now) : owner.createdAt
+    let createdAt =
+      spec.kind == "custom" ? rng.int64(min(owner.createdAt, ctx.now)...ctx.now) : owner.createdAt
     let deletedAt: Int64? = spec.deleted ? rng.int64(createdAt...ctx.now) : nil
-    sink.insert(.circles, [
-      .integer(id), .integer(owner.id), .text(spec.name), SQLValue(spec.emoji), .text(spec.kind),
-      .integer(createdAt), SQLValue(deletedAt),
-    ])
+    sink.insert(
+      .circles,
+      [
+        .integer(id), .integer(owner.id), .text(spec.name), SQLValue(spec.emoji), .text(spec.kind),
+        .integer(createdAt), SQLValue(deletedAt),
+      ])
     for index in members.sorted() {
       let addedAt = rng.int64(max(createdAt, book.drafts[index].createdAt)...max(ctx.now, createdAt))
       sink.insert(.circleMembers, [.integer(id), .integer(book.ids[index]), .integer(addedAt)])
     }
     for index in removals.sorted() {
-      sink.insert(.circleRemovals, [.integer(id), .integer(book.ids[index]), .integer(rng.int64(createdAt...max(ctx.now, createdAt)))])
+      sink.insert(
+        .circleRemovals,
+        [.integer(id), .integer(book.ids[index]), .integer(rng.int64(createdAt...max(ctx.now, createdAt)))])
     }
     return Written(id: id, deleted: spec.deleted)
   }

@@ -18,7 +18,8 @@ enum CompanyCatalogue {
     Company(name: "Hooli", region: "US", domains: ["hooli.xyz"]),
     Company(name: "Northwind Traders", region: "US", domains: ["northwind.com", "mail.northwind.com"]),
     Company(name: "Stark Industries", region: "US", domains: ["starkindustries.com"]),
-    Company(name: "Müller & Söhne GmbH", region: "DE", domains: ["mueller-soehne.de", "mail.mueller-soehne.de"]),
+    Company(
+      name: "Müller & Söhne GmbH", region: "DE", domains: ["mueller-soehne.de", "mail.mueller-soehne.de"]),
     Company(name: "Zahnrad Werke AG", region: "DE", domains: ["zahnrad-werke.de"]),
     Company(name: "Société Lumière SA", region: "FR", domains: ["lumiere.fr", "mail.lumiere.fr"]),
     Company(name: "Tanaka Shōji", region: "JP", domains: ["tanaka-shoji.co.jp", "mail.tanaka-shoji.co.jp"]),
@@ -41,7 +42,9 @@ enum CompanyCatalogue {
     "Accountant", "Lawyer", "Data Scientist", "Geschäftsführer", "Directrice Générale", "部長",
   ]
 
-  static let invalidEmails = ["no-at-sign", "a@", "", "@example.com", "john@@gmail.com", "  ", "jane@localhost"]
+  static let invalidEmails = [
+    "no-at-sign", "a@", "", "@example.com", "john@@gmail.com", "  ", "jane@localhost",
+  ]
 
   static func companies(in region: String?) -> [Company] {
     let local = companies.filter { $0.region == region }

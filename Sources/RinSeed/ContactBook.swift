@@ -31,14 +31,18 @@ struct ContactBook {
     for other in SocialGraph.mutualFriends(of: owner.id, users: ctx.users)
     where SocialGraph.linked(ctx.seed, owner.id, other) {
       guard let profile = UserProfile.of(other, ctx), let phone = profile.phone else { continue }
-      let enriched = owner.phoneVerified && profile.phoneVerified && SocialGraph.enriched(ctx.seed, owner.id, other)
+      let enriched =
+        owner.phoneVerified && profile.phoneVerified && SocialGraph.enriched(ctx.seed, owner.id, other)
       drafts.append(factory.rinUser(profile, phone: phone, enriched: enriched, &rng))
     }
     let oneWay = rng.int(0...2) + owner.contactCount / 40
     for _ in 0..<oneWay {
       let other = Int64(rng.int(1...ctx.users))
-      guard other != owner.id, let profile = UserProfile.of(other, ctx), let phone = profile.phone else { continue }
-      drafts.append(factory.rinUser(profile, phone: phone, enriched: profile.phoneVerified && rng.chance(0.4), &rng))
+      guard other != owner.id, let profile = UserProfile.of(other, ctx), let phone = profile.phone else {
+        continue
+      }
+      drafts.append(
+        factory.rinUser(profile, phone: phone, enriched: profile.phoneVerified && rng.chance(0.4), &rng))
     }
     if let phone = owner.phone, rng.chance(0.03) { drafts.append(factory.ownEntry(phone, &rng)) }
     return drafts

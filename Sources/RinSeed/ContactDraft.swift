@@ -36,11 +36,14 @@ struct ContactDraft {
   var isLive: Bool { deletedAt == nil }
 
   func write(id: Int64, owner: Int64, into sink: RowBuffer) {
-    sink.insert(.contacts, [
-      .integer(id), .integer(owner), SQLValue(given), SQLValue(family), SQLValue(display), SQLValue(company),
-      SQLValue(title), SQLValue(birthday), .text(source), SQLValue(rinUserID), SQLValue(editedFields),
-      .integer(createdAt), SQLValue(updatedAt), SQLValue(deletedAt),
-    ])
+    sink.insert(
+      .contacts,
+      [
+        .integer(id), .integer(owner), SQLValue(given), SQLValue(family), SQLValue(display),
+        SQLValue(company),
+        SQLValue(title), SQLValue(birthday), .text(source), SQLValue(rinUserID), SQLValue(editedFields),
+        .integer(createdAt), SQLValue(updatedAt), SQLValue(deletedAt),
+      ])
     for phone in phones {
       sink.insert(.contactPhones, [.integer(id), SQLValue(phone.raw), SQLValue(phone.label)])
     }

@@ -3,13 +3,17 @@
 extension ContactFactory {
   /// `other`'s entry in the owner's book, with `other`'s number as typed by the owner.
   /// `enriched`: an earlier enrichment run already linked it (`rin_user_id` set).
-  func rinUser(_ other: UserProfile, phone: PhoneNumber, enriched: Bool, _ rng: inout SeedRandom) -> ContactDraft {
+  func rinUser(_ other: UserProfile, phone: PhoneNumber, enriched: Bool, _ rng: inout SeedRandom)
+    -> ContactDraft
+  {
     var draft = ContactDraft()
     draft.role = .rinUser(other.id)
     draft.given = other.given
     draft.family = other.family
     draft.display = other.displayName
-    draft.phones = [(PhoneFactory.raw(phone, ownerRegion: owner.region, &rng), rng.pick(PhoneCatalogue.labels))]
+    draft.phones = [
+      (PhoneFactory.raw(phone, ownerRegion: owner.region, &rng), rng.pick(PhoneCatalogue.labels))
+    ]
     if rng.chance(0.3) {
       let gi = NameCatalogue.givenNames.firstIndex(of: other.given) ?? 0
       let fi = NameCatalogue.familyNames.firstIndex(of: other.family) ?? 0

@@ -17,7 +17,9 @@ extension ContactFactory {
     return result
   }
 
-  private func matching(_ group: PatternGroup, role: ContactDraft.Role, _ rng: inout SeedRandom) -> ContactDraft {
+  private func matching(_ group: PatternGroup, role: ContactDraft.Role, _ rng: inout SeedRandom)
+    -> ContactDraft
+  {
     var draft = filler(&rng)
     draft.role = role
     draft.deletedAt = nil
@@ -34,7 +36,9 @@ extension ContactFactory {
       if rng.chance(0.2) { draft.emails.append((email(gi: gi, fi: fi, company: nil, &rng), "home")) }
     case .areaCode(let block):
       let number = PhoneFactory.number(owner.plan, block: block, geographic: true, &rng)
-      draft.phones = [(PhoneFactory.raw(number, ownerRegion: owner.region, &rng), rng.pick(PhoneCatalogue.labels))]
+      draft.phones = [
+        (PhoneFactory.raw(number, ownerRegion: owner.region, &rng), rng.pick(PhoneCatalogue.labels))
+      ]
       if rng.chance(0.2) { draft.phones.append((randomPhone(&rng), "mobile")) }
     case .familyName(let surname):
       draft.family = NameCatalogue.variant(of: surname, &rng)
@@ -46,7 +50,9 @@ extension ContactFactory {
   }
 
   /// A member without the trait: a free-mail address, a mobile or foreign number, another surname.
-  private func nonMatching(_ group: PatternGroup, role: ContactDraft.Role, _ rng: inout SeedRandom) -> ContactDraft {
+  private func nonMatching(_ group: PatternGroup, role: ContactDraft.Role, _ rng: inout SeedRandom)
+    -> ContactDraft
+  {
     var draft = filler(&rng)
     draft.role = role
     switch group.trait {

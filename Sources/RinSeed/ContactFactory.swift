@@ -11,7 +11,9 @@ struct ContactFactory {
     localCompanies = CompanyCatalogue.companies(in: owner.region)
   }
 
-  static let editedFields = ["company", "title", "birthday", "company,title", "birthday,company", "title,company,birthday"]
+  static let editedFields = [
+    "company", "title", "birthday", "company,title", "birthday,company", "title,company,birthday",
+  ]
 
   /// An ordinary contact: a person with some phones and emails, maybe a job and a birthday.
   func filler(_ rng: inout SeedRandom) -> ContactDraft {
@@ -49,12 +51,13 @@ struct ContactFactory {
     let family = NameCatalogue.familyNames[fi]
     draft.given = rng.chance(0.03) ? nil : given
     draft.family = family
-    draft.display = switch rng.below(10) {
-    case 0..<6: "\(given) \(family)"
-    case 6: "\(family), \(given)"
-    case 7: given
-    default: nil
-    }
+    draft.display =
+      switch rng.below(10) {
+      case 0..<6: "\(given) \(family)"
+      case 6: "\(family), \(given)"
+      case 7: given
+      default: nil
+      }
   }
 
   /// A number from the owner's country most of the time, otherwise from abroad.
@@ -76,7 +79,8 @@ struct ContactFactory {
   }
 
   func workDomain(_ company: Company, _ rng: inout SeedRandom) -> String {
-    company.domains.count > 1 && rng.chance(0.35) ? rng.pick(Array(company.domains.dropFirst())) : company.domains[0]
+    company.domains.count > 1 && rng.chance(0.35)
+      ? rng.pick(Array(company.domains.dropFirst())) : company.domains[0]
   }
 
   /// Birthday, source, hand edits and the timeline: imported with the account, added later,

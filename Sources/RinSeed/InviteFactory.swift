@@ -16,22 +16,31 @@ enum InviteFactory {
         clicks += [boundary - 1, boundary, boundary + 1, ctx.now - 30 * SeedContext.day, ctx.now]
       }
       for clickedAt in clicks {
-        sink.insert(.inviteClicks, [
-          .integer(IDCounters.next(&sink.ids.inviteClick)), .text(code), .text(hex(rng.next())), .integer(clickedAt),
-        ])
+        sink.insert(
+          .inviteClicks,
+          [
+            .integer(IDCounters.next(&sink.ids.inviteClick)), .text(code), .text(hex(rng.next())),
+            .integer(clickedAt),
+          ])
       }
     }
     for _ in 0..<rng.weighted([(0, 45), (1, 25), (2, 15), (4, 10), (6, 5)]) {
-      let sharedAt = rng.chance(0.35) ? ctx.past(&rng, days: 14) : ctx.past(&rng, days: 400, floor: owner.createdAt)
-      sink.insert(.inviteShares, [
-        .integer(IDCounters.next(&sink.ids.inviteShare)), .integer(owner.id), .text(rng.pick(channels)), .integer(sharedAt),
-      ])
+      let sharedAt =
+        rng.chance(0.35) ? ctx.past(&rng, days: 14) : ctx.past(&rng, days: 400, floor: owner.createdAt)
+      sink.insert(
+        .inviteShares,
+        [
+          .integer(IDCounters.next(&sink.ids.inviteShare)), .integer(owner.id), .text(rng.pick(channels)),
+          .integer(sharedAt),
+        ])
     }
     attribution(owner, ctx, sink, &rng)
   }
 
   /// A quarter of users arrived through an earlier user's link (user 2 of every 50 always did).
-  private static func attribution(_ owner: UserProfile, _ ctx: SeedContext, _ sink: RowBuffer, _ rng: inout SeedRandom) {
+  private static func attribution(
+    _ owner: UserProfile, _ ctx: SeedContext, _ sink: RowBuffer, _ rng: inout SeedRandom
+  ) {
     guard owner.id > 1 else { return }
     var inviter: UserProfile?
     if owner.id % 50 == 2 {
@@ -45,11 +54,14 @@ enum InviteFactory {
     guard let inviter, !inviter.inviteCodes.isEmpty else { return }
     let installedAt = owner.createdAt
     let clickedAt = installedAt - rng.int64(60...(6 * SeedContext.day))
-    let onboardedAt: Int64? = rng.chance(0.7) ? min(ctx.now, installedAt + rng.int64(600...(2 * SeedContext.day))) : nil
-    sink.insert(.attributions, [
-      .integer(owner.id), .text(rng.pick(inviter.inviteCodes)), .integer(inviter.id), .integer(clickedAt),
-      .integer(installedAt), SQLValue(onboardedAt),
-    ])
+    let onboardedAt: Int64? =
+      rng.chance(0.7) ? min(ctx.now, installedAt + rng.int64(600...(2 * SeedContext.day))) : nil
+    sink.insert(
+      .attributions,
+      [
+        .integer(owner.id), .text(rng.pick(inviter.inviteCodes)), .integer(inviter.id), .integer(clickedAt),
+        .integer(installedAt), SQLValue(onboardedAt),
+      ])
   }
 
   /// A device fingerprint as the click service stores it: 16 lower-case hex digits.

@@ -26,12 +26,14 @@ struct PatternGroup {
     if rng.chance(0.8) {
       let company = rng.pick(CompanyCatalogue.companies(in: owner.region))
       let work = rng.chance(0.5)
-      let circle = work ? CircleSpec.work : CircleSpec(name: "\(company.name) team", emoji: "🏢", kind: "custom")
+      let circle =
+        work ? CircleSpec.work : CircleSpec(name: "\(company.name) team", emoji: "🏢", kind: "custom")
       groups.append(make(.emailDomain(company), circle: circle, &rng))
     }
     if rng.chance(0.75) {
       let block = rng.pick(owner.plan.geographic)
-      let circle = rng.chance(0.5) ? CircleSpec.friends : CircleSpec(name: "Local crew", emoji: "📍", kind: "custom")
+      let circle =
+        rng.chance(0.5) ? CircleSpec.friends : CircleSpec(name: "Local crew", emoji: "📍", kind: "custom")
       groups.append(make(.areaCode(block), circle: circle, &rng))
     }
     if rng.chance(0.8) {

@@ -8,7 +8,9 @@ enum PhoneFactory {
     return number(plan, block: rng.pick(plan.geographic), geographic: true, &rng)
   }
 
-  static func number(_ plan: PhonePlan, block: NumberBlock, geographic: Bool, _ rng: inout SeedRandom) -> PhoneNumber {
+  static func number(_ plan: PhonePlan, block: NumberBlock, geographic: Bool, _ rng: inout SeedRandom)
+    -> PhoneNumber
+  {
     var digits = block.prefix
     if plan.isNANP {
       digits += exchange(&rng) + rng.digits(4)
@@ -38,7 +40,9 @@ enum PhoneFactory {
     switch rng.below(5) {
     case 0, 1: return number.e164
     case 2: return "+\(cc) " + parts.joined(separator: " ")
-    case 3: return plan.isNANP || plan.region == "JP" ? "+\(cc)-" + parts.joined(separator: "-") : "+\(cc) " + number.nationalNumber
+    case 3:
+      return plan.isNANP || plan.region == "JP"
+        ? "+\(cc)-" + parts.joined(separator: "-") : "+\(cc) " + number.nationalNumber
     default:
       return plan.trunk == "0" && plan.region != "JP" && plan.region != "IN" && plan.region != "BR"
         ? "+\(cc) (0)" + parts.joined(separator: " ")

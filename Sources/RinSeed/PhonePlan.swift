@@ -36,7 +36,8 @@ struct PhoneNumber {
     var result: [Substring] = []
     var start = nationalNumber.startIndex
     for size in groups {
-      let end = nationalNumber.index(start, offsetBy: size, limitedBy: nationalNumber.endIndex)
+      let end =
+        nationalNumber.index(start, offsetBy: size, limitedBy: nationalNumber.endIndex)
         ?? nationalNumber.endIndex
       result.append(nationalNumber[start..<end])
       start = end

@@ -9,9 +9,11 @@ enum RegionCatalogue {
   static let oddRegions: [String?] = [nil, "", "gb", "XX", "EU"]
 
   static let zonesByRegion: [String: [String]] = [
-    "US": ["America/New_York", "America/New_York", "America/Chicago", "America/Denver",
-           "America/Los_Angeles", "America/Los_Angeles", "America/Phoenix", "America/Anchorage",
-           "Pacific/Honolulu"],
+    "US": [
+      "America/New_York", "America/New_York", "America/Chicago", "America/Denver",
+      "America/Los_Angeles", "America/Los_Angeles", "America/Phoenix", "America/Anchorage",
+      "Pacific/Honolulu",
+    ],
     "GB": ["Europe/London"],
     "DE": ["Europe/Berlin"],
     "FR": ["Europe/Paris"],
@@ -19,8 +21,10 @@ enum RegionCatalogue {
     "JP": ["Asia/Tokyo"],
     "BR": ["America/Sao_Paulo", "America/Sao_Paulo", "America/Manaus", "America/Noronha"],
     "CA": ["America/Toronto", "America/Vancouver", "America/Halifax", "America/St_Johns"],
-    "AU": ["Australia/Sydney", "Australia/Melbourne", "Australia/Perth", "Australia/Adelaide",
-           "Australia/Lord_Howe", "Australia/Eucla"],
+    "AU": [
+      "Australia/Sydney", "Australia/Melbourne", "Australia/Perth", "Australia/Adelaide",
+      "Australia/Lord_Howe", "Australia/Eucla",
+    ],
   ]
 
   /// Travellers and expatriates: zones unrelated to the region.
@@ -39,7 +43,7 @@ enum RegionCatalogue {
     3: "Pacific/Kiritimati", 8: "Etc/GMT+12", 13: "Australia/Lord_Howe", 18: "Mars/Base",
     21: "", 23: nil, 11: "America/St_Johns", 16: "Asia/Kathmandu",
   ]
-  static let forcedZoneModulus: Int64 = 25
+  static let forcedZoneModulus: Int64 = 100
 
   static func zone(region: String?, userID: Int64, _ rng: inout SeedRandom) -> String? {
     if let forced = forcedZones[userID % forcedZoneModulus] { return forced }

@@ -1,16 +1,17 @@
+import RinDomain
 /// The fixed inputs every generator reads.
 struct SeedContext: Sendable {
   let seed: UInt64
   let now: Int64
   let users: Int
   /// The UTC date of `now`: birthdays and reminders are placed relative to it.
-  let today: CivilDate
+  let today: CalendarDate
 
   init(options: SeedOptions) {
     seed = options.seed
     now = options.now
     users = options.users
-    today = CivilDate(unixSeconds: options.now)
+    today = CalendarDate(utcInstant: options.now)
   }
 
   static let day: Int64 = 86_400

@@ -103,6 +103,7 @@ struct SeedRandom {
 
   /// Streams, one per purpose; values are fixed forever (changing one changes seeded data).
   enum Stream: UInt64 {
-    case profile = 1, userPhone, contacts, circles, suggestions, invites, social, state, tail, order, reminders, requests, patterns
+    case profile = 1, userPhone, contacts, circles, suggestions, invites, social, state, tail, order,
+      reminders, requests, patterns
   }
 }

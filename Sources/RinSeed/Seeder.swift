@@ -9,9 +9,12 @@ public enum Seeder {
     into storage: Storage, options: SeedOptions,
     progress: ((_ usersDone: Int, _ usersTotal: Int) -> Void)? = nil
   ) throws -> SeedSummary {
-    guard options.users >= 0 else { throw SeedError.invalidOptions("users must be 0 or more, got \(options.users)") }
+    guard options.users >= 0 else {
+      throw SeedError.invalidOptions("users must be 0 or more, got \(options.users)")
+    }
     guard options.usersPerTransaction > 0 else {
-      throw SeedError.invalidOptions("usersPerTransaction must be positive, got \(options.usersPerTransaction)")
+      throw SeedError.invalidOptions(
+        "usersPerTransaction must be positive, got \(options.usersPerTransaction)")
     }
     // Elapsed time is reported, never written: the clock cannot leak into the data.
     let started = ContinuousClock.now
@@ -19,22 +22,16 @@ public enum Seeder {
     guard existing == 0 else { throw SeedError.databaseNotEmpty(location: storage.location, users: existing) }
     let ctx = SeedContext(options: options)
     let pipeline = ChunkPipeline(ctx: ctx, usersPerChunk: options.usersPerTransaction)
-    // On any exit (a write failed, the caller's progress threw) stop the generator thread.
+    // On any exit, normal or a failed write, stop and release the generator thread.
     defer { pipeline.cancel() }
     let inserters = SeedTable.allCases.map(\.inserter)
-    var waitT = Duration.zero, writeT = Duration.zero
-    defer { print("wait", waitT, "write", writeT) }
-    while true {
-      let t0 = ContinuousClock.now
-      guard let chunk = pipeline.next() else { break }
-      let t1 = ContinuousClock.now
-      waitT += t1 - t0
-      defer { writeT += ContinuousClock.now - t1 }
+    while let chunk = pipeline.next() {
       try storage.write { tx in
         try tx.bulkLoad(inserters) { statements in
           for (table, rows) in chunk.tables.enumerated() { try statements[table].insert(rows: rows) }
         }
       }
+      pipeline.recycle(chunk)
       progress?(chunk.lastUser, options.users)
     }
     let rows = try storage.read { tx in

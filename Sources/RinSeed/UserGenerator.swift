@@ -4,11 +4,13 @@ import RinStorage
 enum UserGenerator {
   static func write(userID: Int64, _ ctx: SeedContext, into sink: RowBuffer) {
     let owner = UserProfile(id: userID, ctx)
-    sink.insert(.users, [
-      .integer(owner.id), SQLValue(owner.displayName), SQLValue(owner.phone?.e164),
-      .integer(owner.phoneVerified ? 1 : 0), SQLValue(owner.region), SQLValue(owner.timezone),
-      .integer(owner.createdAt), SQLValue(owner.deletedAt),
-    ])
+    sink.insert(
+      .users,
+      [
+        .integer(owner.id), SQLValue(owner.displayName), SQLValue(owner.phone?.e164),
+        .integer(owner.phoneVerified ? 1 : 0), SQLValue(owner.region), SQLValue(owner.timezone),
+        .integer(owner.createdAt), SQLValue(owner.deletedAt),
+      ])
     var planRandom = ctx.random(.patterns, owner.id)
     let groups = PatternGroup.plan(owner: owner, &planRandom)
     let drafts = ContactBook.build(owner: owner, groups: groups, ctx)

@@ -42,7 +42,8 @@ struct UserProfile {
       phoneVerified = false
     }
     let isNew = id % 20 == 7 || rng.chance(0.04)
-    createdAt = isNew
+    createdAt =
+      isNew
       ? ctx.now - rng.int64(SeedContext.hour...(6 * SeedContext.day + 12 * SeedContext.hour))
       : ctx.now - rng.int64((8 * SeedContext.day)...(1_200 * SeedContext.day))
     deletedAt = id % 50 == 29 || rng.chance(0.02) ? rng.int64(createdAt...ctx.now) : nil
@@ -54,7 +55,7 @@ struct UserProfile {
   /// Log-normal around a median of 250 with a small population of power users whose books
   /// run past 5,000; capped at 8,000. A few accounts are empty (just signed up).
   private static func contactCount(id: Int64, isNew: Bool, _ rng: inout SeedRandom) -> Int {
-    if id % 37 == 5 { return 0 }
+    if id % 37 == 6 { return 0 }
     let power = rng.chance(0.003)
     let median = power ? 3_000.0 : 250.0
     let sigma = power ? 0.5 : 0.55

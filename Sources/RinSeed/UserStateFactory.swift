@@ -12,13 +12,17 @@ enum UserStateFactory {
     var dismissed: Int64?
     if shown > 0 {
       prompted = ctx.past(&rng, days: rng.chance(0.5) ? 7 : 60, floor: owner.createdAt)
-      if let at = prompted, rng.chance(0.5) { dismissed = min(ctx.now, at + rng.int64(5...(2 * SeedContext.day))) }
+      if let at = prompted, rng.chance(0.5) {
+        dismissed = min(ctx.now, at + rng.int64(5...(2 * SeedContext.day)))
+      }
     }
     // A job wrote these on an earlier run: a score card that is still showing or has expired.
     let changed: Int64? = rng.chance(0.2) ? ctx.past(&rng, days: 4, floor: owner.createdAt) : nil
-    sink.insert(.userState, [
-      .integer(owner.id), SQLValue(viewed), .integer(Int64(shown)), SQLValue(prompted), SQLValue(dismissed),
-      SQLValue(changed), SQLValue(changed.map { $0 + 48 * SeedContext.hour }),
-    ])
+    sink.insert(
+      .userState,
+      [
+        .integer(owner.id), SQLValue(viewed), .integer(Int64(shown)), SQLValue(prompted), SQLValue(dismissed),
+        SQLValue(changed), SQLValue(changed.map { $0 + 48 * SeedContext.hour }),
+      ])
   }
 }

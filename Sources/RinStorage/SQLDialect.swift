@@ -11,3 +11,32 @@ struct SQLDialect: Sendable {
     Array(repeating: "?", count: max(count, 1)).joined(separator: ", ")
   }
 }
+
+extension SQLDialect {
+  /// Expands `:name` parameters into positional ones; plain `?` placeholders take the values of
+  /// `positional` in order. A query can then name a value it uses many times.
+  func named(_ sql: String, _ values: [String: SQLValue], then positional: [SQLValue]) -> (String, [SQLValue]) {
+    var text = ""
+    var arguments: [SQLValue] = []
+    var positionalIndex = 0
+    var i = sql.startIndex
+    while i < sql.endIndex {
+      let c = sql[i]
+      let nameStart = sql.index(after: i)
+      let nameEnd = sql[nameStart...].firstIndex { !($0.isLetter || $0 == "_") } ?? sql.endIndex
+      if c == ":", let value = values[String(sql[nameStart..<nameEnd])] {
+        text.append("?")
+        arguments.append(value)
+        i = nameEnd
+        continue
+      }
+      if c == "?" {
+        arguments.append(positional[positionalIndex])
+        positionalIndex += 1
+      }
+      text.append(c)
+      i = sql.index(after: i)
+    }
+    return (placeholders(text), arguments)
+  }
+}

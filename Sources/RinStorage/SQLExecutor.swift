@@ -19,6 +19,10 @@ protocol SQLExecutor {
 }
 
 extension SQLExecutor {
+  func forEachRow(_ query: (String, [SQLValue]), _ body: (any SQLRowReader) throws -> Void) throws {
+    try forEachRow(query.0, query.1, body)
+  }
+
   func fetchInt(_ sql: String, _ arguments: [SQLValue] = []) throws -> Int64? {
     var result: Int64?
     try forEachRow(sql, arguments) { result = $0.int64(0) }

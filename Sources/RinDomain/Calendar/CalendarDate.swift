@@ -14,6 +14,15 @@ public struct CalendarDate: Sendable, Hashable, Comparable, CustomStringConverti
     self.day = day
   }
 
+  /// The date, with a day past the month's end moved back to its last day: Feb 29 becomes
+  /// Feb 28 in a common year (a birthday's rule, DESIGN.md §3.4).
+  public init(year: Int, month: Int, clampingDay day: Int) {
+    let m = min(max(month, 1), 12)
+    self.year = year
+    self.month = m
+    self.day = min(max(day, 1), Self.daysIn(month: m, year: year))
+  }
+
   /// Parses exactly `YYYY-MM-DD`.
   public init?(_ text: String) {
     let parts = text.split(separator: "-", omittingEmptySubsequences: false)
@@ -72,12 +81,14 @@ public struct CalendarDate: Sendable, Hashable, Comparable, CustomStringConverti
 
   public func days(until other: CalendarDate) -> Int { other.daysSinceEpoch - daysSinceEpoch }
 
-  public var description: String {
-    func pad(_ n: Int, _ width: Int) -> String {
-      let s = String(n)
-      return String(repeating: "0", count: max(0, width - s.count)) + s
-    }
-    return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))"
+  public var description: String { "\(Self.pad(year, 4))-\(monthDay)" }
+
+  /// `MM-DD`, the part a year-less `--MM-DD` birthday keeps.
+  public var monthDay: String { "\(Self.pad(month, 2))-\(Self.pad(day, 2))" }
+
+  static func pad(_ n: Int, _ width: Int) -> String {
+    let s = String(n)
+    return String(repeating: "0", count: max(0, width - s.count)) + s
   }
 
   public static func < (a: CalendarDate, b: CalendarDate) -> Bool {

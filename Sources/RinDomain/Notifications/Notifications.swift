@@ -5,4 +5,11 @@ public enum Notifications {
   public static func badgeKey(user: Int64, computedAt: Int64) -> String {
     "badge:\(user):\(computedAt)"
   }
+
+  /// The Score tab (003 §3.4).
+  public static let scoreDeepLink = "rin://score"
+
+  public static func scoreUpdatedKey(user: Int64, asOf: CalendarDate) -> String {
+    "score_updated:\(user):\(asOf)"
+  }
 }

@@ -32,6 +32,11 @@ final class TestDatabase: Sendable {
     try raw.read { try Int.fetchOne($0, sql: sql, arguments: arguments) ?? 0 }
   }
 
+  /// A synchronous read (inside async tests the async overload of GRDB's `read` would win).
+  func read<T>(_ body: (Database) throws -> T) throws -> T {
+    try raw.read(body)
+  }
+
   func strings(_ sql: String, _ arguments: StatementArguments = []) throws -> [String] {
     try raw.read { try String.fetchAll($0, sql: sql, arguments: arguments) }
   }

@@ -1,0 +1,37 @@
+/// The instants daily-score measures against for one `as_of`.
+public struct ScoreWindow: Sendable, Equatable {
+  /// `as_of` + 1 day, 00:00 UTC: "live" means live at this instant.
+  public let end: Int64
+  /// `end` − 30 days: churn counts what happened in (start, end].
+  public let churnStart: Int64
+
+  public init(asOf: CalendarDate) {
+    end = asOf.adding(days: 1).startOfDayUTC
+    churnStart = end - 30 * 86_400
+  }
+
+  public func isLive(createdAt: Int64, deletedAt: Int64?) -> Bool {
+    createdAt < end && (deletedAt.map { $0 >= end } ?? true)
+  }
+
+  /// Folds one contact into the user's inputs.
+  public func add(_ c: ScoreContact, userCreatedAt: Int64, to inputs: inout ScoreInputs) {
+    if c.createdAt > churnStart && c.createdAt <= end && c.createdAt >= userCreatedAt + 86_400 {
+      inputs.churn += 1
+    }
+    if let deleted = c.deletedAt, deleted > churnStart, deleted <= end { inputs.churn += 1 }
+    guard isLive(createdAt: c.createdAt, deletedAt: c.deletedAt) else { return }
+    inputs.contacts += 1
+    if c.hasName && c.hasChannel { inputs.complete += 1 }
+    if c.isEnriched { inputs.enriched += 1 }
+    if c.isRinUser {
+      inputs.rin += 1
+      if c.isMutual { inputs.mutual += 1 }
+    }
+    if c.isOrganized { inputs.organized += 1 }
+  }
+
+  public func tenureDays(userCreatedAt: Int64) -> Int {
+    Int((end - userCreatedAt) / 86_400)
+  }
+}

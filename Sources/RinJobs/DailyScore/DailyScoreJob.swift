@@ -1,0 +1,67 @@
+import RinDomain
+import RinRuntime
+import RinStorage
+
+/// DESIGN.md §3.1: each live user's Rin Score for `as_of`, its delta, the Score Changed card and
+/// notification, and the score-milestone invite prompt.
+public struct DailyScoreJob: Job {
+  public let name = JobName.dailyScore
+  /// How long the Score Changed card stays (000 §3.1.5).
+  static let cardLifetime: Int64 = 48 * 3600
+
+  public init() {}
+
+  public func run(_ context: JobContext) async throws {
+    let window = ScoreWindow(asOf: context.asOf)
+    let batchSize = context.config.jobs.dailyScore.batchSize
+    try context.forEachUserBatch(batchSize: batchSize, liveAt: window.end) { batch in
+      let inputs = try DailyScoreInputs.read(batch, window: window)
+      let history = try batch.tx.snapshotHistory(
+        of: batch.userIDs, asOf: context.asOf.description, threshold: MilestoneRule.threshold)
+      let prompts = try batch.tx.invitePromptStates(of: batch.userIDs)
+      for user in batch.userIDs {
+        guard let userInputs = inputs[user] else { continue }
+        try record(
+          user: user, inputs: userInputs, history: history[user] ?? SnapshotHistory(),
+          prompts: prompts[user] ?? InvitePromptState(), batch: batch, context: context)
+      }
+    }
+  }
+
+  private func record(
+    user: Int64, inputs: ScoreInputs, history: SnapshotHistory, prompts: InvitePromptState, batch: UserBatch,
+    context: JobContext
+  ) throws {
+    let result = ScoreFormula.evaluate(inputs)
+    let delta = history.previousScore.map { result.score - $0 }
+    let snapshot = ScoreSnapshotRow(
+      userID: user, asOf: context.asOf.description, score: result.score, quality: result.components.quality,
+      position: result.components.position, stability: result.components.stability,
+      trust: result.components.trust, tier: result.tier.rawValue, delta: delta,
+      formulaVersion: ScoreFormula.version)
+    guard snapshot != history.current else { return }
+    let tx = batch.tx
+    try tx.putScoreSnapshot(snapshot, computedAt: context.now, isNew: history.current == nil)
+    // A backfill behind a later snapshot rewrites history without telling the user about it.
+    guard !history.hasLaterSnapshot else { return }
+    if let delta, delta != 0 {
+      try tx.markScoreChanged(userID: user, at: context.now, cardExpiresAt: context.now + Self.cardLifetime)
+      try tx.enqueue(
+        OutboxMessage(
+          userID: user, kind: "score_updated", deepLink: Notifications.scoreDeepLink,
+          payload: #"{"score":\#(result.score),"delta":\#(delta)}"#,
+          dedupeKey: Notifications.scoreUpdatedKey(user: user, asOf: context.asOf)),
+        at: context.now)
+    }
+    let decision = MilestoneRule.decide(
+      MilestoneRule.Facts(
+        score: result.score, reachedBefore: history.reachedThresholdBefore, promptsShown: prompts.promptsShown,
+        lastPromptAt: prompts.lastPromptAt, lastDismissedAt: prompts.lastDismissedAt,
+        lastShareAt: prompts.lastShareAt, liveContacts: inputs.contacts, now: context.now))
+    switch decision {
+    case .queue: try tx.queueInvitePrompt(userID: user, trigger: "score_milestone", at: context.now)
+    case .suppressed(let why): batch.counts.addSkipped("score milestone prompt: \(why.rawValue)")
+    case .notReached, .reachedBefore: break
+    }
+  }
+}

@@ -1,0 +1,159 @@
+/// A user as daily-score reads them.
+public struct ScoreUserRow: Sendable, Equatable {
+  public var id: Int64
+  public var createdAt: Int64
+  public var phoneVerified: Bool
+}
+
+/// One contact row for daily-score, with its joins already answered at `end`.
+public struct ScoreContactRow: Sendable {
+  public var userID: Int64
+  public var givenName: String?
+  public var familyName: String?
+  public var displayName: String?
+  public var createdAt: Int64
+  public var deletedAt: Int64?
+  public var hasChannel: Bool
+  public var isEnriched: Bool
+  public var isRinUser: Bool
+  public var isMutual: Bool
+  public var isOrganized: Bool
+}
+
+/// A `score_snapshots` row.
+public struct ScoreSnapshotRow: Sendable, Equatable {
+  public var userID: Int64
+  public var asOf: String
+  public var score: Int
+  public var quality: Double?
+  public var position: Double?
+  public var stability: Double?
+  public var trust: Double?
+  public var tier: String
+  public var delta: Int?
+  public var formulaVersion: String
+
+  public init(
+    userID: Int64, asOf: String, score: Int, quality: Double?, position: Double?, stability: Double?,
+    trust: Double?, tier: String, delta: Int?, formulaVersion: String
+  ) {
+    self.userID = userID
+    self.asOf = asOf
+    self.score = score
+    self.quality = quality
+    self.position = position
+    self.stability = stability
+    self.trust = trust
+    self.tier = tier
+    self.delta = delta
+    self.formulaVersion = formulaVersion
+  }
+}
+
+/// What the milestone rule needs from `user_state` and `invite_shares`.
+public struct InvitePromptState: Sendable, Equatable {
+  public var promptsShown = 0
+  public var lastPromptAt: Int64?
+  public var lastDismissedAt: Int64?
+  public var lastShareAt: Int64?
+  public init() {}
+}
+
+extension StorageTransaction {
+  public func scoreUsers(_ ids: [Int64]) throws -> [ScoreUserRow] {
+    var users: [ScoreUserRow] = []
+    try sql.forEachRow(
+      "SELECT id, created_at, phone_verified FROM users WHERE id IN (\(SQLDialect.list(ids.count))) ORDER BY id",
+      ids.map(SQLValue.integer)
+    ) { row in
+      guard let id = row.int64(0) else { return }
+      users.append(ScoreUserRow(id: id, createdAt: row.int64(1) ?? 0, phoneVerified: row.int64(2) == 1))
+    }
+    return users
+  }
+
+  /// Streams every contact of `ids` created up to `end` (live ones and deleted ones, which churn
+  /// needs), with the existence checks answered for contacts live at `end` only.
+  public func forEachScoreContact(
+    of ids: [Int64], end: Int64, _ body: (ScoreContactRow) throws -> Void
+  ) throws {
+    let live = "c.created_at < :end AND (c.deleted_at IS NULL OR c.deleted_at >= :end)"
+    let query = """
+      SELECT c.user_id, c.given_name, c.family_name, c.display_name, c.created_at, c.deleted_at,
+        CASE WHEN \(live) THEN
+          EXISTS (SELECT 1 FROM contact_phones p WHERE p.contact_id = c.id AND trim(p.raw, ' \t\r\n') <> '')
+          OR EXISTS (SELECT 1 FROM contact_emails e WHERE e.contact_id = c.id AND trim(e.address, ' \t\r\n') <> '')
+        END,
+        CASE WHEN \(live) THEN
+          EXISTS (SELECT 1 FROM contact_enrichments x WHERE x.contact_id = c.id AND x.fetched_at < :end)
+        END,
+        CASE WHEN \(live) AND c.rin_user_id IS NOT NULL THEN
+          EXISTS (SELECT 1 FROM users r WHERE r.id = c.rin_user_id AND r.created_at < :end
+            AND (r.deleted_at IS NULL OR r.deleted_at >= :end))
+        END,
+        CASE WHEN \(live) AND c.rin_user_id IS NOT NULL THEN
+          EXISTS (SELECT 1 FROM contacts b WHERE b.rin_user_id = c.user_id AND b.user_id = c.rin_user_id
+            AND b.created_at < :end AND (b.deleted_at IS NULL OR b.deleted_at >= :end))
+        END,
+        CASE WHEN \(live) THEN
+          EXISTS (SELECT 1 FROM circle_members m JOIN circles k ON k.id = m.circle_id
+            WHERE m.contact_id = c.id AND k.kind IN ('prepopulated', 'custom')
+              AND (m.added_at IS NULL OR m.added_at < :end)
+              AND k.created_at < :end AND (k.deleted_at IS NULL OR k.deleted_at >= :end))
+        END
+      FROM contacts c
+      WHERE c.user_id IN (\(SQLDialect.list(ids.count))) AND c.created_at <= :end
+      """
+    try sql.forEachRow(sql.dialect.named(query, ["end": .integer(end)], then: ids.map(SQLValue.integer))) { row in
+      try body(
+        ScoreContactRow(
+          userID: row.int64(0) ?? 0, givenName: row.text(1), familyName: row.text(2), displayName: row.text(3),
+          createdAt: row.int64(4) ?? 0, deletedAt: row.int64(5), hasChannel: row.int64(6) == 1,
+          isEnriched: row.int64(7) == 1, isRinUser: row.int64(8) == 1, isMutual: row.int64(9) == 1,
+          isOrganized: row.int64(10) == 1))
+    }
+  }
+
+  /// Live custom circles with at least one live member, per user.
+  public func customCircleCounts(of ids: [Int64], end: Int64) throws -> [Int64: Int] {
+    var counts: [Int64: Int] = [:]
+    let query = """
+      SELECT k.user_id, count(*) FROM circles k
+      WHERE k.user_id IN (\(SQLDialect.list(ids.count))) AND k.kind = 'custom'
+        AND k.created_at < :end AND (k.deleted_at IS NULL OR k.deleted_at >= :end)
+        AND EXISTS (SELECT 1 FROM circle_members m JOIN contacts c ON c.id = m.contact_id
+          WHERE m.circle_id = k.id AND (m.added_at IS NULL OR m.added_at < :end)
+            AND c.created_at < :end AND (c.deleted_at IS NULL OR c.deleted_at >= :end))
+      GROUP BY k.user_id
+      """
+    try sql.forEachRow(sql.dialect.named(query, ["end": .integer(end)], then: ids.map(SQLValue.integer))) { row in
+      if let user = row.int64(0) { counts[user] = Int(row.int64(1) ?? 0) }
+    }
+    return counts
+  }
+
+  /// Confidences of pending merge suggestions created before `end`, per user.
+  public func pendingMergeConfidences(of ids: [Int64], createdBefore end: Int64) throws -> [Int64: [Double?]] {
+    var result: [Int64: [Double?]] = [:]
+    try sql.forEachRow(
+      sql.dialect.placeholders(
+        "SELECT user_id, confidence FROM merge_suggestions WHERE user_id IN (\(SQLDialect.list(ids.count))) AND status = 'pending' AND created_at < ?"
+      ), ids.map(SQLValue.integer) + [.integer(end)]
+    ) { row in
+      if let user = row.int64(0) { result[user, default: []].append(row.double(1)) }
+    }
+    return result
+  }
+
+  public func openSecurityItemCounts(of ids: [Int64], createdBefore end: Int64) throws -> [Int64: Int] {
+    var counts: [Int64: Int] = [:]
+    try sql.forEachRow(
+      sql.dialect.placeholders(
+        "SELECT user_id, count(*) FROM security_items WHERE user_id IN (\(SQLDialect.list(ids.count))) AND status = 'open' AND created_at < ? GROUP BY user_id"
+      ), ids.map(SQLValue.integer) + [.integer(end)]
+    ) { row in
+      if let user = row.int64(0) { counts[user] = Int(row.int64(1) ?? 0) }
+    }
+    return counts
+  }
+}

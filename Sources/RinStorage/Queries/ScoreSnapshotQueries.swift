@@ -1,0 +1,124 @@
+/// The snapshots around one `as_of`, per user, as daily-score needs them.
+public struct SnapshotHistory: Sendable, Equatable {
+  /// The row for this `as_of`, if a run wrote one.
+  public var current: ScoreSnapshotRow?
+  /// Score of the latest snapshot before `as_of`.
+  public var previousScore: Int?
+  /// An earlier snapshot reached the milestone threshold.
+  public var reachedThresholdBefore = false
+  /// A snapshot after `as_of` exists: this run is a backfill for this user.
+  public var hasLaterSnapshot = false
+  public init() {}
+}
+
+extension StorageTransaction {
+  public func snapshotHistory(of ids: [Int64], asOf: String, threshold: Int) throws -> [Int64: SnapshotHistory] {
+    var history: [Int64: SnapshotHistory] = [:]
+    let list = SQLDialect.list(ids.count)
+    let idValues = ids.map(SQLValue.integer)
+    try sql.forEachRow(
+      sql.dialect.placeholders(
+        """
+        SELECT user_id, as_of, score, quality, position, stability, trust, tier, delta, formula_version
+        FROM score_snapshots WHERE user_id IN (\(list)) AND as_of = ?
+        """), idValues + [.text(asOf)]
+    ) { row in
+      guard let user = row.int64(0) else { return }
+      history[user, default: SnapshotHistory()].current = ScoreSnapshotRow(
+        userID: user, asOf: row.text(1) ?? asOf, score: Int(row.int64(2) ?? 0), quality: row.double(3),
+        position: row.double(4), stability: row.double(5), trust: row.double(6), tier: row.text(7) ?? "",
+        delta: row.int64(8).map { Int($0) }, formulaVersion: row.text(9) ?? "")
+    }
+    try sql.forEachRow(
+      sql.dialect.placeholders(
+        """
+        SELECT s.user_id, s.score FROM score_snapshots s
+        WHERE s.user_id IN (\(list)) AND s.as_of = (
+          SELECT max(t.as_of) FROM score_snapshots t WHERE t.user_id = s.user_id AND t.as_of < ?)
+        """), idValues + [.text(asOf)]
+    ) { row in
+      guard let user = row.int64(0) else { return }
+      history[user, default: SnapshotHistory()].previousScore = row.int64(1).map { Int($0) }
+    }
+    try sql.forEachRow(
+      sql.dialect.placeholders(
+        """
+        SELECT user_id, max(CASE WHEN as_of < ? AND score >= ? THEN 1 ELSE 0 END), max(as_of > ?)
+        FROM score_snapshots WHERE user_id IN (\(list)) AND as_of <> ? GROUP BY user_id
+        """), [.text(asOf), .integer(Int64(threshold)), .text(asOf)] + idValues + [.text(asOf)]
+    ) { row in
+      guard let user = row.int64(0) else { return }
+      history[user, default: SnapshotHistory()].reachedThresholdBefore = row.int64(1) == 1
+      history[user, default: SnapshotHistory()].hasLaterSnapshot = row.int64(2) == 1
+    }
+    return history
+  }
+
+  public func invitePromptStates(of ids: [Int64]) throws -> [Int64: InvitePromptState] {
+    var states: [Int64: InvitePromptState] = [:]
+    let list = SQLDialect.list(ids.count)
+    try sql.forEachRow(
+      "SELECT user_id, invite_prompts_shown, last_invite_prompt_at, last_invite_dismissed_at FROM user_state WHERE user_id IN (\(list))",
+      ids.map(SQLValue.integer)
+    ) { row in
+      guard let user = row.int64(0) else { return }
+      var state = InvitePromptState()
+      state.promptsShown = Int(row.int64(1) ?? 0)
+      state.lastPromptAt = row.int64(2)
+      state.lastDismissedAt = row.int64(3)
+      states[user] = state
+    }
+    try sql.forEachRow(
+      "SELECT inviter_user_id, max(shared_at) FROM invite_shares WHERE inviter_user_id IN (\(list)) GROUP BY inviter_user_id",
+      ids.map(SQLValue.integer)
+    ) { row in
+      guard let user = row.int64(0) else { return }
+      states[user, default: InvitePromptState()].lastShareAt = row.int64(1)
+    }
+    return states
+  }
+
+  public func putScoreSnapshot(_ s: ScoreSnapshotRow, computedAt: Int64, isNew: Bool) throws {
+    try sql.execute(
+      sql.dialect.placeholders(
+        """
+        INSERT INTO score_snapshots (user_id, as_of, score, quality, position, stability, trust, tier,
+          delta, formula_version, computed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT (user_id, as_of) DO UPDATE SET score = excluded.score, quality = excluded.quality,
+          position = excluded.position, stability = excluded.stability, trust = excluded.trust,
+          tier = excluded.tier, delta = excluded.delta, formula_version = excluded.formula_version,
+          computed_at = excluded.computed_at
+        """),
+      [
+        .integer(s.userID), .text(s.asOf), .integer(Int64(s.score)), SQLValue(s.quality), SQLValue(s.position),
+        SQLValue(s.stability), SQLValue(s.trust), .text(s.tier), SQLValue(s.delta), .text(s.formulaVersion),
+        .integer(computedAt),
+      ])
+    changes.record(
+      "score_snapshots", isNew ? .insert : .update,
+      sample: "user \(s.userID) \(s.asOf): score \(s.score) (\(s.tier)), delta \(s.delta.map(String.init) ?? "none")")
+  }
+
+  /// Shows the Score Changed card for 48 hours from `changedAt`.
+  public func markScoreChanged(userID: Int64, at changedAt: Int64, cardExpiresAt: Int64) throws {
+    try sql.execute(
+      sql.dialect.placeholders(
+        """
+        INSERT INTO user_state (user_id, score_changed_at, score_card_expires_at) VALUES (?, ?, ?)
+        ON CONFLICT (user_id) DO UPDATE SET score_changed_at = excluded.score_changed_at,
+          score_card_expires_at = excluded.score_card_expires_at
+        """), [.integer(userID), .integer(changedAt), .integer(cardExpiresAt)])
+    changes.record("user_state", .update, sample: "user \(userID): score_changed_at \(changedAt)")
+  }
+
+  /// Queues an invite prompt once per (user, trigger), ever; true when it was new.
+  @discardableResult
+  public func queueInvitePrompt(userID: Int64, trigger: String, at instant: Int64) throws -> Bool {
+    let inserted = try sql.execute(
+      sql.dialect.placeholders(
+        "INSERT INTO invite_prompt_queue (user_id, \"trigger\", created_at) VALUES (?, ?, ?) ON CONFLICT (user_id, \"trigger\") DO NOTHING"
+      ), [.integer(userID), .text(trigger), .integer(instant)])
+    if inserted > 0 { changes.record("invite_prompt_queue", .insert, sample: "user \(userID): \(trigger)") }
+    return inserted > 0
+  }
+}
