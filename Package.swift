@@ -33,7 +33,7 @@ let package = Package(
     // The only module that imports a database library.
     .target(
       name: "RinStorage",
-      dependencies: [.product(name: "GRDB", package: "GRDB.swift")],
+      dependencies: ["RinDomain", .product(name: "GRDB", package: "GRDB.swift")],
       swiftSettings: swiftSettings
     ),
     // Pure domain rules: no I/O.

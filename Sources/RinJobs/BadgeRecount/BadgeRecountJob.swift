@@ -15,7 +15,7 @@ public struct BadgeRecountJob: Job {
       let stored = try batch.tx.storedBadgeCounts(for: batch.userIDs)
       batch.counts.addRead("users", batch.userIDs.count)
       for user in batch.userIDs {
-        let result = BadgeRules.counts(BadgeRules.Inputs(inputs[user] ?? BadgeInputRow()))
+        let result = BadgeRules.counts(inputs[user] ?? BadgeRules.Inputs())
         batch.counts.addSkipped("merge suggestion with malformed confidence", result.malformedConfidences)
         try write(result.counts, for: user, previous: stored[user], tx: batch.tx, now: context.now)
       }
@@ -26,37 +26,15 @@ public struct BadgeRecountJob: Job {
   /// A user seen for the first time gets a row; only a change from what clients last saw
   /// (no row meaning all zero) notifies.
   private func write(
-    _ counts: BadgeCounts, for user: Int64, previous: StoredBadgeCounts?, tx: StorageTransaction, now: Int64
+    _ counts: BadgeCounts, for user: Int64, previous: BadgeCounts?, tx: StorageTransaction, now: Int64
   ) throws {
-    let row = StoredBadgeCounts(counts)
-    guard row != previous else { return }
-    try tx.putBadgeCounts(userID: user, row, computedAt: now, isNew: previous == nil)
-    guard counts != BadgeCounts(previous ?? StoredBadgeCounts(.zero)) else { return }
+    guard counts != previous else { return }
+    try tx.putBadgeCounts(userID: user, counts, computedAt: now, isNew: previous == nil)
+    guard counts != previous ?? .zero else { return }
     try tx.enqueue(
       OutboxMessage(
         userID: user, kind: "badge", deepLink: nil, payload: JSONText.encode(counts),
         dedupeKey: Notifications.badgeKey(user: user, computedAt: now)),
       at: now)
-  }
-}
-
-extension BadgeRules.Inputs {
-  init(_ row: BadgeInputRow) {
-    self.init(
-      pendingMergeConfidences: row.pendingMergeConfidences, openSyncConflicts: row.openSyncConflicts,
-      pendingAccessRequests: row.pendingAccessRequests, openSecurityItems: row.openSecurityItems,
-      scoreChangedAt: row.scoreChangedAt, scoreViewedAt: row.scoreViewedAt)
-  }
-}
-
-extension StoredBadgeCounts {
-  init(_ counts: BadgeCounts) {
-    self.init(home: counts.home, circles: counts.circles, score: counts.score, profile: counts.profile)
-  }
-}
-
-extension BadgeCounts {
-  init(_ row: StoredBadgeCounts) {
-    self.init(home: row.home, circles: row.circles, score: row.score, profile: row.profile)
   }
 }

@@ -18,10 +18,10 @@ enum DailyScoreInputs {
       createdAt[user.id] = user.createdAt
     }
     var contactsRead = 0
-    try tx.forEachScoreContact(of: ids, end: window.end) { row in
-      guard let userCreated = createdAt[row.userID] else { return }
+    try tx.forEachScoreContact(of: ids, end: window.end) { user, contact in
+      guard let userCreated = createdAt[user] else { return }
       contactsRead += 1
-      window.add(ScoreContact(row), userCreatedAt: userCreated, to: &inputs[row.userID, default: ScoreInputs()])
+      window.add(contact, userCreatedAt: userCreated, to: &inputs[user, default: ScoreInputs()])
     }
     batch.counts.addRead("contacts", contactsRead)
     for (user, count) in try tx.customCircleCounts(of: ids, end: window.end) {
@@ -41,14 +41,5 @@ enum DailyScoreInputs {
     }
     batch.counts.addRead("users", inputs.count)
     return inputs
-  }
-}
-
-extension ScoreContact {
-  init(_ row: ScoreContactRow) {
-    self.init(
-      givenName: row.givenName, familyName: row.familyName, displayName: row.displayName, createdAt: row.createdAt,
-      deletedAt: row.deletedAt, hasChannel: row.hasChannel, isEnriched: row.isEnriched, isRinUser: row.isRinUser,
-      isMutual: row.isMutual, isOrganized: row.isOrganized)
   }
 }

@@ -1,34 +1,11 @@
-/// What badge-recount reads for one user, straight from the tables.
-public struct BadgeInputRow: Sendable, Equatable {
-  public var pendingMergeConfidences: [Double?] = []
-  public var openSyncConflicts = 0
-  public var pendingAccessRequests = 0
-  public var openSecurityItems = 0
-  public var scoreChangedAt: Int64?
-  public var scoreViewedAt: Int64?
-  public init() {}
-}
-
-/// A `badge_counts` row.
-public struct StoredBadgeCounts: Sendable, Equatable {
-  public var home: Int
-  public var circles: Int
-  public var score: Int
-  public var profile: Int
-  public init(home: Int, circles: Int, score: Int, profile: Int) {
-    self.home = home
-    self.circles = circles
-    self.score = score
-    self.profile = profile
-  }
-}
+import RinDomain
 
 extension StorageTransaction {
-  /// Six queries per batch, whatever its size: one per input table, grouped by user.
-  public func badgeInputs(for userIDs: [Int64]) throws -> [Int64: BadgeInputRow] {
-    var inputs: [Int64: BadgeInputRow] = [:]
+  /// Five queries per batch, whatever its size: one per input table, grouped by user.
+  public func badgeInputs(for userIDs: [Int64]) throws -> [Int64: BadgeRules.Inputs] {
+    var inputs: [Int64: BadgeRules.Inputs] = [:]
     inputs.reserveCapacity(userIDs.count)
-    for id in userIDs { inputs[id] = BadgeInputRow() }
+    for id in userIDs { inputs[id] = BadgeRules.Inputs() }
     let ids = userIDs.map(SQLValue.integer)
     let list = SQLDialect.list(userIDs.count)
 
@@ -65,14 +42,14 @@ extension StorageTransaction {
     return inputs
   }
 
-  public func storedBadgeCounts(for userIDs: [Int64]) throws -> [Int64: StoredBadgeCounts] {
-    var stored: [Int64: StoredBadgeCounts] = [:]
+  public func storedBadgeCounts(for userIDs: [Int64]) throws -> [Int64: BadgeCounts] {
+    var stored: [Int64: BadgeCounts] = [:]
     try sql.forEachRow(
       "SELECT user_id, home, circles, score, profile FROM badge_counts WHERE user_id IN (\(SQLDialect.list(userIDs.count)))",
       userIDs.map(SQLValue.integer)
     ) { row in
       guard let user = row.int64(0) else { return }
-      stored[user] = StoredBadgeCounts(
+      stored[user] = BadgeCounts(
         home: Int(row.int64(1) ?? 0), circles: Int(row.int64(2) ?? 0),
         score: Int(row.int64(3) ?? 0), profile: Int(row.int64(4) ?? 0))
     }
@@ -81,7 +58,7 @@ extension StorageTransaction {
 
   /// Inserts or replaces the user's `badge_counts` row.
   public func putBadgeCounts(
-    userID: Int64, _ counts: StoredBadgeCounts, computedAt: Int64, isNew: Bool
+    userID: Int64, _ counts: BadgeCounts, computedAt: Int64, isNew: Bool
   ) throws {
     try sql.execute(
       sql.dialect.placeholders(

@@ -1,23 +1,10 @@
+import RinDomain
+
 /// A user as daily-score reads them.
 public struct ScoreUserRow: Sendable, Equatable {
   public var id: Int64
   public var createdAt: Int64
   public var phoneVerified: Bool
-}
-
-/// One contact row for daily-score, with its joins already answered at `end`.
-public struct ScoreContactRow: Sendable {
-  public var userID: Int64
-  public var givenName: String?
-  public var familyName: String?
-  public var displayName: String?
-  public var createdAt: Int64
-  public var deletedAt: Int64?
-  public var hasChannel: Bool
-  public var isEnriched: Bool
-  public var isRinUser: Bool
-  public var isMutual: Bool
-  public var isOrganized: Bool
 }
 
 /// A `score_snapshots` row.
@@ -75,7 +62,7 @@ extension StorageTransaction {
   /// Streams every contact of `ids` created up to `end` (live ones and deleted ones, which churn
   /// needs), with the existence checks answered for contacts live at `end` only.
   public func forEachScoreContact(
-    of ids: [Int64], end: Int64, _ body: (ScoreContactRow) throws -> Void
+    of ids: [Int64], end: Int64, _ body: (_ userID: Int64, ScoreContact) throws -> Void
   ) throws {
     let live = "c.created_at < :end AND (c.deleted_at IS NULL OR c.deleted_at >= :end)"
     let query = """
@@ -106,8 +93,9 @@ extension StorageTransaction {
       """
     try sql.forEachRow(sql.dialect.named(query, ["end": .integer(end)], then: ids.map(SQLValue.integer))) { row in
       try body(
-        ScoreContactRow(
-          userID: row.int64(0) ?? 0, givenName: row.text(1), familyName: row.text(2), displayName: row.text(3),
+        row.int64(0) ?? 0,
+        ScoreContact(
+          givenName: row.text(1), familyName: row.text(2), displayName: row.text(3),
           createdAt: row.int64(4) ?? 0, deletedAt: row.int64(5), hasChannel: row.int64(6) == 1,
           isEnriched: row.int64(7) == 1, isRinUser: row.int64(8) == 1, isMutual: row.int64(9) == 1,
           isOrganized: row.int64(10) == 1))
