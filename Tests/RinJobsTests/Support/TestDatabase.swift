@@ -63,9 +63,12 @@ final class TestDatabase: Sendable {
     _ job: any Job, _ options: RunOptions = RunOptions(), config: RinConfig? = nil,
     environment: RuntimeEnvironment = RuntimeEnvironment(), stop: StopSignal = StopSignal()
   ) async -> RunSummary {
+    // Runs log only failures, so that the test output stays readable.
+    var logger = Logger(label: "test")
+    logger.logLevel = .critical
     let runner = JobRunner(
       config: config ?? RinConfig.defaults(storageURL: path), storage: storage,
-      logger: Logger(label: "test"), environment: environment, stop: stop)
+      logger: logger, environment: environment, stop: stop)
     return await runner.run(job, options: options)
   }
 }
