@@ -28,6 +28,8 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+    .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+    .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
   ],
   targets: [
     // The only module that imports a database library.
@@ -37,7 +39,19 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
     // Pure domain rules: no I/O.
-    .target(name: "RinDomain", swiftSettings: swiftSettings),
+    .target(
+      name: "RinDomain",
+      dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+      swiftSettings: swiftSettings
+    ),
+    // The enrichment provider's bulk protocol over HTTP (FoundationNetworking: libcurl on Linux).
+    .target(name: "RinProviderClient", swiftSettings: swiftSettings),
+    // A real HTTP server on loopback that speaks the provider's protocol, for tests and demos.
+    .target(
+      name: "RinProviderStub",
+      dependencies: [.product(name: "FlyingFox", package: "FlyingFox")],
+      swiftSettings: swiftSettings
+    ),
     // Config, ledger, leases, checkpoints, dry-run, logging, metrics.
     .target(
       name: "RinRuntime",
@@ -55,14 +69,14 @@ let package = Package(
     // The six jobs: orchestration of domain rules over storage.
     .target(
       name: "RinJobs",
-      dependencies: ["RinDomain", "RinRuntime", "RinStorage"],
+      dependencies: ["RinDomain", "RinProviderClient", "RinRuntime", "RinStorage"],
       swiftSettings: swiftSettings
     ),
     // The command tree shared by `rinjobs` and the `rin-X` executables.
     .target(
       name: "RinCLI",
       dependencies: [
-        "RinJobs", "RinRuntime", "RinSeed", "RinStorage",
+        "RinJobs", "RinProviderStub", "RinRuntime", "RinSeed", "RinStorage",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ],
@@ -72,7 +86,8 @@ let package = Package(
     .testTarget(
       name: "RinJobsTests",
       dependencies: [
-        "RinCLI", "RinDomain", "RinJobs", "RinRuntime", "RinSeed", "RinStorage",
+        "RinCLI", "RinDomain", "RinJobs", "RinProviderClient", "RinProviderStub", "RinRuntime", "RinSeed",
+        "RinStorage",
         // Tests read the database directly, independently of the storage module they check.
         .product(name: "GRDB", package: "GRDB.swift"),
       ],

@@ -1,0 +1,12 @@
+/// One request as the stub received it, for tests to check what was sent and when.
+public struct ProviderStubRecord: Sendable {
+  /// Unix seconds with sub-second precision, taken when the request was read.
+  public var receivedAt: Double
+  public var ids: [String]
+  /// The items as sent (`id` and `email` or `phone`).
+  public var items: [[String: String]]
+  public var authorization: String?
+  public var behaviour: ProviderStubBehaviour
+  /// Whether per-key results went back without delay: such keys count as answered.
+  public var answered: Bool
+}
