@@ -22,31 +22,45 @@ public enum MetricsFile {
     for f in facts {
       let labels = [("job", f.job)]
       if let last = f.lastSuccessAt {
-        registry.makeGauge(
+        gauge(
+          registry,
           name: "rinjobs_last_success_timestamp_seconds", labels: labels,
           help: "Unix time of the job's last successful real run."
         ).set(Double(last))
       }
-      registry.makeGauge(
+      gauge(
+        registry,
         name: "rinjobs_last_run_duration_seconds", labels: labels, help: "Wall time of the job's last run."
       ).set(f.lastDurationSeconds)
-      registry.makeGauge(
+      gauge(
+        registry,
         name: "rinjobs_last_run_failed", labels: labels, help: "1 when the job's last run failed."
       ).set(f.lastRunFailed ? 1.0 : 0.0)
-      registry.makeGauge(
+      gauge(
+        registry,
         name: "rinjobs_failed_runs", labels: labels, help: "Failed runs of the job in the run ledger."
       ).set(Double(f.failedRuns))
-      registry.makeGauge(
+      gauge(
+        registry,
         name: "rinjobs_users_processed", labels: labels, help: "Users the job's last run processed."
       ).set(Double(f.usersProcessed))
       for (kind, value) in [("read", f.itemsRead), ("written", f.itemsWritten), ("skipped", f.itemsSkipped)] {
-        registry.makeGauge(
+        gauge(
+          registry,
           name: "rinjobs_last_run_items", labels: labels + [("kind", kind)],
           help: "Rows the job's last run read, wrote and skipped."
         ).set(Double(value))
       }
     }
     return registry.emitToString()
+  }
+
+  /// A gauge named exactly `name` (no unit suffix appended), with its `# HELP` line.
+  private static func gauge(
+    _ registry: PrometheusCollectorRegistry, name: String, labels: [(String, String)], help: String
+  ) -> Gauge {
+    registry.makeGauge(
+      descriptor: MetricNameDescriptor(metricName: name, unitName: "", helpText: help), labels: labels)
   }
 
   public static func write(_ text: String, to path: String) throws {
