@@ -10,4 +10,7 @@ if grep -E "^/.*/(Sources|jobs|Tests)/.*: warning:" "$log" | grep -v "/.build/" 
   echo "test: the build has warnings in our code (above); fix them" >&2
   exit 1
 fi
+# The committed crontab must be what pipelines.yaml gives (regenerate: rinjobs crontab > crontab).
+# Checked before the tests so that the test runner's summary stays the last thing printed.
+"$(swift build --show-bin-path)/rinjobs" crontab --check crontab --config pipelines.yaml
 swift test --skip-build

@@ -9,7 +9,8 @@ public struct RinJobsCommand: AsyncParsableCommand {
     abstract: "Rin's background batch jobs: run, inspect and schedule them.",
     subcommands: [
       RunCommand.self, ValidateCommand.self, MigrateCommand.self, SeedCommand.self,
-      HistoryCommand.self, DemoCommand.self,
+      HistoryCommand.self, DemoCommand.self, PipelineCommand.self, PlanCommand.self, StatusCommand.self,
+      CrontabCommand.self,
     ])
 
   public init() {}

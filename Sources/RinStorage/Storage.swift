@@ -87,10 +87,19 @@ public final class Storage: Sendable {
   public func write<T>(
     into changes: inout ChangeSet, _ body: (StorageTransaction) throws -> T
   ) throws -> T {
+    // Read before entering the queue: `beginDryRun` takes these two locks the other way round.
+    let inDryRun = isInDryRun
     let (result, made) = try mapErrors {
       try queue.inDatabase { db in
         let tx = StorageTransaction(sql: GRDBExecutor(db: db))
         var result: T?
+        // A dry run whose transaction SQLite rolled back on an error must not go on writing
+        // in transactions of its own: they would commit.
+        if !db.isInsideTransaction && inDryRun {
+          throw StorageError(
+            .sqlFailure, location: location, detail: "the dry run's transaction was rolled back by an error",
+            hint: "Nothing was committed; see the error before this one.")
+        }
         if db.isInsideTransaction {
           try db.inSavepoint {
             result = try body(tx)

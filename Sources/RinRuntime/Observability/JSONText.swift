@@ -10,3 +10,12 @@ public enum JSONText {
     return String(decoding: data, as: UTF8.self)
   }
 }
+
+extension JSONText {
+  /// Reads what `encode` wrote; nil for anything else.
+  public static func decode<T: Decodable>(_ type: T.Type, from text: String) -> T? {
+    let decoder = JSONDecoder()
+    decoder.keyDecodingStrategy = .convertFromSnakeCase
+    return try? decoder.decode(type, from: Data(text.utf8))
+  }
+}

@@ -19,29 +19,48 @@ public enum MetricsFile {
 
   public static func render(_ facts: [JobFacts]) -> String {
     let registry = PrometheusCollectorRegistry()
-    func gauge(_ name: String, _ unit: String, _ help: String, _ labels: [(String, String)], _ value: Double) {
-      registry.makeGauge(
-        descriptor: MetricNameDescriptor(namespace: "rinjobs", metricName: name, unitName: unit, helpText: help),
-        labels: labels
-      ).set(value)
-    }
     for f in facts {
-      let job = [("job", f.job)]
+      let labels = [("job", f.job)]
       if let last = f.lastSuccessAt {
         gauge(
-          "last_success_timestamp", "seconds", "Unix time of the job's last successful real run.", job, Double(last))
+          registry,
+          name: "rinjobs_last_success_timestamp_seconds", labels: labels,
+          help: "Unix time of the job's last successful real run."
+        ).set(Double(last))
       }
-      gauge("last_run_duration", "seconds", "Wall time of the job's last run.", job, f.lastDurationSeconds)
-      gauge("last_run_failed", "", "1 when the job's last run failed.", job, f.lastRunFailed ? 1 : 0)
-      gauge("failed_runs", "", "Failed runs of the job in the run ledger.", job, Double(f.failedRuns))
-      gauge("users_processed", "", "Users the job's last run processed.", job, Double(f.usersProcessed))
+      gauge(
+        registry,
+        name: "rinjobs_last_run_duration_seconds", labels: labels, help: "Wall time of the job's last run."
+      ).set(f.lastDurationSeconds)
+      gauge(
+        registry,
+        name: "rinjobs_last_run_failed", labels: labels, help: "1 when the job's last run failed."
+      ).set(f.lastRunFailed ? 1.0 : 0.0)
+      gauge(
+        registry,
+        name: "rinjobs_failed_runs", labels: labels, help: "Failed runs of the job in the run ledger."
+      ).set(Double(f.failedRuns))
+      gauge(
+        registry,
+        name: "rinjobs_users_processed", labels: labels, help: "Users the job's last run processed."
+      ).set(Double(f.usersProcessed))
       for (kind, value) in [("read", f.itemsRead), ("written", f.itemsWritten), ("skipped", f.itemsSkipped)] {
         gauge(
-          "last_run_items", "", "Rows the job's last run read, wrote and skipped.", job + [("kind", kind)],
-          Double(value))
+          registry,
+          name: "rinjobs_last_run_items", labels: labels + [("kind", kind)],
+          help: "Rows the job's last run read, wrote and skipped."
+        ).set(Double(value))
       }
     }
     return registry.emitToString()
+  }
+
+  /// A gauge named exactly `name` (no unit suffix appended), with its `# HELP` line.
+  private static func gauge(
+    _ registry: PrometheusCollectorRegistry, name: String, labels: [(String, String)], help: String
+  ) -> Gauge {
+    registry.makeGauge(
+      descriptor: MetricNameDescriptor(metricName: name, unitName: "", helpText: help), labels: labels)
   }
 
   public static func write(_ text: String, to path: String) throws {

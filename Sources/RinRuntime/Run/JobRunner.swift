@@ -48,8 +48,13 @@ public struct JobRunner: Sendable {
         shard: summary.shard, users: summary.users, dryRun: options.dryRun, status: .running,
         host: environment.host, pid: environment.pid, startedAt: Int64(started))
       // A dry run commits nothing, so it needs no lease: it cannot collide with a real run.
+      // Inside a dry run a pipeline already opened, a ledger row would be rolled back with it:
+      // the pipeline records this run's row from the summary after its rollback.
+      let joinsOpenDryRun = options.dryRun && storage.isInDryRun
       var keeper: LeaseKeeper?
-      if options.dryRun {
+      if joinsOpenDryRun {
+        runID = nil
+      } else if options.dryRun {
         runID = try storage.write { try $0.insertRun(record) }
       } else {
         let acquired = try await LeaseKeeper.acquire(
@@ -77,7 +82,9 @@ public struct JobRunner: Sendable {
         resumeAfterUserID: checkpoint?.lastUserID, stop: stop,
         progress: ProgressBar(label: job.name.rawValue))
       context = ctx
-      if options.dryRun {
+      if joinsOpenDryRun {
+        try await job.run(ctx)
+      } else if options.dryRun {
         try storage.beginDryRun()
         defer { try? storage.endDryRun() }
         try await job.run(ctx)

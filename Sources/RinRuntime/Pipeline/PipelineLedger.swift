@@ -1,0 +1,27 @@
+import RinStorage
+
+/// How a pipeline run appears in the run ledger: a row of its own, job `pipeline:NAME`, beside
+/// the rows of its jobs, which carry the same pipeline and slot.
+public enum PipelineLedger {
+  public static func runJob(_ pipeline: String) -> String { "pipeline:\(pipeline)" }
+
+  /// The `counts` column of a pipeline's row.
+  struct Counts: Codable, Equatable {
+    struct JobEntry: Codable, Equatable {
+      var job: String
+      var runID: Int64?
+      var status: RunRecord.Status
+    }
+
+    var jobs: [JobEntry] = []
+    /// Set on the row of a missed slot that `--catch-up latest` skipped for a later one.
+    var supersededBy: String?
+
+    var json: String? { JSONText.encode(self) }
+
+    static func decode(_ text: String?) -> Counts? {
+      guard let text else { return nil }
+      return JSONText.decode(Counts.self, from: text)
+    }
+  }
+}

@@ -1,0 +1,30 @@
+import RinStorage
+
+extension MetricsFile {
+  /// The facts of a pipeline run: each job's latest run in it, and the pipeline as a whole
+  /// (label `job="pipeline:NAME"`), so an alert can watch either.
+  public static func facts(for report: PipelineReport, storage: Storage) throws -> [JobFacts] {
+    guard let last = report.runs.last else { return [] }
+    var latestByJob: [String: RunSummary] = [:]
+    var order: [String] = []
+    for job in report.runs.flatMap(\.jobs) {
+      if latestByJob[job.job] == nil { order.append(job.job) }
+      latestByJob[job.job] = job
+    }
+    var facts = try order.compactMap { latestByJob[$0] }.map { try Self.facts(for: $0, storage: storage) }
+    let runJob = PipelineLedger.runJob(report.pipeline)
+    let (lastSuccess, failures) = try storage.read { tx in
+      (try tx.lastSuccessfulFinish(job: runJob), try tx.failedRunCount(job: runJob))
+    }
+    let jobs = last.jobs
+    facts.append(
+      JobFacts(
+        job: runJob, lastSuccessAt: lastSuccess, lastDurationSeconds: last.durationSeconds,
+        lastRunFailed: last.status == .failed, failedRuns: failures,
+        itemsRead: jobs.reduce(0) { $0 + $1.counts.read.values.reduce(0, +) },
+        itemsWritten: jobs.reduce(0) { $0 + $1.changes.tables.values.reduce(0) { $0 + $1.total } },
+        itemsSkipped: jobs.reduce(0) { $0 + $1.counts.skipped.values.reduce(0, +) },
+        usersProcessed: jobs.reduce(0) { $0 + $1.counts.usersProcessed }))
+    return facts
+  }
+}

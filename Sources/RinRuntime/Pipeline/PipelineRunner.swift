@@ -1,0 +1,152 @@
+import Logging
+import RinStorage
+
+/// Runs a pipeline's jobs in order in this process (DESIGN.md §4): for the slot due now, for
+/// missed slots, or once now. A job that does not succeed stops the pipeline, and the ledger
+/// names it. Never throws: every outcome is a `PipelineReport`.
+public struct PipelineRunner: Sendable {
+  public typealias JobLookup = @Sendable (JobName) -> (any Job)?
+
+  public var config: RinConfig
+  public var storage: Storage
+  public var logger: Logger
+  public var environment: RuntimeEnvironment
+  public var stop: StopSignal
+  /// The built jobs (`JobCatalog.job`); nil for a job not built yet.
+  public var jobs: JobLookup
+
+  public init(
+    config: RinConfig, storage: Storage, logger: Logger,
+    environment: RuntimeEnvironment = RuntimeEnvironment(),
+    stop: StopSignal = StopSignal(), jobs: @escaping JobLookup
+  ) {
+    self.config = config
+    self.storage = storage
+    self.logger = logger
+    self.environment = environment
+    self.stop = stop
+    self.jobs = jobs
+  }
+
+  public func run(_ pipeline: PipelineConfig, options: PipelineRunOptions) async -> PipelineReport {
+    let now = options.now ?? environment.wallSeconds
+    var report = PipelineReport(pipeline: pipeline.name, dryRun: options.dryRun, now: now)
+    do {
+      if let problem = options.usageProblem() { throw RunFailure.usage(problem) }
+      var plan: SlotPlan?
+      if options.isSlotted {
+        guard let schedule = CronSchedule(pipeline: pipeline) else {
+          throw RunFailure(
+            .configuration, "pipeline \(pipeline.name): unknown time zone '\(pipeline.timezone)'")
+        }
+        plan = try SlotPlan.make(schedule: schedule, now: now, options: options) { fires in
+          try SlotState.load(fires, pipeline: pipeline.name, storage: storage, staleBefore: staleBefore)
+        }
+        report.idleReason = plan?.idleReason
+      }
+      // A slot's jobs run with the slot's instant as their clock, so a caught-up slot computes
+      // what it would have computed on time; a one-off run uses `now`.
+      let targets: [(slot: FireTime?, jobNow: Int64)] =
+        plan.map { $0.run.map { ($0, $0.instant) } } ?? [(nil, now)]
+      if options.dryRun {
+        report.runs = try await runDry(pipeline, targets: targets, options: options)
+        report.superseded = plan?.supersede.map(\.slot) ?? []
+      } else {
+        for target in targets {
+          let run = await runReal(pipeline, slot: target.slot, jobNow: target.jobNow, options: options)
+          report.runs.append(run)
+          guard run.exitCode == .success else { break }
+        }
+        if let plan, let latest = plan.run.last, !plan.supersede.isEmpty,
+          report.runs.allSatisfy({ $0.exitCode == .success })
+        {
+          try supersede(plan.supersede, by: latest, pipeline: pipeline.name)
+          report.superseded = plan.supersede.map(\.slot)
+        }
+      }
+    } catch {
+      let failure = RunFailure.from(error)
+      report.error = failure.message
+      report.exitCode = failure.exitCode
+    }
+    if report.exitCode == .success, let stopped = report.runs.first(where: { $0.exitCode != .success }) {
+      report.exitCode = stopped.exitCode
+    }
+    log(report)
+    return report
+  }
+
+  /// A `running` row without a heartbeat for three lease lifetimes belongs to a dead process.
+  var staleBefore: Int64 { environment.wallSeconds - 3 * environment.leaseTTLSeconds }
+
+  /// One real run: the pipeline's lease and ledger row, then its jobs.
+  private func runReal(
+    _ pipeline: PipelineConfig, slot: FireTime?, jobNow: Int64, options: PipelineRunOptions
+  ) async -> PipelineRunSummary {
+    var summary = PipelineRunSummary(pipeline: pipeline.name, slot: slot?.slot, dryRun: false)
+    let started = environment.wallClock()
+    let record = RunRecord(
+      job: PipelineLedger.runJob(pipeline.name), pipeline: pipeline.name, slot: slot?.slot, asOf: nil,
+      shard: "all", dryRun: false, status: .running, host: environment.host, pid: environment.pid,
+      startedAt: Int64(started))
+    let keeper: LeaseKeeper
+    do {
+      keeper = try await LeaseKeeper.acquire(
+        storage: storage, record: record, waitSeconds: options.waitSeconds, environment: environment,
+        logger: logger, stop: stop)
+    } catch {
+      let failure = RunFailure.from(error)
+      summary.status = failure.code == .leaseHeld ? .skipped : .failed
+      summary.exitCode = failure.exitCode
+      summary.error = failure.message
+      return summary
+    }
+    defer { keeper.release() }
+    summary.runID = keeper.runID
+    if let slot, let doneBy = anotherRunFinished(slot, pipeline: pipeline.name, besides: keeper.runID) {
+      // Another trigger finished this slot between our plan and our lease.
+      summary.status = .skipped
+      summary.error = "slot \(slot.slot) \(SlotPlan.describe(doneBy)) meanwhile"
+    } else {
+      let executed = await runJobs(
+        pipeline, slot: slot?.slot, jobNow: jobNow, dryRun: false, options: options)
+      summary = executed.summary
+      summary.runID = keeper.runID
+    }
+    summary.durationSeconds = ((environment.wallClock() - started) * 1000).rounded() / 1000
+    do {
+      try storage.write {
+        try $0.finishRun(
+          id: keeper.runID, status: summary.status, finishedAt: environment.wallSeconds,
+          counts: summary.ledgerCounts.json, error: summary.error)
+      }
+    } catch {
+      logger.error("could not record the end of pipeline run \(keeper.runID) in the ledger: \(error)")
+    }
+    return summary
+  }
+
+  private func anotherRunFinished(_ slot: FireTime, pipeline: String, besides runID: Int64) -> SlotState? {
+    let states = try? SlotState.load([slot], pipeline: pipeline, storage: storage, staleBefore: staleBefore)
+    guard let state = states?[slot.slot], state.isDone else { return nil }
+    return state
+  }
+
+  private func log(_ report: PipelineReport) {
+    var logger = self.logger
+    logger[metadataKey: "pipeline"] = "\(report.pipeline)"
+    if let idle = report.idleReason, report.runs.isEmpty { logger.info("\(idle)") }
+    if let error = report.error { logger.error("pipeline run failed: \(error)") }
+    for run in report.runs {
+      let metadata: Logger.Metadata = [
+        "slot": "\(run.slot ?? "-")", "status": "\(run.status.rawValue)", "dry_run": "\(run.dryRun)",
+        "seconds": "\(run.durationSeconds)", "run": "\(run.runID ?? 0)",
+      ]
+      if run.exitCode == .success {
+        logger.info("pipeline run finished", metadata: metadata)
+      } else {
+        logger.error("pipeline stopped at \(run.stoppedAt ?? "-"): \(run.error ?? "")", metadata: metadata)
+      }
+    }
+  }
+}

@@ -1,0 +1,72 @@
+import RinStorage
+
+/// One pipeline's health over a look-back window, for `rinjobs status`: its last run, and the
+/// slots the schedule owed that never ran or failed. Monitoring alerts on `problems > 0`.
+public struct PipelineStatus: Sendable, Codable {
+  public struct Problem: Sendable, Codable, Equatable {
+    public var slot: String
+    public var runID: Int64?
+    /// For a failed slot, the ledger's error; for a missed one, what became of its run if any
+    /// (interrupted, abandoned, skipped while another run held the lease).
+    public var detail: String?
+  }
+
+  public var pipeline: String
+  public var schedule: String
+  public var timezone: String
+  /// The slots examined are those in [windowStart, now]: the look-back window, or less when the
+  /// ledger's first slot of this pipeline is later (slots before a pipeline ever ran are not owed).
+  public var windowStart: String
+  public var now: String
+  public var lastRun: RunRecord?
+  public var nextSlot: String?
+  public var slotsExpected = 0
+  public var slotsSucceeded = 0
+  /// Slots a run holds now.
+  public var running: [String] = []
+  /// Slots still inside the grace window that have not run yet: not a problem yet.
+  public var due: [String] = []
+  public var missed: [Problem] = []
+  public var failed: [Problem] = []
+
+  public var problems: Int { missed.count + failed.count }
+
+  public static func compute(
+    _ pipeline: PipelineConfig, storage: Storage, now: Int64, lookBack: Duration, grace: Duration,
+    staleBefore: Int64
+  ) throws -> PipelineStatus {
+    guard let schedule = CronSchedule(pipeline: pipeline) else {
+      throw RunFailure(.configuration, "pipeline \(pipeline.name): unknown time zone '\(pipeline.timezone)'")
+    }
+    let runJob = PipelineLedger.runJob(pipeline.name)
+    let (firstSlot, lastRun) = try storage.read { tx in
+      (
+        try tx.earliestPipelineSlot(runJob: runJob, pipeline: pipeline.name),
+        try tx.lastPipelineRun(runJob: runJob, pipeline: pipeline.name)
+      )
+    }
+    let start = max(now - lookBack.wholeSeconds, firstSlot.flatMap(SlotInstant.parse) ?? Int64.min)
+    var status = PipelineStatus(
+      pipeline: pipeline.name, schedule: pipeline.schedule.text, timezone: pipeline.timezone,
+      windowStart: SlotInstant.format(start), now: SlotInstant.format(now), lastRun: lastRun,
+      nextSlot: schedule.next(from: now + 1)?.slot)
+    let fires = schedule.fires(from: start, through: now)
+    let states = try SlotState.load(
+      fires, pipeline: pipeline.name, storage: storage, staleBefore: staleBefore)
+    for fire in fires {
+      status.slotsExpected += 1
+      switch states[fire.slot] ?? .missing {
+      case .succeeded, .superseded: status.slotsSucceeded += 1
+      case .running: status.running.append(fire.slot)
+      case .failed(let runID, let error):
+        status.failed.append(Problem(slot: fire.slot, runID: runID, detail: error))
+      case .missing where fire.instant > now - grace.wholeSeconds: status.due.append(fire.slot)
+      case .missing: status.missed.append(Problem(slot: fire.slot, runID: nil, detail: nil))
+      case .incomplete(let runID, let runStatus):
+        status.missed.append(
+          Problem(slot: fire.slot, runID: runID, detail: "run \(runID) \(runStatus.rawValue)"))
+      }
+    }
+    return status
+  }
+}

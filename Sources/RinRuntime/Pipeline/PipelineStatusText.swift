@@ -1,0 +1,51 @@
+import Foundation
+import RinStorage
+
+/// The human form of `rinjobs status`: a block per pipeline, problems listed slot by slot.
+public enum PipelineStatusText {
+  static let maxListed = 10
+
+  public static func render(_ statuses: [PipelineStatus], lookBack: Duration) -> String {
+    guard !statuses.isEmpty else { return "no pipelines configured" }
+    var lines: [String] = []
+    for s in statuses {
+      let verdict = s.problems == 0 ? "OK" : "\(s.problems) problem\(s.problems == 1 ? "" : "s")"
+      lines.append("\(s.pipeline)  \"\(s.schedule)\" \(s.timezone)  \(verdict)")
+      lines.append("  last run: \(describe(s.lastRun))")
+      lines.append(
+        "  slots from \(s.windowStart) to \(s.now) (look-back \(DurationFormat.format(lookBack))): \(s.slotsExpected) slots, \(s.slotsSucceeded) succeeded; next slot \(s.nextSlot ?? "none")"
+      )
+      if !s.running.isEmpty { lines.append("  running: \(s.running.joined(separator: ", "))") }
+      if !s.due.isEmpty { lines.append("  due now, not run yet: \(s.due.joined(separator: ", "))") }
+      // A pipeline that never ran owes every slot in the window: show the ends, count the rest.
+      let shown =
+        s.missed.count <= maxListed
+        ? s.missed : s.missed.prefix(maxListed / 2) + s.missed.suffix(maxListed / 2)
+      for (index, problem) in shown.enumerated() {
+        if s.missed.count > maxListed, index == maxListed / 2 {
+          lines.append("  … \(s.missed.count - maxListed) more missed slots (`status --json` lists them all)")
+        }
+        lines.append("  missed: \(problem.slot)\(problem.detail.map { " (\($0))" } ?? "")")
+      }
+      for problem in s.failed {
+        lines.append(
+          "  failed: \(problem.slot) (run \(problem.runID ?? 0)): \(problem.detail ?? "no error recorded")")
+      }
+      if s.problems > 0 {
+        lines.append(
+          "  catch up: rinjobs pipeline run \(s.pipeline) --catch-up all --max-age \(DurationFormat.format(lookBack))"
+        )
+      }
+    }
+    return lines.joined(separator: "\n")
+  }
+
+  static func describe(_ run: RunRecord?) -> String {
+    guard let run else { return "never" }
+    let slot = run.slot.map { "slot \($0)" } ?? "one-off"
+    let finished =
+      run.finishedAt.map { "finished \(SlotInstant.format($0))" }
+      ?? "started \(SlotInstant.format(run.startedAt))"
+    return "#\(run.id) \(run.status.rawValue), \(slot), \(finished)\(run.error.map { ": \($0)" } ?? "")"
+  }
+}

@@ -1,0 +1,59 @@
+import RinStorage
+
+/// What the run ledger says of one slot of a pipeline, from its real pipeline rows.
+public enum SlotState: Sendable, Equatable {
+  /// No run was ever recorded for it.
+  case missing
+  case succeeded(runID: Int64)
+  /// A missed slot that `--catch-up latest` replaced by a later one.
+  case superseded(by: String)
+  /// A run holds it now (its heartbeat is fresh).
+  case running(runID: Int64)
+  case failed(runID: Int64, error: String?)
+  /// Started but never finished: interrupted, abandoned, skipped while another run held the
+  /// pipeline's lease, or `running` with a heartbeat gone stale.
+  case incomplete(runID: Int64, status: RunRecord.Status)
+
+  /// Nothing more is owed for this slot.
+  public var isDone: Bool {
+    switch self {
+    case .succeeded, .superseded: true
+    default: false
+    }
+  }
+
+  /// `runs` are one slot's rows, oldest first. A row still `running` whose heartbeat (or start)
+  /// is older than `staleBefore` (wall-clock seconds) belongs to a process that died.
+  static func of(_ runs: [RunRecord], staleBefore: Int64) -> SlotState {
+    if let done = runs.last(where: { $0.status == .succeeded }) { return .succeeded(runID: done.id) }
+    for run in runs.reversed() where run.status == .skipped {
+      if let by = PipelineLedger.Counts.decode(run.counts)?.supersededBy { return .superseded(by: by) }
+    }
+    if let live = runs.last(where: {
+      $0.status == .running && ($0.heartbeatAt ?? $0.startedAt) >= staleBefore
+    }) {
+      return .running(runID: live.id)
+    }
+    guard let last = runs.last else { return .missing }
+    if last.status == .failed { return .failed(runID: last.id, error: last.error) }
+    return .incomplete(runID: last.id, status: last.status == .running ? .abandoned : last.status)
+  }
+
+  /// Loads the state of every slot in `fires` with one ledger query.
+  static func load(
+    _ fires: [FireTime], pipeline: String, storage: Storage, staleBefore: Int64
+  ) throws -> [String: SlotState] {
+    guard let first = fires.first, let last = fires.last else { return [:] }
+    let runs = try storage.read {
+      try $0.pipelineSlotRuns(
+        runJob: PipelineLedger.runJob(pipeline), pipeline: pipeline, fromSlot: first.slot,
+        throughSlot: last.slot)
+    }
+    let bySlot = Dictionary(grouping: runs, by: { $0.slot ?? "" })
+    var states: [String: SlotState] = [:]
+    for fire in fires {
+      states[fire.slot] = of(bySlot[fire.slot] ?? [], staleBefore: staleBefore)
+    }
+    return states
+  }
+}

@@ -1,0 +1,44 @@
+/// The ledger as the scheduler reads it: the real runs of a pipeline as a whole (its own rows,
+/// `job` = `runJob`, e.g. `pipeline:nightly`), by slot. Slots are fixed-width UTC ISO 8601
+/// text, so a text range is a time range.
+extension StorageTransaction {
+  /// Real runs of the pipeline for slots in [`fromSlot`, `throughSlot`], by slot then id.
+  public func pipelineSlotRuns(runJob: String, pipeline: String, fromSlot: String, throughSlot: String)
+    throws -> [RunRecord]
+  {
+    var result: [RunRecord] = []
+    try sql.forEachRow(
+      sql.dialect.placeholders(
+        """
+        SELECT \(Self.runColumns) FROM job_runs
+        WHERE pipeline = ? AND slot >= ? AND slot <= ? AND job = ? AND dry_run = 0
+        ORDER BY slot, id
+        """),
+      [.text(pipeline), .text(fromSlot), .text(throughSlot), .text(runJob)]
+    ) { result.append(Self.runRecord($0)) }
+    return result
+  }
+
+  /// The first slot any real run of the pipeline was recorded for: when its schedule began to
+  /// be kept, as far as the ledger knows.
+  public func earliestPipelineSlot(runJob: String, pipeline: String) throws -> String? {
+    try sql.fetchText(
+      sql.dialect.placeholders(
+        "SELECT min(slot) FROM job_runs WHERE pipeline = ? AND job = ? AND dry_run = 0 AND slot IS NOT NULL"),
+      [.text(pipeline), .text(runJob)])
+  }
+
+  /// The pipeline's latest real run, slotted or not.
+  public func lastPipelineRun(runJob: String, pipeline: String) throws -> RunRecord? {
+    var found: RunRecord?
+    try sql.forEachRow(
+      sql.dialect.placeholders(
+        """
+        SELECT \(Self.runColumns) FROM job_runs
+        WHERE job = ? AND pipeline = ? AND dry_run = 0 ORDER BY id DESC LIMIT 1
+        """),
+      [.text(runJob), .text(pipeline)]
+    ) { found = Self.runRecord($0) }
+    return found
+  }
+}
