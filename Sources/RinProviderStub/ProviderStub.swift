@@ -87,6 +87,11 @@ public final class ProviderStub: Sendable {
     state.withLock { $0.answers[key] = answer }
   }
 
+  /// The answer for whichever key carries this email or number (a key's own answer wins).
+  public func setAnswer(_ answer: ProviderStubAnswer, forLookedUp value: String) {
+    state.withLock { $0.answersByValue[value] = answer }
+  }
+
   // MARK: what it saw
 
   public var records: [ProviderStubRecord] { state.withLock { $0.records } }

@@ -7,6 +7,14 @@ public enum ProviderStubAnswer: Sendable, Equatable {
   case itemStatus(Int)
   /// Left out of the response altogether.
   case omitted
+
+  /// A match or a 404: what the provider charges for.
+  var isAnswer: Bool {
+    switch self {
+    case .match, .notFound: true
+    case .itemStatus, .omitted: false
+    }
+  }
 }
 
 /// A matched person as the stub reports it.

@@ -20,21 +20,25 @@ struct ProviderStubHandler: Sendable {
     let ids = items.compactMap { $0["id"] }
     // A refused key consumes no scripted behaviour: the script is about authorized traffic.
     let behaviour = authorized(authorization) ? state.withLock { $0.nextBehaviour() } : .status(401)
-    let answered = Self.deliversResults(behaviour)
+    let delivers = Self.deliversResults(behaviour)
     let answers = state.withLock { s in
-      s.requestCount += 1
-      for id in ids {
-        s.requestsPerKey[id, default: 0] += 1
-        if answered { s.answersPerKey[id, default: 0] += 1 }
+      let answers = items.map { item in
+        let id = item["id"] ?? ""
+        let value = item["email"] ?? item["phone"] ?? ""
+        return s.answers[id] ?? s.answersByValue[value] ?? fallback(id)
       }
+      let answeredIDs = delivers ? zip(ids, answers).filter { $0.1.isAnswer }.map(\.0) : []
+      s.requestCount += 1
+      for id in ids { s.requestsPerKey[id, default: 0] += 1 }
+      for id in answeredIDs { s.answersPerKey[id, default: 0] += 1 }
       if settings.keepRecords {
         s.records.append(
           ProviderStubRecord(
             receivedAt: receivedAt, ids: ids, items: items, authorization: authorization,
             behaviour: behaviour,
-            answered: answered))
+            answeredIDs: answeredIDs))
       }
-      return ids.map { s.answers[$0] ?? fallback($0) }
+      return answers
     }
     return await response(behaviour, ids: ids, answers: answers)
   }

@@ -7,6 +7,7 @@ public struct ProviderStubRecord: Sendable {
   public var items: [[String: String]]
   public var authorization: String?
   public var behaviour: ProviderStubBehaviour
-  /// Whether per-key results went back without delay: such keys count as answered.
-  public var answered: Bool
+  /// The keys this response answered (a match or a 404, sent back without delay); a key the
+  /// client is told about must never be asked for again.
+  public var answeredIDs: [String]
 }

@@ -5,6 +5,8 @@ struct ProviderStubState {
   var queued: [ProviderStubBehaviour] = []
   var defaultBehaviour = ProviderStubBehaviour.answer
   var answers: [String: ProviderStubAnswer] = [:]
+  /// Answers by the email or number looked up, for tests that do not compute keys.
+  var answersByValue: [String: ProviderStubAnswer] = [:]
   var records: [ProviderStubRecord] = []
   var requestsPerKey: [String: Int] = [:]
   var answersPerKey: [String: Int] = [:]

@@ -8,7 +8,9 @@ public enum EnrichmentWrite: Sendable, Equatable {
   case update(isNewToUser: Bool)
 
   /// The stored row's value and confidence, when there is one.
-  public static func decide(_ proposed: EnrichmentValue, stored: (value: String?, confidence: Double?)?) -> Self {
+  public static func decide(_ proposed: EnrichmentValue, stored: (value: String?, confidence: Double?)?)
+    -> Self
+  {
     guard let stored else { return .insert }
     if stored.value != proposed.value { return .update(isNewToUser: true) }
     if let confidence = stored.confidence, abs(confidence - proposed.confidence) < 1e-9 { return .none }

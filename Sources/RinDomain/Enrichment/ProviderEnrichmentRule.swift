@@ -31,7 +31,8 @@ public enum ProviderEnrichmentRule {
           outcome.skipped[.unusableValue, default: 0] += 1
           continue
         }
-        best = EnrichmentValue(value: value, confidence: Double(match.likelihood) / 10, fetchedAt: match.fetchedAt)
+        best = EnrichmentValue(
+          value: value, confidence: Double(match.likelihood) / 10, fetchedAt: match.fetchedAt)
         break
       }
       guard let best else { continue }
