@@ -36,8 +36,13 @@ public struct AttributionExpiryJob: Job {
     }
     context.details["oldest_click_kept"] = oldest.map(Self.iso8601) ?? "none"
     context.addSkipped("invite click with missing or malformed clicked_at (kept)", withoutTime)
-    // A dry run commits nothing, so there is nothing to checkpoint (and its transaction is open).
+    // A dry run commits nothing, so there is nothing to scrub (and its transaction is open).
     guard !context.dryRun else { return }
+    if deleted > 0 {
+      // Rebalancing during the deletes left copies of moved rows in unused page space.
+      let rewritten = try context.write { try $0.rewriteInviteClicks() }
+      context.details["clicks_rewritten"] = String(rewritten)
+    }
     if try !context.storage.checkpointWriteAheadLog() {
       context.logger.warning(
         "a reader kept the write-ahead log from being checkpointed; a later checkpoint completes it")

@@ -33,3 +33,21 @@ extension StorageTransaction {
         "SELECT count(*) FROM invite_clicks WHERE NOT (\(sql.dialect.isNumber("clicked_at")))") ?? 0)
   }
 }
+
+extension StorageTransaction {
+  /// Writes every remaining click again into fresh pages, ids and values unchanged, and frees
+  /// the old pages. Secure delete zeroes a deleted row where it lies, but when SQLite rebalances
+  /// a table it leaves copies of moved rows in the unused space of the pages they left; freeing
+  /// those pages (zeroed, with secure delete) and appending the rows in id order (which moves no
+  /// row) leaves no copy of a deleted click anywhere. Costs one pass over the kept clicks.
+  /// Returns how many rows were written again.
+  public func rewriteInviteClicks() throws -> Int {
+    // `SELECT *`: a column the services add later is carried over too.
+    try sql.execute("CREATE TEMP TABLE rin_kept_invite_clicks AS SELECT * FROM invite_clicks", [])
+    try sql.execute("DELETE FROM invite_clicks", [])
+    let rewritten = try sql.execute(
+      "INSERT INTO invite_clicks SELECT * FROM rin_kept_invite_clicks ORDER BY id", [])
+    try sql.execute("DROP TABLE rin_kept_invite_clicks", [])
+    return rewritten
+  }
+}
