@@ -104,6 +104,12 @@ struct AttributionExpiryTests {
     try Self.insertClicks(db, [TestClock.now - day - 1, TestClock.now - day, TestClock.now - day + 1])
     _ = await Self.run(db, Self.config(db, window: .seconds(day)))
     #expect(try remainingIDs(db) == [3])
+    // A second deleting run in the same process rewrites the table again.
+    try Self.insertClicks(db, [TestClock.now - 2 * day], firstID: 4)
+    let again = await Self.run(db, Self.config(db, window: .seconds(day)))
+    #expect(again.details["clicks_deleted"] == "1")
+    #expect(again.details["clicks_rewritten"] == "1")
+    #expect(try remainingIDs(db) == [3])
   }
 
   @Test func aStopRequestEndsTheRunBetweenBatches() async throws {

@@ -14,7 +14,7 @@ struct UpcomingBirthdaysSeededTests {
   ]
 
   @Test func rowsAtEveryNowEqualAnIndependentComputationAndRerunsChangeNothing() async throws {
-    let db = try TestDatabase(seedUsers: 80, seed: 21)
+    let db = try TestDatabase(seedUsers: 60, seed: 21)
     var dismissed = Set<String>()
     var expectedPushes = Set<String>()
     for (index, clock) in Self.clocks.enumerated() {
