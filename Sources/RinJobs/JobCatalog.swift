@@ -7,7 +7,9 @@ public enum JobCatalog {
     switch name {
     case .badgeRecount: BadgeRecountJob()
     case .dailyScore: DailyScoreJob()
-    case .circlePatterns, .enrichmentFetch, .upcomingBirthdays, .attributionExpiry: nil
+    case .upcomingBirthdays: UpcomingBirthdaysJob()
+    case .attributionExpiry: AttributionExpiryJob()
+    case .circlePatterns, .enrichmentFetch: nil
     }
   }
 

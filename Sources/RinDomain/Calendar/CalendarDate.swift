@@ -26,7 +26,9 @@ public struct CalendarDate: Sendable, Hashable, Comparable, CustomStringConverti
   /// Parses exactly `YYYY-MM-DD`.
   public init?(_ text: String) {
     let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-    guard text.utf8.count == 10, parts.count == 3, parts[0].count == 4, parts[1].count == 2,
+    // Int() alone would take a sign ("+199-05-01"); only ASCII digits make a date.
+    let digitsOnly = parts.allSatisfy { $0.utf8.allSatisfy { (48...57).contains($0) } }
+    guard text.utf8.count == 10, parts.count == 3, digitsOnly, parts[0].count == 4, parts[1].count == 2,
       parts[2].count == 2, let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2])
     else { return nil }
     self.init(year: y, month: m, day: d)

@@ -13,3 +13,15 @@ public enum Notifications {
     "score_updated:\(user):\(asOf)"
   }
 }
+
+extension Notifications {
+  /// A contact's detail screen (003 §3.4).
+  public static func contactDeepLink(_ contactID: Int64) -> String {
+    "rin://contacts/\(contactID)"
+  }
+
+  /// One push per reminder per day it falls due, however often the hourly job runs.
+  public static func reminderDueKey(reminder: Int64, occursOn: CalendarDate) -> String {
+    "reminder_due:\(reminder):\(occursOn)"
+  }
+}

@@ -11,6 +11,7 @@ struct CalendarDateTests {
     #expect(CalendarDate("2026-1-01") == nil)
     #expect(CalendarDate("--02-29") == nil)
     #expect(CalendarDate("") == nil)
+    #expect(CalendarDate("+199-05-01") == nil, "a sign is not a digit")
   }
 
   @Test func dayCountsRoundTrip() {

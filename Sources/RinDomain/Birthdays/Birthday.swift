@@ -1,0 +1,37 @@
+/// A contact's birthday as the data contract stores it: `YYYY-MM-DD`, or `--MM-DD` when the
+/// year is unknown (DESIGN.md §2, §3.4).
+public struct Birthday: Sendable, Hashable {
+  public let month: Int
+  public let day: Int
+  /// nil for a `--MM-DD` birthday. Used only to validate the date: the occurrence ignores it.
+  public let year: Int?
+
+  /// Parses exactly `YYYY-MM-DD` (a real date, so Feb 29 only in a leap year) or `--MM-DD` (any
+  /// day the month can have, Feb 29 included). Anything else, spaces included, is nil: the
+  /// caller counts it as malformed.
+  public init?(_ text: String) {
+    if text.hasPrefix("--") {
+      // A leap year accepts every month-day a birthday without a year can name.
+      guard let date = CalendarDate("2000-" + text.dropFirst(2)) else { return nil }
+      year = nil
+      month = date.month
+      day = date.day
+    } else {
+      guard let date = CalendarDate(text) else { return nil }
+      year = date.year
+      month = date.month
+      day = date.day
+    }
+  }
+
+  /// This birthday in `year`: Feb 29 falls on Feb 28 in a common year.
+  public func occurrence(in year: Int) -> CalendarDate {
+    CalendarDate(year: year, month: month, clampingDay: day)
+  }
+
+  /// The first occurrence on or after `today` (today itself when it is the day).
+  public func nextOccurrence(onOrAfter today: CalendarDate) -> CalendarDate {
+    let thisYear = occurrence(in: today.year)
+    return thisYear >= today ? thisYear : occurrence(in: today.year + 1)
+  }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import RinDomain
+import RinRuntime
+import RinStorage
+
+/// DESIGN.md §3.5: deletes raw invite clicks older than the attribution window, a bounded batch
+/// per transaction so the write lock is never held long. `attributions` are never touched. Not
+/// a per-user job: a stopped run simply leaves the rest to the next one.
+public struct AttributionExpiryJob: Job {
+  public let name = JobName.attributionExpiry
+
+  public init() {}
+
+  public func run(_ context: JobContext) async throws {
+    let settings = context.config.jobs.attributionExpiry
+    let cutoff = ClickRetention.cutoff(now: context.now, window: settings.window)
+    context.details["clicks_deleted_through"] = Self.iso8601(cutoff)
+    var deleted = 0
+    var batches = 0
+    while true {
+      if context.isStopRequested {
+        throw RunFailure(
+          .interrupted, "stopped by signal after deleting \(deleted) clicks; the next run deletes the rest")
+      }
+      let count = try context.write {
+        try $0.deleteInviteClicks(clickedAtOrBefore: cutoff, limit: settings.deleteBatchSize)
+      }
+      deleted += count
+      if count > 0 { batches += 1 }
+      context.details["clicks_deleted"] = String(deleted)
+      context.details["delete_batches"] = String(batches)
+      if count < settings.deleteBatchSize { break }
+    }
+    let (oldest, withoutTime) = try context.read { tx in
+      (try tx.oldestInviteClick(), try tx.countInviteClicksWithoutTime())
+    }
+    context.details["oldest_click_kept"] = oldest.map(Self.iso8601) ?? "none"
+    context.addSkipped("invite click with missing or malformed clicked_at (kept)", withoutTime)
+    // A dry run commits nothing, so there is nothing to scrub (and its transaction is open).
+    guard !context.dryRun else { return }
+    if deleted > 0 {
+      // Rebalancing during the deletes left copies of moved rows in unused page space.
+      let rewritten = try context.write { try $0.rewriteInviteClicks() }
+      context.details["clicks_rewritten"] = String(rewritten)
+    }
+    if try !context.storage.checkpointWriteAheadLog() {
+      context.logger.warning(
+        "a reader kept the write-ahead log from being checkpointed; a later checkpoint completes it")
+      context.details["wal_checkpoint"] = "incomplete"
+    }
+  }
+
+  static func iso8601(_ seconds: Int64) -> String {
+    ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: TimeInterval(seconds)))
+  }
+}

@@ -1,0 +1,47 @@
+import RinDomain
+import RinRuntime
+import RinStorage
+
+/// Each user's occurrences in their window, read for a whole batch with three queries: users'
+/// zones, live contacts' birthdays and open reminders, both streamed.
+enum UpcomingBirthdaysInputs {
+  static func wanted(_ batch: UserBatch, now: Int64, windowDays: Int) throws -> [Int64: [UpcomingEvent]] {
+    let tx = batch.tx
+    var windows: [Int64: UpcomingWindow] = [:]
+    for (user, zone) in try tx.userTimeZones(of: batch.userIDs) {
+      let day = LocalDay(at: now, zoneName: zone)
+      switch day.zone {
+      case .valid: break
+      case .missing: batch.counts.addSkipped("user time zone missing (UTC date used)")
+      case .invalid: batch.counts.addSkipped("user time zone invalid (UTC date used)")
+      }
+      windows[user] = UpcomingWindow(today: day.date, days: windowDays)
+    }
+    batch.counts.addRead("users", windows.count)
+
+    var wanted: [Int64: [UpcomingEvent]] = [:]
+    func add(_ outcome: UpcomingWindow.Outcome, for user: Int64, malformed: String) {
+      switch outcome {
+      case .upcoming(let event): wanted[user, default: []].append(event)
+      case .notUpcoming: break
+      case .malformed: batch.counts.addSkipped(malformed)
+      case .contactGone: batch.counts.addSkipped("reminder of a deleted contact")
+      }
+    }
+    var birthdays = 0
+    try tx.forEachContactBirthday(of: batch.userIDs) { user, contact, text in
+      guard let window = windows[user] else { return }
+      birthdays += 1
+      add(window.birthday(contactID: contact, text: text), for: user, malformed: "contact birthday malformed")
+    }
+    var reminders = 0
+    try tx.forEachOpenReminder(of: batch.userIDs) { user, reminder in
+      guard let window = windows[user] else { return }
+      reminders += 1
+      add(window.reminder(reminder), for: user, malformed: "reminder due_on malformed")
+    }
+    batch.counts.addRead("contact birthdays", birthdays)
+    batch.counts.addRead("open reminders", reminders)
+    return wanted
+  }
+}

@@ -1,0 +1,96 @@
+import RinDomain
+
+extension StorageTransaction {
+  /// Each user's `timezone` as written (null, empty or garbage included).
+  public func userTimeZones(of ids: [Int64]) throws -> [Int64: String?] {
+    var zones: [Int64: String?] = [:]
+    try sql.forEachRow(
+      "SELECT id, timezone FROM users WHERE id IN (\(SQLDialect.list(ids.count)))", ids.map(SQLValue.integer)
+    ) { row in
+      if let id = row.int64(0) { zones[id] = .some(row.text(1)) }
+    }
+    return zones
+  }
+
+  /// Streams the `birthday` text of every live contact of `ids` that has one.
+  public func forEachContactBirthday(
+    of ids: [Int64], _ body: (_ userID: Int64, _ contactID: Int64, _ birthday: String) throws -> Void
+  ) throws {
+    try sql.forEachRow(
+      """
+      SELECT user_id, id, birthday FROM contacts
+      WHERE user_id IN (\(SQLDialect.list(ids.count))) AND deleted_at IS NULL AND birthday IS NOT NULL
+      """, ids.map(SQLValue.integer)
+    ) { row in
+      guard let user = row.int64(0), let contact = row.int64(1), let birthday = row.text(2) else { return }
+      try body(user, contact, birthday)
+    }
+  }
+
+  /// Streams the reminders of `ids` not yet completed, with whether their contact is live and
+  /// the user's own.
+  public func forEachOpenReminder(
+    of ids: [Int64], _ body: (_ userID: Int64, Reminder) throws -> Void
+  ) throws {
+    try sql.forEachRow(
+      """
+      SELECT r.user_id, r.id, r.contact_id, r.due_on,
+        EXISTS (SELECT 1 FROM contacts c WHERE c.id = r.contact_id AND c.user_id = r.user_id
+          AND c.deleted_at IS NULL)
+      FROM reminders r
+      WHERE r.user_id IN (\(SQLDialect.list(ids.count))) AND r.completed_at IS NULL
+      """, ids.map(SQLValue.integer)
+    ) { row in
+      guard let user = row.int64(0), let id = row.int64(1), let contact = row.int64(2) else { return }
+      try body(
+        user, Reminder(id: id, contactID: contact, dueOn: row.text(3), contactIsLive: row.int64(4) == 1))
+    }
+  }
+
+  /// The `upcoming_events` rows of `ids`, per user.
+  public func upcomingEvents(of ids: [Int64]) throws -> [Int64: [UpcomingEvent.Stored]] {
+    var rows: [Int64: [UpcomingEvent.Stored]] = [:]
+    try sql.forEachRow(
+      """
+      SELECT user_id, kind, ref_id, occurs_on, contact_id, days_until, dismissed_at IS NOT NULL
+      FROM upcoming_events WHERE user_id IN (\(SQLDialect.list(ids.count)))
+      """, ids.map(SQLValue.integer)
+    ) { row in
+      guard let user = row.int64(0), let ref = row.int64(2) else { return }
+      let key = UpcomingEvent.Key(kind: row.text(1) ?? "", refID: ref, occursOn: row.text(3) ?? "")
+      rows[user, default: []].append(
+        UpcomingEvent.Stored(
+          key: key, contactID: row.int64(4) ?? 0, daysUntil: Int(row.int64(5) ?? -1),
+          isDismissed: row.int64(6) == 1))
+    }
+    return rows
+  }
+
+  /// Inserts the occurrence, or rewrites its `contact_id` and `days_until`: never the app's
+  /// `dismissed_at`, never `created_at`.
+  public func putUpcomingEvent(userID: Int64, _ event: UpcomingEvent, createdAt: Int64, isNew: Bool) throws {
+    try sql.execute(
+      sql.dialect.placeholders(
+        """
+        INSERT INTO upcoming_events (user_id, contact_id, kind, ref_id, occurs_on, days_until, created_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT (user_id, kind, ref_id, occurs_on) DO UPDATE SET contact_id = excluded.contact_id,
+          days_until = excluded.days_until
+        """),
+      [
+        .integer(userID), .integer(event.contactID), .text(event.kind.rawValue), .integer(event.refID),
+        .text(event.occursOn.description), .integer(Int64(event.daysUntil)), .integer(createdAt),
+      ])
+    changes.record(
+      "upcoming_events", isNew ? .insert : .update,
+      sample: "user \(userID): \(event.key), days_until \(event.daysUntil)")
+  }
+
+  public func deleteUpcomingEvent(userID: Int64, _ key: UpcomingEvent.Key) throws {
+    let deleted = try sql.execute(
+      sql.dialect.placeholders(
+        "DELETE FROM upcoming_events WHERE user_id = ? AND kind = ? AND ref_id = ? AND occurs_on = ?"),
+      [.integer(userID), .text(key.kind), .integer(key.refID), .text(key.occursOn)])
+    changes.record("upcoming_events", .delete, count: deleted, sample: "user \(userID): \(key)")
+  }
+}
