@@ -8,18 +8,11 @@ enum ProviderValueCheck {
     let text = String(raw.trimmingWhitespaceAndNewlines)
     guard !text.isEmpty else { return nil }
     switch field {
-    case .birthday: return isBirthday(text) ? text : nil
+    case .birthday: return Birthday(text) != nil ? text : nil  // the data contract's two forms
     case .company, .title:
       return text.count <= maxTextLength && !text.unicodeScalars.contains(where: isControl) ? text : nil
     case .rinUser: return nil
     }
-  }
-
-  /// `YYYY-MM-DD` (a real date) or `--MM-DD` (any day the month can have, Feb 29 included), the
-  /// two forms of `contacts.birthday`.
-  static func isBirthday(_ text: String) -> Bool {
-    if text.hasPrefix("--") { return CalendarDate("2000-" + text.dropFirst(2)) != nil }
-    return CalendarDate(text) != nil
   }
 
   private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
