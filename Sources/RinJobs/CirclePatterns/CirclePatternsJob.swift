@@ -1,0 +1,70 @@
+import RinDomain
+import RinNormalize
+import RinRuntime
+import RinStorage
+
+/// DESIGN.md §3.2: suggests live non-members for each circle whose members share a work
+/// domain, a geographic area code or a family name. Works on the current state of the tables
+/// (`--as-of` only labels the run). Writes `circle_suggestions` only; no notification.
+public struct CirclePatternsJob: Job {
+  public let name = JobName.circlePatterns
+
+  public init() {}
+
+  public func run(_ context: JobContext) async throws {
+    let settings = context.config.jobs.circlePatterns
+    let thresholds = CirclePatternThresholds(settings)
+    let freeMail = FreeMailDomains(extra: settings.extraFreeMailDomains)
+    try context.forEachUserBatch(batchSize: settings.batchSize) { batch in
+      let inputs = try CirclePatternsInputs.read(batch, freeMail: freeMail)
+      for user in batch.userIDs {
+        try suggest(for: user, inputs: inputs, thresholds: thresholds, batch: batch, now: context.now)
+      }
+    }
+  }
+
+  private func suggest(
+    for user: Int64, inputs: CirclePatternsInputs, thresholds: CirclePatternThresholds, batch: UserBatch, now: Int64
+  ) throws {
+    let circles = inputs.circlesByUser[user] ?? []
+    guard !circles.isEmpty else { return }
+    let finder = CirclePatternFinder(contacts: inputs.contacts(of: user), thresholds: thresholds)
+    var detected: [CircleGroup] = []
+    for circle in circles {
+      let members = inputs.membersByCircle[circle] ?? []
+      guard finder.liveMemberCount(members) >= thresholds.minMembers else {
+        batch.counts.addSkipped("circle with fewer live members than min_members")
+        continue
+      }
+      batch.counts.addRead("circles examined")
+      detected += finder.groups(circleID: circle, memberIDs: members, removedIDs: inputs.removalsByCircle[circle] ?? [])
+    }
+    let existing = (inputs.suggestionsByUser[user] ?? []).map(ExistingCircleSuggestion.init)
+    let plan = CircleSuggestionReconciler.plan(detected: detected, existing: existing)
+    for id in plan.superseded { try batch.tx.supersedeCircleSuggestion(id: id) }
+    for group in plan.inserts {
+      try batch.tx.insertCircleSuggestion(
+        NewCircleSuggestion(
+          userID: user, circleID: group.circleID, pattern: group.pattern.rawValue, patternValue: group.value,
+          contactIDs: group.contactList, confidence: group.confidence, fingerprint: group.fingerprint),
+        at: now)
+    }
+  }
+}
+
+extension CirclePatternThresholds {
+  init(_ settings: CirclePatternsSettings) {
+    self.init(
+      emailDomainShare: settings.emailDomainShare, areaCodeShare: settings.areaCodeShare,
+      familyNameShare: settings.familyNameShare, minMembers: settings.minMembers,
+      minCandidates: settings.minCandidates)
+  }
+}
+
+extension ExistingCircleSuggestion {
+  init(_ row: StoredCircleSuggestion) {
+    self.init(
+      id: row.id, circleID: row.circleID, pattern: row.pattern, patternValue: row.patternValue,
+      fingerprint: row.fingerprint, status: row.status)
+  }
+}
