@@ -24,6 +24,10 @@ public enum CircleSuggestionReconciler {
     public var inserts: [CircleGroup] = []
     /// Ids of `open` suggestions that a new group for the same circle, pattern and value replaces.
     public var superseded: [Int64] = []
+    public init(inserts: [CircleGroup] = [], superseded: [Int64] = []) {
+      self.inserts = inserts
+      self.superseded = superseded
+    }
   }
 
   /// A fingerprint already stored, in any status, is never written again: a dismissal is

@@ -13,13 +13,13 @@ struct CirclePatternsInputs {
   var removalsByCircle: [Int64: Set<Int64>] = [:]
   var evidence: [Int64: ContactEvidence] = [:]
   var contactsByUser: [Int64: [Int64]] = [:]
-  var suggestionsByUser: [Int64: [StoredCircleSuggestion]] = [:]
+  var suggestionsByUser: [Int64: [ExistingCircleSuggestion]] = [:]
 
   static func read(_ batch: UserBatch, freeMail: FreeMailDomains) throws -> CirclePatternsInputs {
     let tx = batch.tx
     let ids = batch.userIDs
     var inputs = CirclePatternsInputs()
-    for circle in try tx.patternCircles(of: ids) { inputs.circlesByUser[circle.userID, default: []].append(circle.id) }
+    inputs.circlesByUser = try tx.patternCircles(of: ids)
     try tx.forEachLiveCircleMember(of: ids) { inputs.membersByCircle[$0, default: []].insert($1) }
     try tx.forEachCircleRemoval(of: ids) { inputs.removalsByCircle[$0, default: []].insert($1) }
     try tx.forEachLiveContactFamilyName(of: ids) { row in

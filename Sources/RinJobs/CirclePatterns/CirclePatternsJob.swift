@@ -39,16 +39,9 @@ public struct CirclePatternsJob: Job {
       batch.counts.addRead("circles examined")
       detected += finder.groups(circleID: circle, memberIDs: members, removedIDs: inputs.removalsByCircle[circle] ?? [])
     }
-    let existing = (inputs.suggestionsByUser[user] ?? []).map(ExistingCircleSuggestion.init)
-    let plan = CircleSuggestionReconciler.plan(detected: detected, existing: existing)
+    let plan = CircleSuggestionReconciler.plan(detected: detected, existing: inputs.suggestionsByUser[user] ?? [])
     for id in plan.superseded { try batch.tx.supersedeCircleSuggestion(id: id) }
-    for group in plan.inserts {
-      try batch.tx.insertCircleSuggestion(
-        NewCircleSuggestion(
-          userID: user, circleID: group.circleID, pattern: group.pattern.rawValue, patternValue: group.value,
-          contactIDs: group.contactList, confidence: group.confidence, fingerprint: group.fingerprint),
-        at: now)
-    }
+    for group in plan.inserts { try batch.tx.insertCircleSuggestion(group, userID: user, at: now) }
   }
 }
 
@@ -58,13 +51,5 @@ extension CirclePatternThresholds {
       emailDomainShare: settings.emailDomainShare, areaCodeShare: settings.areaCodeShare,
       familyNameShare: settings.familyNameShare, minMembers: settings.minMembers,
       minCandidates: settings.minCandidates)
-  }
-}
-
-extension ExistingCircleSuggestion {
-  init(_ row: StoredCircleSuggestion) {
-    self.init(
-      id: row.id, circleID: row.circleID, pattern: row.pattern, patternValue: row.patternValue,
-      fingerprint: row.fingerprint, status: row.status)
   }
 }

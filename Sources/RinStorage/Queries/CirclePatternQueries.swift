@@ -1,49 +1,10 @@
-/// A live circle of kind `prepopulated` or `custom`: one circle-patterns examines.
-public struct PatternCircleRow: Sendable, Equatable {
-  public var id: Int64
-  public var userID: Int64
-}
+import RinDomain
 
 /// One text value of a live contact (a phone as typed, an address, a family name).
 public struct ContactValueRow: Sendable, Equatable {
   public var userID: Int64
   public var contactID: Int64
   public var value: String?
-}
-
-/// A `circle_suggestions` row, as stored.
-public struct StoredCircleSuggestion: Sendable, Equatable {
-  public var id: Int64
-  public var circleID: Int64
-  public var pattern: String
-  public var patternValue: String
-  public var fingerprint: String
-  public var status: String
-}
-
-/// A `circle_suggestions` row to insert with status `open`.
-public struct NewCircleSuggestion: Sendable, Equatable {
-  public var userID: Int64
-  public var circleID: Int64
-  public var pattern: String
-  public var patternValue: String
-  /// Ascending ids, comma-separated.
-  public var contactIDs: String
-  public var confidence: Double
-  public var fingerprint: String
-
-  public init(
-    userID: Int64, circleID: Int64, pattern: String, patternValue: String, contactIDs: String,
-    confidence: Double, fingerprint: String
-  ) {
-    self.userID = userID
-    self.circleID = circleID
-    self.pattern = pattern
-    self.patternValue = patternValue
-    self.contactIDs = contactIDs
-    self.confidence = confidence
-    self.fingerprint = fingerprint
-  }
 }
 
 /// circle-patterns reads eight grouped queries per batch of users, whatever its size.
@@ -61,15 +22,16 @@ extension StorageTransaction {
     return regions
   }
 
-  public func patternCircles(of ids: [Int64]) throws -> [PatternCircleRow] {
-    var circles: [PatternCircleRow] = []
+  /// Live circles of kind `prepopulated` or `custom`, ascending ids per user.
+  public func patternCircles(of ids: [Int64]) throws -> [Int64: [Int64]] {
+    var circles: [Int64: [Int64]] = [:]
     try sql.forEachRow(
       sql.dialect.placeholders(
         "SELECT k.id, k.user_id FROM circles k WHERE k.user_id IN (\(SQLDialect.list(ids.count))) AND \(Self.patternCircle) ORDER BY k.id"
       ),
       ids.map(SQLValue.integer)
     ) { row in
-      if let id = row.int64(0), let user = row.int64(1) { circles.append(PatternCircleRow(id: id, userID: user)) }
+      if let id = row.int64(0), let user = row.int64(1) { circles[user, default: []].append(id) }
     }
     return circles
   }
@@ -139,8 +101,8 @@ extension StorageTransaction {
   }
 
   /// Every stored suggestion of the users, in any status.
-  public func circleSuggestions(of ids: [Int64]) throws -> [Int64: [StoredCircleSuggestion]] {
-    var stored: [Int64: [StoredCircleSuggestion]] = [:]
+  public func circleSuggestions(of ids: [Int64]) throws -> [Int64: [ExistingCircleSuggestion]] {
+    var stored: [Int64: [ExistingCircleSuggestion]] = [:]
     try sql.forEachRow(
       sql.dialect.placeholders(
         """
@@ -150,16 +112,16 @@ extension StorageTransaction {
     ) { row in
       guard let user = row.int64(0), let id = row.int64(1) else { return }
       stored[user, default: []].append(
-        StoredCircleSuggestion(
+        ExistingCircleSuggestion(
           id: id, circleID: row.int64(2) ?? 0, pattern: row.text(3) ?? "", patternValue: row.text(4) ?? "",
           fingerprint: row.text(5) ?? "", status: row.text(6) ?? ""))
     }
     return stored
   }
 
-  /// Inserts an `open` suggestion unless its fingerprint is stored already; true when new.
+  /// Inserts `group` as an `open` suggestion unless its fingerprint is stored already; true when new.
   @discardableResult
-  public func insertCircleSuggestion(_ s: NewCircleSuggestion, at instant: Int64) throws -> Bool {
+  public func insertCircleSuggestion(_ group: CircleGroup, userID: Int64, at instant: Int64) throws -> Bool {
     let inserted = try sql.execute(
       sql.dialect.placeholders(
         """
@@ -168,14 +130,13 @@ extension StorageTransaction {
         ON CONFLICT (user_id, fingerprint) DO NOTHING
         """),
       [
-        .integer(s.userID), .integer(s.circleID), .text(s.pattern), .text(s.patternValue), .text(s.contactIDs),
-        .real(s.confidence), .text(s.fingerprint), .integer(instant),
+        .integer(userID), .integer(group.circleID), .text(group.pattern.rawValue), .text(group.value),
+        .text(group.contactList), .real(group.confidence), .text(group.fingerprint), .integer(instant),
       ])
     if inserted > 0 {
-      let count = s.contactIDs.split(separator: ",").count
       changes.record(
         "circle_suggestions", .insert,
-        sample: "user \(s.userID) circle \(s.circleID): \(s.pattern), \(count) contacts")
+        sample: "user \(userID) circle \(group.circleID): \(group.pattern.rawValue), \(group.contactIDs.count) contacts")
     }
     return inserted > 0
   }
