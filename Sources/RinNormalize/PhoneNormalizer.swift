@@ -16,7 +16,8 @@ public enum PhoneNormalizer {
     let e164 = text(of: &phone.e164)
     let area = text(of: &phone.area_code)
     let code = Int(phone.country_code)
-    return ParsedPhone(e164: e164, countryCallingCode: code, geographicAreaCode: area.isEmpty ? nil : "+\(code)-\(area)")
+    return ParsedPhone(
+      e164: e164, countryCallingCode: code, geographicAreaCode: area.isEmpty ? nil : "+\(code)-\(area)")
   }
 
   /// The default region for a stored `users.region`: trimmed and upper-cased when

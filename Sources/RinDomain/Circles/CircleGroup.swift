@@ -9,7 +9,8 @@ public struct CircleGroup: Sendable, Equatable {
   public var confidence: Double
   public let fingerprint: String
 
-  public init(circleID: Int64, pattern: CirclePattern, value: String, contactIDs: [Int64], confidence: Double) {
+  public init(circleID: Int64, pattern: CirclePattern, value: String, contactIDs: [Int64], confidence: Double)
+  {
     let sorted = contactIDs.sorted()
     self.circleID = circleID
     self.pattern = pattern

@@ -14,7 +14,9 @@ public struct CirclePatternFinder: Sendable {
     for contact in contacts where evidence[contact.contactID] == nil {
       evidence[contact.contactID] = contact
       for pattern in CirclePattern.allCases {
-        for value in contact.values(for: pattern) { holders[pattern, default: [:]][value, default: []].append(contact.contactID) }
+        for value in contact.values(for: pattern) {
+          holders[pattern, default: [:]][value, default: []].append(contact.contactID)
+        }
       }
     }
     self.evidence = evidence
@@ -43,7 +45,9 @@ public struct CirclePatternFinder: Sendable {
       where count >= thresholds.minMembers
         && Double(count) / Double(withEvidence) >= thresholds.share(for: pattern)
       {
-        let candidates = (holders[pattern]?[value] ?? []).filter { !memberIDs.contains($0) && !removedIDs.contains($0) }
+        let candidates = (holders[pattern]?[value] ?? []).filter {
+          !memberIDs.contains($0) && !removedIDs.contains($0)
+        }
         guard candidates.count >= thresholds.minCandidates else { continue }
         groups.append(
           CircleGroup(

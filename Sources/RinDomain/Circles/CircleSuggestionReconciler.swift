@@ -7,7 +7,9 @@ public struct ExistingCircleSuggestion: Sendable, Equatable {
   public var fingerprint: String
   public var status: String
 
-  public init(id: Int64, circleID: Int64, pattern: String, patternValue: String, fingerprint: String, status: String) {
+  public init(
+    id: Int64, circleID: Int64, pattern: String, patternValue: String, fingerprint: String, status: String
+  ) {
     self.id = id
     self.circleID = circleID
     self.pattern = pattern
@@ -17,12 +19,14 @@ public struct ExistingCircleSuggestion: Sendable, Equatable {
   }
 }
 
-/// What to write given the groups found now and the suggestions already stored (000 §3.1.4).
+/// What to write given every group found now for one user and every suggestion stored for
+/// them (000 §3.1.4).
 public enum CircleSuggestionReconciler {
   public struct Plan: Sendable, Equatable {
     /// Groups never suggested before.
     public var inserts: [CircleGroup] = []
-    /// Ids of `open` suggestions that a new group for the same circle, pattern and value replaces.
+    /// Ids of `open` suggestions that are no longer a group found now: a new group for the
+    /// same circle, pattern and value replaces them, or the data no longer supports them.
     public var superseded: [Int64] = []
     public init(inserts: [CircleGroup] = [], superseded: [Int64] = []) {
       self.inserts = inserts
@@ -31,23 +35,20 @@ public enum CircleSuggestionReconciler {
   }
 
   /// A fingerprint already stored, in any status, is never written again: a dismissal is
-  /// permanent for that exact group, and a rerun changes nothing.
+  /// permanent for that exact group, and a rerun changes nothing. After the plan, the open
+  /// suggestions are exactly the groups found now that were never dismissed or accepted, so an
+  /// open suggestion never names a member, a removed or a deleted contact.
   public static func plan(detected: [CircleGroup], existing: [ExistingCircleSuggestion]) -> Plan {
     var known = Set(existing.map(\.fingerprint))
-    var openByKey: [String: [Int64]] = [:]
-    for row in existing where row.status == CircleSuggestionStatus.open.rawValue {
-      openByKey[key(row.circleID, row.pattern, row.patternValue), default: []].append(row.id)
-    }
+    let current = Set(detected.map(\.fingerprint))
     var plan = Plan()
     for group in detected where known.insert(group.fingerprint).inserted {
       plan.inserts.append(group)
-      plan.superseded += openByKey[key(group.circleID, group.pattern.rawValue, group.value)] ?? []
     }
-    plan.superseded.sort()
+    plan.superseded = existing.filter {
+      $0.status == CircleSuggestionStatus.open.rawValue && !current.contains($0.fingerprint)
+    }
+    .map(\.id).sorted()
     return plan
-  }
-
-  private static func key(_ circle: Int64, _ pattern: String, _ value: String) -> String {
-    "\(circle)|\(pattern)|\(value)"
   }
 }

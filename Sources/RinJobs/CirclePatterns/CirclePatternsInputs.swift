@@ -69,7 +69,9 @@ struct CirclePatternsInputs {
         return
       }
       evidence[row.contactID]?.hasEmail = true
-      if !freeMail.contains(address) { evidence[row.contactID]?.emailDomains.insert(address.registrableDomain) }
+      if !freeMail.contains(address) {
+        evidence[row.contactID]?.emailDomains.insert(address.registrableDomain)
+      }
     }
     batch.counts.addRead("emails", read)
     batch.counts.addSkipped("invalid email", invalid)

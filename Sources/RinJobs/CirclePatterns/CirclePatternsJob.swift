@@ -23,12 +23,17 @@ public struct CirclePatternsJob: Job {
     }
   }
 
+  /// Finds the user's groups and reconciles them with what is stored. A user without pattern
+  /// circles is still reconciled when they have suggestions (their circle may be gone).
   private func suggest(
-    for user: Int64, inputs: CirclePatternsInputs, thresholds: CirclePatternThresholds, batch: UserBatch, now: Int64
+    for user: Int64, inputs: CirclePatternsInputs, thresholds: CirclePatternThresholds, batch: UserBatch,
+    now: Int64
   ) throws {
     let circles = inputs.circlesByUser[user] ?? []
-    guard !circles.isEmpty else { return }
-    let finder = CirclePatternFinder(contacts: inputs.contacts(of: user), thresholds: thresholds)
+    let existing = inputs.suggestionsByUser[user] ?? []
+    guard !circles.isEmpty || !existing.isEmpty else { return }
+    let finder = CirclePatternFinder(
+      contacts: circles.isEmpty ? [] : inputs.contacts(of: user), thresholds: thresholds)
     var detected: [CircleGroup] = []
     for circle in circles {
       let members = inputs.membersByCircle[circle] ?? []
@@ -37,9 +42,10 @@ public struct CirclePatternsJob: Job {
         continue
       }
       batch.counts.addRead("circles examined")
-      detected += finder.groups(circleID: circle, memberIDs: members, removedIDs: inputs.removalsByCircle[circle] ?? [])
+      detected += finder.groups(
+        circleID: circle, memberIDs: members, removedIDs: inputs.removalsByCircle[circle] ?? [])
     }
-    let plan = CircleSuggestionReconciler.plan(detected: detected, existing: inputs.suggestionsByUser[user] ?? [])
+    let plan = CircleSuggestionReconciler.plan(detected: detected, existing: existing)
     for id in plan.superseded { try batch.tx.supersedeCircleSuggestion(id: id) }
     for group in plan.inserts { try batch.tx.insertCircleSuggestion(group, userID: user, at: now) }
   }

@@ -15,7 +15,8 @@ extension StorageTransaction {
   public func userRegions(of ids: [Int64]) throws -> [Int64: String] {
     var regions: [Int64: String] = [:]
     try sql.forEachRow(
-      sql.dialect.placeholders("SELECT id, region FROM users WHERE id IN (\(SQLDialect.list(ids.count)))"), ids.map(SQLValue.integer)
+      sql.dialect.placeholders("SELECT id, region FROM users WHERE id IN (\(SQLDialect.list(ids.count)))"),
+      ids.map(SQLValue.integer)
     ) { row in
       if let user = row.int64(0), let region = row.text(1) { regions[user] = region }
     }
@@ -37,7 +38,9 @@ extension StorageTransaction {
   }
 
   /// Members of the users' pattern circles that are live contacts of the circle's owner.
-  public func forEachLiveCircleMember(of ids: [Int64], _ body: (_ circleID: Int64, _ contactID: Int64) throws -> Void)
+  public func forEachLiveCircleMember(
+    of ids: [Int64], _ body: (_ circleID: Int64, _ contactID: Int64) throws -> Void
+  )
     throws
   {
     try sql.forEachRow(
@@ -54,7 +57,9 @@ extension StorageTransaction {
   }
 
   /// Contacts the user took out of one of their pattern circles.
-  public func forEachCircleRemoval(of ids: [Int64], _ body: (_ circleID: Int64, _ contactID: Int64) throws -> Void)
+  public func forEachCircleRemoval(
+    of ids: [Int64], _ body: (_ circleID: Int64, _ contactID: Int64) throws -> Void
+  )
     throws
   {
     try sql.forEachRow(
@@ -93,7 +98,9 @@ extension StorageTransaction {
       """, ids, body)
   }
 
-  private func forEachContactValue(_ query: String, _ ids: [Int64], _ body: (ContactValueRow) throws -> Void) throws {
+  private func forEachContactValue(_ query: String, _ ids: [Int64], _ body: (ContactValueRow) throws -> Void)
+    throws
+  {
     try sql.forEachRow(sql.dialect.placeholders(query), ids.map(SQLValue.integer)) { row in
       guard let user = row.int64(0), let contact = row.int64(1) else { return }
       try body(ContactValueRow(userID: user, contactID: contact, value: row.text(2)))
@@ -136,7 +143,9 @@ extension StorageTransaction {
     if inserted > 0 {
       changes.record(
         "circle_suggestions", .insert,
-        sample: "user \(userID) circle \(group.circleID): \(group.pattern.rawValue), \(group.contactIDs.count) contacts")
+        sample:
+          "user \(userID) circle \(group.circleID): \(group.pattern.rawValue), \(group.contactIDs.count) contacts"
+      )
     }
     return inserted > 0
   }
@@ -145,7 +154,8 @@ extension StorageTransaction {
   @discardableResult
   public func supersedeCircleSuggestion(id: Int64) throws -> Bool {
     let updated = try sql.execute(
-      sql.dialect.placeholders("UPDATE circle_suggestions SET status = 'superseded' WHERE id = ? AND status = 'open'"),
+      sql.dialect.placeholders(
+        "UPDATE circle_suggestions SET status = 'superseded' WHERE id = ? AND status = 'open'"),
       [.integer(id)])
     if updated > 0 { changes.record("circle_suggestions", .update, sample: "suggestion \(id): superseded") }
     return updated > 0

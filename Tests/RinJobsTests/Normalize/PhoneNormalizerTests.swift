@@ -39,7 +39,9 @@ struct PhoneNormalizerTests {
 
   @Test(
     "text that is not a valid number is rejected",
-    arguments: ["", "   ", "12", "abc", "+", "555-CALL-NOW", "+1 415 234", "12345678901234567890", "(415) 234-567"])
+    arguments: [
+      "", "   ", "12", "abc", "+", "555-CALL-NOW", "+1 415 234", "12345678901234567890", "(415) 234-567",
+    ])
   func invalid(raw: String) {
     #expect(PhoneNormalizer.parse(raw: raw, defaultRegion: "US") == nil)
   }
@@ -51,13 +53,17 @@ struct PhoneNormalizerTests {
       #expect(PhoneNormalizer.region(from: odd) == PhoneNormalizer.unknownRegion)
     }
     #expect(PhoneNormalizer.parse(raw: "(415) 234-5678", defaultRegion: PhoneNormalizer.unknownRegion) == nil)
-    #expect(PhoneNormalizer.parse(raw: "+14152345678", defaultRegion: PhoneNormalizer.unknownRegion)?.e164 == "+14152345678")
+    #expect(
+      PhoneNormalizer.parse(raw: "+14152345678", defaultRegion: PhoneNormalizer.unknownRegion)?.e164
+        == "+14152345678")
   }
 
   @Test("parsing from many tasks at once gives the same answers")
   func concurrent() async {
     let results = await withTaskGroup(of: String?.self) { group in
-      for _ in 0..<64 { group.addTask { PhoneNormalizer.parse(raw: "020 7946 0958", defaultRegion: "GB")?.e164 } }
+      for _ in 0..<64 {
+        group.addTask { PhoneNormalizer.parse(raw: "020 7946 0958", defaultRegion: "GB")?.e164 }
+      }
       return await group.reduce(into: [String?]()) { $0.append($1) }
     }
     #expect(Set(results) == ["+442079460958"])
