@@ -28,6 +28,7 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+    .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
   ],
   targets: [
     // The only module that imports a database library.
@@ -37,7 +38,18 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
     // Pure domain rules: no I/O.
-    .target(name: "RinDomain", swiftSettings: swiftSettings),
+    .target(
+      name: "RinDomain",
+      dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+      swiftSettings: swiftSettings
+    ),
+    // A plain C face on libphonenumber and libpsl (Debian packages that scripts/setup.sh installs).
+    .target(
+      name: "CRinShim",
+      linkerSettings: [.linkedLibrary("phonenumber"), .linkedLibrary("psl")]
+    ),
+    // Phone, email and name normalization: pure computation, shared by the jobs that need it.
+    .target(name: "RinNormalize", dependencies: ["CRinShim"], swiftSettings: swiftSettings),
     // Config, ledger, leases, checkpoints, dry-run, logging, metrics.
     .target(
       name: "RinRuntime",
@@ -55,7 +67,7 @@ let package = Package(
     // The six jobs: orchestration of domain rules over storage.
     .target(
       name: "RinJobs",
-      dependencies: ["RinDomain", "RinRuntime", "RinStorage"],
+      dependencies: ["RinDomain", "RinNormalize", "RinRuntime", "RinStorage"],
       swiftSettings: swiftSettings
     ),
     // The command tree shared by `rinjobs` and the `rin-X` executables.
@@ -72,11 +84,12 @@ let package = Package(
     .testTarget(
       name: "RinJobsTests",
       dependencies: [
-        "RinCLI", "RinDomain", "RinJobs", "RinRuntime", "RinSeed", "RinStorage",
+        "RinCLI", "RinDomain", "RinJobs", "RinNormalize", "RinRuntime", "RinSeed", "RinStorage",
         // Tests read the database directly, independently of the storage module they check.
         .product(name: "GRDB", package: "GRDB.swift"),
       ],
       swiftSettings: swiftSettings
     ),
-  ] + jobExecutables
+  ] + jobExecutables,
+  cxxLanguageStandard: .cxx17
 )

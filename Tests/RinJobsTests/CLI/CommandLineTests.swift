@@ -26,7 +26,7 @@ struct CommandLineTests {
 
   @Test func aJobNotBuiltYetExits1AndSaysSo() throws {
     let db = try TestDatabase()
-    let result = try Executable.run("rin-circle-patterns", ["--db", db.path])
+    let result = try Executable.run("rin-enrichment-fetch", ["--db", db.path])
     #expect(result.exitCode == 1)
     #expect(result.stderr.contains("not built yet"))
     #expect(result.stdout.isEmpty)
