@@ -44,6 +44,13 @@ let package = Package(
       dependencies: [.product(name: "Crypto", package: "swift-crypto")],
       swiftSettings: swiftSettings
     ),
+    // A plain C face on libphonenumber and libpsl (Debian packages that scripts/setup.sh installs).
+    .target(
+      name: "CRinShim",
+      linkerSettings: [.linkedLibrary("phonenumber"), .linkedLibrary("psl")]
+    ),
+    // Phone, email and name normalization: pure computation, shared by the jobs that need it.
+    .target(name: "RinNormalize", dependencies: ["CRinShim"], swiftSettings: swiftSettings),
     // The enrichment provider's bulk protocol over HTTP (FoundationNetworking: libcurl on Linux).
     .target(name: "RinProviderClient", swiftSettings: swiftSettings),
     // A real HTTP server on loopback that speaks the provider's protocol, for tests and demos.
@@ -69,7 +76,7 @@ let package = Package(
     // The six jobs: orchestration of domain rules over storage.
     .target(
       name: "RinJobs",
-      dependencies: ["RinDomain", "RinProviderClient", "RinRuntime", "RinStorage"],
+      dependencies: ["RinDomain", "RinNormalize", "RinProviderClient", "RinRuntime", "RinStorage"],
       swiftSettings: swiftSettings
     ),
     // The command tree shared by `rinjobs` and the `rin-X` executables.
@@ -86,12 +93,13 @@ let package = Package(
     .testTarget(
       name: "RinJobsTests",
       dependencies: [
-        "RinCLI", "RinDomain", "RinJobs", "RinProviderClient", "RinProviderStub", "RinRuntime", "RinSeed",
-        "RinStorage",
+        "RinCLI", "RinDomain", "RinJobs", "RinNormalize", "RinProviderClient", "RinProviderStub", "RinRuntime",
+        "RinSeed", "RinStorage",
         // Tests read the database directly, independently of the storage module they check.
         .product(name: "GRDB", package: "GRDB.swift"),
       ],
       swiftSettings: swiftSettings
     ),
-  ] + jobExecutables
+  ] + jobExecutables,
+  cxxLanguageStandard: .cxx17
 )

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Installs what a fresh Debian machine lacks for rin-jobs: the SQLite library and shell.
+# Installs what a fresh Debian machine lacks for rin-jobs: the SQLite library and shell, and
+# libphonenumber and libpsl (phone numbers and registrable domains, linked through Sources/CRinShim).
 # Idempotent and quiet when everything is there.
 set -euo pipefail
 
-packages=(libsqlite3-dev sqlite3)
+packages=(libsqlite3-dev sqlite3 libphonenumber-dev libpsl-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

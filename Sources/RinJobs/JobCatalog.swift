@@ -9,7 +9,8 @@ public enum JobCatalog {
     case .dailyScore: DailyScoreJob()
     case .upcomingBirthdays: UpcomingBirthdaysJob()
     case .attributionExpiry: AttributionExpiryJob()
-    case .circlePatterns, .enrichmentFetch: nil
+    case .circlePatterns: CirclePatternsJob()
+    case .enrichmentFetch: EnrichmentFetchJob()
     }
   }
 

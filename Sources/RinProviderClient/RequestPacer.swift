@@ -11,12 +11,20 @@ actor RequestPacer {
     nextSlot = clock.now
   }
 
-  /// Waits for this request's slot. Throws `CancellationError` when the task is cancelled.
+  /// Waits for this request's turn. Throws `CancellationError` when the task is cancelled.
+  ///
+  /// A turn is claimed only once its time has come, and the next one counts from the moment
+  /// of the claim: a process that was descheduled while requests waited cannot release them
+  /// in a burst afterwards (several waiters woken together claim one at a time).
   func acquire() async throws {
-    let now = clock.now
-    let slot = max(now, nextSlot)
-    nextSlot = slot + interval
-    if slot > now { try await Task.sleep(until: slot, clock: clock) }
+    while true {
+      let now = clock.now
+      if now >= nextSlot {
+        nextSlot = now + interval
+        return
+      }
+      try await Task.sleep(until: nextSlot, clock: clock)
+    }
   }
 
   /// No request starts in the next `seconds`.

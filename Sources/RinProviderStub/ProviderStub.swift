@@ -25,14 +25,18 @@ public final class ProviderStub: Sendable {
     var fallback: Fallback
     /// Keep every request's items (tests); the command line keeps counts only.
     var keepRecords: Bool
+    /// Told of every request: when it was read (Unix seconds) and how many keys it carried.
+    var onRequest: (@Sendable (_ receivedAt: Double, _ keys: Int) -> Void)?
   }
 
   /// Starts listening on 127.0.0.1:`port` (0 picks a free port; read `port` afterwards).
   public static func start(
-    port: UInt16 = 0, apiKey: String? = nil, fallback: Fallback = .fakePeople, keepRecords: Bool = true
+    port: UInt16 = 0, apiKey: String? = nil, fallback: Fallback = .fakePeople, keepRecords: Bool = true,
+    onRequest: (@Sendable (_ receivedAt: Double, _ keys: Int) -> Void)? = nil
   ) async throws -> ProviderStub {
     let state = ProviderStubMemory()
-    let settings = Settings(apiKey: apiKey, fallback: fallback, keepRecords: keepRecords)
+    let settings = Settings(
+      apiKey: apiKey, fallback: fallback, keepRecords: keepRecords, onRequest: onRequest)
     let server = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: port), timeout: 30, logger: .disabled)
     await server.appendRoute("POST /v1/person/bulk") { request in
       await ProviderStubHandler(state: state, settings: settings).respond(to: request)

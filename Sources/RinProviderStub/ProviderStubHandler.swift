@@ -40,6 +40,7 @@ struct ProviderStubHandler: Sendable {
       }
       return answers
     }
+    settings.onRequest?(receivedAt, ids.count)
     return await response(behaviour, ids: ids, answers: answers)
   }
 

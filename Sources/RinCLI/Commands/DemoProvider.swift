@@ -10,7 +10,8 @@ enum DemoProvider {
   static let apiKey = "demo-key-not-a-secret"
 
   static func start(into config: inout RinConfig) async throws -> ProviderStub {
-    let stub = try await ProviderStub.start(port: 0, apiKey: apiKey, fallback: .fakePeople, keepRecords: false)
+    let stub = try await ProviderStub.start(
+      port: 0, apiKey: apiKey, fallback: .fakePeople, keepRecords: false)
     config.jobs.enrichmentFetch.provider = EnrichmentProviderSettings(
       name: "demo-people", url: stub.baseURL, apiKeyEnv: apiKeyVariable, batchSize: 100,
       requestsPerMinute: 60_000, concurrency: 8)

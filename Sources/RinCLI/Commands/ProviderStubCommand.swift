@@ -19,6 +19,8 @@ struct ProviderStubCommand: AsyncParsableCommand {
     name: .customLong("api-key-env"),
     help: "Accept only the bearer token in this environment variable (default: any non-empty token).")
   var apiKeyEnv: String?
+  @Flag(help: "Print one line per request: when it arrived (Unix seconds) and how many keys it carried.")
+  var logRequests = false
 
   func run() async throws {
     try await CLIFailure.reporting("rinjobs provider-stub") {
@@ -32,7 +34,8 @@ struct ProviderStubCommand: AsyncParsableCommand {
       let stub: ProviderStub
       do {
         stub = try await ProviderStub.start(
-          port: port, apiKey: apiKey, fallback: .fakePeople, keepRecords: false)
+          port: port, apiKey: apiKey, fallback: .fakePeople, keepRecords: false,
+          onRequest: logRequests ? Self.printRequest : nil)
       } catch {
         throw CLIFailure(.temporary, "cannot listen on 127.0.0.1:\(port) (in use?): \(error)")
       }
@@ -41,5 +44,10 @@ struct ProviderStubCommand: AsyncParsableCommand {
         Data("provider stub listening on \(stub.baseURL) (POST /v1/person/bulk); Ctrl-C stops it\n".utf8))
       try await stub.wait()
     }
+  }
+
+  @Sendable static func printRequest(receivedAt: Double, keys: Int) {
+    FileHandle.standardOutput.write(
+      Data("request at=\(String(format: "%.6f", receivedAt)) keys=\(keys)\n".utf8))
   }
 }

@@ -11,7 +11,9 @@ public struct EnrichmentFetchJob: Job {
   let normalizer: any ContactNormalizing
   let tuning: ProviderTuning
 
-  public init(normalizer: any ContactNormalizing, tuning: ProviderTuning = ProviderTuning()) {
+  public init(
+    normalizer: any ContactNormalizing = RinContactNormalizer(), tuning: ProviderTuning = ProviderTuning()
+  ) {
     self.normalizer = normalizer
     self.tuning = tuning
   }

@@ -1,4 +1,6 @@
 import Foundation
+import RinJobs
+import RinRuntime
 import Testing
 
 @Suite("Command line, as cron and operators use it")
@@ -24,9 +26,13 @@ struct CommandLineTests {
     #expect(result.stderr.contains("surprise"))
   }
 
-  @Test func aJobNotBuiltYetExits1AndSaysSo() throws {
+  /// Every job is built since issue 5; the test comes back on if one is taken out of the catalog.
+  static let notBuilt = JobName.allCases.first { JobCatalog.job($0) == nil }
+
+  @Test(.enabled(if: notBuilt != nil)) func aJobNotBuiltYetExits1AndSaysSo() throws {
+    let missing = try #require(Self.notBuilt)
     let db = try TestDatabase()
-    let result = try Executable.run("rin-circle-patterns", ["--db", db.path])
+    let result = try Executable.run("rin-\(missing.rawValue)", ["--db", db.path])
     #expect(result.exitCode == 1)
     #expect(result.stderr.contains("not built yet"))
     #expect(result.stdout.isEmpty)

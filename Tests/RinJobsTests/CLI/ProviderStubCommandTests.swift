@@ -4,11 +4,13 @@ import Testing
 
 @Suite("rinjobs provider-stub")
 struct ProviderStubCommandTests {
+  static let listening = "listening on (http://127\\.0\\.0\\.1:[0-9]+)"
+
   @Test func servesDeterministicFakePeopleOnLoopback() async throws {
     let server = try BackgroundProcess("rinjobs", ["provider-stub", "--port", "0"])
     defer { server.stop() }
     let url = try #require(
-      try await server.waitForOutput(matching: "listening on (http://127\\.0\\.0\\.1:[0-9]+)"))
+      try await server.waitForOutput(matching: Self.listening), "\(server.text)")
     let client = ProviderClient(
       settings: ProviderClientSettings(
         baseURL: try #require(URL(string: url)), apiKey: "any-token", requestsPerMinute: 6000, timeout: 5,
@@ -33,7 +35,7 @@ struct ProviderStubCommandTests {
       environment: ["STUB_KEY": "right"])
     defer { server.stop() }
     let url = try #require(
-      try await server.waitForOutput(matching: "listening on (http://127\\.0\\.0\\.1:[0-9]+)"))
+      try await server.waitForOutput(matching: Self.listening), "\(server.text)")
     for (key, expected) in [("wrong", ProviderOutcome.refused(status: 401)), ("right", nil)] {
       let client = ProviderClient(
         settings: ProviderClientSettings(

@@ -8,7 +8,9 @@ import RinRuntime
 import RinStorage
 
 /// A small database covering every rule of DESIGN.md §3.3, a provider stub on loopback that
-/// answers by email, and the expected outcome, written out by hand.
+/// answers by email, and the expected outcome, written out by hand. Numbers go through the real
+/// normalizer: contact 10's national form parses in its owner's region (US), contact 20's does
+/// not in its owner's (GB).
 final class EnrichmentFixture: Sendable {
   static let apiKeyVariable = "RIN_TEST_ENRICH_KEY"
   static let apiKey = "sk-test-4f9c2a77d1e0"
@@ -27,7 +29,7 @@ final class EnrichmentFixture: Sendable {
     try db.execute(
       """
       INSERT INTO users (id, phone_e164, phone_verified, region, created_at, deleted_at) VALUES
-        (1, '+14155550001', 1, 'US', 0, NULL), (2, '+14155550002', 1, 'US', 0, NULL),
+        (1, '+14155550001', 1, 'US', 0, NULL), (2, '+14155550002', 1, 'GB', 0, NULL),
         (3, '+14155550003', 0, 'US', 0, NULL), (4, '+14155550004', 1, 'US', 0, 100),
         (5, '+14155550005', 1, 'US', 0, NULL), (6, '+14155550005', 1, 'US', 0, NULL);
       INSERT INTO contacts (id, user_id, given_name, edited_fields, created_at, deleted_at) VALUES
@@ -36,9 +38,9 @@ final class EnrichmentFixture: Sendable {
         (16, 1, 'Fay', 'company,title,birthday', 0, NULL), (17, 1, 'Odd', NULL, 0, NULL),
         (20, 2, 'Ada again', NULL, 0, NULL), (21, 5, 'Gus', NULL, 0, NULL), (40, 4, 'Hal', NULL, 0, NULL);
       INSERT INTO contact_phones (contact_id, raw, label) VALUES
-        (10, '+1 415 555 0002', 'mobile'), (11, '+14155550003', 'mobile'), (12, '+1 (415) 555-0001', 'mobile'),
+        (10, '(415) 555-0002', 'mobile'), (11, '+14155550003', 'mobile'), (12, '+1 (415) 555-0001', 'mobile'),
         (13, '+14155550004', 'mobile'), (14, '+1-415-555-0005', 'work'), (17, 'call me', 'mobile'),
-        (20, '+14155550001', 'mobile'), (20, '+1 415 555 0001', 'home'), (40, '+14155550009', 'mobile');
+        (20, '+14155550001', 'mobile'), (20, '+1 415 555 0001', 'home'), (20, '(415) 555-0003', 'work'), (40, '+14155550009', 'mobile');
       INSERT INTO contact_emails (contact_id, address, label) VALUES
         (10, ' Ada@Example.com ', 'work'), (11, 'bob@example.org', 'home'), (13, 'carol@example.net', 'work'),
         (14, 'dan@example.com', 'work'), (15, 'ed@example.com', 'home'), (16, 'fay@example.com', 'home'),
@@ -91,7 +93,7 @@ final class EnrichmentFixture: Sendable {
   static let expectedRinUsers: [Int64: Int64] = [10: 2, 20: 1]
 
   func config(
-    batchSize: Int = 3, requestsPerMinute: Int = 60_000, timeout: Duration = .milliseconds(500),
+    batchSize: Int = 3, requestsPerMinute: Int = 60_000, timeout: Duration = .seconds(5),
     maxRetries: Int = 2, concurrency: Int = 2, provider: Bool = true
   ) -> RinConfig {
     var config = RinConfig.defaults(storageURL: db.path)
@@ -105,7 +107,6 @@ final class EnrichmentFixture: Sendable {
 
   static var job: EnrichmentFetchJob {
     EnrichmentFetchJob(
-      normalizer: TestContactNormalizer(),
       tuning: ProviderTuning(backoff: Backoff(base: 0.01, cap: 0.05, random: { 0.5 })))
   }
 

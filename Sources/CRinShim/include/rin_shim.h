@@ -1,0 +1,34 @@
+#ifndef RIN_SHIM_H
+#define RIN_SHIM_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// A phone number as libphonenumber reads it.
+typedef struct {
+  /// "+14155550123"; E.164 has at most 15 digits.
+  char e164[24];
+  int country_code;
+  /// National digits of the geographic area code ("415"), empty when the number has none.
+  char area_code[24];
+} rin_phone;
+
+/// 1 when `raw` parses (with `default_region`, ISO 3166 alpha-2 or "ZZ" for none) into a valid
+/// number, with `out` filled; 0 otherwise.
+int rin_phone_parse(const char *raw, const char *default_region, rin_phone *out);
+
+/// 1 when libphonenumber has metadata for `region` (ISO 3166 alpha-2, upper case).
+int rin_phone_region_known(const char *region);
+
+/// Writes the registrable domain of `host` (lower-case UTF-8) into `out` and returns 1; returns
+/// 0 when the host has none (a public suffix itself, a single label) or `out` is too small.
+int rin_registrable_domain(const char *host, char *out, size_t out_len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,146 @@
+/// The built-in list of free and consumer mail domains: addresses there say nothing about a
+/// shared employer. One entry a line; `name.*` stands for `name` under any public suffix
+/// (`yahoo.*` is yahoo.com, yahoo.co.uk, yahoo.co.jp, …). Compiled for rin-jobs from the
+/// providers' own published domains; see docs/JOBS.md (circle-patterns) for source and licence.
+/// Operators add more with `jobs.circle-patterns.extra_free_mail_domains`.
+enum FreeMailDomainList {
+  static let text = """
+    # Global webmail providers
+    gmail.com
+    googlemail.com
+    outlook.*
+    hotmail.*
+    live.*
+    msn.com
+    windowslive.com
+    passport.com
+    yahoo.*
+    ymail.com
+    rocketmail.com
+    aol.*
+    aim.com
+    icloud.com
+    me.com
+    mac.com
+    proton.me
+    protonmail.*
+    pm.me
+    tutanota.*
+    tuta.io
+    tutamail.com
+    tuta.com
+    keemail.me
+    zoho.com
+    zohomail.com
+    mail.com
+    email.com
+    usa.com
+    gmx.*
+    fastmail.*
+    hushmail.com
+    hey.com
+    duck.com
+    yandex.*
+    ya.ru
+    mail.ru
+    inbox.ru
+    list.ru
+    bk.ru
+    rambler.ru
+    # Europe
+    web.de
+    t-online.de
+    freenet.de
+    posteo.de
+    mailbox.org
+    arcor.de
+    orange.fr
+    wanadoo.fr
+    free.fr
+    laposte.net
+    sfr.fr
+    neuf.fr
+    bbox.fr
+    libero.it
+    virgilio.it
+    alice.it
+    tiscali.*
+    tin.it
+    btinternet.com
+    sky.com
+    virginmedia.com
+    ntlworld.com
+    talktalk.net
+    blueyonder.co.uk
+    bluewin.ch
+    telenet.be
+    skynet.be
+    ziggo.nl
+    kpnmail.nl
+    planet.nl
+    home.nl
+    online.no
+    seznam.cz
+    centrum.cz
+    wp.pl
+    o2.pl
+    onet.pl
+    interia.pl
+    op.pl
+    abv.bg
+    ukr.net
+    # North America
+    comcast.net
+    verizon.net
+    att.net
+    sbcglobal.net
+    bellsouth.net
+    cox.net
+    charter.net
+    earthlink.net
+    optonline.net
+    juno.com
+    netzero.net
+    shaw.ca
+    rogers.com
+    sympatico.ca
+    videotron.ca
+    # Asia and Oceania
+    qq.com
+    foxmail.com
+    163.com
+    126.com
+    yeah.net
+    sina.com
+    sina.cn
+    sohu.com
+    139.com
+    189.cn
+    aliyun.com
+    naver.com
+    daum.net
+    hanmail.net
+    kakao.com
+    nate.com
+    rediffmail.com
+    docomo.ne.jp
+    ezweb.ne.jp
+    softbank.ne.jp
+    i.softbank.jp
+    au.com
+    nifty.com
+    biglobe.ne.jp
+    ocn.ne.jp
+    bigpond.*
+    optusnet.com.au
+    iinet.net.au
+    xtra.co.nz
+    # South America
+    uol.com.br
+    bol.com.br
+    terra.com.br
+    ig.com.br
+    globo.com
+    globomail.com
+    """
+}

@@ -1,0 +1,37 @@
+import CRinShim
+
+/// Phone numbers through Google's libphonenumber (thread-safe; its metadata is loaded once).
+public enum PhoneNormalizer {
+  /// The region libphonenumber uses when none is known: only numbers written with `+` parse.
+  public static let unknownRegion = "ZZ"
+
+  /// Parses `raw` as typed, national forms read with `defaultRegion` (see `region(from:)`);
+  /// nil when it is not a valid number.
+  public static func parse(raw: String, defaultRegion: String) -> ParsedPhone? {
+    var phone = rin_phone()
+    let valid = raw.withCString { text in
+      defaultRegion.withCString { region in rin_phone_parse(text, region, &phone) }
+    }
+    guard valid == 1 else { return nil }
+    let e164 = text(of: &phone.e164)
+    let area = text(of: &phone.area_code)
+    let code = Int(phone.country_code)
+    return ParsedPhone(
+      e164: e164, countryCallingCode: code, geographicAreaCode: area.isEmpty ? nil : "+\(code)-\(area)")
+  }
+
+  /// The default region for a stored `users.region`: trimmed and upper-cased when
+  /// libphonenumber knows it, else `unknownRegion`.
+  public static func region(from stored: String?) -> String {
+    guard let stored else { return unknownRegion }
+    let code = stored.trimmingWhitespace.uppercased()
+    guard code.count == 2, code.allSatisfy({ $0.isASCII && $0.isLetter }) else { return unknownRegion }
+    return code.withCString { rin_phone_region_known($0) } == 1 ? code : unknownRegion
+  }
+
+  private static func text<T>(of buffer: inout T) -> String {
+    withUnsafeBytes(of: &buffer) { bytes in
+      String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+    }
+  }
+}

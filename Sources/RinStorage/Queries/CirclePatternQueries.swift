@@ -1,0 +1,163 @@
+import RinDomain
+
+/// One text value of a live contact (a phone as typed, an address, a family name).
+public struct ContactValueRow: Sendable, Equatable {
+  public var userID: Int64
+  public var contactID: Int64
+  public var value: String?
+}
+
+/// circle-patterns reads eight grouped queries per batch of users, whatever its size.
+extension StorageTransaction {
+  private static let patternCircle = "k.deleted_at IS NULL AND k.kind IN ('prepopulated', 'custom')"
+
+  /// `users.region` as stored (nil when null).
+  public func userRegions(of ids: [Int64]) throws -> [Int64: String] {
+    var regions: [Int64: String] = [:]
+    try sql.forEachRow(
+      sql.dialect.placeholders("SELECT id, region FROM users WHERE id IN (\(SQLDialect.list(ids.count)))"),
+      ids.map(SQLValue.integer)
+    ) { row in
+      if let user = row.int64(0), let region = row.text(1) { regions[user] = region }
+    }
+    return regions
+  }
+
+  /// Live circles of kind `prepopulated` or `custom`, ascending ids per user.
+  public func patternCircles(of ids: [Int64]) throws -> [Int64: [Int64]] {
+    var circles: [Int64: [Int64]] = [:]
+    try sql.forEachRow(
+      sql.dialect.placeholders(
+        "SELECT k.id, k.user_id FROM circles k WHERE k.user_id IN (\(SQLDialect.list(ids.count))) AND \(Self.patternCircle) ORDER BY k.id"
+      ),
+      ids.map(SQLValue.integer)
+    ) { row in
+      if let id = row.int64(0), let user = row.int64(1) { circles[user, default: []].append(id) }
+    }
+    return circles
+  }
+
+  /// Members of the users' pattern circles that are live contacts of the circle's owner.
+  public func forEachLiveCircleMember(
+    of ids: [Int64], _ body: (_ circleID: Int64, _ contactID: Int64) throws -> Void
+  )
+    throws
+  {
+    try sql.forEachRow(
+      sql.dialect.placeholders(
+        """
+        SELECT m.circle_id, m.contact_id FROM circle_members m
+        JOIN circles k ON k.id = m.circle_id JOIN contacts c ON c.id = m.contact_id
+        WHERE k.user_id IN (\(SQLDialect.list(ids.count))) AND \(Self.patternCircle)
+          AND c.user_id = k.user_id AND c.deleted_at IS NULL
+        """), ids.map(SQLValue.integer)
+    ) { row in
+      if let circle = row.int64(0), let contact = row.int64(1) { try body(circle, contact) }
+    }
+  }
+
+  /// Contacts the user took out of one of their pattern circles.
+  public func forEachCircleRemoval(
+    of ids: [Int64], _ body: (_ circleID: Int64, _ contactID: Int64) throws -> Void
+  )
+    throws
+  {
+    try sql.forEachRow(
+      sql.dialect.placeholders(
+        """
+        SELECT r.circle_id, r.contact_id FROM circle_removals r JOIN circles k ON k.id = r.circle_id
+        WHERE k.user_id IN (\(SQLDialect.list(ids.count))) AND \(Self.patternCircle)
+        """), ids.map(SQLValue.integer)
+    ) { row in
+      if let circle = row.int64(0), let contact = row.int64(1) { try body(circle, contact) }
+    }
+  }
+
+  /// Every live contact of the users, with its family name.
+  public func forEachLiveContactFamilyName(of ids: [Int64], _ body: (ContactValueRow) throws -> Void) throws {
+    try forEachContactValue(
+      "SELECT c.user_id, c.id, c.family_name FROM contacts c WHERE c.user_id IN (\(SQLDialect.list(ids.count))) AND c.deleted_at IS NULL",
+      ids, body)
+  }
+
+  /// Every phone row of the users' live contacts, as typed.
+  public func forEachLiveContactPhone(of ids: [Int64], _ body: (ContactValueRow) throws -> Void) throws {
+    try forEachContactValue(
+      """
+      SELECT c.user_id, p.contact_id, p.raw FROM contact_phones p JOIN contacts c ON c.id = p.contact_id
+      WHERE c.user_id IN (\(SQLDialect.list(ids.count))) AND c.deleted_at IS NULL
+      """, ids, body)
+  }
+
+  /// Every email row of the users' live contacts, as typed.
+  public func forEachLiveContactEmail(of ids: [Int64], _ body: (ContactValueRow) throws -> Void) throws {
+    try forEachContactValue(
+      """
+      SELECT c.user_id, e.contact_id, e.address FROM contact_emails e JOIN contacts c ON c.id = e.contact_id
+      WHERE c.user_id IN (\(SQLDialect.list(ids.count))) AND c.deleted_at IS NULL
+      """, ids, body)
+  }
+
+  private func forEachContactValue(_ query: String, _ ids: [Int64], _ body: (ContactValueRow) throws -> Void)
+    throws
+  {
+    try sql.forEachRow(sql.dialect.placeholders(query), ids.map(SQLValue.integer)) { row in
+      guard let user = row.int64(0), let contact = row.int64(1) else { return }
+      try body(ContactValueRow(userID: user, contactID: contact, value: row.text(2)))
+    }
+  }
+
+  /// Every stored suggestion of the users, in any status.
+  public func circleSuggestions(of ids: [Int64]) throws -> [Int64: [ExistingCircleSuggestion]] {
+    var stored: [Int64: [ExistingCircleSuggestion]] = [:]
+    try sql.forEachRow(
+      sql.dialect.placeholders(
+        """
+        SELECT user_id, id, circle_id, pattern, pattern_value, fingerprint, status FROM circle_suggestions
+        WHERE user_id IN (\(SQLDialect.list(ids.count)))
+        """), ids.map(SQLValue.integer)
+    ) { row in
+      guard let user = row.int64(0), let id = row.int64(1) else { return }
+      stored[user, default: []].append(
+        ExistingCircleSuggestion(
+          id: id, circleID: row.int64(2) ?? 0, pattern: row.text(3) ?? "", patternValue: row.text(4) ?? "",
+          fingerprint: row.text(5) ?? "", status: row.text(6) ?? ""))
+    }
+    return stored
+  }
+
+  /// Inserts `group` as an `open` suggestion unless its fingerprint is stored already; true when new.
+  @discardableResult
+  public func insertCircleSuggestion(_ group: CircleGroup, userID: Int64, at instant: Int64) throws -> Bool {
+    let inserted = try sql.execute(
+      sql.dialect.placeholders(
+        """
+        INSERT INTO circle_suggestions (user_id, circle_id, pattern, pattern_value, contact_ids, confidence,
+          fingerprint, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'open', ?)
+        ON CONFLICT (user_id, fingerprint) DO NOTHING
+        """),
+      [
+        .integer(userID), .integer(group.circleID), .text(group.pattern.rawValue), .text(group.value),
+        .text(group.contactList), .real(group.confidence), .text(group.fingerprint), .integer(instant),
+      ])
+    if inserted > 0 {
+      changes.record(
+        "circle_suggestions", .insert,
+        sample:
+          "user \(userID) circle \(group.circleID): \(group.pattern.rawValue), \(group.contactIDs.count) contacts"
+      )
+    }
+    return inserted > 0
+  }
+
+  /// Marks an `open` suggestion `superseded`; true when it was still open.
+  @discardableResult
+  public func supersedeCircleSuggestion(id: Int64) throws -> Bool {
+    let updated = try sql.execute(
+      sql.dialect.placeholders(
+        "UPDATE circle_suggestions SET status = 'superseded' WHERE id = ? AND status = 'open'"),
+      [.integer(id)])
+    if updated > 0 { changes.record("circle_suggestions", .update, sample: "suggestion \(id): superseded") }
+    return updated > 0
+  }
+}
