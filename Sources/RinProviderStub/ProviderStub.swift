@@ -16,6 +16,7 @@ public final class ProviderStub: Sendable {
   public let port: UInt16
   private let server: HTTPServer
   private let serverTask: Task<Void, any Error>
+  private let executor: DedicatedExecutor
   private let state: ProviderStubMemory
   private let settings: Settings
 
@@ -41,22 +42,25 @@ public final class ProviderStub: Sendable {
     await server.appendRoute("POST /v1/person/bulk") { request in
       await ProviderStubHandler(state: state, settings: settings).respond(to: request)
     }
-    let task = Task { try await server.run() }
+    let executor = DedicatedExecutor()
+    let task = Task(executorPreference: executor) { try await server.run() }
     try await server.waitUntilListening(timeout: 10)
     guard case .ip4(_, let boundPort) = await server.listeningAddress else {
       task.cancel()
       throw StubError.notListening
     }
-    return ProviderStub(port: boundPort, server: server, task: task, state: state, settings: settings)
+    return ProviderStub(
+      port: boundPort, server: server, task: task, executor: executor, state: state, settings: settings)
   }
 
   private init(
-    port: UInt16, server: HTTPServer, task: Task<Void, any Error>, state: ProviderStubMemory,
-    settings: Settings
+    port: UInt16, server: HTTPServer, task: Task<Void, any Error>, executor: DedicatedExecutor,
+    state: ProviderStubMemory, settings: Settings
   ) {
     self.port = port
     self.server = server
     self.serverTask = task
+    self.executor = executor
     self.state = state
     self.settings = settings
   }

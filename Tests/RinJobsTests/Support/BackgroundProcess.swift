@@ -44,6 +44,18 @@ final class BackgroundProcess: Sendable {
     }
   }
 
+  /// Waits for the process to end by itself without holding a thread (a server in this test
+  /// process must keep answering it); its exit status, or nil after `timeout` seconds.
+  func exitStatus(timeout: Double = 120) async throws -> Int32? {
+    let deadline = Date().addingTimeInterval(timeout)
+    while process.isRunning {
+      guard Date() < deadline else { return nil }
+      try await Task.sleep(nanoseconds: 20_000_000)
+    }
+    process.waitUntilExit()
+    return process.terminationStatus
+  }
+
   /// Sends `signal` and waits for the process to end; returns its exit status.
   @discardableResult
   func stop(signal: Int32 = SIGTERM) -> Int32 {
