@@ -18,7 +18,7 @@ public enum ProviderStubAnswer: Sendable, Equatable {
 }
 
 /// A matched person as the stub reports it.
-public struct StubPerson: Sendable, Equatable {
+public struct StubPerson: Sendable, Equatable, Encodable {
   public var company: String?
   public var title: String?
   public var birthday: String?

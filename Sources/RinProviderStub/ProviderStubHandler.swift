@@ -111,26 +111,28 @@ struct ProviderStubHandler: Sendable {
   static func results(_ pairs: [(String, ProviderStubAnswer)], extra: [(String, ProviderStubAnswer)] = [])
     -> HTTPResponse
   {
-    var results: [[String: Any]] = []
-    for (id, answer) in pairs + extra {
+    let results: [StubResult] = (pairs + extra).compactMap { id, answer in
       switch answer {
       case .match(let likelihood, let person):
-        var fields: [String: Any] = [:]
-        if let company = person.company { fields["company"] = company }
-        if let title = person.title { fields["title"] = title }
-        if let birthday = person.birthday { fields["birthday"] = birthday }
-        results.append(["id": id, "status": 200, "likelihood": likelihood, "person": fields])
-      case .notFound: results.append(["id": id, "status": 404])
-      case .itemStatus(let status): results.append(["id": id, "status": status])
-      case .omitted: break
+        StubResult(id: id, status: 200, likelihood: likelihood, person: person)
+      case .notFound: StubResult(id: id, status: 404)
+      case .itemStatus(let status): StubResult(id: id, status: status)
+      case .omitted: nil
       }
     }
-    let body =
-      (try? JSONSerialization.data(withJSONObject: ["results": results], options: [.sortedKeys])) ?? Data()
+    let body = (try? JSONEncoder().encode(["results": results])) ?? Data()
     return HTTPResponse(
       statusCode: HTTPStatusCode(200, phrase: "OK"),
       headers: [HTTPHeader("Content-Type"): "application/json"],
       body: body)
+  }
+
+  /// One item of a response (JSONEncoder leaves out the nil fields).
+  private struct StubResult: Encodable {
+    var id: String
+    var status: Int
+    var likelihood: Int?
+    var person: StubPerson?
   }
 
   static func plain(_ status: Int, _ text: String, headers: [String: String] = [:]) -> HTTPResponse {

@@ -3,13 +3,14 @@ import RinProviderClient
 import RinStorage
 
 /// A contact's numbers in E.164 and its lookups for the provider, each number or address once.
+/// Without a provider, addresses are not read and nothing is hashed.
 struct ContactChannels: Sendable {
   var e164s: [String] = []
   var lookups: [ProviderLookup] = []
   var malformedPhones = 0
   var malformedEmails = 0
 
-  init(_ contact: EnrichmentContactRow, normalizer: any ContactNormalizing) {
+  init(_ contact: EnrichmentContactRow, normalizer: any ContactNormalizing, forProvider: Bool) {
     var seen: Set<String> = []
     for raw in contact.phones {
       guard let number = normalizer.e164(raw: raw, ownerRegion: contact.ownerRegion) else {
@@ -18,9 +19,10 @@ struct ContactChannels: Sendable {
       }
       guard seen.insert(number).inserted else { continue }
       e164s.append(number)
+      guard forProvider else { continue }
       lookups.append(ProviderLookup(id: LookupKey.of(normalized: number), channel: .phone(number)))
     }
-    for raw in contact.emails {
+    for raw in contact.emails where forProvider {
       guard let address = normalizer.email(raw) else {
         malformedEmails += 1
         continue

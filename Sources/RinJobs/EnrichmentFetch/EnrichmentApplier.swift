@@ -83,11 +83,14 @@ struct EnrichmentApplier {
     _ provider: (name: String, minLikelihood: Int), _ prepared: PreparedBatch, batch: UserBatch, put: Put
   ) throws {
     let rows = try batch.tx.lookups(provider: provider.name, keys: Set(prepared.providerLookups.keys))
-    for contact in prepared.contacts where !contact.channels.lookups.isEmpty {
+    for contact in prepared.contacts {
       guard !contact.skipsProvider else {
-        batch.counts.addSkipped("contact has every provider field edited (not looked up)")
+        if !contact.row.phones.isEmpty || !contact.row.emails.isEmpty {
+          batch.counts.addSkipped("contact has every provider field edited (not looked up)")
+        }
         continue
       }
+      guard !contact.channels.lookups.isEmpty else { continue }
       var matches: [ProviderMatch] = []
       for lookup in contact.channels.lookups {
         guard let row = rows[lookup.id], row.expiresAt > now, row.status == .match else { continue }

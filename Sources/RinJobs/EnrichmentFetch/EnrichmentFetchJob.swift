@@ -33,8 +33,8 @@ public struct EnrichmentFetchJob: Job {
     try await context.forEachUserBatch(
       batchSize: settings.batchSize,
       prepare: { ids in
-        let prepared = PreparedBatch(
-          try context.read { try $0.enrichmentContacts(of: ids) }, normalizer: normalizer)
+        let rows = try context.read { try $0.enrichmentContacts(of: ids) }
+        let prepared = await PreparedBatch.make(rows, normalizer: normalizer, forProvider: plan != nil)
         if let plan { try await lookUp(prepared, plan: plan, context: context, tally: &tally) }
         return prepared
       },

@@ -3,6 +3,7 @@ import RinProviderClient
 /// Run-level counts of the provider source, for the summary's details. Counts only: no key,
 /// number or address.
 struct EnrichmentTally {
+  /// Keys found unexpired in the cache, counted per user batch.
   var cacheHits = 0
   var wouldBeLookups = 0
   var keysRequested = 0

@@ -47,7 +47,7 @@ struct ProviderFetcher {
     _ outcome: ProviderOutcome, for chunk: [ProviderLookup], expired: Set<String>,
     tally: inout EnrichmentTally
   ) throws -> Int? {
-    tally.keysRequested += chunk.count
+    if outcome != .cancelled { tally.keysRequested += chunk.count }
     switch outcome {
     case .answered(let results, let unknownIDs, let duplicateIDs):
       let rows: [LookupRow] = chunk.compactMap { lookup in

@@ -38,7 +38,8 @@ struct EnrichmentCommandLineTests {
     #expect(missing.text.contains(EnrichmentFixture.apiKeyVariable))
 
     let dry = try BackgroundProcess(
-      "rin-enrichment-fetch", ["--config", config, "--now", Self.now, "--dry-run", "--json"], environment: Self.key)
+      "rin-enrichment-fetch", ["--config", config, "--now", Self.now, "--dry-run", "--json"],
+      environment: Self.key)
     #expect(try await dry.exitStatus() == 0, "\(dry.text)")
     #expect(dry.text.contains(#""would_be_lookups":"10""#), "\(dry.text)")
     #expect(f.stub.requestCount == 0)
@@ -63,7 +64,8 @@ struct EnrichmentCommandLineTests {
     while f.stub.requestCount < 3 && Date() < deadline { try await Task.sleep(nanoseconds: 10_000_000) }
     try #require(f.stub.requestCount == 3)
     job.stop(signal: SIGKILL)
-    #expect(try f.db.int("SELECT count(*) FROM enrichment_lookups") == 6, "both answers were cached on arrival")
+    #expect(
+      try f.db.int("SELECT count(*) FROM enrichment_lookups") == 6, "both answers were cached on arrival")
     #expect(try f.db.int("SELECT count(*) FROM contact_enrichments") == 0)
 
     let rerun = try BackgroundProcess(

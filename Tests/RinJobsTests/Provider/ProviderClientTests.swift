@@ -54,6 +54,14 @@ struct ProviderClientTests {
       ])
   }
 
+  @Test func oddCharactersSurviveTheRequestBody() async throws {
+    let stub = try await Self.scriptedStub()
+    defer { Task { await stub.stop() } }
+    let odd = #"we"ird\na\#u{1}me\#té@example.com"#
+    _ = try await Self.client(stub).lookup([ProviderLookup(id: #"id""#, channel: .email(odd))])
+    #expect(stub.records.first?.items == [["id": #"id""#, "email": odd]])
+  }
+
   @Test func resultsOutOfOrderAndUnknownIDsStillMatchByID() async throws {
     let stub = try await Self.scriptedStub()
     defer { Task { await stub.stop() } }
