@@ -1,5 +1,6 @@
 """The pipelines.yaml each measured run gets, written next to its scratch copy."""
 
+import json
 import re
 from pathlib import Path
 
@@ -16,9 +17,10 @@ def production_nightly_jobs(repo: Path) -> list:
 
 
 def write_config(folder: Path, db: Path, provider_url=None, nightly_jobs=None) -> Path:
-    lines = ["storage:", f"  url: {db}", "jobs:"]
+    # JSON strings are YAML double-quoted strings: any path or URL is written safely.
+    lines = ["storage:", f"  url: {json.dumps(str(db))}", "jobs:"]
     if provider_url:
-        lines += ["  enrichment-fetch:", "    provider:", f"      url: {provider_url}"]
+        lines += ["  enrichment-fetch:", "    provider:", f"      url: {json.dumps(provider_url)}"]
         lines += [f"      {key}: {value}" for key, value in settings.PROVIDER_SETTINGS.items()]
     else:
         lines += ["  enrichment-fetch: {}"]
