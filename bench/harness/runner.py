@@ -133,10 +133,10 @@ class Runner:
             if not self._accept(result, m, f"nightly at {size.name}"):
                 return result
             report = json.loads(m.stdout)
-            jobs = [j for r in report["runs"] for j in r["jobs"]]
-            work = sum(sum(j["counts"]["read"].values()) for j in jobs)
+            summaries = [j for r in report["runs"] for j in r["jobs"]]
+            work = sum(sum(j["counts"]["read"].values()) for j in summaries)
             result.samples.append(Sample(
-                job=m, baseline=None, work=work, baseline_rows=0, written=sum(map(_written, jobs))))
+                job=m, baseline=None, work=work, baseline_rows=0, written=sum(map(_written, summaries))))
             self.log(f"  {size.name} nightly run {run}: {m.wall:.2f} s wall, {m.cpu:.2f} s cpu, "
                      f"{m.rss_mb:.1f} MB; load {m.load1:.2f}")
         return result
