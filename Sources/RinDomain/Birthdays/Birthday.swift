@@ -10,12 +10,12 @@ public struct Birthday: Sendable, Hashable {
   /// day the month can have, Feb 29 included). Anything else, spaces included, is nil: the
   /// caller counts it as malformed.
   public init?(_ text: String) {
-    if text.hasPrefix("--") {
+    if let (m, d) = DateText.monthDay(text) {
       // A leap year accepts every month-day a birthday without a year can name.
-      guard let date = CalendarDate("2000-" + text.dropFirst(2)) else { return nil }
+      guard CalendarDate(year: 2000, month: m, day: d) != nil else { return nil }
       year = nil
-      month = date.month
-      day = date.day
+      month = m
+      day = d
     } else {
       guard let date = CalendarDate(text) else { return nil }
       year = date.year

@@ -23,14 +23,9 @@ public struct CalendarDate: Sendable, Hashable, Comparable, CustomStringConverti
     self.day = min(max(day, 1), Self.daysIn(month: m, year: year))
   }
 
-  /// Parses exactly `YYYY-MM-DD`.
+  /// Parses exactly `YYYY-MM-DD` (ASCII digits only: no sign, no space).
   public init?(_ text: String) {
-    let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-    // Int() alone would take a sign ("+199-05-01"); only ASCII digits make a date.
-    let digitsOnly = parts.allSatisfy { $0.utf8.allSatisfy { (48...57).contains($0) } }
-    guard text.utf8.count == 10, parts.count == 3, digitsOnly, parts[0].count == 4, parts[1].count == 2,
-      parts[2].count == 2, let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2])
-    else { return nil }
+    guard let (y, m, d) = DateText.yearMonthDay(text) else { return nil }
     self.init(year: y, month: m, day: d)
   }
 
@@ -83,7 +78,30 @@ public struct CalendarDate: Sendable, Hashable, Comparable, CustomStringConverti
 
   public func days(until other: CalendarDate) -> Int { other.daysSinceEpoch - daysSinceEpoch }
 
-  public var description: String { "\(Self.pad(year, 4))-\(monthDay)" }
+  public var description: String {
+    guard (0...9999).contains(year) else { return "\(Self.pad(year, 4))-\(monthDay)" }
+    // Ten ASCII bytes fit a small string: no allocation (a key per upcoming event is built
+    // from this).
+    return String(unsafeUninitializedCapacity: 10) { bytes in
+      Self.write(year, into: bytes, at: 0, digits: 4)
+      bytes[4] = UInt8(ascii: "-")
+      Self.write(month, into: bytes, at: 5, digits: 2)
+      bytes[7] = UInt8(ascii: "-")
+      Self.write(day, into: bytes, at: 8, digits: 2)
+      return 10
+    }
+  }
+
+  /// `value` (not negative) as exactly `digits` ASCII digits, zero-padded.
+  private static func write(
+    _ value: Int, into bytes: UnsafeMutableBufferPointer<UInt8>, at offset: Int, digits: Int
+  ) {
+    var rest = value
+    for i in (offset..<offset + digits).reversed() {
+      bytes[i] = UInt8(ascii: "0") + UInt8(rest % 10)
+      rest /= 10
+    }
+  }
 
   /// `MM-DD`, the part a year-less `--MM-DD` birthday keeps.
   public var monthDay: String { "\(Self.pad(month, 2))-\(Self.pad(day, 2))" }

@@ -33,9 +33,18 @@ public struct ScoreContact: Sendable, Equatable {
   }
 
   public var hasName: Bool {
-    [givenName, familyName, displayName].contains { name in
-      guard let name else { return false }
-      return name.contains { !$0.isWhitespace }
+    Self.isNotBlank(givenName) || Self.isNotBlank(familyName) || Self.isNotBlank(displayName)
+  }
+
+  /// Whether `text` has a character that is not whitespace. A Character is whitespace when its
+  /// first scalar is, so text whose first byte is ASCII and not whitespace answers at once,
+  /// without grapheme breaking (this ran for every contact: about 7 % of daily-score in perf).
+  static func isNotBlank(_ text: String?) -> Bool {
+    guard let text else { return false }
+    // U+0009…U+000D and U+0020 are the ASCII scalars with the Unicode White_Space property.
+    if let first = text.utf8.first, first < 0x80, first != 0x20, !(0x09...0x0D).contains(first) {
+      return true
     }
+    return text.contains { !$0.isWhitespace }
   }
 }

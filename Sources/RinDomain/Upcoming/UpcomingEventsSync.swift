@@ -16,8 +16,9 @@ public struct UpcomingEventsSync: Sendable, Equatable {
     var storedByKey: [UpcomingEvent.Key: UpcomingEvent.Stored] = [:]
     for row in stored { storedByKey[row.key] = row }
     var wantedKeys = Set<UpcomingEvent.Key>()
-    for event in wanted.sorted(by: { $0.key < $1.key }) {
-      let key = event.key
+    // Each key built once: building it inside the comparator formatted dates n log n times.
+    let keyed = wanted.map { (key: $0.key, event: $0) }.sorted { $0.key < $1.key }
+    for (key, event) in keyed {
       guard wantedKeys.insert(key).inserted else { continue }
       let row = storedByKey[key]
       if let row {

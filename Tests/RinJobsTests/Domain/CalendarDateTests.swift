@@ -12,6 +12,19 @@ struct CalendarDateTests {
     #expect(CalendarDate("--02-29") == nil)
     #expect(CalendarDate("") == nil)
     #expect(CalendarDate("+199-05-01") == nil, "a sign is not a digit")
+    #expect(CalendarDate("２０２６-01-01") == nil, "only ASCII digits")
+    #expect(CalendarDate("2026-01-0\u{0661}") == nil, "only ASCII digits")
+    #expect(CalendarDate("2026-01-01\u{0301}") == nil, "nothing after the day")
+    #expect(CalendarDate("2026--1-01") == nil)
+    #expect(CalendarDate("2026/01/01") == nil)
+    #expect(CalendarDate("0001-01-01")?.year == 1)
+  }
+
+  @Test func descriptionsPadToFourAndTwoDigits() {
+    #expect(CalendarDate(year: 5, month: 3, clampingDay: 9).description == "0005-03-09")
+    #expect(CalendarDate(year: 9999, month: 12, clampingDay: 31).description == "9999-12-31")
+    #expect(CalendarDate(year: 12_345, month: 1, clampingDay: 2).description == "12345-01-02")
+    #expect(CalendarDate(year: 2026, month: 11, clampingDay: 22).monthDay == "11-22")
   }
 
   @Test func dayCountsRoundTrip() {

@@ -1,0 +1,40 @@
+/// Reads the data contract's date texts (`YYYY-MM-DD`, `--MM-DD`) straight from their UTF-8
+/// bytes. Jobs parse one per contact row; splitting strings was upcoming-birthdays' hot spot
+/// (BENCHMARKS.md). Only ASCII digits count as digits: no sign, no space, no other script.
+enum DateText {
+  /// Year, month and day of exactly `YYYY-MM-DD`, not yet checked as a calendar date.
+  static func yearMonthDay(_ text: String) -> (year: Int, month: Int, day: Int)? {
+    withBytes(text) { b in
+      guard b.count == 10, b[4] == dash, b[7] == dash, let y = number(b, 0, 4), let m = number(b, 5, 2),
+        let d = number(b, 8, 2)
+      else { return nil }
+      return (y, m, d)
+    }
+  }
+
+  /// Month and day of exactly `--MM-DD`, not yet checked as a calendar date.
+  static func monthDay(_ text: String) -> (month: Int, day: Int)? {
+    withBytes(text) { b in
+      guard b.count == 7, b[0] == dash, b[1] == dash, b[4] == dash, let m = number(b, 2, 2),
+        let d = number(b, 5, 2)
+      else { return nil }
+      return (m, d)
+    }
+  }
+
+  private static let dash = UInt8(ascii: "-")
+
+  private static func number(_ bytes: UnsafeBufferPointer<UInt8>, _ offset: Int, _ count: Int) -> Int? {
+    var value = 0
+    for byte in bytes[offset..<offset + count] {
+      guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+      value = value * 10 + Int(byte - UInt8(ascii: "0"))
+    }
+    return value
+  }
+
+  private static func withBytes<R>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> R?) -> R? {
+    if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
+    return Array(text.utf8).withUnsafeBufferPointer(body)
+  }
+}

@@ -1,0 +1,136 @@
+"""Seeded databases cached in bench/cache/, and the scratch copies every measured run gets.
+
+A cached file is valid while its stamp matches: the seed arguments and a hash of the code that
+decides the file's content (the seeder and the schema with its migrations). Change either and
+the next bench run seeds again.
+"""
+
+import hashlib
+import json
+import os
+import shutil
+from pathlib import Path
+
+from . import settings
+from .measure import run_checked
+
+# The code whose change changes a seeded file.
+SEED_INPUTS = [
+    "Sources/RinSeed",
+    "Sources/RinStorage/Schema",
+    "Sources/RinStorage/Seeding.swift",
+    "Sources/RinStorage/BulkInserter.swift",
+    "Sources/RinStorage/DataContract.swift",
+]
+
+
+def seed_code_hash(repo: Path) -> str:
+    digest = hashlib.sha256()
+    for entry in SEED_INPUTS:
+        path = repo / entry
+        files = sorted(path.rglob("*.swift")) if path.is_dir() else [path]
+        for file in files:
+            if file.exists():
+                digest.update(str(file.relative_to(repo)).encode())
+                digest.update(file.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+class Cache:
+    def __init__(self, repo: Path, rinjobs: Path):
+        self.repo = repo
+        self.rinjobs = rinjobs
+        self.folder = repo / "bench" / "cache"
+        self.scratch = self.folder / "scratch"
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.scratch.mkdir(exist_ok=True)
+        self.code_hash = seed_code_hash(repo)
+
+    def stamp(self, size: settings.Size) -> dict:
+        return {
+            "users": size.users,
+            "seed": settings.SEED,
+            "now": settings.SEED_NOW,
+            "seed_code": self.code_hash,
+        }
+
+    def _valid(self, path: Path, stamp: dict) -> bool:
+        stamp_path = path.with_suffix(".stamp.json")
+        if not path.exists() or not stamp_path.exists():
+            return False
+        wal = Path(str(path) + "-wal")
+        if wal.exists() and wal.stat().st_size > 0:
+            return False  # part of its content would not be in the copies
+        try:
+            return json.loads(stamp_path.read_text()) == stamp
+        except ValueError:
+            return False
+
+    def _finish(self, building: Path, path: Path, stamp: dict):
+        for suffix in ("-wal", "-shm"):
+            if Path(str(building) + suffix).exists():
+                raise RuntimeError(f"{building}{suffix} left behind: the file is not self-contained")
+        os.replace(building, path)
+        path.with_suffix(".stamp.json").write_text(json.dumps(stamp, indent=2) + "\n")
+
+    def seeded(self, size: settings.Size, log) -> Path:
+        """The seeded database of this size, seeding it first when missing or stale."""
+        path = self.folder / f"{size.name}.sqlite"
+        stamp = self.stamp(size)
+        if self._valid(path, stamp):
+            return path
+        log(f"seeding {size.name} ({size.users:,} users) into {path.relative_to(self.repo)} …")
+        building = self.folder / f"{size.name}.building.sqlite"
+        building.unlink(missing_ok=True)
+        out = run_checked(
+            [self.rinjobs, "seed", "--db", building, "--users", str(size.users),
+             "--seed", str(settings.SEED), "--now", settings.SEED_NOW],
+            cwd=self.scratch,
+        )
+        log(out.strip().splitlines()[0])
+        self._finish(building, path, stamp)
+        return path
+
+    def expired_clicks(self, size: settings.Size, log) -> Path:
+        """The seeded database with exactly `size.expired_clicks` expired clicks (attribution-expiry)."""
+        from .clicks import make_click_fixture
+
+        base = self.seeded(size, log)
+        path = self.folder / f"{size.name}-clicks.sqlite"
+        stamp = self.stamp(size) | {
+            "expired_clicks": size.expired_clicks,
+            "cutoff": settings.CLICK_CUTOFF_EPOCH,
+            "fixture": hashlib.sha256(
+                (self.repo / "bench" / "harness" / "clicks.py").read_bytes()).hexdigest()[:16],
+        }
+        if self._valid(path, stamp):
+            return path
+        log(f"preparing {size.name} with {size.expired_clicks:,} expired clicks …")
+        building = self.folder / f"{size.name}-clicks.building.sqlite"
+        copy(base, building)
+        make_click_fixture(building, size.expired_clicks)
+        self._finish(building, path, stamp)
+        return path
+
+    def scratch_copy(self, source: Path, name: str) -> Path:
+        """A fresh copy of `source` for one measured run (reflinked where the file system can)."""
+        target = self.scratch / name
+        remove_database(target)
+        copy(source, target)
+        # Flush the copy's dirty pages now, so their write-back does not run during the measurement.
+        os.sync()
+        return target
+
+
+def copy(source: Path, target: Path):
+    run_checked(["cp", "--reflink=auto", source, target])
+
+
+def remove_database(path: Path):
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        Path(str(path) + suffix).unlink(missing_ok=True)
+
+
+def clear_scratch(cache: Cache):
+    shutil.rmtree(cache.scratch, ignore_errors=True)
+    cache.scratch.mkdir(exist_ok=True)

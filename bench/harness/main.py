@@ -1,0 +1,110 @@
+"""Seeds (or reuses) the databases, measures every job and the nightly pipeline at each size, and
+writes BENCHMARKS.md."""
+
+import argparse
+import json
+import sqlite3
+import sys
+from datetime import datetime, timezone
+from pathlib import Path
+
+from . import machine, report, settings
+from .cache import Cache, clear_scratch
+from .config import production_nightly_jobs
+from .results import NOT_BUILT, Result
+from .runner import Runner
+
+
+def parse(argv):
+    p = argparse.ArgumentParser(prog="bench/run.sh", description=__doc__)
+    p.add_argument("--sizes", default="S,M,L", help="comma list of S, M, L (default: all three)")
+    p.add_argument("--runs", type=int, default=3, help="measured runs per job and size (default 3)")
+    p.add_argument("--jobs", default=",".join(settings.JOBS + [settings.NIGHTLY]),
+                   help="comma list of jobs, and `nightly` for the pipeline (default: all)")
+    p.add_argument("--timeout", type=float, default=settings.DEFAULT_TIMEOUT_SECONDS,
+                   help="seconds before a measured process is stopped (default 3600)")
+    p.add_argument("--out", default="BENCHMARKS.md", help="report file (default BENCHMARKS.md)")
+    p.add_argument("--rinjobs", required=True, help=argparse.SUPPRESS)
+    args = p.parse_args(argv)
+    args.sizes = [s.strip().upper() for s in args.sizes.split(",") if s.strip()]
+    args.jobs = [j.strip() for j in args.jobs.split(",") if j.strip()]
+    for s in args.sizes:
+        if s not in settings.SIZES:
+            p.error(f"unknown size {s}: expected S, M or L")
+    for j in args.jobs:
+        if j not in settings.JOBS + [settings.NIGHTLY]:
+            p.error(f"unknown job {j}: expected one of {', '.join(settings.JOBS + [settings.NIGHTLY])}")
+    if args.runs < 1:
+        p.error("--runs must be at least 1")
+    return args
+
+
+def log(message):
+    print(message, file=sys.stderr, flush=True)
+
+
+def facts(path: Path) -> dict:
+    # immutable: read the cached file without creating -wal or -shm files beside it.
+    db = sqlite3.connect(f"file:{path}?immutable=1", uri=True)
+    try:
+        contacts = db.execute("SELECT count(*) FROM contacts").fetchone()[0]
+    finally:
+        db.close()
+    return {"contacts": contacts, "file_mb": path.stat().st_size / 1e6}
+
+
+def main(argv):
+    args = parse(argv)
+    repo = Path(__file__).resolve().parents[2]
+    rinjobs = Path(args.rinjobs).resolve()
+    cache = Cache(repo, rinjobs)
+    clear_scratch(cache)
+    runner = Runner(repo, rinjobs, cache, args.runs, args.timeout, log)
+    built = runner.built_jobs()
+    log(f"built jobs: {', '.join(built)}; provider stub: {'yes' if runner.has_stub else 'not built'}")
+    nightly = production_nightly_jobs(repo)
+
+    results, size_facts = {}, {}
+    for name in args.sizes:
+        size = settings.SIZES[name]
+        size_facts[name] = facts(cache.seeded(size, log))
+        results[name] = {}
+        for job in args.jobs:
+            if job == settings.NIGHTLY:
+                results[name][job] = runner.nightly(
+                    size, [j for j in nightly if j in built], [j for j in nightly if j not in built])
+            elif job not in built:
+                results[name][job] = Result(job=job, size=name, state=NOT_BUILT,
+                                            note="`rinjobs run` exits 1: not built yet")
+            else:
+                results[name][job] = runner.job(size, job)
+        clear_scratch(cache)
+
+    command = "bench/run.sh " + " ".join(_user_args(argv))
+    generated = report.render(machine.describe(repo), command.strip(), args.runs, size_facts, results)
+    out = Path(args.out) if Path(args.out).is_absolute() else repo / args.out
+    report.write(out, generated)
+    _save_raw(cache, results)
+    log(f"wrote {out.relative_to(repo) if out.is_relative_to(repo) else out}")
+
+
+def _user_args(argv):
+    """The arguments as the user typed them to bench/run.sh (without the internal --rinjobs)."""
+    out, skip = [], False
+    for a in argv:
+        if skip:
+            skip = False
+        elif a == "--rinjobs":
+            skip = True
+        elif not a.startswith("--rinjobs="):
+            out.append(a)
+    return out
+
+
+def _save_raw(cache: Cache, results):
+    raw = {size: {job: {"state": r.state, "note": r.note, "runs": [
+        {"wall": s.job.wall, "cpu": s.job.cpu, "rss_mb": s.job.rss_mb, "load1": s.job.load1,
+         "work": s.work, "baseline_wall": s.baseline.wall if s.baseline else None}
+        for s in r.samples]} for job, r in by_job.items()} for size, by_job in results.items()}
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    (cache.folder / f"results-{stamp}.json").write_text(json.dumps(raw, indent=2) + "\n")

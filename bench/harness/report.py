@@ -1,0 +1,92 @@
+"""Writes the latest run into BENCHMARKS.md, between the markers; the text around them is kept."""
+
+from pathlib import Path
+
+from . import settings
+from .targets import evaluate
+
+BEGIN = "<!-- bench:begin: written by bench/run.sh; edits between these markers are overwritten -->"
+END = "<!-- bench:end -->"
+
+
+def _seconds(value):
+    return "—" if value is None else f"{value:.2f} s"
+
+
+def _count(value):
+    return "—" if value is None else f"{value:,.0f}"
+
+
+def _job_row(r) -> str:
+    if not r.measured:
+        return f"| {r.job} | {r.state} | | | | | | | | | | {r.note} |"
+    baseline = _seconds(r.baseline_wall) if r.baseline_wall else "—"
+    ratio = f"{r.ratio:.2f} ×" if r.ratio is not None else "—"
+    cpu_ratio = f"{r.cpu_ratio:.2f} ×" if r.cpu_ratio is not None else "—"
+    low, high = min(r.loads), max(r.loads)
+    notes = [f"load {low:.1f}" if f"{low:.1f}" == f"{high:.1f}" else f"load {low:.1f}–{high:.1f}"]
+    notes += [r.note] if r.note else []
+    return (f"| {r.job} | {_seconds(r.wall)} | {_seconds(r.cpu)} | {_count(r.work)} {r.work_unit} "
+            f"| {_count(r.work_per_second)} | {_count(r.written)} | {r.rss_mb:.1f} MB | {baseline} | {_count(r.baseline_rows)} "
+            f"| {ratio} | {cpu_ratio} | {'; '.join(notes)} |")
+
+
+def _size_section(size, facts, results) -> list:
+    s = settings.SIZES[size]
+    lines = [
+        f"### {size}: {s.users:,} users, {facts['contacts']:,} contacts, {facts['file_mb']:,.0f} MB file",
+        "",
+        "| job | wall | CPU | work | per second | rows written | peak RSS | baseline | baseline rows | job / baseline "
+        "| CPU / baseline CPU | notes |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+    ]
+    lines += [_job_row(results[job]) for job in results]
+    return lines + [""]
+
+
+def _runs_section(results) -> list:
+    lines = ["<details><summary>Every run (wall, CPU, peak RSS, 1-minute load average before it)</summary>", ""]
+    for size, by_job in results.items():
+        for job, r in by_job.items():
+            for i, s in enumerate(r.samples, 1):
+                b = f"; baseline {s.baseline.wall:.2f} s (load {s.baseline.load1:.2f})" if s.baseline else ""
+                lines.append(f"- {size} {job} #{i}: {s.job.wall:.2f} s, CPU {s.job.cpu:.2f} s, "
+                             f"{s.job.rss_mb:.1f} MB, load {s.job.load1:.2f}{b}")
+    return lines + ["", "</details>", ""]
+
+
+def render(machine, command, runs, facts, results) -> str:
+    lines = [
+        BEGIN,
+        "## Latest run",
+        "",
+        f"`{command}` on {machine['date']}, commit {machine['commit']}; medians of {runs} run{'s' if runs > 1 else ''}, "
+        "each on a fresh copy of the cached database.",
+        "",
+        f"- Machine: {machine['cpus']} × {machine['cpu']}, {machine['memory']} memory, {machine['kernel']}",
+        f"- {machine['swift']}; sqlite3 {machine['sqlite3']}; `rinjobs` built with `-c release`",
+        f"- Load average when the run ended: {' '.join(machine['load'])} (1, 5, 15 min). The machine "
+        "is shared: other builds ran beside the bench, so the numbers are noisy; each run's load is "
+        "listed below.",
+        "",
+        "### Targets",
+        "",
+        "| target | measured | status |",
+        "|---|---:|---|",
+    ]
+    lines += [f"| {v.target} | {v.measured} | {v.status} |" for v in evaluate(results)]
+    lines.append("")
+    for size in results:
+        lines += _size_section(size, facts[size], results[size])
+    lines += _runs_section(results)
+    lines.append(END)
+    return "\n".join(lines)
+
+
+def write(path: Path, generated: str):
+    text = path.read_text() if path.exists() else f"# Benchmarks\n\n{BEGIN}\n{END}\n"
+    if BEGIN not in text or END not in text:
+        text = text.rstrip("\n") + f"\n\n{BEGIN}\n{END}\n"
+    head, rest = text.split(BEGIN, 1)
+    _, tail = rest.split(END, 1)
+    path.write_text(head + generated + tail)

@@ -1,0 +1,67 @@
+"""What the bench measures: sizes, clocks, jobs and the provider settings (issue 8, DESIGN.md §6)."""
+
+from dataclasses import dataclass
+from datetime import datetime
+
+# The six jobs of DESIGN.md §3, in the order the report lists them. Each has a baseline in
+# bench/baselines/JOB.sql. A job this build has not built yet is reported as "not built".
+JOBS = [
+    "daily-score",
+    "circle-patterns",
+    "enrichment-fetch",
+    "upcoming-birthdays",
+    "attribution-expiry",
+    "badge-recount",
+]
+
+# The pseudo-job name under which `--jobs` selects the nightly pipeline.
+NIGHTLY = "nightly"
+
+
+@dataclass(frozen=True)
+class Size:
+    name: str
+    users: int
+    # Expired invite clicks in the attribution-expiry fixture: 1 million at M (the issue's
+    # target), scaled with the users elsewhere so that L/M compares like with like.
+    expired_clicks: int
+
+
+SIZES = {
+    "S": Size("S", 2_000, 100_000),
+    "M": Size("M", 20_000, 1_000_000),
+    "L": Size("L", 80_000, 4_000_000),
+}
+
+# Fixed seed and clock: the same arguments give byte-identical tables, so a cached file stays
+# valid until the seeder or the schema changes (the cache stamp records a hash of both).
+SEED = 8
+SEED_NOW = "2026-11-22T00:00:00Z"
+# The jobs' clock: the nightly pipeline's slot (02:30 UTC) on the seeded day.
+RUN_NOW = "2026-11-22T02:30:00Z"
+
+
+def epoch(instant: str) -> int:
+    return int(datetime.fromisoformat(instant.replace("Z", "+00:00")).timestamp())
+
+
+DAY = 86_400
+# attribution-expiry's cutoff with the default 7-day window: RUN_NOW - 7 days.
+CLICK_CUTOFF_EPOCH = epoch(RUN_NOW) - 7 * DAY
+# The seeder places clicks over the 30 days before SEED_NOW; the fixture's added clicks too.
+CLICKS_FROM_EPOCH = epoch(SEED_NOW) - 30 * DAY
+
+# The provider as configured for the bench: the loopback stub, production batch size and
+# concurrency, and a request rate limit high enough never to be the bottleneck (the target
+# measures our end-to-end throughput, not the limiter: 600 requests/minute would cap it at 800
+# lookups/s).
+PROVIDER_KEY_ENV = "RIN_BENCH_PROVIDER_KEY"
+PROVIDER_SETTINGS = {
+    "name": "bench-stub",
+    "api_key_env": PROVIDER_KEY_ENV,
+    "batch_size": 80,
+    "requests_per_minute": 1_000_000,
+}
+
+# A measured process that runs longer than this is stopped and reported as timed out.
+DEFAULT_TIMEOUT_SECONDS = 3_600

@@ -1,0 +1,91 @@
+"""The issue's targets, each checked against this run's medians: met, not met, or why not measured."""
+
+from dataclasses import dataclass
+
+from . import settings
+
+MET, NOT_MET = "met", "**not met**"
+
+
+@dataclass
+class Verdict:
+    target: str
+    measured: str
+    status: str
+
+
+def _result(results, size, job):
+    return results.get(size, {}).get(job)
+
+
+def _unmeasured(results, size, job) -> str:
+    result = _result(results, size, job)
+    if result is None:
+        return f"not measured ({size} not in this run)" if size not in results else "not measured (not selected)"
+    return f"not measured ({result.state}{': ' + result.note if result.note and not result.measured else ''})"
+
+
+def _check(target, value, limit, at_most=True, unit="×", fmt="{:.2f}"):
+    ok = value <= limit if at_most else value >= limit
+    return Verdict(target, f"{fmt.format(value)} {unit}".strip(), MET if ok else NOT_MET)
+
+
+def evaluate(results) -> list:
+    verdicts = []
+
+    def ratio_target(job, limit, what="baseline"):
+        target = f"{job} ≤ {limit} × {what} at M"
+        r = _result(results, "M", job)
+        if r and r.measured and r.ratio is not None:
+            v = _check(target, r.ratio, limit)
+            if r.cpu_ratio is not None:
+                v.measured += f" (CPU {r.cpu_ratio:.2f} ×)"
+            verdicts.append(v)
+        else:
+            verdicts.append(Verdict(target, "—", _unmeasured(results, "M", job)))
+
+    for job in ("daily-score", "badge-recount", "upcoming-birthdays"):
+        ratio_target(job, 1.5)
+    ratio_target("circle-patterns", 3)
+    ratio_target("attribution-expiry", 2, "one sqlite3 `DELETE` (1 million expired clicks)")
+
+    target = "enrichment-fetch ≥ 5,000 lookups/s against the loopback stub, at M"
+    r = _result(results, "M", "enrichment-fetch")
+    if r and r.measured and r.work:
+        verdicts.append(_check(target, r.work_per_second, 5_000, at_most=False, unit="lookups/s", fmt="{:,.0f}"))
+    elif r and r.measured:
+        verdicts.append(Verdict(target, "0 lookups", f"not measured ({r.note or 'no lookups made'})"))
+    else:
+        verdicts.append(Verdict(target, "—", _unmeasured(results, "M", "enrichment-fetch")))
+
+    for job in settings.JOBS:
+        target = f"{job}: peak RSS ≤ 150 MB at M"
+        r = _result(results, "M", job)
+        if r and r.measured:
+            verdicts.append(_check(target, r.rss_mb, 150, unit="MB", fmt="{:.1f}"))
+        else:
+            verdicts.append(Verdict(target, "—", _unmeasured(results, "M", job)))
+
+    for job in settings.JOBS:
+        m, l = _result(results, "M", job), _result(results, "L", job)
+        rss_target = f"{job}: peak RSS at L ≤ 1.1 × M"
+        time_target = f"{job}: time at L ≤ 4.4 × M"
+        if m and l and m.measured and l.measured:
+            verdicts.append(_check(rss_target, l.rss_mb / m.rss_mb, 1.1))
+            verdicts.append(_check(time_target, l.wall / m.wall, 4.4))
+        else:
+            missing = "L" if not (l and l.measured) else "M"
+            reason = _unmeasured(results, missing, job)
+            verdicts.append(Verdict(rss_target, "—", reason))
+            verdicts.append(Verdict(time_target, "—", reason))
+
+    target = "nightly pipeline at M ≤ 30 s"
+    r = _result(results, "M", settings.NIGHTLY)
+    if r and r.measured:
+        v = _check(target, r.wall, 30, unit="s", fmt="{:.1f}")
+        if "left out" in r.note:
+            v.status += f" (partial: {r.note})"
+        verdicts.append(v)
+    else:
+        verdicts.append(Verdict(target, "—", _unmeasured(results, "M", settings.NIGHTLY)))
+    return verdicts
