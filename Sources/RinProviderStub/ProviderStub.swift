@@ -38,7 +38,9 @@ public final class ProviderStub: Sendable {
     let state = ProviderStubMemory()
     let settings = Settings(
       apiKey: apiKey, fallback: fallback, keepRecords: keepRecords, onRequest: onRequest)
-    let server = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: port), timeout: 30, logger: .disabled)
+    let server = HTTPServer(
+      address: try .inet(ip4: "127.0.0.1", port: port), timeout: 30,
+      pool: NoDelaySocketPool(inner: HTTPServer.defaultPool()), logger: .disabled)
     await server.appendRoute("POST /v1/person/bulk") { request in
       await ProviderStubHandler(state: state, settings: settings).respond(to: request)
     }
@@ -73,6 +75,8 @@ public final class ProviderStub: Sendable {
   public func stop() async {
     await server.stop(timeout: 1)
     serverTask.cancel()
+    // Jobs already queued still run; the thread ends when none is left.
+    executor.shutdown()
   }
 
   /// Runs until the task is cancelled or the server fails.

@@ -85,7 +85,7 @@ struct EnrichmentApplier {
     let rows = try batch.tx.lookups(provider: provider.name, keys: Set(prepared.providerLookups.keys))
     for contact in prepared.contacts {
       guard !contact.skipsProvider else {
-        if !contact.row.phones.isEmpty || !contact.row.emails.isEmpty {
+        if contact.hasChannels {
           batch.counts.addSkipped("contact has every provider field edited (not looked up)")
         }
         continue

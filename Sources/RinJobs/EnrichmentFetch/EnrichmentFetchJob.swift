@@ -40,7 +40,6 @@ public struct EnrichmentFetchJob: Job {
       },
       { batch, prepared in try applier.apply(batch, prepared) })
     if let plan {
-      tally.wouldBeLookups = tally.wouldBeKeys.count
       context.details.merge(
         tally.details(dryRun: context.dryRun, provider: plan, statistics: plan.client.statistics)
       ) { $1 }
@@ -53,17 +52,22 @@ public struct EnrichmentFetchJob: Job {
     _ prepared: PreparedBatch, plan: ProviderPlan, context: JobContext, tally: inout EnrichmentTally
   ) async throws {
     let wanted = prepared.providerLookups
-    let cached = try context.read { try $0.lookups(provider: plan.name, keys: Set(wanted.keys)) }
-    let fresh = cached.filter { $0.value.expiresAt > context.now }
-    tally.cacheHits += fresh.count
-    let missing = wanted.values.filter { fresh[$0.id] == nil && !tally.givenUp.contains($0.id) }
-      .sorted { $0.id < $1.id }
+    let expiries = try context.read { try $0.lookupExpiries(provider: plan.name, keys: Array(wanted.keys)) }
+    let missing = wanted.values.filter { lookup in
+      guard let expiresAt = expiries[lookup.id], expiresAt > context.now else {
+        return !tally.givenUp.contains(lookup.id)
+      }
+      tally.cacheHits += 1
+      return false
+    }.sorted { $0.id < $1.id }
     guard !missing.isEmpty else { return }
     if context.dryRun {
-      tally.wouldBeKeys.formUnion(missing.map(\.id))
+      // What the real run would cache here, a later batch would find: count each key once.
+      let keys = missing.map(\.id)
+      tally.wouldBeLookups += try context.write { try $0.rememberDryRunKeys(keys) }
       return
     }
     try await ProviderFetcher(plan: plan, context: context)
-      .fetch(missing, expired: Set(cached.keys), tally: &tally)
+      .fetch(missing, expired: Set(expiries.keys), tally: &tally)
   }
 }

@@ -17,8 +17,6 @@ struct EnrichmentTally {
   var failures: [String: Int] = [:]
   /// Keys that got no answer this run: later batches do not ask for them again.
   var givenUp: Set<String> = []
-  /// Keys a dry run would look up, to count each once across batches.
-  var wouldBeKeys: Set<String> = []
 
   func details(dryRun: Bool, provider: ProviderPlan, statistics: ProviderStatistics) -> [String: String] {
     var details = ["provider": provider.name, "cache_hits": String(cacheHits)]

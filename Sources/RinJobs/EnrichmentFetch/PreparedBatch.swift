@@ -3,17 +3,22 @@ import RinProviderClient
 import RinStorage
 
 /// A batch's contacts and what normalization made of them, read before the batch's
-/// transaction while the provider is called.
-struct PreparedBatch {
+/// transaction while the provider is called. Raw numbers and addresses are dropped once
+/// normalized: a batch holds only what the rules need.
+struct PreparedBatch: Sendable {
   struct Contact: Sendable {
     var row: EnrichmentContactRow
     var channels: ContactChannels
     var edited: EditedFields
+    /// The contact has at least one number or address, well formed or not.
+    var hasChannels: Bool
     /// Every field a provider could fill is edited: the contact is not looked up.
     var skipsProvider: Bool { edited.blocksEveryProviderField }
   }
 
   var contacts: [Contact]
+  /// Each key the provider could be asked about, once.
+  var providerLookups: [String: ProviderLookup]
 
   /// Contacts per parallel slice: parsing numbers (libphonenumber) is most of a batch's CPU.
   static let sliceSize = 2_000
@@ -33,7 +38,12 @@ struct PreparedBatch {
       for await (index, contacts) in group { done[index] = contacts }
       return done
     }
-    return PreparedBatch(contacts: slices.indices.flatMap { prepared[$0] ?? [] })
+    let contacts = slices.indices.flatMap { prepared[$0] ?? [] }
+    var lookups: [String: ProviderLookup] = [:]
+    for contact in contacts where !contact.skipsProvider {
+      for lookup in contact.channels.lookups { lookups[lookup.id] = lookup }
+    }
+    return PreparedBatch(contacts: contacts, providerLookups: lookups)
   }
 
   private static func contact(
@@ -43,15 +53,10 @@ struct PreparedBatch {
     // A contact whose every provider field is edited is never looked up: nothing to hash.
     let channels = ContactChannels(
       row, normalizer: normalizer, forProvider: forProvider && !edited.blocksEveryProviderField)
-    return Contact(row: row, channels: channels, edited: edited)
-  }
-
-  /// Each key the provider could be asked about, once.
-  var providerLookups: [String: ProviderLookup] {
-    var lookups: [String: ProviderLookup] = [:]
-    for contact in contacts where !contact.skipsProvider {
-      for lookup in contact.channels.lookups { lookups[lookup.id] = lookup }
-    }
-    return lookups
+    var slim = row
+    slim.phones = []
+    slim.emails = []
+    return Contact(
+      row: slim, channels: channels, edited: edited, hasChannels: !row.phones.isEmpty || !row.emails.isEmpty)
   }
 }

@@ -98,3 +98,20 @@ extension StorageTransaction {
     return rows
   }
 }
+
+extension StorageTransaction {
+  /// `expires_at` of the cached lookups of `provider` for `keys`, expired ones included: what
+  /// deciding which keys to ask for needs, without the responses.
+  public func lookupExpiries(provider: String, keys: [String]) throws -> [String: Int64] {
+    guard !keys.isEmpty else { return [:] }
+    var expiries: [String: Int64] = [:]
+    try sql.forEachRow(
+      sql.dialect.placeholders(
+        "SELECT lookup_key, expires_at FROM enrichment_lookups WHERE provider = ? AND lookup_key IN (\(sql.dialect.textSet))"
+      ), [.text(provider), SQLDialect.jsonArray(keys)]
+    ) { row in
+      if let key = row.text(0) { expiries[key] = row.int64(1) ?? 0 }
+    }
+    return expiries
+  }
+}

@@ -26,18 +26,6 @@ struct CommandLineTests {
     #expect(result.stderr.contains("surprise"))
   }
 
-  /// Every job is built since issue 5; the test comes back on if one is taken out of the catalog.
-  static let notBuilt = JobName.allCases.first { JobCatalog.job($0) == nil }
-
-  @Test(.enabled(if: notBuilt != nil)) func aJobNotBuiltYetExits1AndSaysSo() throws {
-    let missing = try #require(Self.notBuilt)
-    let db = try TestDatabase()
-    let result = try Executable.run("rin-\(missing.rawValue)", ["--db", db.path])
-    #expect(result.exitCode == 1)
-    #expect(result.stderr.contains("not built yet"))
-    #expect(result.stdout.isEmpty)
-  }
-
   @Test func badUsageExits64() throws {
     let db = try TestDatabase()
     #expect(try Executable.run("rin-badge-recount", ["--db", db.path, "--as-of", "2026-02-30"]).exitCode == 64)

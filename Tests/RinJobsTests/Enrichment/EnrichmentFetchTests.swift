@@ -85,7 +85,7 @@ struct EnrichmentFetchTests {
     .tooManyRequestsRateLimitReset(seconds: 1),
     .status(500),
     .status(503),
-    .slow(seconds: 4),
+    .slow(seconds: 12),
     .malformedJSON,
     .answerOutOfOrder,
     .answerWithUnknownIDs,
@@ -96,7 +96,7 @@ struct EnrichmentFetchTests {
     f.stub.enqueue(behaviour)
     // Timeouts generous enough for a loaded machine: a normal answer that arrived after the client
     // gave up would be asked for again, which is the one repeat no client can avoid.
-    let summary = await f.run(config: f.config(timeout: .seconds(2), concurrency: 1))
+    let summary = await f.run(config: f.config(timeout: .seconds(5), concurrency: 1))
     #expect(summary.status == .succeeded, "\(summary.error ?? "")")
     #expect(try f.enrichments() == EnrichmentFixture.expectedEnrichments)
     #expect(try f.outbox() == EnrichmentFixture.expectedOutbox)
@@ -169,12 +169,12 @@ struct EnrichmentFetchTests {
     defer { Task { await f.stop() } }
     let stop = StopSignal()
     // One request at a time; the second hangs past its timeout while the stop arrives.
-    f.stub.enqueue(.answer, .slow(seconds: 4))
+    f.stub.enqueue(.answer, .slow(seconds: 12))
     let watcher = Task {
       while f.stub.requestCount < 2 { try await Task.sleep(nanoseconds: 5_000_000) }
       stop.request()
     }
-    let stopped = await f.run(config: f.config(timeout: .seconds(2), concurrency: 1), stop: stop)
+    let stopped = await f.run(config: f.config(timeout: .seconds(5), concurrency: 1), stop: stop)
     _ = try? await watcher.value
     #expect(stopped.status == .interrupted)
     #expect(stopped.exitCode == .temporary)

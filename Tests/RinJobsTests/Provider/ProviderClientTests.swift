@@ -77,8 +77,8 @@ struct ProviderClientTests {
   @Test func serverErrorsTimeoutsAndMalformedBodiesAreRetriedThenSucceed() async throws {
     let stub = try await Self.scriptedStub()
     defer { Task { await stub.stop() } }
-    stub.enqueue(.status(500), .slow(seconds: 4), .malformedJSON)
-    let client = try Self.client(stub, timeout: 1.5, maxRetries: 3)
+    stub.enqueue(.status(500), .slow(seconds: 12), .malformedJSON)
+    let client = try Self.client(stub, timeout: 5, maxRetries: 3)
     #expect(
       await client.lookup(Self.lookups) == .answered(results: Self.expected, unknownIDs: 0, duplicateIDs: 0))
     #expect(stub.requestCount == 4)

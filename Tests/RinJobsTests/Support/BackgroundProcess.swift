@@ -56,10 +56,14 @@ final class BackgroundProcess: Sendable {
     return process.terminationStatus
   }
 
-  /// Sends `signal` and waits for the process to end; returns its exit status.
+  /// Sends `signal` and waits for the process to end; returns its exit status. A process still
+  /// running 10 s later is killed, so a test never hangs on a child that ignores `signal`.
   @discardableResult
   func stop(signal: Int32 = SIGTERM) -> Int32 {
     if process.isRunning { kill(process.processIdentifier, signal) }
+    let deadline = Date().addingTimeInterval(10)
+    while process.isRunning && Date() < deadline { usleep(10_000) }
+    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     process.waitUntilExit()
     return process.terminationStatus
   }
