@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import RinJobs
+import RinProviderStub
 import RinRuntime
 import RinSeed
 import RinStorage
@@ -24,7 +25,8 @@ struct DemoCommand: AsyncParsableCommand {
   func run() async throws {
     try await CLIFailure.reporting("rinjobs demo") {
       LogSetup.bootstrap()
-      let config = RinConfig.defaults(storageURL: db)
+      var config = RinConfig.defaults(storageURL: db)
+      let stub = try await DemoProvider.start(into: &config)
       let fresh = !FileManager.default.fileExists(atPath: db)
       let storage = try Storage.open(url: db, options: .init(createIfMissing: true))
       if fresh {
@@ -36,7 +38,10 @@ struct DemoCommand: AsyncParsableCommand {
       } else {
         print("Using the existing demo database \(db) (delete it to seed a new one).")
       }
-      let runner = JobRunner(config: config, storage: storage, logger: Logger(label: "rinjobs.demo"))
+      print("enrichment-fetch asks a provider stub on \(stub.baseURL) (`rinjobs provider-stub` serves the same data).")
+      let runner = JobRunner(
+        config: config, storage: storage, logger: Logger(label: "rinjobs.demo"),
+        environment: DemoProvider.environment())
       var failed = false
       for name in Self.order {
         print("")
@@ -53,6 +58,7 @@ struct DemoCommand: AsyncParsableCommand {
       print("")
       print("Database: \(storage.location)")
       print("Look around: rinjobs history --db \(db)   ·   sqlite3 \(db) 'SELECT * FROM badge_counts LIMIT 5'")
+      await stub.stop()
       if failed { throw ExitCode(RinExitCode.failure.rawValue) }
     }
   }

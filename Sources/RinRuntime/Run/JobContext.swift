@@ -26,6 +26,9 @@ public final class JobContext {
   public internal(set) var changes = ChangeSet()
   /// Facts worth a line in the summary (e.g. the oldest click kept); ids and counts only.
   public var details: [String: String] = [:]
+  /// The process environment as the runner sees it (secrets such as an API key come from here;
+  /// tests pass their own).
+  public internal(set) var environment: [String: String] = [:]
 
   init(
     job: JobName, runID: Int64, storage: Storage, config: RinConfig, dryRun: Bool,
