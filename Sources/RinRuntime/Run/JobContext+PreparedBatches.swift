@@ -10,11 +10,8 @@ extension JobContext {
     batchSize: Int, liveAt: Int64? = nil, prepare: ([Int64]) async throws -> Prepared,
     _ body: (UserBatch, Prepared) throws -> Void
   ) async throws {
-    var selection = self.selection
-    selection.liveAt = liveAt
-    var after = resumeAfterUserID ?? Int64.min
-    let total = try storage.read { try $0.countUsers(after: after, in: selection) }
-    progress?.start(total: total, unit: "users")
+    let selection = self.selection(liveAt: liveAt)
+    var after = try startWalk(selection)
     defer { progress?.finish() }
     while true {
       try throwIfStopped(after: after)
@@ -25,23 +22,44 @@ extension JobContext {
       let batchCounts: JobCounts = try storage.write(into: &changes) { tx in
         let batch = UserBatch(tx: tx, userIDs: ids)
         try body(batch, prepared)
-        if !dryRun {
-          try tx.saveCheckpoint(
-            Checkpoint(
-              job: job.rawValue, asOf: asOf.description, scope: checkpointScope, runID: runID,
-              lastUserID: last),
-            at: now)
-        }
-        batch.counts.usersProcessed = ids.count
-        return batch.counts
+        return try finish(batch)
       }
       after = last
       counts.merge(batchCounts)
       progress?.advance(by: batchCounts.usersProcessed)
     }
   }
+}
 
-  private func throwIfStopped(after: Int64) throws {
+extension JobContext {
+  func selection(liveAt: Int64?) -> UserSelection {
+    var selection = self.selection
+    selection.liveAt = liveAt
+    return selection
+  }
+
+  /// Where the walk starts (after the checkpoint, if any); starts the progress bar.
+  func startWalk(_ selection: UserSelection) throws -> Int64 {
+    let after = resumeAfterUserID ?? Int64.min
+    let total = try storage.read { try $0.countUsers(after: after, in: selection) }
+    progress?.start(total: total, unit: "users")
+    return after
+  }
+
+  /// Ends a batch inside its transaction: the checkpoint commits with the batch's writes, so a
+  /// later run resumes after its last user (a dry run keeps none).
+  func finish(_ batch: UserBatch) throws -> JobCounts {
+    if !dryRun, let last = batch.userIDs.last {
+      try batch.tx.saveCheckpoint(
+        Checkpoint(
+          job: job.rawValue, asOf: asOf.description, scope: checkpointScope, runID: runID, lastUserID: last),
+        at: now)
+    }
+    batch.counts.usersProcessed = batch.userIDs.count
+    return batch.counts
+  }
+
+  func throwIfStopped(after: Int64) throws {
     guard stop.isRequested else { return }
     throw RunFailure(
       .interrupted,
