@@ -72,6 +72,17 @@ struct SQLiteRowReader: SQLRowReader {
     }
   }
 
+  func withUTF8<T>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T? {
+    switch type(index) {
+    case SQLITE_NULL, SQLITE_BLOB: return nil
+    default:
+      guard let bytes = sqlite3_column_text(statement, Int32(index)) else { return nil }
+      let all = UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(statement, Int32(index))))
+      // Up to the first NUL, as `text(_:)` reads it.
+      return try body(UnsafeBufferPointer(rebasing: all[..<(all.firstIndex(of: 0) ?? all.endIndex)]))
+    }
+  }
+
   func value(_ index: Int) -> SQLValue {
     switch type(index) {
     case SQLITE_INTEGER: .integer(sqlite3_column_int64(statement, Int32(index)))

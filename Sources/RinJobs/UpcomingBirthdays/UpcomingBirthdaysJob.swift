@@ -16,25 +16,27 @@ public struct UpcomingBirthdaysJob: Job {
       let wanted = try UpcomingBirthdaysInputs.wanted(
         batch, now: context.now, windowDays: settings.windowDays)
       let stored = try batch.tx.upcomingEvents(of: batch.userIDs)
+      // The batch's upserts go in a few multi-row statements once every user is planned.
+      var upserts: [(userID: Int64, event: UpcomingEvent, isNew: Bool)] = []
+      var due: [(userID: Int64, event: UpcomingEvent)] = []
       for user in batch.userIDs {
         let sync = UpcomingEventsSync(wanted: wanted[user] ?? [], stored: stored[user] ?? [])
-        try apply(sync, for: user, tx: batch.tx, now: context.now)
+        for key in sync.deletes { try batch.tx.deleteUpcomingEvent(userID: user, key) }
+        upserts += sync.inserts.map { (user, $0, true) } + sync.updates.map { (user, $0, false) }
+        due += sync.remindersDue.map { (user, $0) }
       }
+      try batch.tx.putUpcomingEvents(upserts, createdAt: context.now)
+      for (user, event) in due { try notifyDue(event, for: user, tx: batch.tx, now: context.now) }
     }
   }
 
-  private func apply(_ sync: UpcomingEventsSync, for user: Int64, tx: StorageTransaction, now: Int64) throws {
-    for key in sync.deletes { try tx.deleteUpcomingEvent(userID: user, key) }
-    for event in sync.inserts { try tx.putUpcomingEvent(userID: user, event, createdAt: now, isNew: true) }
-    for event in sync.updates { try tx.putUpcomingEvent(userID: user, event, createdAt: now, isNew: false) }
-    for event in sync.remindersDue {
-      try tx.enqueue(
-        OutboxMessage(
-          userID: user, kind: "reminder_due", deepLink: Notifications.contactDeepLink(event.contactID),
-          payload: JSONText.encode(ReminderDuePayload(event)),
-          dedupeKey: Notifications.reminderDueKey(reminder: event.refID, occursOn: event.occursOn)),
-        at: now)
-    }
+  private func notifyDue(_ event: UpcomingEvent, for user: Int64, tx: StorageTransaction, now: Int64) throws {
+    try tx.enqueue(
+      OutboxMessage(
+        userID: user, kind: "reminder_due", deepLink: Notifications.contactDeepLink(event.contactID),
+        payload: JSONText.encode(ReminderDuePayload(event)),
+        dedupeKey: Notifications.reminderDueKey(reminder: event.refID, occursOn: event.occursOn)),
+      at: now)
   }
 }
 

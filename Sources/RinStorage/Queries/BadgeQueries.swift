@@ -56,27 +56,32 @@ extension StorageTransaction {
     return stored
   }
 
-  /// Inserts or replaces the user's `badge_counts` row.
-  public func putBadgeCounts(
-    userID: Int64, _ counts: BadgeCounts, computedAt: Int64, isNew: Bool
-  ) throws {
-    try sql.execute(
-      sql.dialect.placeholders(
-        """
-        INSERT INTO badge_counts (user_id, home, circles, score, profile, computed_at)
-        VALUES (?, ?, ?, ?, ?, ?)
-        ON CONFLICT (user_id) DO UPDATE SET home = excluded.home, circles = excluded.circles,
-          score = excluded.score, profile = excluded.profile, computed_at = excluded.computed_at
-        """),
-      [
-        .integer(userID), .integer(Int64(counts.home)), .integer(Int64(counts.circles)),
-        .integer(Int64(counts.score)), .integer(Int64(counts.profile)), .integer(computedAt),
-      ])
-    changes.record(
-      "badge_counts", isNew ? .insert : .update,
-      sample: "user \(userID): home \(counts.home), circles \(counts.circles), score \(counts.score), profile \(counts.profile)"
-    )
+  /// Inserts or replaces the users' `badge_counts` rows, in a few multi-row statements.
+  public func putBadgeCounts(_ rows: [(userID: Int64, counts: BadgeCounts, isNew: Bool)], computedAt: Int64)
+    throws
+  {
+    try Self.badgeCountsUpsert.execute(
+      rows.map { userID, counts, _ in
+        [
+          SQLValue.integer(userID), .integer(Int64(counts.home)), .integer(Int64(counts.circles)),
+          .integer(Int64(counts.score)), .integer(Int64(counts.profile)), .integer(computedAt),
+        ]
+      }, on: sql)
+    for (userID, counts, isNew) in rows {
+      changes.record(
+        "badge_counts", isNew ? .insert : .update,
+        sample:
+          "user \(userID): home \(counts.home), circles \(counts.circles), score \(counts.score), profile \(counts.profile)"
+      )
+    }
   }
+
+  private static let badgeCountsUpsert = MultiRowStatement(
+    head: "INSERT INTO badge_counts (user_id, home, circles, score, profile, computed_at) VALUES", columns: 6,
+    tail: """
+      ON CONFLICT (user_id) DO UPDATE SET home = excluded.home, circles = excluded.circles,
+        score = excluded.score, profile = excluded.profile, computed_at = excluded.computed_at
+      """)
 
   private func forEachCount(
     _ query: String, _ arguments: [SQLValue], _ body: (Int64, Int) -> Void

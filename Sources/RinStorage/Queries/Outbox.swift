@@ -37,4 +37,27 @@ extension StorageTransaction {
     }
     return inserted > 0
   }
+
+  /// Queues `messages` in a few multi-row statements, each unless its dedupe key was queued
+  /// before; `RETURNING` tells which were new, so the change set counts exactly those.
+  public func enqueue(_ messages: [OutboxMessage], at instant: Int64) throws {
+    let rows = messages.map {
+      [
+        SQLValue.integer($0.userID), .text($0.kind), SQLValue($0.deepLink), SQLValue($0.payload),
+        .text($0.dedupeKey), .integer(instant),
+      ]
+    }
+    var kinds: [String: String] = [:]
+    for message in messages { kinds[message.dedupeKey] = message.kind }
+    try Self.outboxInsert.forEachReturnedRow(rows, on: sql) { row in
+      guard let key = row.text(0) else { return }
+      changes.record("notification_outbox", .insert, sample: key)
+      changes.recordNotification(kind: kinds[key] ?? "")
+    }
+  }
+
+  private static let outboxInsert = MultiRowStatement(
+    head:
+      "INSERT INTO notification_outbox (user_id, kind, deep_link, payload, dedupe_key, created_at) VALUES",
+    columns: 6, tail: "ON CONFLICT (dedupe_key) DO NOTHING RETURNING dedupe_key")
 }

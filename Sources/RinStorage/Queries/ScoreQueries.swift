@@ -59,49 +59,6 @@ extension StorageTransaction {
     return users
   }
 
-  /// Streams every contact of `ids` created up to `end` (live ones and deleted ones, which churn
-  /// needs), with the existence checks answered for contacts live at `end` only.
-  public func forEachScoreContact(
-    of ids: [Int64], end: Int64, _ body: (_ userID: Int64, ScoreContact) throws -> Void
-  ) throws {
-    let live = "c.created_at < :end AND (c.deleted_at IS NULL OR c.deleted_at >= :end)"
-    let query = """
-      SELECT c.user_id, c.given_name, c.family_name, c.display_name, c.created_at, c.deleted_at,
-        CASE WHEN \(live) THEN
-          EXISTS (SELECT 1 FROM contact_phones p WHERE p.contact_id = c.id AND trim(p.raw, ' \t\r\n') <> '')
-          OR EXISTS (SELECT 1 FROM contact_emails e WHERE e.contact_id = c.id AND trim(e.address, ' \t\r\n') <> '')
-        END,
-        CASE WHEN \(live) THEN
-          EXISTS (SELECT 1 FROM contact_enrichments x WHERE x.contact_id = c.id AND x.fetched_at < :end)
-        END,
-        CASE WHEN \(live) AND c.rin_user_id IS NOT NULL THEN
-          EXISTS (SELECT 1 FROM users r WHERE r.id = c.rin_user_id AND r.created_at < :end
-            AND (r.deleted_at IS NULL OR r.deleted_at >= :end))
-        END,
-        CASE WHEN \(live) AND c.rin_user_id IS NOT NULL THEN
-          EXISTS (SELECT 1 FROM contacts b WHERE b.rin_user_id = c.user_id AND b.user_id = c.rin_user_id
-            AND b.created_at < :end AND (b.deleted_at IS NULL OR b.deleted_at >= :end))
-        END,
-        CASE WHEN \(live) THEN
-          EXISTS (SELECT 1 FROM circle_members m JOIN circles k ON k.id = m.circle_id
-            WHERE m.contact_id = c.id AND k.kind IN ('prepopulated', 'custom')
-              AND (m.added_at IS NULL OR m.added_at < :end)
-              AND k.created_at < :end AND (k.deleted_at IS NULL OR k.deleted_at >= :end))
-        END
-      FROM contacts c
-      WHERE c.user_id IN (\(SQLDialect.list(ids.count))) AND c.created_at <= :end
-      """
-    try sql.forEachRow(sql.dialect.named(query, ["end": .integer(end)], then: ids.map(SQLValue.integer))) { row in
-      try body(
-        row.int64(0) ?? 0,
-        ScoreContact(
-          givenName: row.text(1), familyName: row.text(2), displayName: row.text(3),
-          createdAt: row.int64(4) ?? 0, deletedAt: row.int64(5), hasChannel: row.int64(6) == 1,
-          isEnriched: row.int64(7) == 1, isRinUser: row.int64(8) == 1, isMutual: row.int64(9) == 1,
-          isOrganized: row.int64(10) == 1))
-    }
-  }
-
   /// Live custom circles with at least one live member, per user.
   public func customCircleCounts(of ids: [Int64], end: Int64) throws -> [Int64: Int] {
     var counts: [Int64: Int] = [:]

@@ -66,25 +66,36 @@ extension StorageTransaction {
     return rows
   }
 
-  /// Inserts the occurrence, or rewrites its `contact_id` and `days_until`: never the app's
-  /// `dismissed_at`, never `created_at`.
-  public func putUpcomingEvent(userID: Int64, _ event: UpcomingEvent, createdAt: Int64, isNew: Bool) throws {
-    try sql.execute(
-      sql.dialect.placeholders(
-        """
-        INSERT INTO upcoming_events (user_id, contact_id, kind, ref_id, occurs_on, days_until, created_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?)
-        ON CONFLICT (user_id, kind, ref_id, occurs_on) DO UPDATE SET contact_id = excluded.contact_id,
-          days_until = excluded.days_until
-        """),
+  /// Inserts the occurrences, or rewrites their `contact_id` and `days_until`: never the app's
+  /// `dismissed_at`, never `created_at`. A few multi-row statements per batch, not one per row.
+  public func putUpcomingEvents(
+    _ events: [(userID: Int64, event: UpcomingEvent, isNew: Bool)], createdAt: Int64
+  )
+    throws
+  {
+    let rows = events.map { userID, event, _ in
       [
-        .integer(userID), .integer(event.contactID), .text(event.kind.rawValue), .integer(event.refID),
+        SQLValue.integer(userID), .integer(event.contactID), .text(event.kind.rawValue),
+        .integer(event.refID),
         .text(event.occursOn.description), .integer(Int64(event.daysUntil)), .integer(createdAt),
-      ])
-    changes.record(
-      "upcoming_events", isNew ? .insert : .update,
-      sample: "user \(userID): \(event.key), days_until \(event.daysUntil)")
+      ]
+    }
+    try Self.upcomingEventUpsert.execute(rows, on: sql)
+    for (userID, event, isNew) in events {
+      changes.record(
+        "upcoming_events", isNew ? .insert : .update,
+        sample: "user \(userID): \(event.key), days_until \(event.daysUntil)")
+    }
   }
+
+  private static let upcomingEventUpsert = MultiRowStatement(
+    head:
+      "INSERT INTO upcoming_events (user_id, contact_id, kind, ref_id, occurs_on, days_until, created_at) VALUES",
+    columns: 7,
+    tail: """
+      ON CONFLICT (user_id, kind, ref_id, occurs_on) DO UPDATE SET contact_id = excluded.contact_id,
+        days_until = excluded.days_until
+      """)
 
   public func deleteUpcomingEvent(userID: Int64, _ key: UpcomingEvent.Key) throws {
     let deleted = try sql.execute(

@@ -23,4 +23,12 @@ struct ScoreContactTests {
     #expect(ScoreContact(givenName: " ", familyName: "", displayName: "Dr. X", createdAt: 0).hasName)
     #expect(!ScoreContact(givenName: " ", familyName: "\t", displayName: "", createdAt: 0).hasName)
   }
+
+  @Test(arguments: [[0xFF], [0x20, 0xC3], [0xC2, 0xA0], [0xC2, 0x85, 0x20], [0xE2, 0x80, 0x83, 0x41], [0xCC, 0x81]])
+  func theByteRuleReadsInvalidUTF8AsStringDoes(_ bytes: [UInt8]) {
+    let decoded = String(decoding: bytes, as: UTF8.self)
+    let expected = decoded.contains { !$0.isWhitespace }
+    #expect(bytes.withUnsafeBufferPointer { ScoreContact.isNotBlank(utf8: $0) } == expected)
+    #expect(ScoreContact.isNotBlank(decoded) == expected)
+  }
 }

@@ -1,0 +1,53 @@
+/// Which child-table rows a per-batch query reads: those in the batch's contact id ranges (one
+/// `UNION ALL` branch per range, so each is an ordered index scan and no row needs de-duplicating),
+/// or, when the contacts are too scattered for ranges, those of the batch's users' contacts.
+struct ContactScope {
+  let ranges: ContactIDRanges?
+  let userIDs: [SQLValue]
+
+  func query(_ query: ScopedQuery, end: Int64, dialect: SQLDialect) -> (String, [SQLValue]) {
+    func branch(_ condition: String, _ values: [SQLValue]) -> (String, [SQLValue]) {
+      let before = Array(repeating: SQLValue.integer(end), count: query.endsBefore)
+      let after = Array(repeating: SQLValue.integer(end), count: query.endsAfter)
+      return (query.before + condition + query.after, before + values + after)
+    }
+    guard let ranges else {
+      let list = SQLDialect.list(userIDs.count)
+      let (text, values) = branch(
+        "\(query.column) IN (SELECT id FROM contacts WHERE user_id IN (\(list)))", userIDs)
+      return (dialect.placeholders(text), values)
+    }
+    let pairs = ranges.arguments
+    let branches = stride(from: 0, to: pairs.count, by: 2).map {
+      branch("\(query.column) BETWEEN ? AND ?", [pairs[$0], pairs[$0 + 1]])
+    }
+    return (
+      dialect.placeholders(branches.map(\.0).joined(separator: "\nUNION ALL\n")), branches.flatMap(\.1)
+    )
+  }
+}
+
+/// A query over one batch's contacts: `{contacts:column}` marks where the scope's condition on
+/// `column` (a contact id) goes, `:end` the instant. Split once, when the static query is first
+/// used, so that a batch only concatenates (expanding a long text per batch showed in profiles).
+struct ScopedQuery: Sendable {
+  let before: String
+  let column: String
+  let after: String
+  let endsBefore: Int
+  let endsAfter: Int
+
+  init(_ template: String) {
+    let parts = template.split(separator: "{contacts:", maxSplits: 1, omittingEmptySubsequences: false)
+    let rest =
+      parts.count == 2 ? parts[1].split(separator: "}", maxSplits: 1, omittingEmptySubsequences: false) : []
+    precondition(rest.count == 2, "a scoped query marks its contact id column once: {contacts:column}")
+    func expand(_ text: Substring) -> (String, Int) {
+      let pieces = text.split(separator: ":end", omittingEmptySubsequences: false)
+      return (pieces.joined(separator: "?"), pieces.count - 1)
+    }
+    (before, endsBefore) = expand(parts[0])
+    column = String(rest[0])
+    (after, endsAfter) = expand(rest[1])
+  }
+}
