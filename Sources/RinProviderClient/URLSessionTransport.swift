@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -34,7 +35,7 @@ public final class URLSessionTransport: ProviderTransport {
       // URLSession's own timeout is an idle timeout; the deadline bounds the whole exchange.
       let prepared = urlRequest
       let (data, response) = try await Deadline.run(seconds: timeout) {
-        try await self.session.data(for: prepared)
+        try await self.data(for: prepared)
       }
       guard let http = response as? HTTPURLResponse else {
         throw ProviderTransportError.unreachable("not HTTP")
@@ -55,5 +56,57 @@ public final class URLSessionTransport: ProviderTransport {
     } catch {
       throw .unreachable(String(describing: type(of: error)))
     }
+  }
+
+  /// `session.data(for:)` without its deadlock on Linux (swift-corelibs-foundation #5412, fixed
+  /// upstream after the toolchain we build with): cancelling the awaiting task while the
+  /// response arrives inverted two locks — the task's status lock, held while its cancellation
+  /// handler runs, and URLSession's work queue, which `URLSessionTask.cancel()` waits for. Here
+  /// the cancellation handler only hands `cancel()` to another thread and returns.
+  private func data(for request: URLRequest) async throws -> (Data, URLResponse) {
+    let running = RunningTask()
+    return try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation { continuation in
+        let task = session.dataTask(with: request) { data, response, error in
+          if let error {
+            continuation.resume(throwing: error)
+          } else if let data, let response {
+            continuation.resume(returning: (data, response))
+          } else {
+            continuation.resume(throwing: URLError(.badServerResponse))
+          }
+        }
+        task.resume()
+        running.start(task)
+      }
+    } onCancel: {
+      running.cancel()
+    }
+  }
+}
+
+/// The URLSession task behind one exchange, cancelled from another thread (see `data(for:)`),
+/// also when the cancellation came before the task existed.
+private final class RunningTask: Sendable {
+  private let state = Mutex<(task: URLSessionDataTask?, cancelled: Bool)>((nil, false))
+
+  func start(_ task: URLSessionDataTask) {
+    let cancelled = state.withLock { state in
+      state.task = task
+      return state.cancelled
+    }
+    if cancelled { Self.cancelElsewhere(task) }
+  }
+
+  func cancel() {
+    let task = state.withLock { state in
+      state.cancelled = true
+      return state.task
+    }
+    if let task { Self.cancelElsewhere(task) }
+  }
+
+  private static func cancelElsewhere(_ task: URLSessionDataTask) {
+    DispatchQueue.global().async { task.cancel() }
   }
 }

@@ -37,13 +37,14 @@ struct EnrichmentApplier {
         confidence: value.confidence, fetchedAt: value.fetchedAt, isNew: write == .insert)
       if write.isNewToUser { enriched[contact.userID, default: []].insert(contact.id) }
     }
-    batch.counts.addRead("contacts", prepared.contacts.count)
+    batch.counts.addRead("contacts", prepared.contacts.count + prepared.unchanged)
     for contact in prepared.contacts {
       batch.counts.addSkipped("contact phone malformed", contact.channels.malformedPhones)
       batch.counts.addSkipped("contact email malformed", contact.channels.malformedEmails)
     }
     try applyRinNetwork(prepared, batch: batch, put: put)
-    if let provider { try applyProvider(provider, prepared, batch: batch, put: put) }
+    let cached = try provider.map { try applyProvider($0, prepared, batch: batch, put: put) } ?? [:]
+    try rememberChecks(prepared, cached: cached, tx: tx)
     for (user, contacts) in enriched.sorted(by: { $0.key < $1.key }) {
       try tx.enqueue(
         OutboxMessage(
@@ -79,9 +80,33 @@ struct EnrichmentApplier {
     }
   }
 
+  /// The settings a contact's values depend on, as its check records them.
+  var checkSettings: String { RecheckRule.settings(provider: provider) }
+
+  /// Each checked contact is left alone by later runs until it changes or a cached answer of
+  /// its expires (an unanswered key makes it due at the next run).
+  private func rememberChecks(_ prepared: PreparedBatch, cached: [String: LookupRow], tx: StorageTransaction)
+    throws
+  {
+    let settings = checkSettings
+    try tx.saveEnrichmentChecks(
+      prepared.contacts.map { contact in
+        let expiries =
+          contact.skipsProvider || provider == nil
+          ? [] : contact.channels.lookups.map { cached[$0.id]?.expiresAt }
+        return (
+          contact.row.id,
+          EnrichmentCheck(
+            fingerprint: contact.fingerprint, settings: settings,
+            dueAt: EnrichmentCheck.dueAt(expiries: expiries, at: now))
+        )
+      }, at: now)
+  }
+
+  /// Writes the cached provider values; returns the cache rows it read, by key.
   private func applyProvider(
     _ provider: (name: String, minLikelihood: Int), _ prepared: PreparedBatch, batch: UserBatch, put: Put
-  ) throws {
+  ) throws -> [String: LookupRow] {
     let rows = try batch.tx.lookups(provider: provider.name, keys: Set(prepared.providerLookups.keys))
     for contact in prepared.contacts {
       guard !contact.skipsProvider else {
@@ -107,5 +132,6 @@ struct EnrichmentApplier {
         try put(contact.row, field, provider.name, value)
       }
     }
+    return rows
   }
 }

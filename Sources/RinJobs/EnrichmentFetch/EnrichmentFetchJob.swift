@@ -29,16 +29,24 @@ public struct EnrichmentFetchJob: Job {
     }
     let applier = EnrichmentApplier(
       provider: plan.map { ($0.name, $0.minLikelihood) }, now: context.now, runID: context.runID)
+    let recheck = try RecheckRule.load(settings: applier.checkSettings, now: context.now, context: context)
     var tally = EnrichmentTally()
+    var unchanged = 0
     try await context.forEachUserBatch(
       batchSize: settings.batchSize,
       prepare: { ids in
-        let rows = try context.read { try $0.enrichmentContacts(of: ids) }
-        let prepared = await PreparedBatch.make(rows, normalizer: normalizer, forProvider: plan != nil)
+        let (rows, checks) = try context.read {
+          (try $0.enrichmentContacts(of: ids), try $0.enrichmentChecks(of: ids))
+        }
+        let prepared = await PreparedBatch.make(
+          rows, checks: checks, recheck: recheck, normalizer: normalizer, forProvider: plan != nil)
+        unchanged += prepared.unchanged
         if let plan { try await lookUp(prepared, plan: plan, context: context, tally: &tally) }
         return prepared
       },
       { batch, prepared in try applier.apply(batch, prepared) })
+    // Contacts whose inputs, settings and cached answers were as at their last check.
+    context.details["contacts_unchanged"] = String(unchanged)
     if let plan {
       context.details.merge(
         tally.details(dryRun: context.dryRun, provider: plan, statistics: plan.client.statistics)

@@ -12,11 +12,16 @@ struct PreparedBatch: Sendable {
     var edited: EditedFields
     /// The contact has at least one number or address, well formed or not.
     var hasChannels: Bool
+    /// What this check of the contact will be remembered as (its due time comes later).
+    var fingerprint: Int64
     /// Every field a provider could fill is edited: the contact is not looked up.
     var skipsProvider: Bool { edited.blocksEveryProviderField }
   }
 
+  /// The contacts to check: those that changed, are due, or may be a Rin user.
   var contacts: [Contact]
+  /// Contacts left alone: nothing they depend on changed since their last check.
+  var unchanged: Int
   /// Each key the provider could be asked about, once.
   var providerLookups: [String: ProviderLookup]
 
@@ -25,8 +30,13 @@ struct PreparedBatch: Sendable {
 
   /// Normalizes the batch's contacts in slices on all cores, keeping their order.
   static func make(
-    _ rows: [EnrichmentContactRow], normalizer: any ContactNormalizing, forProvider: Bool
+    _ rows: [EnrichmentContactRow], checks: [Int64: EnrichmentCheck], recheck: RecheckRule,
+    normalizer: any ContactNormalizing, forProvider: Bool
   ) async -> PreparedBatch {
+    var due: [EnrichmentContactRow] = []
+    for row in rows where !recheck.isUnchanged(row, stored: checks[row.id]) { due.append(row) }
+    let unchanged = rows.count - due.count
+    let rows = due
     let slices = stride(from: 0, to: rows.count, by: sliceSize).map {
       Array(rows[$0..<min($0 + sliceSize, rows.count)])
     }
@@ -43,7 +53,7 @@ struct PreparedBatch: Sendable {
     for contact in contacts where !contact.skipsProvider {
       for lookup in contact.channels.lookups { lookups[lookup.id] = lookup }
     }
-    return PreparedBatch(contacts: contacts, providerLookups: lookups)
+    return PreparedBatch(contacts: contacts, unchanged: unchanged, providerLookups: lookups)
   }
 
   private static func contact(
@@ -57,6 +67,7 @@ struct PreparedBatch: Sendable {
     slim.phones = []
     slim.emails = []
     return Contact(
-      row: slim, channels: channels, edited: edited, hasChannels: !row.phones.isEmpty || !row.emails.isEmpty)
+      row: slim, channels: channels, edited: edited, hasChannels: !row.phones.isEmpty || !row.emails.isEmpty,
+      fingerprint: RecheckRule.fingerprint(row))
   }
 }

@@ -17,4 +17,13 @@ enum RuntimeSchema {
       last_user_id INTEGER NOT NULL, updated_at INTEGER NOT NULL,
       PRIMARY KEY (job, as_of, scope));
     """
+
+  /// enrichment-fetch's memory of each contact it checked (EnrichmentCheck): a night rereads
+  /// every contact but parses and looks up only those that changed or whose answers expire.
+  /// No number, address or key is kept here: a fingerprint of the inputs only.
+  static let enrichmentChecks = """
+    CREATE TABLE enrichment_checks (
+      contact_id INTEGER PRIMARY KEY, fingerprint INTEGER NOT NULL, settings TEXT NOT NULL,
+      checked_at INTEGER NOT NULL, due_at INTEGER);
+    """
 }

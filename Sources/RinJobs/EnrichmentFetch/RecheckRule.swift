@@ -1,0 +1,36 @@
+import RinDomain
+import RinRuntime
+import RinStorage
+
+/// This run's side of `EnrichmentCheck`: the settings that decide values and the verified Rin
+/// users' numbers, against which a contact's stored check is compared.
+struct RecheckRule: Sendable {
+  let settings: String
+  let suffixes: RinPhoneSuffixes
+  let now: Int64
+
+  /// Provider name and `min_likelihood`; without a provider, empty (a provider configured
+  /// later makes every contact due).
+  static func settings(provider: (name: String, minLikelihood: Int)?) -> String {
+    provider.map { "\($0.name)|min_likelihood=\($0.minLikelihood)" } ?? ""
+  }
+
+  static func load(settings: String, now: Int64, context: JobContext) throws -> RecheckRule {
+    var suffixes = RinPhoneSuffixes()
+    try context.read { try $0.forEachVerifiedUserPhone { suffixes.add(verifiedE164: $0) } }
+    return RecheckRule(settings: settings, suffixes: suffixes, now: now)
+  }
+
+  static func fingerprint(_ row: EnrichmentContactRow) -> Int64 {
+    ContactFingerprint.of(
+      ownerRegion: row.ownerRegion, editedFields: row.editedFields, rinUserID: row.rinUserID,
+      phones: row.phones, emails: row.emails)
+  }
+
+  func isUnchanged(_ row: EnrichmentContactRow, stored: EnrichmentCheck?) -> Bool {
+    guard let stored else { return false }
+    let current = EnrichmentCheck(fingerprint: Self.fingerprint(row), settings: settings, dueAt: nil)
+    return EnrichmentCheck.isUnchanged(
+      stored: stored, now: current, at: now, mayBeRinUser: row.phones.contains { suffixes.mayMatch(raw: $0) })
+  }
+}

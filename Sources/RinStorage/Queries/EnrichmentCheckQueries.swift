@@ -1,0 +1,52 @@
+import RinDomain
+
+extension StorageTransaction {
+  /// The stored checks of the batch's live contacts, by contact id.
+  public func enrichmentChecks(of userIDs: [Int64]) throws -> [Int64: EnrichmentCheck] {
+    var checks: [Int64: EnrichmentCheck] = [:]
+    try sql.forEachRow(
+      """
+      SELECT k.contact_id, k.fingerprint, k.settings, k.due_at FROM enrichment_checks k
+      JOIN contacts c ON c.id = k.contact_id
+      WHERE c.user_id IN (\(SQLDialect.list(userIDs.count))) AND c.deleted_at IS NULL
+      """, userIDs.map(SQLValue.integer)
+    ) { row in
+      guard let contact = row.int64(0), let fingerprint = row.int64(1), let settings = row.text(2) else {
+        return
+      }
+      checks[contact] = EnrichmentCheck(fingerprint: fingerprint, settings: settings, dueAt: row.int64(3))
+    }
+    return checks
+  }
+
+  /// Records that these contacts were checked at `instant`. Bookkeeping, like a checkpoint:
+  /// not reported as a change of the data contract.
+  public func saveEnrichmentChecks(_ checks: [(contactID: Int64, check: EnrichmentCheck)], at instant: Int64)
+    throws
+  {
+    for (contactID, check) in checks {
+      try sql.execute(
+        sql.dialect.placeholders(
+          """
+          INSERT INTO enrichment_checks (contact_id, fingerprint, settings, checked_at, due_at)
+          VALUES (?, ?, ?, ?, ?)
+          ON CONFLICT (contact_id) DO UPDATE SET fingerprint = excluded.fingerprint,
+            settings = excluded.settings, checked_at = excluded.checked_at, due_at = excluded.due_at
+          """),
+        [
+          .integer(contactID), .integer(check.fingerprint), .text(check.settings), .integer(instant),
+          SQLValue(check.dueAt),
+        ])
+    }
+  }
+
+  /// Every live user's verified number (E.164), streamed to `body`.
+  public func forEachVerifiedUserPhone(_ body: (String) -> Void) throws {
+    try sql.forEachRow(
+      "SELECT phone_e164 FROM users WHERE phone_verified = 1 AND deleted_at IS NULL AND phone_e164 IS NOT NULL",
+      []
+    ) { row in
+      if let phone = row.text(0) { body(phone) }
+    }
+  }
+}
