@@ -80,6 +80,9 @@ public final class JobContext {
         return batch.counts
       }
       guard let batchCounts else { break }
+      // Debug level: operators tracing a slow run, and the crash tests, which kill after it.
+      logger.debug(
+        "batch committed", metadata: ["through_user": "\(after)", "users": "\(batchCounts.usersProcessed)"])
       counts.merge(batchCounts)
       progress?.advance(by: batchCounts.usersProcessed)
     }
