@@ -29,6 +29,7 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+    .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
   ],
   targets: [
     // The only module that imports a database library.
@@ -50,6 +51,14 @@ let package = Package(
     ),
     // Phone, email and name normalization: pure computation, shared by the jobs that need it.
     .target(name: "RinNormalize", dependencies: ["CRinShim"], swiftSettings: swiftSettings),
+    // The enrichment provider's bulk protocol over HTTP (FoundationNetworking: libcurl on Linux).
+    .target(name: "RinProviderClient", swiftSettings: swiftSettings),
+    // A real HTTP server on loopback that speaks the provider's protocol, for tests and demos.
+    .target(
+      name: "RinProviderStub",
+      dependencies: [.product(name: "FlyingFox", package: "FlyingFox")],
+      swiftSettings: swiftSettings
+    ),
     // Config, ledger, leases, checkpoints, dry-run, logging, metrics.
     .target(
       name: "RinRuntime",
@@ -67,14 +76,14 @@ let package = Package(
     // The six jobs: orchestration of domain rules over storage.
     .target(
       name: "RinJobs",
-      dependencies: ["RinDomain", "RinNormalize", "RinRuntime", "RinStorage"],
+      dependencies: ["RinDomain", "RinNormalize", "RinProviderClient", "RinRuntime", "RinStorage"],
       swiftSettings: swiftSettings
     ),
     // The command tree shared by `rinjobs` and the `rin-X` executables.
     .target(
       name: "RinCLI",
       dependencies: [
-        "RinJobs", "RinRuntime", "RinSeed", "RinStorage",
+        "RinJobs", "RinProviderStub", "RinRuntime", "RinSeed", "RinStorage",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ],
@@ -84,7 +93,8 @@ let package = Package(
     .testTarget(
       name: "RinJobsTests",
       dependencies: [
-        "RinCLI", "RinDomain", "RinJobs", "RinNormalize", "RinRuntime", "RinSeed", "RinStorage",
+        "RinCLI", "RinDomain", "RinJobs", "RinNormalize", "RinProviderClient", "RinProviderStub", "RinRuntime",
+        "RinSeed", "RinStorage",
         // Tests read the database directly, independently of the storage module they check.
         .product(name: "GRDB", package: "GRDB.swift"),
       ],

@@ -10,7 +10,7 @@ public enum JobCatalog {
     case .upcomingBirthdays: UpcomingBirthdaysJob()
     case .attributionExpiry: AttributionExpiryJob()
     case .circlePatterns: CirclePatternsJob()
-    case .enrichmentFetch: nil
+    case .enrichmentFetch: EnrichmentFetchJob()
     }
   }
 

@@ -2,57 +2,78 @@ import ArgumentParser
 import Foundation
 import Logging
 import RinJobs
+import RinProviderStub
 import RinRuntime
 import RinSeed
 import RinStorage
 
-/// `rinjobs demo`: a seeded database under var/, every built job run on it, and what they did.
+/// `rinjobs demo`: a seeded database under var/, the pipelines of pipelines.yaml run on it once
+/// each (nightly first), and what they did.
 struct DemoCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "demo",
-    abstract: "Seed a demo database (if none), run every built job on it, and summarize.")
+    abstract:
+      "Seed a demo database (if none), run the nightly, hourly and retention pipelines on it, and summarize.",
+    discussion: """
+      The pipelines and job settings come from --config (pipelines.yaml); the database is --db \
+      and enrichment-fetch asks a provider stub on loopback instead of the configured provider.
+      """)
 
   @Option(help: "The demo database.") var db = "var/demo.sqlite"
-  @Option(help: "Users to seed when the database does not exist yet.") var users = 3_000
+  @Option(help: "The pipelines to run and the jobs' settings.") var config = "pipelines.yaml"
+  @Option(help: "Users to seed when the database does not exist yet.") var users = 1_000
   @Option(help: "The random seed.") var seed: UInt64 = 7
 
-  /// The nightly pipeline's order, then the hourly and retention jobs.
-  static let order: [JobName] = [
-    .enrichmentFetch, .circlePatterns, .dailyScore, .badgeRecount, .upcomingBirthdays, .attributionExpiry,
-  ]
+  /// Nightly first: it fills what the others read, as it does in production each night.
+  static let pipelineOrder = ["nightly", "hourly", "retention"]
 
   func run() async throws {
     try await CLIFailure.reporting("rinjobs demo") {
       LogSetup.bootstrap()
-      let config = RinConfig.defaults(storageURL: db)
+      var config: RinConfig
+      do throws(ConfigError) {
+        config = try ConfigLoader.load(path: self.config)
+      } catch {
+        throw CLIFailure(
+          .configuration, "\(error.description) (run the demo from the repository, or pass --config)")
+      }
+      config.storage.url = db
+      let stub = try await DemoProvider.start(into: &config)
       let fresh = !FileManager.default.fileExists(atPath: db)
       let storage = try Storage.open(url: db, options: .init(createIfMissing: true))
       if fresh {
         print("Seeding \(users) synthetic users into \(db) …")
         let summary = try Seeder.seed(
-          into: storage, options: SeedOptions(users: users, seed: seed, now: Int64(Date().timeIntervalSince1970)),
+          into: storage,
+          options: SeedOptions(users: users, seed: seed, now: Int64(Date().timeIntervalSince1970)),
           progress: SeedDefaults.progress())
         print(SeedDefaults.describe(summary, location: storage.location))
       } else {
         print("Using the existing demo database \(db) (delete it to seed a new one).")
       }
-      let runner = JobRunner(config: config, storage: storage, logger: Logger(label: "rinjobs.demo"))
+      print(
+        "enrichment-fetch asks a provider stub on \(stub.baseURL) (`rinjobs provider-stub` serves the same data)."
+      )
+      let runner = PipelineRunner(
+        config: config, storage: storage, logger: Logger(label: "rinjobs.demo"),
+        environment: DemoProvider.environment(), jobs: { JobCatalog.job($0) })
+      let pipelines =
+        Self.pipelineOrder.compactMap { config.pipeline(named: $0) }
+        + config.pipelines.filter { !Self.pipelineOrder.contains($0.name) }
       var failed = false
-      for name in Self.order {
+      for pipeline in pipelines {
         print("")
-        guard let job = JobCatalog.job(name) else {
-          print("\(name.rawValue): not built yet, skipped")
-          continue
-        }
-        let summary = await runner.run(job, options: RunOptions())
-        print(SummaryText.render(summary))
-        failed = failed || summary.exitCode != .success
+        let report = await runner.run(pipeline, options: PipelineRunOptions())
+        print(PipelineReportText.render(report))
+        failed = failed || report.exitCode != .success
       }
       print("")
       print(try DemoReport.examples(storage))
       print("")
       print("Database: \(storage.location)")
-      print("Look around: rinjobs history --db \(db)   ·   sqlite3 \(db) 'SELECT * FROM badge_counts LIMIT 5'")
+      print(
+        "Look around: rinjobs history --db \(db)   ·   sqlite3 \(db) 'SELECT * FROM badge_counts LIMIT 5'")
+      await stub.stop()
       if failed { throw ExitCode(RinExitCode.failure.rawValue) }
     }
   }
@@ -62,7 +83,10 @@ enum DemoReport {
   /// A few rows of each output table that has any.
   static func examples(_ storage: Storage) throws -> String {
     let shown: [(table: String, columns: [String], order: String)] = [
-      ("badge_counts", ["user_id", "home", "circles", "score", "profile"], "home + circles + score + profile DESC, user_id"),
+      (
+        "badge_counts", ["user_id", "home", "circles", "score", "profile"],
+        "home + circles + score + profile DESC, user_id"
+      ),
       ("score_snapshots", ["user_id", "as_of", "score", "tier", "delta"], "score DESC, user_id"),
       ("circle_suggestions", ["circle_id", "pattern", "pattern_value", "contact_ids", "status"], "id"),
       ("contact_enrichments", ["contact_id", "field", "source", "confidence"], "contact_id"),

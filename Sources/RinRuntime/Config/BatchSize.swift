@@ -5,7 +5,7 @@ public enum BatchSize {
   public static let range = 1...100_000
   static let key = "batch_size"
 
-  static func read(_ config: ConfigMapping) throws(ConfigError) -> Int {
-    try config.int(key, default: defaultValue, in: range)
+  static func read(_ config: ConfigMapping, default value: Int = defaultValue) throws(ConfigError) -> Int {
+    try config.int(key, default: value, in: range)
   }
 }

@@ -26,6 +26,9 @@ public final class JobContext {
   public internal(set) var changes = ChangeSet()
   /// Facts worth a line in the summary (e.g. the oldest click kept); ids and counts only.
   public var details: [String: String] = [:]
+  /// The process environment as the runner sees it (secrets such as an API key come from here;
+  /// tests pass their own).
+  public internal(set) var environment: [String: String] = [:]
 
   init(
     job: JobName, runID: Int64, storage: Storage, config: RinConfig, dryRun: Bool,
@@ -54,30 +57,18 @@ public final class JobContext {
   public func forEachUserBatch(
     batchSize: Int, liveAt: Int64? = nil, _ body: (UserBatch) throws -> Void
   ) throws {
-    var selection = self.selection
-    selection.liveAt = liveAt
-    var after = resumeAfterUserID ?? Int64.min
-    let total = try storage.read { try $0.countUsers(after: after, in: selection) }
-    progress?.start(total: total, unit: "users")
+    let selection = self.selection(liveAt: liveAt)
+    var after = try startWalk(selection)
     defer { progress?.finish() }
     while true {
-      if stop.isRequested {
-        throw RunFailure(
-          .interrupted, "stopped by signal after user \(after == Int64.min ? "none" : String(after)); the next run resumes there")
-      }
+      try throwIfStopped(after: after)
       let batchCounts: JobCounts? = try storage.write(into: &changes) { tx in
         let ids = try tx.userIDs(after: after, limit: batchSize, in: selection)
         guard let last = ids.last else { return nil }
         let batch = UserBatch(tx: tx, userIDs: ids)
         try body(batch)
-        if !dryRun {
-          try tx.saveCheckpoint(
-            Checkpoint(job: job.rawValue, asOf: asOf.description, scope: checkpointScope, runID: runID, lastUserID: last),
-            at: now)
-        }
-        batch.counts.usersProcessed = ids.count
         after = last
-        return batch.counts
+        return try finish(batch)
       }
       guard let batchCounts else { break }
       // Debug level: operators tracing a slow run, and the crash tests, which kill after it.

@@ -81,6 +81,7 @@ public struct JobRunner: Sendable {
         selection: UserSelection(shard: shard, userIDs: users), checkpointScope: scope,
         resumeAfterUserID: checkpoint?.lastUserID, stop: stop,
         progress: ProgressBar(label: job.name.rawValue))
+      ctx.environment = environment.variables
       context = ctx
       if joinsOpenDryRun {
         try await job.run(ctx)

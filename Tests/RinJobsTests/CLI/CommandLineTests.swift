@@ -1,4 +1,6 @@
 import Foundation
+import RinJobs
+import RinRuntime
 import Testing
 
 @Suite("Command line, as cron and operators use it")
@@ -22,14 +24,6 @@ struct CommandLineTests {
     #expect(result.exitCode == 78)
     #expect(result.stderr.contains("\(path):\(line):1:"), "\(result.stderr)")
     #expect(result.stderr.contains("surprise"))
-  }
-
-  @Test func aJobNotBuiltYetExits1AndSaysSo() throws {
-    let db = try TestDatabase()
-    let result = try Executable.run("rin-enrichment-fetch", ["--db", db.path])
-    #expect(result.exitCode == 1)
-    #expect(result.stderr.contains("not built yet"))
-    #expect(result.stdout.isEmpty)
   }
 
   @Test func badUsageExits64() throws {

@@ -129,18 +129,6 @@ struct PipelineCommandLineTests {
     #expect(try Executable.run("rinjobs", ["status", "--config", config, "--look-back", "7"]).exitCode == 64)
   }
 
-  /// The first job this build does not have, if any (other jobs are being built in parallel).
-  static let notBuilt = JobName.allCases.first { JobCatalog.job($0) == nil }
-
-  @Test(.enabled(if: notBuilt != nil)) func aJobNotBuiltYetStopsThePipelineWithExit1() throws {
-    let missing = try #require(Self.notBuilt)
-    let (db, config) = try Self.setUp(jobs: "[badge-recount, \(missing.rawValue), daily-score]")
-    let result = try Executable.run("rinjobs", ["pipeline", "run", "scores", "--config", config])
-    #expect(result.exitCode == 1)
-    #expect(result.stdout.contains("error: \(missing.rawValue) failed: \(missing.rawValue) is not built yet"))
-    #expect(try db.int("SELECT count(*) FROM job_runs WHERE job = 'daily-score'") == 0)
-  }
-
   @Test func theCommittedCrontabMatchesPipelinesYAMLAndAChangedOneFailsTheCheck() throws {
     let ok = try Executable.run(
       "rinjobs", ["crontab", "--check", Self.repoCrontab, "--config", Self.repoConfig])

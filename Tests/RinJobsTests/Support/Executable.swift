@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Runs one of the package's built executables as a real process.
 struct Executable {
@@ -28,8 +29,18 @@ struct Executable {
     process.standardOutput = out
     process.standardError = err
     try process.run()
+    // stderr is drained on a thread of its own: read one after the other, a child that fills
+    // the stderr pipe while stdout is still open would wait for us forever.
+    let stderrData = Mutex(Data())
+    let stderrDrained = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+      let data = err.fileHandleForReading.readDataToEndOfFile()
+      stderrData.withLock { $0 = data }
+      stderrDrained.signal()
+    }
     let stdout = out.fileHandleForReading.readDataToEndOfFile()
-    let stderr = err.fileHandleForReading.readDataToEndOfFile()
+    stderrDrained.wait()
+    let stderr = stderrData.withLock { $0 }
     process.waitUntilExit()
     return Result(
       exitCode: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),

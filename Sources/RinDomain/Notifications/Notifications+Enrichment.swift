@@ -1,0 +1,16 @@
+extension Notifications {
+  public static let contactEnrichmentKind = "contact_enrichment"
+
+  /// One per user per run that brought new enrichments. A rerun finds nothing new and queues
+  /// nothing; a resumed run redoes only batches that rolled back (outbox row included), so the
+  /// run id never repeats a notification while letting tomorrow's run notify again.
+  public static func contactEnrichmentKey(user: Int64, runID: Int64) -> String {
+    "contact_enrichment:\(user):\(runID)"
+  }
+
+  /// The contact when only one was enriched, else the Home tab's Enrichment Updates (003 §3.4).
+  public static func contactEnrichmentDeepLink(contactIDs: Set<Int64>) -> String {
+    if contactIDs.count == 1, let only = contactIDs.first { return "rin://contacts/\(only)" }
+    return "rin://home?section=enrichment"
+  }
+}

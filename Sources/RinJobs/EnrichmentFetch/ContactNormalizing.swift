@@ -1,0 +1,9 @@
+/// Where enrichment meets phone and email normalization: the one implementation lives in
+/// `RinNormalize` (libphonenumber); enrichment only asks these two questions.
+public protocol ContactNormalizing: Sendable {
+  /// The E.164 form of a number as typed, national forms read in the owner's region; nil when
+  /// it is not a valid number.
+  func e164(raw: String, ownerRegion: String?) -> String?
+  /// The trimmed, lower-cased address; nil when it is not one address.
+  func email(_ raw: String) -> String?
+}

@@ -1,0 +1,111 @@
+import RinDomain
+import RinRuntime
+import RinStorage
+
+/// Writes one batch's enrichments inside its transaction: the Rin-network links, the provider
+/// values from the cache, and one outbox row per user with something new.
+struct EnrichmentApplier {
+  let provider: (name: String, minLikelihood: Int)?
+  let now: Int64
+  let runID: Int64
+
+  private struct RowKey: Hashable {
+    var contact: Int64
+    var field: String
+    var source: String
+  }
+
+  func apply(_ batch: UserBatch, _ prepared: PreparedBatch) throws {
+    let tx = batch.tx
+    var stored: [RowKey: (value: String?, confidence: Double?)] = [:]
+    for row in try tx.storedEnrichments(of: batch.userIDs) {
+      stored[RowKey(contact: row.contactID, field: row.field, source: row.source)] = (
+        row.value, row.confidence
+      )
+    }
+    var enriched: [Int64: Set<Int64>] = [:]
+    func put(
+      _ contact: EnrichmentContactRow, _ field: EnrichmentField, _ source: String, _ value: EnrichmentValue
+    )
+      throws
+    {
+      let key = RowKey(contact: contact.id, field: field.rawValue, source: source)
+      let write = EnrichmentWrite.decide(value, stored: stored[key])
+      guard write != .none else { return }
+      try tx.putEnrichment(
+        contactID: contact.id, field: field.rawValue, source: source, value: value.value,
+        confidence: value.confidence, fetchedAt: value.fetchedAt, isNew: write == .insert)
+      if write.isNewToUser { enriched[contact.userID, default: []].insert(contact.id) }
+    }
+    batch.counts.addRead("contacts", prepared.contacts.count)
+    for contact in prepared.contacts {
+      batch.counts.addSkipped("contact phone malformed", contact.channels.malformedPhones)
+      batch.counts.addSkipped("contact email malformed", contact.channels.malformedEmails)
+    }
+    try applyRinNetwork(prepared, batch: batch, put: put)
+    if let provider { try applyProvider(provider, prepared, batch: batch, put: put) }
+    for (user, contacts) in enriched.sorted(by: { $0.key < $1.key }) {
+      try tx.enqueue(
+        OutboxMessage(
+          userID: user, kind: Notifications.contactEnrichmentKind,
+          deepLink: Notifications.contactEnrichmentDeepLink(contactIDs: contacts),
+          payload: #"{"contacts":\#(contacts.count)}"#,
+          dedupeKey: Notifications.contactEnrichmentKey(user: user, runID: runID)),
+        at: now)
+    }
+  }
+
+  private typealias Put = (EnrichmentContactRow, EnrichmentField, String, EnrichmentValue) throws -> Void
+
+  private func applyRinNetwork(_ prepared: PreparedBatch, batch: UserBatch, put: Put) throws {
+    let users = try batch.tx.verifiedUsers(withPhones: Set(prepared.contacts.flatMap(\.channels.e164s)))
+    for contact in prepared.contacts {
+      let outcome = RinNetworkMatch.resolve(
+        owner: contact.row.userID, usersByPhone: contact.channels.e164s.map { users[$0] ?? [] })
+      switch outcome {
+      case .user(let user):
+        guard !contact.edited.contains(.rinUser) else {
+          batch.counts.addSkipped(ProviderEnrichmentRule.Skip.editedByUser.rawValue)
+          continue
+        }
+        if contact.row.rinUserID != user { try batch.tx.linkRinUser(contactID: contact.row.id, userID: user) }
+        try put(
+          contact.row, .rinUser, EnrichmentSource.rinNetwork,
+          EnrichmentValue(value: String(user), confidence: 1, fetchedAt: now))
+      case .ownNumber: batch.counts.addSkipped("contact phone is the owner's own number")
+      case .ambiguous: batch.counts.addSkipped("contact phones belong to several verified users")
+      case .none: break
+      }
+    }
+  }
+
+  private func applyProvider(
+    _ provider: (name: String, minLikelihood: Int), _ prepared: PreparedBatch, batch: UserBatch, put: Put
+  ) throws {
+    let rows = try batch.tx.lookups(provider: provider.name, keys: Set(prepared.providerLookups.keys))
+    for contact in prepared.contacts {
+      guard !contact.skipsProvider else {
+        if contact.hasChannels {
+          batch.counts.addSkipped("contact has every provider field edited (not looked up)")
+        }
+        continue
+      }
+      guard !contact.channels.lookups.isEmpty else { continue }
+      var matches: [ProviderMatch] = []
+      for lookup in contact.channels.lookups {
+        guard let row = rows[lookup.id], row.expiresAt > now, row.status == .match else { continue }
+        guard let cached = CachedMatch.read(row.response) else {
+          batch.counts.addSkipped("cached provider response unreadable")
+          continue
+        }
+        matches.append(cached.match(key: row.key, fetchedAt: row.fetchedAt))
+      }
+      let outcome = ProviderEnrichmentRule.choose(
+        matches: matches, minLikelihood: provider.minLikelihood, edited: contact.edited)
+      for (reason, count) in outcome.skipped { batch.counts.addSkipped(reason.rawValue, count) }
+      for (field, value) in outcome.values.sorted(by: { $0.key < $1.key }) {
+        try put(contact.row, field, provider.name, value)
+      }
+    }
+  }
+}

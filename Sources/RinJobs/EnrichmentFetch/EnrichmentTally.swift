@@ -1,0 +1,45 @@
+import RinProviderClient
+
+/// Run-level counts of the provider source, for the summary's details. Counts only: no key,
+/// number or address.
+struct EnrichmentTally {
+  /// Keys found unexpired in the cache, counted per user batch.
+  var cacheHits = 0
+  var wouldBeLookups = 0
+  var keysRequested = 0
+  var matches = 0
+  var noMatches = 0
+  var keysLeftForNextRun = 0
+  /// Keys a 200 response left out or answered with an item status other than 200 and 404.
+  var keysUnansweredInResponses = 0
+  var unknownIDs = 0
+  var duplicateIDs = 0
+  var failures: [String: Int] = [:]
+  /// Keys that got no answer this run: later batches do not ask for them again.
+  var givenUp: Set<String> = []
+
+  func details(dryRun: Bool, provider: ProviderPlan, statistics: ProviderStatistics) -> [String: String] {
+    var details = ["provider": provider.name, "cache_hits": String(cacheHits)]
+    if dryRun {
+      details["would_be_lookups"] = String(wouldBeLookups)
+      details["would_be_requests_at_least"] = String(
+        (wouldBeLookups + provider.batchSize - 1) / provider.batchSize)
+      return details
+    }
+    details["lookups_requested"] = String(keysRequested)
+    details["provider_requests"] = String(statistics.requests)
+    details["matches"] = String(matches)
+    details["no_matches"] = String(noMatches)
+    details["keys_left_for_next_run"] = String(keysLeftForNextRun)
+    let extras: [(String, Int)] = [
+      ("provider_retries", statistics.retries), ("rate_limited", statistics.rateLimited),
+      ("timeouts", statistics.timeouts), ("server_errors", statistics.serverErrors),
+      ("malformed_bodies", statistics.malformedBodies), ("unreachable", statistics.unreachable),
+      ("unknown_ids_ignored", unknownIDs),
+      ("keys_unanswered_in_responses", keysUnansweredInResponses), ("duplicate_ids_ignored", duplicateIDs),
+    ]
+    for (name, count) in extras where count > 0 { details[name] = String(count) }
+    for (reason, count) in failures { details["requests_given_up (\(reason))"] = String(count) }
+    return details
+  }
+}

@@ -1,0 +1,62 @@
+import RinDomain
+import RinProviderClient
+import RinStorage
+
+/// A batch's contacts and what normalization made of them, read before the batch's
+/// transaction while the provider is called. Raw numbers and addresses are dropped once
+/// normalized: a batch holds only what the rules need.
+struct PreparedBatch: Sendable {
+  struct Contact: Sendable {
+    var row: EnrichmentContactRow
+    var channels: ContactChannels
+    var edited: EditedFields
+    /// The contact has at least one number or address, well formed or not.
+    var hasChannels: Bool
+    /// Every field a provider could fill is edited: the contact is not looked up.
+    var skipsProvider: Bool { edited.blocksEveryProviderField }
+  }
+
+  var contacts: [Contact]
+  /// Each key the provider could be asked about, once.
+  var providerLookups: [String: ProviderLookup]
+
+  /// Contacts per parallel slice: parsing numbers (libphonenumber) is most of a batch's CPU.
+  static let sliceSize = 2_000
+
+  /// Normalizes the batch's contacts in slices on all cores, keeping their order.
+  static func make(
+    _ rows: [EnrichmentContactRow], normalizer: any ContactNormalizing, forProvider: Bool
+  ) async -> PreparedBatch {
+    let slices = stride(from: 0, to: rows.count, by: sliceSize).map {
+      Array(rows[$0..<min($0 + sliceSize, rows.count)])
+    }
+    let prepared = await withTaskGroup(of: (Int, [Contact]).self) { group in
+      for (index, slice) in slices.enumerated() {
+        group.addTask { (index, slice.map { contact($0, normalizer: normalizer, forProvider: forProvider) }) }
+      }
+      var done: [Int: [Contact]] = [:]
+      for await (index, contacts) in group { done[index] = contacts }
+      return done
+    }
+    let contacts = slices.indices.flatMap { prepared[$0] ?? [] }
+    var lookups: [String: ProviderLookup] = [:]
+    for contact in contacts where !contact.skipsProvider {
+      for lookup in contact.channels.lookups { lookups[lookup.id] = lookup }
+    }
+    return PreparedBatch(contacts: contacts, providerLookups: lookups)
+  }
+
+  private static func contact(
+    _ row: EnrichmentContactRow, normalizer: any ContactNormalizing, forProvider: Bool
+  ) -> Contact {
+    let edited = EditedFields(row.editedFields)
+    // A contact whose every provider field is edited is never looked up: nothing to hash.
+    let channels = ContactChannels(
+      row, normalizer: normalizer, forProvider: forProvider && !edited.blocksEveryProviderField)
+    var slim = row
+    slim.phones = []
+    slim.emails = []
+    return Contact(
+      row: slim, channels: channels, edited: edited, hasChannels: !row.phones.isEmpty || !row.emails.isEmpty)
+  }
+}

@@ -1,0 +1,45 @@
+import Foundation
+import RinProviderClient
+import RinRuntime
+
+/// The configured provider, ready to call: settings resolved, API key read from the environment.
+struct ProviderPlan: Sendable {
+  var name: String
+  var batchSize: Int
+  var concurrency: Int
+  var minLikelihood: Int
+  var matchTTL: Int64
+  var noMatchTTL: Int64
+  var client: ProviderClient
+
+  /// Nil when no provider is configured. Throws a configuration failure (exit 78) when the
+  /// key's variable is unset or empty; the message names the variable, never a value.
+  static func make(
+    _ settings: EnrichmentProviderSettings?, environment: [String: String], tuning: ProviderTuning
+  ) throws -> ProviderPlan? {
+    guard let settings else { return nil }
+    guard let key = environment[settings.apiKeyEnv], !key.isEmpty else {
+      throw RunFailure(
+        .configuration,
+        "jobs.enrichment-fetch.provider.api_key_env names \(settings.apiKeyEnv), which is not set (or empty) in the environment: set it to the provider's API key, or remove provider: to run only the Rin-network source"
+      )
+    }
+    guard let url = URL(string: settings.url) else {
+      throw RunFailure(.configuration, "jobs.enrichment-fetch.provider.url is not a URL")
+    }
+    let client = ProviderClient(
+      settings: ProviderClientSettings(
+        baseURL: url, apiKey: key, requestsPerMinute: settings.requestsPerMinute,
+        timeout: seconds(settings.timeout), maxRetries: settings.maxRetries,
+        maxRateLimitWait: tuning.maxRateLimitWait, backoff: tuning.backoff),
+      transport: tuning.transport)
+    return ProviderPlan(
+      name: settings.name, batchSize: settings.batchSize, concurrency: settings.concurrency,
+      minLikelihood: settings.minLikelihood, matchTTL: settings.matchTTL.components.seconds,
+      noMatchTTL: settings.noMatchTTL.components.seconds, client: client)
+  }
+
+  private static func seconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+  }
+}

@@ -1,0 +1,18 @@
+/// Runs an operation with a time limit: the first of the operation and the timer to finish
+/// wins, and the other is cancelled.
+enum Deadline {
+  static func run<T: Sendable>(
+    seconds: Double, _ operation: @escaping @Sendable () async throws -> T
+  ) async throws -> T {
+    try await withThrowingTaskGroup(of: T.self) { group in
+      group.addTask { try await operation() }
+      group.addTask {
+        try await Task.sleep(nanoseconds: UInt64(max(seconds, 0) * 1_000_000_000))
+        throw ProviderTransportError.timedOut
+      }
+      defer { group.cancelAll() }
+      guard let first = try await group.next() else { throw ProviderTransportError.timedOut }
+      return first
+    }
+  }
+}

@@ -1,0 +1,31 @@
+import Foundation
+
+/// What the client needs to talk to the provider; the job maps `pipelines.yaml` onto it.
+public struct ProviderClientSettings: Sendable {
+  /// `{url}/v1/person/bulk`.
+  public var endpoint: URL
+  /// The bearer token. Only ever put in the `Authorization` header.
+  public var apiKey: String
+  public var requestsPerMinute: Int
+  /// Seconds one exchange may take, connection to last byte.
+  public var timeout: Double
+  /// Retries of a 429, 5xx, timeout or malformed body, after the first attempt.
+  public var maxRetries: Int
+  /// A 429 asking for a longer wait gives up those keys for this run instead.
+  public var maxRateLimitWait: Double
+  public var backoff: Backoff
+
+  public init(
+    baseURL: URL, apiKey: String, requestsPerMinute: Int, timeout: Double, maxRetries: Int,
+    maxRateLimitWait: Double = 300, backoff: Backoff = Backoff()
+  ) {
+    endpoint = baseURL.appendingPathComponent("v1").appendingPathComponent("person").appendingPathComponent(
+      "bulk")
+    self.apiKey = apiKey
+    self.requestsPerMinute = requestsPerMinute
+    self.timeout = timeout
+    self.maxRetries = maxRetries
+    self.maxRateLimitWait = maxRateLimitWait
+    self.backoff = backoff
+  }
+}

@@ -1,0 +1,37 @@
+/// How one bulk request ended, after its retries.
+public enum ProviderOutcome: Sendable, Equatable {
+  /// The provider answered: per-key results (keys it did not answer are absent).
+  case answered(results: [String: ProviderItemResult], unknownIDs: Int, duplicateIDs: Int)
+  /// No usable answer within the retry budget, or an answer that retrying cannot fix: the keys
+  /// stay uncached for the next run.
+  case gaveUp(ProviderFailure)
+  /// 401 or 403: the API key is not accepted; no later request can do better.
+  case refused(status: Int)
+  /// The run is stopping.
+  case cancelled
+}
+
+public enum ProviderFailure: Sendable, Equatable, CustomStringConvertible {
+  case serverError(status: Int)
+  case timedOut
+  case malformedBody
+  case unreachable
+  /// A 4xx other than 401, 403 and 429: the request itself is refused.
+  case clientError(status: Int)
+  /// Still 429 after every retry.
+  case rateLimited
+  /// A 429 asked for a longer wait than a run is willing to sit through.
+  case rateLimitWaitTooLong(seconds: Double)
+
+  public var description: String {
+    switch self {
+    case .serverError(let status): "HTTP \(status)"
+    case .timedOut: "timed out"
+    case .malformedBody: "malformed body"
+    case .unreachable: "unreachable"
+    case .clientError(let status): "HTTP \(status)"
+    case .rateLimited: "rate limited"
+    case .rateLimitWaitTooLong(let seconds): "rate limited for \(Int(seconds)) s"
+    }
+  }
+}

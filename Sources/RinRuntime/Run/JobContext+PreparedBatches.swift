@@ -1,0 +1,69 @@
+import RinStorage
+
+extension JobContext {
+  /// `forEachUserBatch` with an asynchronous step before each batch's transaction, for work
+  /// that must not hold a transaction open (network calls). `prepare` gets the batch's user ids
+  /// outside any transaction; what it commits through `storage` stays committed even when the
+  /// batch then fails. `body` runs in the batch's transaction with what `prepare` returned and
+  /// commits with the checkpoint, so a run stopped during `prepare` redoes the whole batch.
+  public func forEachUserBatch<Prepared>(
+    batchSize: Int, liveAt: Int64? = nil, prepare: ([Int64]) async throws -> Prepared,
+    _ body: (UserBatch, Prepared) throws -> Void
+  ) async throws {
+    let selection = self.selection(liveAt: liveAt)
+    var after = try startWalk(selection)
+    defer { progress?.finish() }
+    while true {
+      try throwIfStopped(after: after)
+      let ids = try storage.read { try $0.userIDs(after: after, limit: batchSize, in: selection) }
+      guard let last = ids.last else { break }
+      let prepared = try await prepare(ids)
+      try throwIfStopped(after: after)
+      let batchCounts: JobCounts = try storage.write(into: &changes) { tx in
+        let batch = UserBatch(tx: tx, userIDs: ids)
+        try body(batch, prepared)
+        return try finish(batch)
+      }
+      after = last
+      counts.merge(batchCounts)
+      progress?.advance(by: batchCounts.usersProcessed)
+    }
+  }
+}
+
+extension JobContext {
+  func selection(liveAt: Int64?) -> UserSelection {
+    var selection = self.selection
+    selection.liveAt = liveAt
+    return selection
+  }
+
+  /// Where the walk starts (after the checkpoint, if any); starts the progress bar.
+  func startWalk(_ selection: UserSelection) throws -> Int64 {
+    let after = resumeAfterUserID ?? Int64.min
+    let total = try storage.read { try $0.countUsers(after: after, in: selection) }
+    progress?.start(total: total, unit: "users")
+    return after
+  }
+
+  /// Ends a batch inside its transaction: the checkpoint commits with the batch's writes, so a
+  /// later run resumes after its last user (a dry run keeps none).
+  func finish(_ batch: UserBatch) throws -> JobCounts {
+    if !dryRun, let last = batch.userIDs.last {
+      try batch.tx.saveCheckpoint(
+        Checkpoint(
+          job: job.rawValue, asOf: asOf.description, scope: checkpointScope, runID: runID, lastUserID: last),
+        at: now)
+    }
+    batch.counts.usersProcessed = batch.userIDs.count
+    return batch.counts
+  }
+
+  func throwIfStopped(after: Int64) throws {
+    guard stop.isRequested else { return }
+    throw RunFailure(
+      .interrupted,
+      "stopped by signal after user \(after == Int64.min ? "none" : String(after)); the next run resumes there"
+    )
+  }
+}

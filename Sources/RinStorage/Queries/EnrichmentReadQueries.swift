@@ -1,0 +1,117 @@
+extension StorageTransaction {
+  /// The batch's live contacts (ascending id) with their phones and emails: three queries
+  /// whatever the batch size.
+  public func enrichmentContacts(of userIDs: [Int64]) throws -> [EnrichmentContactRow] {
+    let list = SQLDialect.list(userIDs.count)
+    let ids = userIDs.map(SQLValue.integer)
+    var contacts: [EnrichmentContactRow] = []
+    var index: [Int64: Int] = [:]
+    try sql.forEachRow(
+      """
+      SELECT c.id, c.user_id, u.region, c.edited_fields, c.rin_user_id FROM contacts c
+      JOIN users u ON u.id = c.user_id
+      WHERE c.user_id IN (\(list)) AND c.deleted_at IS NULL ORDER BY c.id
+      """, ids
+    ) { row in
+      guard let id = row.int64(0), let user = row.int64(1) else { return }
+      index[id] = contacts.count
+      contacts.append(
+        EnrichmentContactRow(
+          id: id, userID: user, ownerRegion: row.text(2), editedFields: row.text(3), rinUserID: row.int64(4)))
+    }
+    try sql.forEachRow(
+      """
+      SELECT p.contact_id, p.raw FROM contact_phones p JOIN contacts c ON c.id = p.contact_id
+      WHERE c.user_id IN (\(list)) AND c.deleted_at IS NULL AND p.raw IS NOT NULL
+      """, ids
+    ) { row in
+      guard let id = row.int64(0), let at = index[id], let raw = row.text(1) else { return }
+      contacts[at].phones.append(raw)
+    }
+    try sql.forEachRow(
+      """
+      SELECT e.contact_id, e.address FROM contact_emails e JOIN contacts c ON c.id = e.contact_id
+      WHERE c.user_id IN (\(list)) AND c.deleted_at IS NULL AND e.address IS NOT NULL
+      """, ids
+    ) { row in
+      guard let id = row.int64(0), let at = index[id], let address = row.text(1) else { return }
+      contacts[at].emails.append(address)
+    }
+    return contacts
+  }
+
+  /// Live users with a verified `phone_e164` among `numbers`, by number (exact match: the
+  /// online service stores E.164).
+  public func verifiedUsers(withPhones numbers: Set<String>) throws -> [String: [Int64]] {
+    guard !numbers.isEmpty else { return [:] }
+    var users: [String: [Int64]] = [:]
+    try sql.forEachRow(
+      sql.dialect.placeholders(
+        """
+        SELECT phone_e164, id FROM users
+        WHERE phone_e164 IN (\(sql.dialect.textSet)) AND phone_verified = 1 AND deleted_at IS NULL
+        ORDER BY id
+        """), [SQLDialect.jsonArray(numbers.sorted())]
+    ) { row in
+      guard let phone = row.text(0), let id = row.int64(1) else { return }
+      users[phone, default: []].append(id)
+    }
+    return users
+  }
+
+  /// Cached lookups of `provider` for `keys`, expired ones included (the caller decides).
+  public func lookups(provider: String, keys: Set<String>) throws -> [String: LookupRow] {
+    guard !keys.isEmpty else { return [:] }
+    var rows: [String: LookupRow] = [:]
+    try sql.forEachRow(
+      sql.dialect.placeholders(
+        """
+        SELECT lookup_key, status, response, fetched_at, expires_at FROM enrichment_lookups
+        WHERE provider = ? AND lookup_key IN (\(sql.dialect.textSet))
+        """), [.text(provider), SQLDialect.jsonArray(keys.sorted())]
+    ) { row in
+      guard let key = row.text(0), let status = row.text(1).flatMap(LookupRow.Status.init(rawValue:)) else {
+        return
+      }
+      rows[key] = LookupRow(
+        key: key, status: status, response: row.text(2), fetchedAt: row.int64(3) ?? 0,
+        expiresAt: row.int64(4) ?? 0)
+    }
+    return rows
+  }
+
+  /// The `contact_enrichments` rows of the batch's live contacts.
+  public func storedEnrichments(of userIDs: [Int64]) throws -> [StoredEnrichment] {
+    var rows: [StoredEnrichment] = []
+    try sql.forEachRow(
+      """
+      SELECT x.contact_id, x.field, x.source, x.value, x.confidence FROM contact_enrichments x
+      JOIN contacts c ON c.id = x.contact_id
+      WHERE c.user_id IN (\(SQLDialect.list(userIDs.count))) AND c.deleted_at IS NULL
+      """, userIDs.map(SQLValue.integer)
+    ) { row in
+      guard let contact = row.int64(0), let field = row.text(1), let source = row.text(2) else { return }
+      rows.append(
+        StoredEnrichment(
+          contactID: contact, field: field, source: source, value: row.text(3), confidence: row.double(4)))
+    }
+    return rows
+  }
+}
+
+extension StorageTransaction {
+  /// `expires_at` of the cached lookups of `provider` for `keys`, expired ones included: what
+  /// deciding which keys to ask for needs, without the responses.
+  public func lookupExpiries(provider: String, keys: [String]) throws -> [String: Int64] {
+    guard !keys.isEmpty else { return [:] }
+    var expiries: [String: Int64] = [:]
+    try sql.forEachRow(
+      sql.dialect.placeholders(
+        "SELECT lookup_key, expires_at FROM enrichment_lookups WHERE provider = ? AND lookup_key IN (\(sql.dialect.textSet))"
+      ), [.text(provider), SQLDialect.jsonArray(keys)]
+    ) { row in
+      if let key = row.text(0) { expiries[key] = row.int64(1) ?? 0 }
+    }
+    return expiries
+  }
+}

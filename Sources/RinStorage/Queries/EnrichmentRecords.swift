@@ -1,0 +1,40 @@
+/// A live contact as enrichment-fetch reads it, with its owner's default region and its
+/// numbers and addresses as typed.
+public struct EnrichmentContactRow: Sendable, Equatable {
+  public var id: Int64
+  public var userID: Int64
+  public var ownerRegion: String?
+  public var editedFields: String?
+  public var rinUserID: Int64?
+  public var phones: [String] = []
+  public var emails: [String] = []
+}
+
+/// An `enrichment_lookups` row.
+public struct LookupRow: Sendable, Equatable {
+  public enum Status: String, Sendable { case match, noMatch = "no_match" }
+
+  public var key: String
+  public var status: Status
+  /// The provider's item for a match (JSON: likelihood and person); nil for a no-match.
+  public var response: String?
+  public var fetchedAt: Int64
+  public var expiresAt: Int64
+
+  public init(key: String, status: Status, response: String?, fetchedAt: Int64, expiresAt: Int64) {
+    self.key = key
+    self.status = status
+    self.response = response
+    self.fetchedAt = fetchedAt
+    self.expiresAt = expiresAt
+  }
+}
+
+/// A stored `contact_enrichments` row's identity and content.
+public struct StoredEnrichment: Sendable, Equatable {
+  public var contactID: Int64
+  public var field: String
+  public var source: String
+  public var value: String?
+  public var confidence: Double?
+}

@@ -1,0 +1,43 @@
+import Foundation
+import GRDB
+import Testing
+
+@Suite("rinjobs demo")
+struct DemoCommandTests {
+  @Test func seedsRunsEveryPipelineOfTheCommittedConfigAndSummarizes() throws {
+    let folder = try TemporaryDirectory()
+    let db = folder.path("demo.sqlite")
+    let config = Executable.repositoryRoot.appendingPathComponent("pipelines.yaml").path
+    let result = try Executable.run("rinjobs", ["demo", "--db", db, "--users", "40", "--config", config])
+    #expect(result.exitCode == 0, "\(result.stderr)")
+    for pipeline in ["nightly", "hourly", "retention"] {
+      #expect(result.stdout.contains("pipeline \(pipeline) run #"), "\(pipeline) did not run")
+    }
+    #expect(result.stdout.contains("Example rows:"))
+    let queue = try DatabaseQueue(path: db)
+    let (jobs, pipelines, enriched) = try queue.read { db in
+      (
+        try Int.fetchOne(
+          db,
+          sql:
+            "SELECT count(DISTINCT job) FROM job_runs WHERE status = 'succeeded' AND job NOT LIKE 'pipeline:%'"
+        ),
+        try Int.fetchOne(
+          db, sql: "SELECT count(*) FROM job_runs WHERE status = 'succeeded' AND job LIKE 'pipeline:%'"),
+        try Int.fetchOne(db, sql: "SELECT count(*) FROM contact_enrichments WHERE source = 'demo-people'")
+      )
+    }
+    #expect(jobs == 6)
+    #expect(pipelines == 3)
+    #expect((enriched ?? 0) > 0, "enrichment-fetch asked the stub for nothing")
+  }
+
+  @Test func aMissingConfigSaysWhatToDoAndExits78() throws {
+    let folder = try TemporaryDirectory()
+    let result = try Executable.run(
+      "rinjobs", ["demo", "--db", folder.path("demo.sqlite"), "--config", folder.path("absent.yaml")])
+    #expect(result.exitCode == 78)
+    #expect(result.stderr.contains("absent.yaml"))
+    #expect(result.stderr.contains("--config"))
+  }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import Synchronization
+
+/// One of the package's executables running beside the test (a server, a job to kill), its
+/// output collected as it comes.
+final class BackgroundProcess: Sendable {
+  private let process: Process
+  private let output = OutputBuffer()
+
+  init(_ name: String, _ arguments: [String], environment: [String: String] = [:]) throws {
+    let process = Process()
+    process.executableURL = Executable.buildFolder.appendingPathComponent(name)
+    process.arguments = arguments
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = pipe
+    self.process = process
+    pipe.fileHandleForReading.readabilityHandler = { [output] handle in
+      let data = handle.availableData
+      output.append(String(decoding: data, as: UTF8.self))
+    }
+    try process.run()
+  }
+
+  var text: String { output.text }
+
+  /// Waits until the output matches `pattern` (a regular expression) and returns the first
+  /// capture group; nil after `timeout` seconds or if the process ended.
+  func waitForOutput(matching pattern: String, timeout: Double = 60) async throws -> String? {
+    let regex = try NSRegularExpression(pattern: pattern)
+    let deadline = Date().addingTimeInterval(timeout)
+    // The output is checked before the clock: a test starved of threads by others still sees
+    // a line that came in time.
+    while true {
+      let text = self.text
+      if let match = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
+        let range = Range(match.range(at: match.numberOfRanges > 1 ? 1 : 0), in: text)
+      {
+        return String(text[range])
+      }
+      guard process.isRunning, Date() < deadline else { return nil }
+      try await Task.sleep(nanoseconds: 20_000_000)
+    }
+  }
+
+  /// Waits for the process to end by itself without holding a thread (a server in this test
+  /// process must keep answering it); its exit status, or nil after `timeout` seconds.
+  func exitStatus(timeout: Double = 120) async throws -> Int32? {
+    let deadline = Date().addingTimeInterval(timeout)
+    while process.isRunning {
+      guard Date() < deadline else { return nil }
+      try await Task.sleep(nanoseconds: 20_000_000)
+    }
+    process.waitUntilExit()
+    return process.terminationStatus
+  }
+
+  /// Sends `signal` and waits for the process to end; returns its exit status. A process still
+  /// running 10 s later is killed, so a test never hangs on a child that ignores `signal`.
+  @discardableResult
+  func stop(signal: Int32 = SIGTERM) -> Int32 {
+    if process.isRunning { kill(process.processIdentifier, signal) }
+    let deadline = Date().addingTimeInterval(10)
+    while process.isRunning && Date() < deadline { usleep(10_000) }
+    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    process.waitUntilExit()
+    return process.terminationStatus
+  }
+
+  deinit { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+}
+
+private final class OutputBuffer: Sendable {
+  private let buffer = Mutex("")
+  var text: String { buffer.withLock { $0 } }
+  func append(_ text: String) { buffer.withLock { $0 += text } }
+}
