@@ -71,11 +71,7 @@ public final class JobContext {
         return try finish(batch)
       }
       guard let batchCounts else { break }
-      // Debug level: operators tracing a slow run, and the crash tests, which kill after it.
-      logger.debug(
-        "batch committed", metadata: ["through_user": "\(after)", "users": "\(batchCounts.usersProcessed)"])
-      counts.merge(batchCounts)
-      progress?.advance(by: batchCounts.usersProcessed)
+      committed(batchCounts, through: after)
     }
   }
 

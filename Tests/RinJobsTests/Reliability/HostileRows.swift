@@ -1,3 +1,5 @@
+import GRDB
+
 /// Rows the online services might write (DESIGN.md §2 "Input data is not clean"): garbage,
 /// megabyte strings, NUL bytes, invalid UTF-8, blobs where text belongs, odd Unicode, NULLs,
 /// out-of-range and non-numeric confidences, unknown zones, impossible dates, extreme instants.
@@ -84,6 +86,10 @@ enum HostileRows {
       WHERE id >= 9000000 AND id % 4 = 0;
     INSERT INTO invite_shares (id, inviter_user_id, channel, shared_at) SELECT 9100000 + n, user_id, 'sms', 9223372036854775807 FROM owners;
     """
+
+  static func plant(in path: String) throws {
+    try DatabaseQueue(path: path).writeWithoutTransaction { try $0.execute(sql: sql) }
+  }
 
   /// Personal text planted above that must never reach a log line or the summary.
   static let personalMarkers = ["evil", "Zoë", "üser@exämple", "sMÍTH", "Ali"]

@@ -6,27 +6,21 @@ import Testing
 /// marks the run `interrupted` and exits 75; the next run resumes after that checkpoint.
 @Suite("Reliability: SIGTERM stops after the batch, the next run resumes", .serialized)
 struct ReliabilitySignalTests {
-  static let oneUserBatches = """
-    jobs:
-      daily-score: {batch_size: 1}
-      circle-patterns: {batch_size: 1}
-      upcoming-birthdays: {batch_size: 1}
-      attribution-expiry: {delete_batch_size: 5}
-      badge-recount: {batch_size: 1}
-    """
-
   @Test(arguments: ReliabilityJobs.all)
-  func sigtermInterruptsAfterTheCurrentBatchAndTheNextRunResumesFromItsCheckpoint(job: String) throws {
+  func sigtermInterruptsAfterTheCurrentBatchAndTheNextRunResumesFromItsCheckpoint(job: String) async throws {
     let template = try SeededTemplate(users: ReliabilityJobs.users, seed: ReliabilityJobs.seed)
+    let provider = try await ReliabilityProvider.start(for: job)
+    defer { Task { await provider.stop() } }
+    let oneUserBatches = provider.jobsYAML(batchSize: 1, deleteBatchSize: 5)
     let (expected, _, _) = try ReliabilityJobs.uninterruptedRun(
-      job, on: template, jobsYAML: Self.oneUserBatches)
+      job, on: template, jobsYAML: oneUserBatches)
     // A fast job may end before the signal is handled: then that attempt proves nothing, and
     // another starts (the tally says how often).
     var attempts = 0
     var interrupted = false
     while attempts < 3 && !interrupted {
       attempts += 1
-      let workspace = try ReliabilityWorkspace(copying: template, jobsYAML: Self.oneUserBatches)
+      let workspace = try ReliabilityWorkspace(copying: template, jobsYAML: oneUserBatches)
       let child = try workspace.spawn(job, label: "stopped")
       try #require(child.waitForLines(containing: ReliabilityJobs.batchMarker, count: 1))
       child.signal(SIGTERM)

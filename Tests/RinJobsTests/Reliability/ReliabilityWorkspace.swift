@@ -29,6 +29,9 @@ final class ReliabilityWorkspace {
       badge-recount: {batch_size: 2}
     """
 
+  /// The bearer token the stub accepts (any non-empty one).
+  static let providerKey = [ReliabilityProvider.keyVariable: "reliability-test-key"]
+
   let directory: TemporaryDirectory
   let dbPath: String
   let configPath: String
@@ -55,13 +58,14 @@ final class ReliabilityWorkspace {
   func run(_ job: String, _ extra: [String] = [], environment: [String: String] = [:]) throws
     -> Executable.Result
   {
-    try Executable.run("rin-\(job)", arguments(extra), environment: environment)
+    try Executable.run(
+      "rin-\(job)", arguments(extra), environment: environment.merging(Self.providerKey) { $1 })
   }
 
   /// The job's executable started with debug logs, one line per committed batch.
   func spawn(_ job: String, label: String) throws -> ChildProcess {
     try ChildProcess(
-      "rin-\(job)", arguments(), environment: ["RIN_LOG_LEVEL": "debug"],
+      "rin-\(job)", arguments(), environment: Self.providerKey.merging(["RIN_LOG_LEVEL": "debug"]) { $1 },
       stdoutPath: directory.path("\(label).stdout"))
   }
 
