@@ -18,50 +18,53 @@ struct ReliabilityConfigFuzzTests {
     case hung
   }
 
-  @Test func everyMutationIsEitherValidOrRejectedWithAPositionAndNoneCrashesOrHangs() throws {
-    let original = try [UInt8](
-      Data(contentsOf: Executable.repositoryRoot.appendingPathComponent("pipelines.yaml")))
-    let directory = try TemporaryDirectory()
-    var mutator = ConfigMutator(random: SeededGenerator(seed: ReliabilityLevel.seed))
-    var valid = 0
-    var rejected: [(path: String, error: ConfigError)] = []
-    var kindsTried: [ConfigMutator.Kind: Int] = [:]
-    for index in 0..<ReliabilityLevel.configMutations {
-      let (bytes, kinds) = mutator.variant(of: original)
-      for kind in kinds { kindsTried[kind, default: 0] += 1 }
-      let path = directory.path("variant-\(index).yaml")
-      try Data(bytes).write(to: URL(fileURLWithPath: path))
-      switch Self.load(path) {
-      case .hung:
-        Issue.record("variant \(index) (\(kinds)) did not load within \(Self.deadlineSeconds) s")
-        return
-      case .valid:
-        valid += 1
-        try? FileManager.default.removeItem(atPath: path)
-      case .rejected(let error):
-        let lineCount = Self.yamlLineCount(bytes)
-        #expect(error.file == path)
-        #expect((1...lineCount + 1).contains(error.line), "variant \(index) (\(kinds)): \(error)")
-        #expect(error.column >= 1, "variant \(index) (\(kinds)): \(error)")
-        #expect(!error.message.trimmingCharacters(in: .whitespaces).isEmpty, "variant \(index) (\(kinds))")
-        rejected.append((path, error))
+  @Test func everyMutationIsEitherValidOrRejectedWithAPositionAndNoneCrashesOrHangs() async {
+    await Checks.offPool { checks in
+      let original = try [UInt8](
+        Data(contentsOf: Executable.repositoryRoot.appendingPathComponent("pipelines.yaml")))
+      let directory = try TemporaryDirectory()
+      var mutator = ConfigMutator(random: SeededGenerator(seed: ReliabilityLevel.seed))
+      var valid = 0
+      var rejected: [(path: String, error: ConfigError)] = []
+      var kindsTried: [ConfigMutator.Kind: Int] = [:]
+      for index in 0..<ReliabilityLevel.configMutations {
+        let (bytes, kinds) = mutator.variant(of: original)
+        for kind in kinds { kindsTried[kind, default: 0] += 1 }
+        let path = directory.path("variant-\(index).yaml")
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        switch Self.load(path) {
+        case .hung:
+          checks.record("variant \(index) (\(kinds)) did not load within \(Self.deadlineSeconds) s")
+          return
+        case .valid:
+          valid += 1
+          try? FileManager.default.removeItem(atPath: path)
+        case .rejected(let error):
+          let lineCount = Self.yamlLineCount(bytes)
+          checks.expect(error.file == path)
+          checks.expect((1...lineCount + 1).contains(error.line), "variant \(index) (\(kinds)): \(error)")
+          checks.expect(error.column >= 1, "variant \(index) (\(kinds)): \(error)")
+          checks.expect(
+            !error.message.trimmingCharacters(in: .whitespaces).isEmpty, "variant \(index) (\(kinds))")
+          rejected.append((path, error))
+        }
       }
-    }
-    #expect(rejected.count > valid, "most damage is caught")
+      checks.expect(rejected.count > valid, "most damage is caught")
 
-    // A sample through the real executable: exit 78, the same `file:line:column: message`.
-    let step = max(1, rejected.count / ReliabilityLevel.configMutationsThroughBinary)
-    var throughBinary = 0
-    for (path, error) in stride(from: 0, to: rejected.count, by: step).map({ rejected[$0] }) {
-      let result = try Executable.run("rinjobs", ["validate", "--config", path])
-      #expect(result.exitCode == 78, "\(path): \(result.stderr)")
-      #expect(result.stderr.contains("\(path):\(error.line):\(error.column): "), "\(result.stderr)")
-      throughBinary += 1
+      // A sample through the real executable: exit 78, the same `file:line:column: message`.
+      let step = max(1, rejected.count / ReliabilityLevel.configMutationsThroughBinary)
+      var throughBinary = 0
+      for (path, error) in stride(from: 0, to: rejected.count, by: step).map({ rejected[$0] }) {
+        let result = try Executable.run("rinjobs", ["validate", "--config", path])
+        checks.expect(result.exitCode == 78, "\(path): \(result.stderr)")
+        checks.expect(result.stderr.contains("\(path):\(error.line):\(error.column): "), "\(result.stderr)")
+        throughBinary += 1
+      }
+      ReliabilityLevel.report(
+        "config fuzz: \(ReliabilityLevel.configMutations) variants (\(kindsTried.count) mutation kinds), "
+          + "\(rejected.count) rejected with a position, \(valid) still valid, 0 crashes, 0 hangs; "
+          + "\(throughBinary) through `rinjobs validate`, all exit 78")
     }
-    ReliabilityLevel.report(
-      "config fuzz: \(ReliabilityLevel.configMutations) variants (\(kindsTried.count) mutation kinds), "
-        + "\(rejected.count) rejected with a position, \(valid) still valid, 0 crashes, 0 hangs; "
-        + "\(throughBinary) through `rinjobs validate`, all exit 78")
   }
 
   /// Lines as YAML counts them: CR, LF, CRLF, NEL, LS and PS all end a line.

@@ -8,63 +8,81 @@ import Testing
 @Suite("Reliability: kill -9 at seeded points, then run again", .serialized)
 struct ReliabilityCrashTests {
   @Test(arguments: ReliabilityJobs.all)
-  func aKilledRunRunAgainEndsEqualToAnUninterruptedRun(job: String) async throws {
-    let template = try SeededTemplate(users: ReliabilityJobs.users, seed: ReliabilityJobs.seed)
-    let provider = try await ReliabilityProvider.start(for: job)
-    let jobsYAML = provider.jobsYAML(batchSize: 2, deleteBatchSize: 10)
-    let (expected, batches, reference) = try ReliabilityJobs.uninterruptedRun(
-      job, on: template, jobsYAML: jobsYAML)
-    try #require(batches >= 5, "\(job) commits in many batches (\(batches))")
-    // Secure delete: clicks the job deletes must not stay readable in the file after a crash.
-    let deletedHashes =
-      job == "attribution-expiry"
-      ? try Self.deviceHashes(template.path).subtracting(Self.deviceHashes(reference.dbPath)) : []
-
-    var random = SeededGenerator(seed: ReliabilityJobs.seed(for: job))
-    var tally = KillTally()
-    for trial in 0..<ReliabilityLevel.killsPerJob {
-      let plan = KillPlan.make(trial: trial, batches: batches, using: &random)
-      let workspace = try ReliabilityWorkspace(copying: template, jobsYAML: jobsYAML)
-      let requestsBefore = provider.requestsPerKey
-      let landed = try Self.kill(job, in: workspace, at: plan)
-      tally.add(landed)
-      let context = "\(job), kill \(trial) (\(plan)), landed \(landed)"
-
-      let rerun = try workspace.run(job)
-      #expect(rerun.exitCode == 0, "\(context): \(rerun.stderr.suffix(1_000))")
-      if let heldRun = landed.leaseRunID {
-        // Taken over at once, not after the 60 s lease: the log says so, the old run is abandoned.
-        #expect(rerun.stderr.contains("took over the lease of run \(heldRun) "), "\(context)")
-        let status = try workspace.read {
-          try String.fetchOne($0, sql: "SELECT status FROM job_runs WHERE id = ?", arguments: [heldRun])
+  func aKilledRunRunAgainEndsEqualToAnUninterruptedRun(job: String) async {
+    await Checks.offPool { checks in
+      let template = try SeededTemplate(users: ReliabilityJobs.users, seed: ReliabilityJobs.seed)
+      let provider = try ReliabilityProvider(for: job)
+      let jobsYAML = provider.jobsYAML(batchSize: 2, deleteBatchSize: 10)
+      let (expected, batches, reference) = try ReliabilityJobs.uninterruptedRun(
+        job, on: template, jobsYAML: jobsYAML)
+      try checks.require(batches >= 5, "\(job) commits in many batches (\(batches))")
+      if provider.baseURL != nil {
+        let cached = try reference.read {
+          try Int.fetchOne($0, sql: "SELECT count(*) FROM enrichment_lookups")
         }
-        #expect(status == "abandoned", "\(context)")
+        checks.expect(provider.keysRequested == cached, "uninterrupted, each key is asked once")
+        checks.expect((cached ?? 0) > 0, "the provider is asked")
       }
-      let differences = try workspace.snapshot().differences(from: expected)
-      #expect(differences.isEmpty, "\(context): \(differences)")
-      try workspace.read { db in
-        let outbox = try Int.fetchOne(
-          db, sql: "SELECT count(*) - count(DISTINCT dedupe_key) FROM notification_outbox")
-        #expect(outbox == 0, "\(context): duplicate outbox rows")
-        #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM job_checkpoints") == 0, "\(context)")
-        #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM job_leases") == 0, "\(context)")
-        #expect(
-          try Int.fetchOne(db, sql: "SELECT count(*) FROM job_runs WHERE status = 'running'") == 0,
-          "\(context)")
+      // Secure delete: clicks the job deletes must not stay readable in the file after a crash.
+      let deletedHashes =
+        job == "attribution-expiry"
+        ? try Self.deviceHashes(template.path).subtracting(Self.deviceHashes(reference.dbPath)) : []
+
+      var random = SeededGenerator(seed: ReliabilityJobs.seed(for: job))
+      var tally = KillTally()
+      for trial in 0..<ReliabilityLevel.killsPerJob {
+        let plan = KillPlan.make(trial: trial, batches: batches, using: &random)
+        let workspace = try ReliabilityWorkspace(copying: template, jobsYAML: jobsYAML)
+        let keysBefore = provider.keysRequested
+        let landed = try Self.kill(job, in: workspace, at: plan, checks: checks)
+        tally.add(landed)
+        let context = "\(job), kill \(trial) (\(plan)), landed \(landed)"
+
+        let rerun = try workspace.run(job)
+        checks.expect(rerun.exitCode == 0, "\(context): \(rerun.stderr.suffix(1_000))")
+        if let heldRun = landed.leaseRunID {
+          // Taken over at once, not after the 60 s lease: the log says so, the old run is abandoned.
+          checks.expect(rerun.stderr.contains("took over the lease of run \(heldRun) "), "\(context)")
+          let status = try workspace.read {
+            try String.fetchOne($0, sql: "SELECT status FROM job_runs WHERE id = ?", arguments: [heldRun])
+          }
+          checks.expect(status == "abandoned", "\(context)")
+        }
+        let differences = try workspace.snapshot().differences(from: expected)
+        checks.expect(differences.isEmpty, "\(context): \(differences)")
+        try workspace.read { db in
+          let outbox = try Int.fetchOne(
+            db, sql: "SELECT count(*) - count(DISTINCT dedupe_key) FROM notification_outbox")
+          checks.expect(outbox == 0, "\(context): duplicate outbox rows")
+          checks.expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM job_checkpoints") == 0, "\(context)")
+          checks.expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM job_leases") == 0, "\(context)")
+          checks.expect(
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM job_runs WHERE status = 'running'") == 0,
+            "\(context)")
+        }
+        if provider.baseURL != nil {
+          // Every key asked ends cached (the stub always answers), so more keys asked than
+          // cached means a key was paid for twice.
+          let asked = provider.keysRequested - keysBefore
+          let cached = try workspace.read {
+            try Int.fetchOne($0, sql: "SELECT count(*) FROM enrichment_lookups") ?? -1
+          }
+          checks.expect(asked == cached, "\(context): \(asked) keys asked of the provider, \(cached) cached")
+        }
+        if !deletedHashes.isEmpty {
+          checks.expect(try occurrences(of: deletedHashes, inDatabaseAt: workspace.dbPath) == 0, "\(context)")
+        }
       }
-      #expect(
-        provider.keysRequestedTwice(since: requestsBefore) == 0, "\(context): a provider key was paid twice")
-      if !deletedHashes.isEmpty {
-        #expect(try occurrences(of: deletedHashes, inDatabaseAt: workspace.dbPath) == 0, "\(context)")
-      }
+      provider.stop()
+      ReliabilityLevel.report("kill -9 \(job) (\(batches) batches uninterrupted): \(tally)")
+      checks.expect(
+        tally.midRun >= 1, "\(job): at least one kill landed between two committed batches (\(tally))")
     }
-    await provider.stop()
-    ReliabilityLevel.report("kill -9 \(job) (\(batches) batches uninterrupted): \(tally)")
-    #expect(tally.midRun >= 1, "\(job): at least one kill landed between two committed batches (\(tally))")
   }
 
   /// Starts the job, kills it with SIGKILL at `plan`, and reads where the kill landed.
-  static func kill(_ job: String, in workspace: ReliabilityWorkspace, at plan: KillPlan) throws -> KillLanding
+  static func kill(_ job: String, in workspace: ReliabilityWorkspace, at plan: KillPlan, checks: Checks) throws
+    -> KillLanding
   {
     let child = try workspace.spawn(job, label: "killed")
     switch plan {
@@ -77,7 +95,7 @@ struct ReliabilityCrashTests {
     }
     child.signal(SIGKILL)
     let result = child.finish()
-    #expect(
+    checks.expect(
       result.exitCode == 128 + SIGKILL || result.exitCode == 0, "\(job): \(result.stderr.suffix(1_000))")
     let committed = child.stderrLines.filter { $0.contains(ReliabilityJobs.batchMarker) }.count
     return try workspace.read { db in

@@ -23,36 +23,38 @@ struct ReliabilityHostileRowsTests {
   ]
 
   @Test(arguments: ReliabilityJobs.all)
-  func everyJobSucceedsOverHostileRowsAndCountsWhatItSkipped(job: String) async throws {
-    let template = try SeededTemplate(users: 20, seed: 11)
-    try HostileRows.plant(in: template.path)
-    let provider = try await ReliabilityProvider.start(for: job)
-    defer { Task { await provider.stop() } }
-    let workspace = try ReliabilityWorkspace(
-      copying: template, jobsYAML: provider.jobsYAML(batchSize: 500, deleteBatchSize: 5_000))
+  func everyJobSucceedsOverHostileRowsAndCountsWhatItSkipped(job: String) async {
+    await Checks.offPool { checks in
+      let template = try SeededTemplate(users: 20, seed: 11)
+      try HostileRows.plant(in: template.path)
+      let provider = try ReliabilityProvider(for: job)
+      defer { provider.stop() }
+      let workspace = try ReliabilityWorkspace(
+        copying: template, jobsYAML: provider.jobsYAML(batchSize: 500, deleteBatchSize: 5_000))
 
-    let first = try workspace.run(job)
-    #expect(first.exitCode == 0, "\(job): \(first.stderr.suffix(2_000))")
-    let summary = try #require(
-      try JSONSerialization.jsonObject(with: Data(first.stdout.utf8)) as? [String: Any])
-    #expect(summary["status"] as? String == "succeeded")
-    let skipped = (summary["counts"] as? [String: Any])?["skipped"] as? [String: Int] ?? [:]
-    for reason in Self.expectedSkips[job] ?? [] {
-      #expect((skipped[reason] ?? 0) > 0, "\(job) counts '\(reason)': \(skipped)")
-    }
-    for marker in HostileRows.personalMarkers {
-      #expect(
-        !first.stderr.contains(marker) && !first.stdout.contains(marker), "\(job) printed personal text")
-    }
+      let first = try workspace.run(job)
+      checks.expect(first.exitCode == 0, "\(job): \(first.stderr.suffix(2_000))")
+      let summary = try checks.require(
+        try JSONSerialization.jsonObject(with: Data(first.stdout.utf8)) as? [String: Any])
+      checks.expect(summary["status"] as? String == "succeeded")
+      let skipped = (summary["counts"] as? [String: Any])?["skipped"] as? [String: Int] ?? [:]
+      for reason in Self.expectedSkips[job] ?? [] {
+        checks.expect((skipped[reason] ?? 0) > 0, "\(job) counts '\(reason)': \(skipped)")
+      }
+      for marker in HostileRows.personalMarkers {
+        checks.expect(
+          !first.stderr.contains(marker) && !first.stdout.contains(marker), "\(job) printed personal text")
+      }
 
-    let before = try workspace.snapshot()
-    let second = try workspace.run(job)
-    #expect(second.exitCode == 0, "\(job): \(second.stderr.suffix(2_000))")
-    let differences = try workspace.snapshot().differences(from: before)
-    #expect(differences.isEmpty, "\(job): a second run over hostile rows changed \(differences)")
-    ReliabilityLevel.report(
-      "hostile rows \(job): succeeded, skipped \(skipped.values.reduce(0, +)) rows over \(skipped.count) reasons"
-    )
+      let before = try workspace.snapshot()
+      let second = try workspace.run(job)
+      checks.expect(second.exitCode == 0, "\(job): \(second.stderr.suffix(2_000))")
+      let differences = try workspace.snapshot().differences(from: before)
+      checks.expect(differences.isEmpty, "\(job): a second run over hostile rows changed \(differences)")
+      ReliabilityLevel.report(
+        "hostile rows \(job): succeeded, skipped \(skipped.values.reduce(0, +)) rows over \(skipped.count) reasons"
+      )
+    }
   }
 
   // The two failures the hostile rows found, pinned where they were fixed.

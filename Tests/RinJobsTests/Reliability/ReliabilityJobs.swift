@@ -5,7 +5,8 @@ import GRDB
 /// Generic: a job added here gets every one of those tests.
 enum ReliabilityJobs {
   static let all = [
-    "daily-score", "circle-patterns", "upcoming-birthdays", "attribution-expiry", "badge-recount",
+    "daily-score", "circle-patterns", "enrichment-fetch", "upcoming-birthdays", "attribution-expiry",
+    "badge-recount",
   ]
 
   /// Seeded users per template: about 20 batches of 2.
