@@ -5,9 +5,15 @@ public enum PhoneNormalizer {
   /// The region libphonenumber uses when none is known: only numbers written with `+` parse.
   public static let unknownRegion = "ZZ"
 
+  /// libphonenumber's own input limit (`kMaxInputStringLength`), in bytes.
+  public static let maxInputLength = 250
+
   /// Parses `raw` as typed, national forms read with `defaultRegion` (see `region(from:)`);
   /// nil when it is not a valid number.
   public static func parse(raw: String, defaultRegion: String) -> ParsedPhone? {
+    // Longer text is no phone number, and libphonenumber's regular expressions take minutes
+    // over a megabyte of digits.
+    guard raw.utf8.count <= maxInputLength else { return nil }
     var phone = rin_phone()
     let valid = raw.withCString { text in
       defaultRegion.withCString { region in rin_phone_parse(text, region, &phone) }

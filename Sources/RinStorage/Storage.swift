@@ -56,7 +56,7 @@ public final class Storage: Sendable {
     do {
       storage = Storage(location: path, queue: try DatabaseQueue(path: path, configuration: config))
     } catch {
-      throw StorageError.from(error, location: path)
+      throw StorageError.from(error, location: path).naming(readOnlyFolderOf: path, exists: exists)
     }
     try storage.migrate()
     return storage

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 extension StorageError {
@@ -34,5 +35,17 @@ extension StorageError {
         .sqlFailure, location: location, detail: "\(message) (SQLite code \(db.resultCode.rawValue))",
         hint: "This is a bug or a damaged database; keep the file and report it.")
     }
+  }
+}
+
+extension StorageError {
+  /// SQLite says only "unable to open" when the file exists but its folder cannot be written
+  /// (it creates the write-ahead log beside the file): name that cause instead.
+  func naming(readOnlyFolderOf path: String, exists: Bool) -> StorageError {
+    let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+    guard code == .cannotOpen, exists, !FileManager.default.isWritableFile(atPath: folder) else { return self }
+    return StorageError(
+      .readOnly, location: location, detail: "its folder cannot be written (a read-only file system?)",
+      hint: "SQLite writes its log beside the database file: make the folder writable.")
   }
 }

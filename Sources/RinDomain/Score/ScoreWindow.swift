@@ -16,7 +16,7 @@ public struct ScoreWindow: Sendable, Equatable {
 
   /// Folds one contact into the user's inputs.
   public func add(_ c: ScoreContact, userCreatedAt: Int64, to inputs: inout ScoreInputs) {
-    if c.createdAt > churnStart && c.createdAt <= end && c.createdAt >= userCreatedAt + 86_400 {
+    if c.createdAt > churnStart && c.createdAt <= end && c.createdAt >= Self.saturating(userCreatedAt, plus: 86_400) {
       inputs.churn += 1
     }
     if let deleted = c.deletedAt, deleted > churnStart, deleted <= end { inputs.churn += 1 }
@@ -31,7 +31,15 @@ public struct ScoreWindow: Sendable, Equatable {
     if c.isOrganized { inputs.organized += 1 }
   }
 
+  /// Saturates instead of trapping: `created_at` is input, and may be any 64-bit value.
   public func tenureDays(userCreatedAt: Int64) -> Int {
-    Int((end - userCreatedAt) / 86_400)
+    let (elapsed, overflow) = end.subtractingReportingOverflow(userCreatedAt)
+    guard !overflow else { return userCreatedAt < 0 ? Int(Int64.max / 86_400) : Int(Int64.min / 86_400) }
+    return Int(elapsed / 86_400)
+  }
+
+  static func saturating(_ instant: Int64, plus seconds: Int64) -> Int64 {
+    let (sum, overflow) = instant.addingReportingOverflow(seconds)
+    return overflow ? (seconds > 0 ? .max : .min) : sum
   }
 }

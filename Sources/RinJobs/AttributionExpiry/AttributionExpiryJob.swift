@@ -26,6 +26,7 @@ public struct AttributionExpiryJob: Job {
         try $0.deleteInviteClicks(clickedAtOrBefore: cutoff, limit: settings.deleteBatchSize)
       }
       deleted += count
+      context.logger.debug("batch committed", metadata: ["clicks_deleted": "\(count)"])
       if count > 0 { batches += 1 }
       context.details["clicks_deleted"] = String(deleted)
       context.details["delete_batches"] = String(batches)

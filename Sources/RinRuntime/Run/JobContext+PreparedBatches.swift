@@ -25,8 +25,7 @@ extension JobContext {
         return try finish(batch)
       }
       after = last
-      counts.merge(batchCounts)
-      progress?.advance(by: batchCounts.usersProcessed)
+      committed(batchCounts, through: last)
     }
   }
 }
@@ -57,6 +56,15 @@ extension JobContext {
     }
     batch.counts.usersProcessed = batch.userIDs.count
     return batch.counts
+  }
+
+  /// After a batch's commit. The debug line is for operators tracing a slow run, and for the
+  /// crash tests, which kill just after it.
+  func committed(_ batchCounts: JobCounts, through last: Int64) {
+    logger.debug(
+      "batch committed", metadata: ["through_user": "\(last)", "users": "\(batchCounts.usersProcessed)"])
+    counts.merge(batchCounts)
+    progress?.advance(by: batchCounts.usersProcessed)
   }
 
   func throwIfStopped(after: Int64) throws {

@@ -71,8 +71,7 @@ public final class JobContext {
         return try finish(batch)
       }
       guard let batchCounts else { break }
-      counts.merge(batchCounts)
-      progress?.advance(by: batchCounts.usersProcessed)
+      committed(batchCounts, through: after)
     }
   }
 

@@ -29,6 +29,7 @@ public struct JobRunner: Sendable {
     summary.slot = options.slot
     var runID: Int64?
     var context: JobContext?
+    var keeper: LeaseKeeper?
     var logger = self.logger
     logger[metadataKey: "job"] = "\(job.name.rawValue)"
     do {
@@ -51,7 +52,6 @@ public struct JobRunner: Sendable {
       // Inside a dry run a pipeline already opened, a ledger row would be rolled back with it:
       // the pipeline records this run's row from the summary after its rollback.
       let joinsOpenDryRun = options.dryRun && storage.isInDryRun
-      var keeper: LeaseKeeper?
       if joinsOpenDryRun {
         runID = nil
       } else if options.dryRun {
@@ -63,7 +63,6 @@ public struct JobRunner: Sendable {
         keeper = acquired
         runID = acquired.runID
       }
-      defer { keeper?.release() }
       summary.runID = runID
       logger[metadataKey: "run"] = "\(runID ?? 0)"
 
@@ -113,6 +112,9 @@ public struct JobRunner: Sendable {
     }
     summary.durationSeconds = ((environment.wallClock() - started) * 1000).rounded() / 1000
     finishLedger(runID: runID, summary: summary, logger: logger)
+    // Only after the ledger row is final: a crash in between leaves the lease of a dead pid,
+    // which the next run takes over, rather than a row that says `running` forever.
+    keeper?.release()
     log(summary, logger: logger)
     return summary
   }

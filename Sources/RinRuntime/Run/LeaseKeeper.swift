@@ -34,8 +34,25 @@ final class LeaseKeeper: Sendable {
     logger: Logger, stop: StopSignal
   ) async throws -> LeaseKeeper {
     let deadline = environment.wallClock() + waitSeconds
+    let busyDeadline = deadline + (try storage.busyTimeoutSeconds)
     while true {
-      let attempt = try storage.write { tx in try tryAcquire(tx, record: record, environment: environment) }
+      let attempt: Attempt
+      // A read never waits for the write lock (WAL), so a live holder is seen at once, even
+      // while its batches keep the lock busy. Waiting for the lock instead, a run started at
+      // the same moment as the holder would get it only when the holder ends, and run again.
+      if let holder = try storage.read({ try $0.lease(job: record.job, shard: record.shard) }),
+        isLive(holder, environment: environment)
+      {
+        attempt = .held(holder)
+      } else {
+        do {
+          attempt = try storage.write(waitingAtMost: 0.25) { tx in
+            try tryAcquire(tx, record: record, environment: environment)
+          }
+        } catch let error as StorageError where error.code == .busy && environment.wallClock() < busyDeadline {
+          continue
+        }
+      }
       switch attempt {
       case .acquired(let runID, let previous):
         if let previous {
@@ -61,7 +78,12 @@ final class LeaseKeeper: Sendable {
         skipped.status = .skipped
         skipped.finishedAt = environment.wallSeconds
         skipped.error = message
-        _ = try storage.write { try $0.insertRun(skipped) }
+        do {
+          _ = try storage.write { try $0.insertRun(skipped) }
+        } catch {
+          // The holder's batches may keep the lock past the busy timeout: still exit 75.
+          logger.warning("could not record the skipped run in the ledger: \(error)")
+        }
         throw RunFailure(.leaseHeld, message)
       }
     }
@@ -71,12 +93,11 @@ final class LeaseKeeper: Sendable {
     let now = environment.wallSeconds
     let existing = try tx.lease(job: record.job, shard: record.shard)
     if let existing {
-      let holderGone = existing.host == environment.host && existing.pid != environment.pid
-        && !RuntimeEnvironment.processExists(existing.pid)
-      guard existing.expiresAt <= now || holderGone else { return .held(existing) }
+      guard !isLive(existing, environment: environment) else { return .held(existing) }
       try tx.abandonRun(
         id: existing.runID, at: now,
-        reason: holderGone ? "its process \(existing.pid) no longer exists" : "its lease expired without renewal")
+        reason: existing.host == environment.host && !RuntimeEnvironment.processExists(existing.pid)
+          ? "its process \(existing.pid) no longer exists" : "its lease expired without renewal")
     }
     let runID = try tx.insertRun(record)
     try tx.putLease(
@@ -84,6 +105,13 @@ final class LeaseKeeper: Sendable {
         job: record.job, shard: record.shard, runID: runID, host: environment.host, pid: environment.pid,
         acquiredAt: now, expiresAt: now + environment.leaseTTLSeconds))
     return .acquired(runID: runID, tookOverFrom: existing)
+  }
+
+  /// Unexpired, and not held by a process that no longer exists on this host.
+  private static func isLive(_ lease: Lease, environment: RuntimeEnvironment) -> Bool {
+    let holderGone = lease.host == environment.host && lease.pid != environment.pid
+      && !RuntimeEnvironment.processExists(lease.pid)
+    return lease.expiresAt > environment.wallSeconds && !holderGone
   }
 
   /// Renews on a thread of its own, not the cooperative pool: a renewal may wait for the

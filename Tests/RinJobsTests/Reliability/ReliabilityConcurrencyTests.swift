@@ -1,0 +1,85 @@
+import Foundation
+import GRDB
+import Testing
+
+/// DESIGN.md §5 "two runs at once": four processes start the same job at the same moment;
+/// exactly one does the work, three exit 75 naming the holder.
+@Suite("Reliability: four runs of a job started at once", .serialized)
+struct ReliabilityConcurrencyTests {
+  @Test(arguments: ReliabilityJobs.all)
+  func fourRunsStartedAtOnceOneWorksAndThreeExit75(job: String) async {
+    await Checks.offPool { checks in
+      let template = try SeededTemplate(users: ReliabilityJobs.users, seed: ReliabilityJobs.seed)
+      let provider = try ReliabilityProvider(for: job)
+      defer { provider.stop() }
+      let jobsYAML = provider.jobsYAML(batchSize: 2, deleteBatchSize: 10)
+      let (expected, _, _) = try ReliabilityJobs.uninterruptedRun(job, on: template, jobsYAML: jobsYAML)
+      // A job of a few milliseconds may end before the test holds it (a loaded machine): that
+      // attempt proves nothing, and another starts.
+      for attempt in 1...3 {
+        let workspace = try ReliabilityWorkspace(copying: template, jobsYAML: jobsYAML)
+        let gate = try workspace.connection()
+        // The same moment, made exact: a write lock held while the four start keeps each at its
+        // first write; released, they race for the lease together.
+        let children = try Self.startTogether(job, in: workspace, gate: gate)
+        // Then, as with a job that runs for minutes, the winner is held (its next write waits)
+        // while the others look at the lease.
+        let heldWhileRunning = try Self.holdTheLeaseHolder(gate, job: job)
+        let results = children.map { $0.finish() }
+        guard heldWhileRunning else { continue }
+
+        let codes = results.map(\.exitCode).sorted()
+        checks.expect(codes == [0, 75, 75, 75], "\(job): \(results.map { $0.stderr.suffix(500) })")
+        for result in results where result.exitCode == 75 {
+          checks.expect(result.stderr.contains("is already running: run "), "\(result.stderr.suffix(500))")
+        }
+        let statuses = try workspace.read {
+          try String.fetchAll($0, sql: "SELECT status FROM job_runs ORDER BY status")
+        }
+        // A loser's `skipped` row waits for the write lock like any write; a winner whose batches
+        // keep the lock past the busy timeout leaves it unrecorded, and the loser logs that.
+        let unrecorded = results.filter { $0.stderr.contains("could not record the skipped run") }.count
+        checks.expect(statuses.filter { $0 == "succeeded" }.count == 1, "\(statuses)")
+        checks.expect(statuses.allSatisfy { $0 == "succeeded" || $0 == "skipped" }, "\(statuses)")
+        checks.expect(
+          statuses.count + unrecorded == 4, "every run is in the ledger or says why not: \(statuses)")
+        let differences = try workspace.snapshot().differences(from: expected)
+        checks.expect(differences.isEmpty, "\(job): \(differences)")
+        ReliabilityLevel.report(
+          "4 at once \(job): exits \(codes) (attempt \(attempt)), \(unrecorded) skipped rows left unrecorded")
+        return
+      }
+      checks.record("\(job): in 3 attempts the winner always ended before the test could hold it")
+    }
+  }
+
+  /// Starts four runs while `gate` holds the write lock, and lets them go together.
+  static func startTogether(_ job: String, in workspace: ReliabilityWorkspace, gate: DatabaseQueue) throws
+    -> [ChildProcess]
+  {
+    try gate.writeWithoutTransaction { db in
+      try db.execute(sql: "BEGIN EXCLUSIVE")
+      defer { try? db.execute(sql: "ROLLBACK") }
+      let started = try (0..<4).map { try workspace.spawn(job, label: "racer\($0)") }
+      usleep(1_500_000)
+      return started
+    }
+  }
+
+  /// Waits for a run to take the lease, then holds the write lock for a second; true when
+  /// the lease was still held once the lock was taken.
+  static func holdTheLeaseHolder(_ db: DatabaseQueue, job: String) throws -> Bool {
+    let sql = "SELECT count(*) FROM job_leases WHERE job = ?"
+    for _ in 0..<10_000 {
+      if try db.read({ try Int.fetchOne($0, sql: sql, arguments: [job]) }) == 1 { break }
+      usleep(1_000)
+    }
+    return try db.writeWithoutTransaction { db in
+      try db.execute(sql: "BEGIN IMMEDIATE")
+      defer { try? db.execute(sql: "ROLLBACK") }
+      let held = try Int.fetchOne(db, sql: sql, arguments: [job]) == 1
+      usleep(1_000_000)
+      return held
+    }
+  }
+}
