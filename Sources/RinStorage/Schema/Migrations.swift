@@ -19,15 +19,13 @@ enum Migrations {
     Step(
       name: "cover contact phones and emails for completeness checks",
       sql: DataContractSchema.coveringChannelIndexes),
+    Step(name: "remember which contacts enrichment has checked", sql: RuntimeSchema.enrichmentChecks),
   ]
 
   static var migrator: DatabaseMigrator {
     var migrator = DatabaseMigrator()
     for step in steps {
       migrator.registerMigration(step.name) { db in try db.execute(sql: step.sql) }
-    }
-    migrator.registerMigration("remember which contacts enrichment has checked") { db in
-      try db.execute(sql: RuntimeSchema.enrichmentChecks)
     }
     return migrator
   }
