@@ -35,9 +35,12 @@ let package = Package(
     // The only module that imports a database library.
     .target(
       name: "RinStorage",
-      dependencies: ["RinDomain", .product(name: "GRDB", package: "GRDB.swift")],
+      dependencies: ["RinDomain", "CLibPQ", .product(name: "GRDB", package: "GRDB.swift")],
       swiftSettings: swiftSettings
     ),
+    // libpq, PostgreSQL's C client (scripts/setup.sh installs libpq-dev): a synchronous executor
+    // beside GRDB's, behind the same `SQLExecutor` seam.
+    .systemLibrary(name: "CLibPQ"),
     // Pure domain rules: no I/O.
     .target(
       name: "RinDomain",
@@ -96,7 +99,7 @@ let package = Package(
         "RinCLI", "RinDomain", "RinJobs", "RinNormalize", "RinProviderClient", "RinProviderStub", "RinRuntime",
         "RinSeed", "RinStorage",
         // Tests read the database directly, independently of the storage module they check.
-        .product(name: "GRDB", package: "GRDB.swift"),
+        .product(name: "GRDB", package: "GRDB.swift"), "CLibPQ",
       ],
       swiftSettings: swiftSettings
     ),

@@ -2,7 +2,9 @@ extension SQLDialect {
   /// A subquery yielding the strings of one bound JSON array: `x IN (\(textSet))` takes any
   /// number of values as one parameter (see `jsonArray`), where a `?` per value would run into
   /// the backend's limit on parameters. PostgreSQL: `SELECT jsonb_array_elements_text(?::jsonb)`.
-  var textSet: String { "SELECT value FROM json_each(?)" }
+  var textSet: String {
+    isPostgres ? "SELECT jsonb_array_elements_text(?::jsonb)" : "SELECT value FROM json_each(?)"
+  }
 
   /// The parameter `textSet` reads: a JSON array of strings, written directly (a batch can
   /// carry hundreds of thousands of keys).

@@ -5,17 +5,45 @@ struct SQLDialect: Sendable {
   let placeholders: @Sendable (String) -> String
 
   static let sqlite = SQLDialect(name: "sqlite", placeholders: { $0 })
+  static let postgres = SQLDialect(name: "postgres", placeholders: numberedPlaceholders)
+
+  var isPostgres: Bool { name == SQLDialect.postgres.name }
 
   /// `?, ?, ?` for an `IN (…)` list of `count` bound values.
   static func list(_ count: Int) -> String {
     Array(repeating: "?", count: max(count, 1)).joined(separator: ", ")
   }
-}
 
+  /// `?` → `$1`, `$2`, … outside quoted text and identifiers. Idempotent (a rewritten statement
+  /// has no `?` left), so an executor may apply it to every statement it is given.
+  @Sendable static func numberedPlaceholders(_ sql: String) -> String {
+    guard sql.contains("?") else { return sql }
+    var out = ""
+    out.reserveCapacity(sql.utf8.count + 16)
+    var number = 0
+    var quote: Character?
+    for c in sql {
+      if let open = quote {
+        if c == open { quote = nil }
+        out.append(c)
+      } else if c == "'" || c == "\"" {
+        quote = c
+        out.append(c)
+      } else if c == "?" {
+        number += 1
+        out += "$\(number)"
+      } else {
+        out.append(c)
+      }
+    }
+    return out
+  }
+}
 extension SQLDialect {
   /// Expands `:name` parameters into positional ones; plain `?` placeholders take the values of
   /// `positional` in order. A query can then name a value it uses many times.
-  func named(_ sql: String, _ values: [String: SQLValue], then positional: [SQLValue]) -> (String, [SQLValue]) {
+  func named(_ sql: String, _ values: [String: SQLValue], then positional: [SQLValue]) -> (String, [SQLValue])
+  {
     var text = ""
     var arguments: [SQLValue] = []
     var positionalIndex = 0

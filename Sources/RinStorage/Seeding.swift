@@ -10,15 +10,18 @@ public final class BulkStatement {
   private let tx: StorageTransaction
   private let inserter: BulkInserter
   private let db: Database?
+  /// On PostgreSQL rows are streamed with `COPY … FROM STDIN` instead.
+  private let copy: PostgresCopy?
   /// Rows per statement, kept under SQLite's historical limit of 999 bound variables.
   private let rowsPerStatement: Int
   private var full: Statement?
   private var pending: [SQLValue] = []
 
-  init(tx: StorageTransaction, inserter: BulkInserter, db: Database?) {
+  init(tx: StorageTransaction, inserter: BulkInserter, db: Database?, copy: PostgresCopy?) {
     self.tx = tx
     self.inserter = inserter
     self.db = db
+    self.copy = copy
     rowsPerStatement = max(1, 999 / max(1, inserter.columns.count))
     pending.reserveCapacity(rowsPerStatement * inserter.columns.count)
   }
@@ -34,6 +37,7 @@ public final class BulkStatement {
   public func insert(rows values: [SQLValue]) throws {
     let width = inserter.columns.count
     precondition(values.count % width == 0, "\(inserter.table): column count mismatch")
+    if let copy { return try copy.append(rows: values) }
     guard let db else {
       for start in stride(from: 0, to: values.count, by: width) {
         try tx.insert(inserter, Array(values[start..<(start + width)]))
@@ -60,6 +64,7 @@ public final class BulkStatement {
   }
 
   func flush() throws {
+    try copy?.flush()
     guard let db, !pending.isEmpty else { return }
     let statement = try db.makeStatement(sql: sql(rows: pending.count / inserter.columns.count))
     try execute(statement, pending[...], db)
@@ -124,9 +129,22 @@ extension StorageTransaction {
   /// row before returning. On a backend without a direct path rows go through `insert(_:_:)`.
   public func bulkLoad<T>(_ inserters: [BulkInserter], _ body: ([BulkStatement]) throws -> T) throws -> T {
     let db = (sql as? GRDBExecutor)?.db
-    let statements = inserters.map { BulkStatement(tx: self, inserter: $0, db: db) }
+    let connection = (sql as? PostgresExecutor)?.connection
+    let statements = inserters.map { inserter in
+      BulkStatement(
+        tx: self, inserter: inserter, db: db,
+        copy: connection.map { PostgresCopy(connection: $0, inserter: inserter) })
+    }
     let result = try body(statements)
     for statement in statements { try statement.flush() }
+    if connection != nil {
+      // Rows came with their ids: identity columns go on after the largest, as SQLite's rowid does.
+      for inserter in inserters where inserter.columns.contains("id") {
+        try sql.execute(
+          "SELECT setval(pg_get_serial_sequence('\(inserter.table)', 'id'), max(id)) FROM \(inserter.table) HAVING max(id) IS NOT NULL",
+          [])
+      }
+    }
     return result
   }
 }

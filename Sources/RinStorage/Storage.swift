@@ -2,13 +2,18 @@ import Foundation
 import GRDB
 import Synchronization
 
-/// The one door to the database. Jobs and the runtime use only this API; the backend
-/// (SQLite through GRDB today) stays behind it.
+/// The one door to the database. Jobs and the runtime use only this API; the backend (SQLite
+/// through GRDB, or PostgreSQL through libpq) stays behind it.
 public final class Storage: Sendable {
-  /// Where the database is, for messages: a file path, never credentials.
+  /// Where the database is, for messages: a file path or a URL, never credentials.
   public let location: String
-  let queue: DatabaseQueue
+  let backend: Backend
   private let dryRunOpen = Mutex(false)
+
+  enum Backend: Sendable {
+    case sqlite(DatabaseQueue)
+    case postgres(PostgresSession)
+  }
 
   public struct OpenOptions: Sendable {
     /// Create the file when it does not exist (`migrate`, `seed`); jobs refuse a missing file.
@@ -20,18 +25,15 @@ public final class Storage: Sendable {
     }
   }
 
-  private init(location: String, queue: DatabaseQueue) {
+  private init(location: String, backend: Backend) {
     self.location = location
-    self.queue = queue
+    self.backend = backend
   }
 
-  /// Opens `url` (a file path for SQLite) and brings its schema up to date.
+  /// Opens `url` (a file path for SQLite, `postgres://…` for PostgreSQL) and brings its schema
+  /// up to date.
   public static func open(url: String, options: OpenOptions = OpenOptions()) throws -> Storage {
-    if url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") {
-      throw StorageError(
-        .unsupportedURL, location: "storage.url", detail: "the PostgreSQL backend is not built yet",
-        hint: "Use a SQLite file path in storage.url or --db.")
-    }
+    if PostgresURL.matches(url) { return try openPostgres(url: url, options: options) }
     let path = url.hasPrefix("file:") ? String(url.dropFirst(5)) : url
     let exists = FileManager.default.fileExists(atPath: path)
     if !exists && options.createIfMissing {
@@ -54,7 +56,8 @@ public final class Storage: Sendable {
     }
     let storage: Storage
     do {
-      storage = Storage(location: path, queue: try DatabaseQueue(path: path, configuration: config))
+      storage = Storage(
+        location: path, backend: .sqlite(try DatabaseQueue(path: path, configuration: config)))
     } catch {
       throw StorageError.from(error, location: path).naming(readOnlyFolderOf: path, exists: exists)
     }
@@ -62,8 +65,26 @@ public final class Storage: Sendable {
     return storage
   }
 
+  private static func openPostgres(url: String, options: OpenOptions) throws -> Storage {
+    let location = PostgresURL.redacted(url)
+    let connection: PostgresConnection
+    do {
+      connection = try PostgresConnection(url: url)
+      // A busy row or lock waits as long as SQLite's busy timeout would, then fails as busy.
+      try connection.simple("SET lock_timeout = '\(Int(options.busyTimeoutSeconds * 1000))ms'")
+    } catch {
+      throw StorageError.from(error, location: location)
+    }
+    let storage = Storage(location: location, backend: .postgres(PostgresSession(connection: connection)))
+    try storage.migrate()
+    return storage
+  }
+
   /// Applies pending migrations; refuses a database written by a newer binary.
   public func migrate() throws {
+    guard case .sqlite(let queue) = backend else {
+      return try withPostgres { connection in try PostgresSchema.migrate(connection, location: location) }
+    }
     let migrator = Migrations.migrator
     try mapErrors {
       try queue.inDatabase { db in
@@ -89,17 +110,24 @@ public final class Storage: Sendable {
   ) throws -> T {
     // Read before entering the queue: `beginDryRun` takes these two locks the other way round.
     let inDryRun = isInDryRun
+    guard case .sqlite(let queue) = backend else {
+      let (result, made) = try withPostgres { connection in
+        // A dry run whose transaction was rolled back must not go on in transactions of its own.
+        if !connection.isInsideTransaction && inDryRun { throw Self.dryRunLost(location) }
+        let tx = StorageTransaction(sql: PostgresExecutor(connection: connection))
+        let result = try PostgresSession.inTransaction(connection) { try body(tx) }
+        return (result, tx.changes)
+      }
+      changes.merge(made)
+      return result
+    }
     let (result, made) = try mapErrors {
       try queue.inDatabase { db in
         let tx = StorageTransaction(sql: GRDBExecutor(db: db))
         var result: T?
         // A dry run whose transaction SQLite rolled back on an error must not go on writing
         // in transactions of its own: they would commit.
-        if !db.isInsideTransaction && inDryRun {
-          throw StorageError(
-            .sqlFailure, location: location, detail: "the dry run's transaction was rolled back by an error",
-            hint: "Nothing was committed; see the error before this one.")
-        }
+        if !db.isInsideTransaction && inDryRun { throw Self.dryRunLost(location) }
         if db.isInsideTransaction {
           try db.inSavepoint {
             result = try body(tx)
@@ -118,6 +146,12 @@ public final class Storage: Sendable {
     return result
   }
 
+  private static func dryRunLost(_ location: String) -> StorageError {
+    StorageError(
+      .sqlFailure, location: location, detail: "the dry run's transaction was rolled back by an error",
+      hint: "Nothing was committed; see the error before this one.")
+  }
+
   /// A write whose changes nobody reports (ledger, leases).
   public func write<T>(_ body: (StorageTransaction) throws -> T) throws -> T {
     var ignored = ChangeSet()
@@ -126,8 +160,18 @@ public final class Storage: Sendable {
 
   /// Reads without a transaction of its own; inside a dry run it sees the dry run's writes.
   public func read<T>(_ body: (StorageTransaction) throws -> T) throws -> T {
-    try mapErrors {
-      try queue.inDatabase { db in try body(StorageTransaction(sql: GRDBExecutor(db: db))) }
+    switch backend {
+    case .sqlite(let queue):
+      try mapErrors {
+        try queue.inDatabase { db in try body(StorageTransaction(sql: GRDBExecutor(db: db))) }
+      }
+    case .postgres:
+      // Cursors live in a transaction: a read outside one gets a short one of its own.
+      try withPostgres { connection in
+        let tx = StorageTransaction(sql: PostgresExecutor(connection: connection))
+        if connection.isInsideTransaction { return try body(tx) }
+        return try PostgresSession.inTransaction(connection) { try body(tx) }
+      }
     }
   }
 
@@ -137,7 +181,10 @@ public final class Storage: Sendable {
     try mapErrors {
       try dryRunOpen.withLock { open in
         precondition(!open, "a dry run is already open on this storage")
-        try queue.inDatabase { db in try db.execute(sql: "BEGIN IMMEDIATE") }
+        switch backend {
+        case .sqlite(let queue): try queue.inDatabase { db in try db.execute(sql: "BEGIN IMMEDIATE") }
+        case .postgres: _ = try withPostgres { try $0.simple("BEGIN") }
+        }
         open = true
       }
     }
@@ -147,8 +194,15 @@ public final class Storage: Sendable {
     try mapErrors {
       try dryRunOpen.withLock { open in
         guard open else { return }
-        try queue.inDatabase { db in
-          if db.isInsideTransaction { try db.execute(sql: "ROLLBACK") }
+        switch backend {
+        case .sqlite(let queue):
+          try queue.inDatabase { db in
+            if db.isInsideTransaction { try db.execute(sql: "ROLLBACK") }
+          }
+        case .postgres:
+          try withPostgres { connection in
+            if connection.isInsideTransaction { try connection.simple("ROLLBACK") }
+          }
         }
         open = false
       }
@@ -163,6 +217,22 @@ public final class Storage: Sendable {
       return try body()
     } catch let error as DatabaseError {
       throw StorageError.from(error, location: location)
+    } catch let error as PostgresError {
+      throw StorageError.from(error, location: location)
     }
+  }
+
+  /// Runs `body` on the PostgreSQL connection (errors mapped); only called on that backend.
+  func withPostgres<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+    guard case .postgres(let session) = backend else {
+      throw StorageError(.sqlFailure, location: location, detail: "not a PostgreSQL database", hint: "This is a bug.")
+    }
+    return try mapErrors { try session.withConnection(body) }
+  }
+
+  /// The SQL dialect of the backend, for callers that shape work by it (bulk loads).
+  var isPostgres: Bool {
+    if case .postgres = backend { return true }
+    return false
   }
 }

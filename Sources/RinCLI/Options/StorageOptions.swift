@@ -7,7 +7,7 @@ public struct StorageOptions: ParsableArguments {
   @Option(name: .long, help: "Path of pipelines.yaml (default: $RIN_CONFIG, else ./pipelines.yaml).")
   var config: String?
 
-  @Option(name: .long, help: "Database: a SQLite file path (overrides storage.url).")
+  @Option(name: .long, help: "Database: a SQLite file path or a postgres:// URL (overrides storage.url).")
   var db: String?
 
   public init() {}

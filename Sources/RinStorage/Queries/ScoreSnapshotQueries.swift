@@ -43,7 +43,8 @@ extension StorageTransaction {
     try sql.forEachRow(
       sql.dialect.placeholders(
         """
-        SELECT user_id, max(CASE WHEN as_of < ? AND score >= ? THEN 1 ELSE 0 END), max(as_of > ?)
+        SELECT user_id, max(CASE WHEN as_of < ? AND score >= ? THEN 1 ELSE 0 END),
+          max(CASE WHEN as_of > ? THEN 1 ELSE 0 END)
         FROM score_snapshots WHERE user_id IN (\(list)) AND as_of <> ? GROUP BY user_id
         """), [.text(asOf), .integer(Int64(threshold)), .text(asOf)] + idValues + [.text(asOf)]
     ) { row in

@@ -23,7 +23,10 @@ public struct Lease: Sendable, Equatable {
 }
 
 extension StorageTransaction {
+  /// The (job, shard)'s lease. Inside a write it also locks the (job, shard) until the
+  /// transaction ends, so that deciding to take the lease and writing it is one step.
   public func lease(job: String, shard: String) throws -> Lease? {
+    if let lock = sql.dialect.transactionLock { try sql.execute(lock, [.text("job_leases \(job) \(shard)")]) }
     var lease: Lease?
     try sql.forEachRow(
       sql.dialect.placeholders(

@@ -9,8 +9,8 @@ struct BirthdaysAndExpiryCommandLineTests {
     return try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
   }
 
-  @Test func bothJobsRunOnASeededFileAndASecondRunChangesNothing() throws {
-    let db = try TestDatabase(seedUsers: 40, seed: 9)
+  @Test(arguments: Backend.available) func bothJobsRunOnASeededFileAndASecondRunChangesNothing(backend: Backend) throws {
+    let db = try TestDatabase(backend, seedUsers: 40, seed: 9)
     let now = "2026-11-22T12:00:00Z"
     for job in ["rin-upcoming-birthdays", "rin-attribution-expiry"] {
       let dry = try json(try Executable.run(job, ["--db", db.path, "--now", now, "--dry-run", "--json"]))
@@ -34,8 +34,8 @@ struct BirthdaysAndExpiryCommandLineTests {
     #expect(try db.int("SELECT count(*) FROM invite_clicks WHERE clicked_at <= ?", [1_794_744_000]) == 0)
   }
 
-  @Test func theHumanSummaryReportsTheOldestClickKept() throws {
-    let db = try TestDatabase(seedUsers: 60, seed: 9)
+  @Test(arguments: Backend.available) func theHumanSummaryReportsTheOldestClickKept(backend: Backend) throws {
+    let db = try TestDatabase(backend, seedUsers: 60, seed: 9)
     let result = try Executable.run(
       "rin-attribution-expiry", ["--db", db.path, "--now", "2026-11-22T12:00:00Z"])
     #expect(result.exitCode == 0, "\(result.stderr)")

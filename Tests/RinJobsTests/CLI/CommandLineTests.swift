@@ -41,8 +41,8 @@ struct CommandLineTests {
     #expect(!FileManager.default.fileExists(atPath: dir.path("missing.sqlite")))
   }
 
-  @Test func jsonSummaryAndPrometheusMetrics() throws {
-    let db = try BadgeRecountTests.makeDatabase()
+  @Test(arguments: Backend.available) func jsonSummaryAndPrometheusMetrics(backend: Backend) throws {
+    let db = try BadgeRecountTests.makeDatabase(backend)
     let metrics = db.directory.path("rinjobs.prom")
     let result = try Executable.run(
       "rin-badge-recount", ["--db", db.path, "--json", "--metrics-file", metrics, "--now", "2026-11-22T12:00:00Z"])
@@ -62,8 +62,8 @@ struct CommandLineTests {
     #expect(text.contains(#"rinjobs_last_run_failed{job="badge-recount"} 0"#))
   }
 
-  @Test func whileOneRunHoldsTheLeaseASecondExits75AtOnce() throws {
-    let db = try BadgeRecountTests.makeDatabase()
+  @Test(arguments: Backend.available) func whileOneRunHoldsTheLeaseASecondExits75AtOnce(backend: Backend) throws {
+    let db = try BadgeRecountTests.makeDatabase(backend)
     // pid 1 always exists, so this lease has a live holder on this host.
     try db.execute(
       "INSERT INTO job_leases VALUES ('badge-recount', 'all', 41, ?, 1, 0, 99999999999)",
@@ -76,8 +76,8 @@ struct CommandLineTests {
     #expect(try db.int("SELECT count(*) FROM badge_counts") == 2, "only the two rows that were there")
   }
 
-  @Test func dryRunThroughTheExecutableChangesNothing() throws {
-    let db = try BadgeRecountTests.makeDatabase()
+  @Test(arguments: Backend.available) func dryRunThroughTheExecutableChangesNothing(backend: Backend) throws {
+    let db = try BadgeRecountTests.makeDatabase(backend)
     let before = try db.contentDigest()
     let result = try Executable.run("rin-badge-recount", ["--db", db.path, "--dry-run"])
     #expect(result.exitCode == 0, "\(result.stderr)")

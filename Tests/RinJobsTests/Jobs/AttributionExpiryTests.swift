@@ -39,12 +39,13 @@ struct AttributionExpiryTests {
     try db.read { try Int64.fetchAll($0, sql: "SELECT id FROM invite_clicks ORDER BY id") }
   }
 
-  @Test func theBoundaryClickIsDeletedAndTheNextSecondKept() async throws {
-    let db = try TestDatabase()
+  @Test(arguments: Backend.available) func theBoundaryClickIsDeletedAndTheNextSecondKept(backend: Backend) async throws {
+    let db = try TestDatabase(backend)
     let c = Self.cutoff
     try Self.insertClicks(db, [c - 86_400, c - 1, c, c + 1, TestClock.now, TestClock.now + 60, nil])
-    try db.execute(
-      "INSERT INTO invite_clicks (id, code, device_hash, clicked_at) VALUES (8, 'X', 'h8', 'soon')")
+    // Text in an INTEGER column is possible on SQLite only; PostgreSQL's typed column holds null.
+    let malformed: String? = backend == .sqlite ? "soon" : nil
+    try db.execute("INSERT INTO invite_clicks (id, code, device_hash, clicked_at) VALUES (8, 'X', 'h8', ?)", [malformed])
     try db.execute(
       """
       INSERT INTO attributions (invitee_user_id, code, inviter_user_id, clicked_at, installed_at) VALUES
@@ -61,8 +62,8 @@ struct AttributionExpiryTests {
     #expect(try db.contentDigest(of: ["attributions"]) == attributions, "attributions are kept forever")
   }
 
-  @Test func clicksGoInBatchesOfTheConfiguredSizeAndADryRunOnlyReports() async throws {
-    let db = try TestDatabase()
+  @Test(arguments: Backend.available) func clicksGoInBatchesOfTheConfiguredSizeAndADryRunOnlyReports(backend: Backend) async throws {
+    let db = try TestDatabase(backend)
     try Self.insertClicks(db, (0..<10).map { Self.cutoff - $0 } + [Self.cutoff + 1])
     let config = Self.config(db, batch: 3)
     let before = try db.contentDigest()
@@ -88,8 +89,8 @@ struct AttributionExpiryTests {
     #expect(try db.contentDigest() == after)
   }
 
-  @Test func anExactMultipleOfTheBatchSizeEndsWithAnEmptyBatch() async throws {
-    let db = try TestDatabase()
+  @Test(arguments: Backend.available) func anExactMultipleOfTheBatchSizeEndsWithAnEmptyBatch(backend: Backend) async throws {
+    let db = try TestDatabase(backend)
     try Self.insertClicks(db, (0..<6).map { Self.cutoff - $0 })
     let summary = await Self.run(db, Self.config(db, batch: 3))
     #expect(summary.details["clicks_deleted"] == "6")
@@ -98,8 +99,8 @@ struct AttributionExpiryTests {
     #expect(try remainingIDs(db).isEmpty)
   }
 
-  @Test func theWindowIsASetting() async throws {
-    let db = try TestDatabase()
+  @Test(arguments: Backend.available) func theWindowIsASetting(backend: Backend) async throws {
+    let db = try TestDatabase(backend)
     let day: Int64 = 86_400
     try Self.insertClicks(db, [TestClock.now - day - 1, TestClock.now - day, TestClock.now - day + 1])
     _ = await Self.run(db, Self.config(db, window: .seconds(day)))
@@ -112,8 +113,8 @@ struct AttributionExpiryTests {
     #expect(try remainingIDs(db) == [3])
   }
 
-  @Test func aStopRequestEndsTheRunBetweenBatches() async throws {
-    let db = try TestDatabase()
+  @Test(arguments: Backend.available) func aStopRequestEndsTheRunBetweenBatches(backend: Backend) async throws {
+    let db = try TestDatabase(backend)
     try Self.insertClicks(db, [Self.cutoff])
     let stop = StopSignal()
     stop.request()

@@ -24,8 +24,8 @@ struct BadgeRecountSeededTests {
     try db.raw.read { d in try Row.fetchAll(d, sql: sql).map { row in (0..<5).map { row[$0] } } }
   }
 
-  @Test func badgeCountsEqualARecomputationStraightFromTheTables() async throws {
-    let db = try TestDatabase(seedUsers: 300, seed: 11)
+  @Test(arguments: Backend.available) func badgeCountsEqualARecomputationStraightFromTheTables(backend: Backend) async throws {
+    let db = try TestDatabase(backend, seedUsers: 300, seed: 11)
     let before = try db.contentDigest()
     let dry = await db.run(BadgeRecountJob(), TestClock.options(dryRun: true))
     #expect(dry.status == .succeeded)

@@ -7,8 +7,10 @@ import Testing
 @Suite("badge-recount end to end")
 struct BadgeRecountTests {
   /// Five users covering every rule of DESIGN.md §3.6; see the expectations below.
-  static func makeDatabase() throws -> TestDatabase {
-    let db = try TestDatabase()
+  static func makeDatabase(_ backend: Backend) throws -> TestDatabase {
+    let db = try TestDatabase(backend)
+    // Text in a REAL column is possible on SQLite only; PostgreSQL's typed column holds null.
+    let malformed = backend == .sqlite ? "'abc'" : "NULL"
     try db.execute(
       """
       INSERT INTO users (id, created_at, deleted_at) VALUES (1, 0, NULL), (2, 0, NULL), (3, 0, 50),
@@ -18,7 +20,7 @@ struct BadgeRecountTests {
         (2, 1, 1, 3, 0.95, 'pending', NULL, 0),
         (3, 1, 1, 4, 0.9499, 'pending', 999999999999, 0),
         (4, 1, 1, 5, 0.80, 'auto_merged', NULL, 0),
-        (5, 1, 1, 6, 'abc', 'pending', NULL, 0),
+        (5, 1, 1, 6, \(malformed), 'pending', NULL, 0),
         (6, 1, 1, 7, NULL, 'pending', NULL, 0),
         (7, 1, 1, 8, 0.80, 'not_same', NULL, 0),
         (8, 3, 9, 10, 0.80, 'pending', NULL, 0);
@@ -53,8 +55,8 @@ struct BadgeRecountTests {
     }
   }
 
-  @Test func dryRunChangesNothingAndReportsWhatItWouldWrite() async throws {
-    let db = try Self.makeDatabase()
+  @Test(arguments: Backend.available) func dryRunChangesNothingAndReportsWhatItWouldWrite(backend: Backend) async throws {
+    let db = try Self.makeDatabase(backend)
     let before = try db.contentDigest()
     let summary = await db.run(BadgeRecountJob(), TestClock.options(dryRun: true))
     #expect(summary.status == .succeeded)
@@ -67,8 +69,8 @@ struct BadgeRecountTests {
     #expect(try db.int("SELECT count(*) FROM job_runs WHERE dry_run = 1 AND status = 'succeeded'") == 1)
   }
 
-  @Test func realRunWritesTheRecomputedCountsOnceAndNotifiesChanges() async throws {
-    let db = try Self.makeDatabase()
+  @Test(arguments: Backend.available) func realRunWritesTheRecomputedCountsOnceAndNotifiesChanges(backend: Backend) async throws {
+    let db = try Self.makeDatabase(backend)
     let summary = await db.run(BadgeRecountJob(), TestClock.options())
     #expect(summary.status == .succeeded)
     #expect(summary.counts.usersProcessed == 4)
@@ -87,8 +89,8 @@ struct BadgeRecountTests {
     #expect(try db.contentDigest() == before)
   }
 
-  @Test func countsThatGoAToBToANotifyEveryTime() async throws {
-    let db = try Self.makeDatabase()
+  @Test(arguments: Backend.available) func countsThatGoAToBToANotifyEveryTime(backend: Backend) async throws {
+    let db = try Self.makeDatabase(backend)
     _ = await db.run(BadgeRecountJob(), TestClock.options())
     try db.execute("UPDATE sync_conflicts SET status = 'resolved' WHERE id = 1")
     _ = await db.run(BadgeRecountJob(), TestClock.options(now: TestClock.now + 1))
@@ -98,8 +100,8 @@ struct BadgeRecountTests {
     #expect(try db.int("SELECT home FROM badge_counts WHERE user_id = 1") == 3)
   }
 
-  @Test func userAndShardSelectionsPartitionTheWork() async throws {
-    let db = try Self.makeDatabase()
+  @Test(arguments: Backend.available) func userAndShardSelectionsPartitionTheWork(backend: Backend) async throws {
+    let db = try Self.makeDatabase(backend)
     var one = TestClock.options()
     one.userIDs = [5]
     let single = await db.run(BadgeRecountJob(), one)

@@ -7,8 +7,8 @@ import Testing
 struct CirclePatternsTests {
   /// User 1 (US) has one circle per pattern plus circles that must give nothing; user 2 (GB)
   /// has a circle of British mobiles, which have no geographic area code.
-  static func makeDatabase() throws -> TestDatabase {
-    let db = try TestDatabase()
+  static func makeDatabase(_ backend: Backend) throws -> TestDatabase {
+    let db = try TestDatabase(backend)
     try db.execute(
       """
       INSERT INTO users (id, region, created_at, deleted_at) VALUES (1, 'US', 0, NULL), (2, 'gb', 0, NULL),
@@ -21,7 +21,7 @@ struct CirclePatternsTests {
         (140, 1, NULL, 0, NULL), (141, 1, NULL, 0, NULL), (142, 1, NULL, 0, NULL), (143, 1, NULL, 0, NULL),
         (150, 1, 'Müller', 0, NULL), (151, 1, 'MULLER', 0, NULL), (152, 1, ' muller ', 0, NULL),
         (153, 1, 'Smith', 0, NULL),
-        (160, 1, 'müller', 0, NULL), (161, 1, 'Mu' || char(776) || 'ller', 0, NULL), (162, 1, 'MÜLLER', 0, NULL),
+        (160, 1, 'müller', 0, NULL), (161, 1, 'Mu\u{0308}ller', 0, NULL), (162, 1, 'MÜLLER', 0, NULL),
         (170, 1, NULL, 0, NULL), (171, 1, NULL, 0, NULL), (172, 1, NULL, 0, NULL),
         (173, 1, NULL, 0, NULL), (174, 1, NULL, 0, NULL), (175, 1, NULL, 0, NULL),
         (200, 2, NULL, 0, NULL), (201, 2, NULL, 0, NULL), (202, 2, NULL, 0, NULL),
@@ -82,8 +82,8 @@ struct CirclePatternsTests {
     Row(circle: 12, pattern: "family_name", value: "muller", contacts: "160,161,162", status: "open"),
   ]
 
-  @Test func eachPatternIsSuggestedOnceAndBadRowsAreCounted() async throws {
-    let db = try Self.makeDatabase()
+  @Test(arguments: Backend.available) func eachPatternIsSuggestedOnceAndBadRowsAreCounted(backend: Backend) async throws {
+    let db = try Self.makeDatabase(backend)
     let summary = await db.run(CirclePatternsJob(), TestClock.options())
     #expect(summary.status == .succeeded, "\(summary.error ?? "")")
     #expect(try Self.rows(db) == Self.expected)
@@ -105,8 +105,8 @@ struct CirclePatternsTests {
     #expect(try db.contentDigest() == before)
   }
 
-  @Test func aDryRunChangesNothingAndReportsTheSuggestions() async throws {
-    let db = try Self.makeDatabase()
+  @Test(arguments: Backend.available) func aDryRunChangesNothingAndReportsTheSuggestions(backend: Backend) async throws {
+    let db = try Self.makeDatabase(backend)
     let before = try db.contentDigest()
     let summary = await db.run(CirclePatternsJob(), TestClock.options(dryRun: true))
     #expect(summary.status == .succeeded)
@@ -114,8 +114,8 @@ struct CirclePatternsTests {
     #expect(try db.contentDigest() == before)
   }
 
-  @Test func aDismissedGroupIsNotSuggestedAgain() async throws {
-    let db = try Self.makeDatabase()
+  @Test(arguments: Backend.available) func aDismissedGroupIsNotSuggestedAgain(backend: Backend) async throws {
+    let db = try Self.makeDatabase(backend)
     _ = await db.run(CirclePatternsJob(), TestClock.options())
     try db.execute("UPDATE circle_suggestions SET status = 'dismissed' WHERE circle_id = 10")
     let again = await db.run(CirclePatternsJob(), TestClock.options(now: TestClock.now + 86_400))
@@ -123,8 +123,8 @@ struct CirclePatternsTests {
     #expect(try db.strings("SELECT status FROM circle_suggestions WHERE circle_id = 10") == ["dismissed"])
   }
 
-  @Test func aGrownCandidateSetSupersedesTheOpenSuggestion() async throws {
-    let db = try Self.makeDatabase()
+  @Test(arguments: Backend.available) func aGrownCandidateSetSupersedesTheOpenSuggestion(backend: Backend) async throws {
+    let db = try Self.makeDatabase(backend)
     _ = await db.run(CirclePatternsJob(), TestClock.options())
     try db.execute(
       """
@@ -146,8 +146,8 @@ struct CirclePatternsTests {
       ])
   }
 
-  @Test func aContactTheUserRemovesOrDeletesIsNeverSuggested() async throws {
-    let db = try Self.makeDatabase()
+  @Test(arguments: Backend.available) func aContactTheUserRemovesOrDeletesIsNeverSuggested(backend: Backend) async throws {
+    let db = try Self.makeDatabase(backend)
     _ = await db.run(CirclePatternsJob(), TestClock.options())
     // 113 (removed) and 114 (deleted) were never candidates; now the user removes 141 from
     // Friends and deletes 161: those groups fall under three candidates.
@@ -162,14 +162,14 @@ struct CirclePatternsTests {
     #expect(try db.int("SELECT count(*) FROM circle_suggestions WHERE status = 'superseded'") == 2)
   }
 
-  @Test func thresholdsAndFreeMailDomainsComeFromTheConfiguration() async throws {
-    let strict = try Self.makeDatabase()
+  @Test(arguments: Backend.available) func thresholdsAndFreeMailDomainsComeFromTheConfiguration(backend: Backend) async throws {
+    let strict = try Self.makeDatabase(backend)
     var config = RinConfig.defaults(storageURL: strict.path)
     config.jobs.circlePatterns.minCandidates = 4
     _ = await strict.run(CirclePatternsJob(), TestClock.options(), config: config)
     #expect(try strict.int("SELECT count(*) FROM circle_suggestions") == 0)
 
-    let extra = try Self.makeDatabase()
+    let extra = try Self.makeDatabase(backend)
     config = RinConfig.defaults(storageURL: extra.path)
     config.jobs.circlePatterns.extraFreeMailDomains = ["acme.co.uk"]
     _ = await extra.run(CirclePatternsJob(), TestClock.options(), config: config)

@@ -43,8 +43,8 @@ struct DailyScoreTests {
       && near(a.stability, b.stability) && near(a.trust, b.trust)
   }
 
-  @Test func everySnapshotEqualsAnIndependentRecomputation() async throws {
-    let db = try TestDatabase(seedUsers: 120, seed: 5)
+  @Test(arguments: Backend.available) func everySnapshotEqualsAnIndependentRecomputation(backend: Backend) async throws {
+    let db = try TestDatabase(backend, seedUsers: 120, seed: 5)
     let before = try db.contentDigest()
     let dry = await db.run(DailyScoreJob(), Self.options(dryRun: true))
     #expect(dry.status == .succeeded)
@@ -70,8 +70,8 @@ struct DailyScoreTests {
     #expect(try db.contentDigest() == after)
   }
 
-  @Test func theNextDaysDeltaComesFromTheDayBefore() async throws {
-    let db = try TestDatabase(seedUsers: 60, seed: 6)
+  @Test(arguments: Backend.available) func theNextDaysDeltaComesFromTheDayBefore(backend: Backend) async throws {
+    let db = try TestDatabase(backend, seedUsers: 60, seed: 6)
     _ = await db.run(DailyScoreJob(), Self.options(asOf: "2026-11-20"))
     // Something changes for one user between the days: three open security items.
     let user = try db.int("SELECT min(id) FROM users WHERE deleted_at IS NULL AND created_at < ?", [TestClock.now - 86_400 * 3])
@@ -95,8 +95,8 @@ struct DailyScoreTests {
     #expect(try db.int("SELECT count(*) FROM notification_outbox") == outbox, "a rerun queues nothing again")
   }
 
-  @Test func usersCreatedAfterAsOfAndDeletedUsersGetNoRow() async throws {
-    let db = try TestDatabase(seedUsers: 60, seed: 8)
+  @Test(arguments: Backend.available) func usersCreatedAfterAsOfAndDeletedUsersGetNoRow(backend: Backend) async throws {
+    let db = try TestDatabase(backend, seedUsers: 60, seed: 8)
     let end = TestClock.now - 12 * 3600  // 2026-11-22T00:00Z, the end of 2026-11-21
     try db.execute("UPDATE users SET created_at = ? WHERE id = 1", [end])
     try db.execute("UPDATE users SET deleted_at = ? WHERE id = 2", [end - 1])
@@ -108,9 +108,9 @@ struct DailyScoreTests {
     #expect(try db.int("SELECT count(*) FROM score_snapshots") == live)
   }
 
-  @Test func twoShardsTogetherEqualTheUnshardedRunAndUserSelects() async throws {
-    let whole = try TestDatabase(seedUsers: 80, seed: 9)
-    let sharded = try TestDatabase(seedUsers: 80, seed: 9)
+  @Test(arguments: Backend.available) func twoShardsTogetherEqualTheUnshardedRunAndUserSelects(backend: Backend) async throws {
+    let whole = try TestDatabase(backend, seedUsers: 80, seed: 9)
+    let sharded = try TestDatabase(backend, seedUsers: 80, seed: 9)
     _ = await whole.run(DailyScoreJob(), Self.options())
     for index in 0..<2 {
       var options = Self.options()
@@ -127,7 +127,7 @@ struct DailyScoreTests {
     #expect(unsharded.count > 50)
     #expect(try sharded.strings(all) == unsharded)
 
-    let single = try TestDatabase(seedUsers: 80, seed: 9)
+    let single = try TestDatabase(backend, seedUsers: 80, seed: 9)
     var options = Self.options()
     options.userIDs = [4, 7]
     _ = await single.run(DailyScoreJob(), options)

@@ -13,8 +13,8 @@ struct UpcomingBirthdaysSeededTests {
     "2026-12-29T06:00:00Z", "2027-02-27T23:30:00Z", "2028-02-28T13:00:00Z",
   ]
 
-  @Test func rowsAtEveryNowEqualAnIndependentComputationAndRerunsChangeNothing() async throws {
-    let db = try TestDatabase(seedUsers: 60, seed: 21)
+  @Test(arguments: Backend.available) func rowsAtEveryNowEqualAnIndependentComputationAndRerunsChangeNothing(backend: Backend) async throws {
+    let db = try TestDatabase(backend, seedUsers: 60, seed: 21)
     var dismissed = Set<String>()
     var expectedPushes = Set<String>()
     for (index, clock) in Self.clocks.enumerated() {
@@ -65,8 +65,8 @@ struct UpcomingBirthdaysSeededTests {
   /// An occurrence, whatever its day count.
   func key(_ row: UpcomingEventRow) -> String { "\(row.user) \(row.kind) \(row.ref) \(row.occursOn)" }
 
-  @Test func theSeedsBadZonesDatesAndRemindersAreCountedNotFatal() async throws {
-    let db = try TestDatabase(seedUsers: 80, seed: 22)
+  @Test(arguments: Backend.available) func theSeedsBadZonesDatesAndRemindersAreCountedNotFatal(backend: Backend) async throws {
+    let db = try TestDatabase(backend, seedUsers: 80, seed: 22)
     let summary = await db.run(UpcomingBirthdaysJob(), TestClock.options())
     #expect(summary.status == .succeeded)
     for reason in [

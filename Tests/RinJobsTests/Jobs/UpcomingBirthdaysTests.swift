@@ -18,8 +18,8 @@ struct UpcomingBirthdaysTests {
   }
 
   /// Users 1–3 in `zones`; each user u owns contacts 10u+1… with `birthdays` in that order.
-  static func database(zones: [String?], birthdays: [String]) throws -> TestDatabase {
-    let db = try TestDatabase()
+  static func database(_ backend: Backend, zones: [String?], birthdays: [String]) throws -> TestDatabase {
+    let db = try TestDatabase(backend)
     for (index, zone) in zones.enumerated() {
       let user = Int64(index + 1)
       try db.execute("INSERT INTO users (id, timezone, created_at) VALUES (?, ?, 0)", [user, zone])
@@ -32,9 +32,9 @@ struct UpcomingBirthdaysTests {
     return db
   }
 
-  @Test func usersAtUTCMinus12AndUTCPlus14SeeTheirOwnToday() async throws {
+  @Test(arguments: Backend.available) func usersAtUTCMinus12AndUTCPlus14SeeTheirOwnToday(backend: Backend) async throws {
     // At 11:00Z it is Nov 21 at UTC−12, Nov 22 in UTC and Nov 23 at UTC+14.
-    let db = try Self.database(
+    let db = try Self.database(backend, 
       zones: ["Etc/GMT+12", "Pacific/Kiritimati", "UTC"],
       birthdays: ["--11-21", "--11-29", "--11-30", "1990-11-23"])
     _ = try await Self.run(db, at: "2026-11-22T11:00:00Z")
@@ -51,9 +51,9 @@ struct UpcomingBirthdaysTests {
         ].sorted())
   }
 
-  @Test func aUserWhoseLocalDateIsNotUTCsGetsRemindersDueOnTheirDate() async throws {
+  @Test(arguments: Backend.available) func aUserWhoseLocalDateIsNotUTCsGetsRemindersDueOnTheirDate(backend: Backend) async throws {
     // 05:00Z on Nov 22 is 21:00 on Nov 21 in Los Angeles.
-    let db = try Self.database(zones: ["America/Los_Angeles"], birthdays: ["--11-21"])
+    let db = try Self.database(backend, zones: ["America/Los_Angeles"], birthdays: ["--11-21"])
     try db.execute(
       """
       INSERT INTO reminders (id, user_id, contact_id, text, due_on) VALUES
@@ -79,8 +79,8 @@ struct UpcomingBirthdaysTests {
     #expect(summary.changes.notifications["reminder_due"] == 1)
   }
 
-  @Test func theLocalDateFollowsADSTChange() async throws {
-    let db = try Self.database(
+  @Test(arguments: Backend.available) func theLocalDateFollowsADSTChange(backend: Backend) async throws {
+    let db = try Self.database(backend, 
       zones: ["America/New_York"],
       birthdays: ["--10-31", "--11-01", "--11-07", "--11-08", "--11-09", "--11-14"])
     // 00:30 EDT on Nov 1, the day DST ends.
@@ -97,8 +97,8 @@ struct UpcomingBirthdaysTests {
       ])
   }
 
-  @Test func theWindowRunsFromDecember28IntoJanuary() async throws {
-    let db = try Self.database(
+  @Test(arguments: Backend.available) func theWindowRunsFromDecember28IntoJanuary(backend: Backend) async throws {
+    let db = try Self.database(backend, 
       zones: ["UTC"], birthdays: ["--12-27", "--12-28", "--12-31", "--01-03", "1990-01-04", "--01-05"])
     try db.execute("INSERT INTO reminders (id, user_id, contact_id, due_on) VALUES (7, 1, 12, '2027-01-03')")
     _ = try await Self.run(db, at: "2026-12-28T12:00:00Z")
@@ -112,8 +112,8 @@ struct UpcomingBirthdaysTests {
       ])
   }
 
-  @Test func feb29BirthdaysSeenFrom2027And2028() async throws {
-    let db = try Self.database(zones: ["UTC"], birthdays: ["--02-29", "2000-02-29", "--02-28"])
+  @Test(arguments: Backend.available) func feb29BirthdaysSeenFrom2027And2028(backend: Backend) async throws {
+    let db = try Self.database(backend, zones: ["UTC"], birthdays: ["--02-29", "2000-02-29", "--02-28"])
     func occurrences() throws -> [String] { try R.all(db).map { "\($0.ref) \($0.occursOn) \($0.daysUntil)" } }
 
     _ = try await Self.run(db, at: "2027-02-25T12:00:00Z")
@@ -126,8 +126,8 @@ struct UpcomingBirthdaysTests {
     #expect(try occurrences() == ["13 2028-02-28 3", "11 2028-02-29 4", "12 2028-02-29 4"])
   }
 
-  @Test func invalidDatesAndZonesAreSkippedAndCountedNeverFatal() async throws {
-    let db = try Self.database(
+  @Test(arguments: Backend.available) func invalidDatesAndZonesAreSkippedAndCountedNeverFatal(backend: Backend) async throws {
+    let db = try Self.database(backend, 
       zones: ["Mars/Base", "", nil, "GMT+25"],
       birthdays: ["1990-02-30", "--13-01", "yesterday", "", "2001-02-29", "--11-23"])
     try db.execute(
@@ -149,8 +149,8 @@ struct UpcomingBirthdaysTests {
     #expect(rows.filter { $0.kind == "reminder" }.map(\.ref) == [4])
   }
 
-  @Test func aDismissedOccurrenceStaysDismissedAndStaleRowsGo() async throws {
-    let db = try Self.database(zones: ["UTC"], birthdays: ["--11-24", "--11-25", "--11-26"])
+  @Test(arguments: Backend.available) func aDismissedOccurrenceStaysDismissedAndStaleRowsGo(backend: Backend) async throws {
+    let db = try Self.database(backend, zones: ["UTC"], birthdays: ["--11-24", "--11-25", "--11-26"])
     try db.execute(
       """
       INSERT INTO reminders (id, user_id, contact_id, due_on) VALUES
@@ -186,8 +186,8 @@ struct UpcomingBirthdaysTests {
     #expect(try db.int("SELECT count(*) FROM upcoming_events WHERE dismissed_at IS NOT NULL") == 0)
   }
 
-  @Test func aReminderDueTodayPushesOnceHoweverOftenTheJobRuns() async throws {
-    let db = try Self.database(zones: ["Europe/Berlin"], birthdays: ["--11-22"])
+  @Test(arguments: Backend.available) func aReminderDueTodayPushesOnceHoweverOftenTheJobRuns(backend: Backend) async throws {
+    let db = try Self.database(backend, zones: ["Europe/Berlin"], birthdays: ["--11-22"])
     try db.execute(
       """
       INSERT INTO reminders (id, user_id, contact_id, due_on) VALUES
@@ -202,11 +202,11 @@ struct UpcomingBirthdaysTests {
     #expect(
       try db.strings("SELECT dedupe_key FROM notification_outbox ORDER BY id")
         == ["reminder_due:1:2026-11-22", "reminder_due:2:2026-11-23"])
-    #expect(try db.strings("SELECT deep_link FROM notification_outbox WHERE id = 2") == ["rin://contacts/11"])
+    #expect(try db.strings("SELECT deep_link FROM notification_outbox WHERE dedupe_key = 'reminder_due:2:2026-11-23'") == ["rin://contacts/11"])
   }
 
-  @Test func aDryRunChangesNothingAndARerunAtTheSameNowChangesNothing() async throws {
-    let db = try Self.database(zones: ["Asia/Tokyo", "America/St_Johns"], birthdays: ["--11-22", "--11-26"])
+  @Test(arguments: Backend.available) func aDryRunChangesNothingAndARerunAtTheSameNowChangesNothing(backend: Backend) async throws {
+    let db = try Self.database(backend, zones: ["Asia/Tokyo", "America/St_Johns"], birthdays: ["--11-22", "--11-26"])
     try db.execute("INSERT INTO reminders (id, user_id, contact_id, due_on) VALUES (1, 1, 11, '2026-11-22')")
     let before = try db.contentDigest()
     let dry = try await Self.run(db, at: "2026-11-22T12:00:00Z", dryRun: true)
@@ -222,8 +222,8 @@ struct UpcomingBirthdaysTests {
     #expect(try db.contentDigest() == after)
   }
 
-  @Test func theWindowLengthIsASetting() async throws {
-    let db = try Self.database(zones: ["UTC"], birthdays: ["--11-22", "--11-23", "--12-02"])
+  @Test(arguments: Backend.available) func theWindowLengthIsASetting(backend: Backend) async throws {
+    let db = try Self.database(backend, zones: ["UTC"], birthdays: ["--11-22", "--11-23", "--12-02"])
     var config = RinConfig.defaults(storageURL: db.path)
     config.jobs.upcomingBirthdays.windowDays = 0
     _ = try await Self.run(db, at: "2026-11-22T12:00:00Z", config: config)

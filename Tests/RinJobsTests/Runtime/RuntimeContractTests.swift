@@ -25,16 +25,16 @@ final class RecordingJob: Job {
 
 @Suite("Runtime contract: ledger, leases, checkpoints, signals")
 struct RuntimeContractTests {
-  static func usersDatabase() throws -> TestDatabase {
-    let db = try TestDatabase()
+  static func usersDatabase(_ backend: Backend) throws -> TestDatabase {
+    let db = try TestDatabase(backend)
     try db.execute("INSERT INTO users (id, created_at) VALUES (1, 0), (2, 0), (3, 0), (4, 0), (5, 0)")
     return db
   }
 
   static let host = ProcessInfo.processInfo.hostName
 
-  @Test func aLiveLeaseMakesASecondRunExit75AtOnceNamingTheHolder() async throws {
-    let db = try Self.usersDatabase()
+  @Test(arguments: Backend.available) func aLiveLeaseMakesASecondRunExit75AtOnceNamingTheHolder(backend: Backend) async throws {
+    let db = try Self.usersDatabase(backend)
     // pid 1 always exists: a live holder on this host.
     try db.execute(
       "INSERT INTO job_leases VALUES ('badge-recount', 'all', 77, ?, 1, 0, ?)", [Self.host, TestClock.now * 2])
@@ -48,8 +48,8 @@ struct RuntimeContractTests {
     #expect(try db.int("SELECT count(*) FROM badge_counts") == 0)
   }
 
-  @Test func aDeadHolderOnThisHostIsTakenOverAtOnceAndMarkedAbandoned() async throws {
-    let db = try Self.usersDatabase()
+  @Test(arguments: Backend.available) func aDeadHolderOnThisHostIsTakenOverAtOnceAndMarkedAbandoned(backend: Backend) async throws {
+    let db = try Self.usersDatabase(backend)
     try db.execute(
       "INSERT INTO job_runs (id, job, shard, dry_run, status, host, pid, started_at) VALUES (9, 'badge-recount', 'all', 0, 'running', ?, 999999, 0)",
       [Self.host])
@@ -61,8 +61,8 @@ struct RuntimeContractTests {
     #expect(try db.int("SELECT count(*) FROM job_leases") == 0, "released at the end")
   }
 
-  @Test func anExpiredLeaseOfAnotherHostIsTakenOver() async throws {
-    let db = try Self.usersDatabase()
+  @Test(arguments: Backend.available) func anExpiredLeaseOfAnotherHostIsTakenOver(backend: Backend) async throws {
+    let db = try Self.usersDatabase(backend)
     try db.execute(
       "INSERT INTO job_runs (id, job, shard, dry_run, status, host, pid, started_at) VALUES (9, 'badge-recount', 'all', 0, 'running', 'other-host', 1, 0)")
     try db.execute("INSERT INTO job_leases VALUES ('badge-recount', 'all', 9, 'other-host', 1, 0, 10)")
@@ -71,16 +71,16 @@ struct RuntimeContractTests {
     #expect(try db.int("SELECT count(*) FROM job_runs WHERE id = 9 AND status = 'abandoned'") == 1)
   }
 
-  @Test func aLiveLeaseOfAnotherHostIsRespectedEvenWithADeadLookingPid() async throws {
-    let db = try Self.usersDatabase()
+  @Test(arguments: Backend.available) func aLiveLeaseOfAnotherHostIsRespectedEvenWithADeadLookingPid(backend: Backend) async throws {
+    let db = try Self.usersDatabase(backend)
     try db.execute(
       "INSERT INTO job_leases VALUES ('badge-recount', 'all', 9, 'other-host', 999999, 0, ?)", [TestClock.now * 2])
     let summary = await db.run(BadgeRecountJob(), TestClock.options())
     #expect(summary.exitCode == .temporary)
   }
 
-  @Test func aStopFinishesTheBatchMarksTheRunInterruptedAndTheNextRunResumes() async throws {
-    let db = try Self.usersDatabase()
+  @Test(arguments: Backend.available) func aStopFinishesTheBatchMarksTheRunInterruptedAndTheNextRunResumes(backend: Backend) async throws {
+    let db = try Self.usersDatabase(backend)
     let stop = StopSignal()
     let first = RecordingJob(stopAfterFirstBatch: stop)
     let interrupted = await db.run(first, TestClock.options(), stop: stop)
@@ -99,8 +99,8 @@ struct RuntimeContractTests {
     #expect(try db.int("SELECT count(*) FROM job_checkpoints") == 0)
   }
 
-  @Test func aCheckpointOfAnotherAsOfOrScopeIsNotResumed() async throws {
-    let db = try Self.usersDatabase()
+  @Test(arguments: Backend.available) func aCheckpointOfAnotherAsOfOrScopeIsNotResumed(backend: Backend) async throws {
+    let db = try Self.usersDatabase(backend)
     try db.execute("INSERT INTO job_checkpoints VALUES ('daily-score', '2026-11-21', 'all', 1, 4, 0)")
     try db.execute("INSERT INTO job_checkpoints VALUES ('daily-score', '2026-11-22', '0/2', 1, 4, 0)")
     let job = RecordingJob()
@@ -108,8 +108,8 @@ struct RuntimeContractTests {
     #expect(job.seen.withLock { $0 } == [1, 2, 3, 4, 5])
   }
 
-  @Test func autoShardReadsTheKubernetesCompletionIndex() async throws {
-    let db = try Self.usersDatabase()
+  @Test(arguments: Backend.available) func autoShardReadsTheKubernetesCompletionIndex(backend: Backend) async throws {
+    let db = try Self.usersDatabase(backend)
     var options = TestClock.options()
     options.shard = .auto(count: 2)
     let job = RecordingJob()
@@ -120,8 +120,8 @@ struct RuntimeContractTests {
     #expect(missing.exitCode == .usage)
   }
 
-  @Test func theLedgerRecordsCountsOfEveryRun() async throws {
-    let db = try Self.usersDatabase()
+  @Test(arguments: Backend.available) func theLedgerRecordsCountsOfEveryRun(backend: Backend) async throws {
+    let db = try Self.usersDatabase(backend)
     _ = await db.run(BadgeRecountJob(), TestClock.options())
     let runs = try db.storage.read { try $0.runs(.init(job: "badge-recount")) }
     #expect(runs.count == 1)

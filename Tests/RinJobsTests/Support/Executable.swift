@@ -53,3 +53,23 @@ struct Executable {
       .deletingLastPathComponent().deletingLastPathComponent()
   }
 }
+
+extension Executable {
+  /// Starts a built executable without waiting for it; its output goes to files in `directory`.
+  static func start(
+    _ name: String, _ arguments: [String], outputIn directory: TemporaryDirectory, tag: String
+  )
+    throws -> Process
+  {
+    let process = Process()
+    process.executableURL = buildFolder.appendingPathComponent(name)
+    process.arguments = arguments
+    for (suffix, keyPath) in [("out", \Process.standardOutput), ("err", \Process.standardError)] {
+      let path = directory.path("\(tag).\(suffix)")
+      _ = FileManager.default.createFile(atPath: path, contents: nil)
+      process[keyPath: keyPath] = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+    }
+    try process.run()
+    return process
+  }
+}

@@ -6,30 +6,64 @@ import RinRuntime
 import RinSeed
 import RinStorage
 
-/// A real SQLite file in a temporary directory, opened twice: through the storage module (what
-/// the jobs use) and raw through GRDB (what the tests check with, independently).
+/// A real database for one test: a SQLite file in a temporary directory, or a fresh database
+/// in this process's throwaway PostgreSQL cluster. The jobs use it through the storage module;
+/// the tests check it independently: raw GRDB on the SQLite file; on PostgreSQL, writes go
+/// straight through libpq and reads run the same SQL on a snapshot, every table copied by
+/// libpq into a scratch SQLite file (so one set of independent checks serves both backends).
 final class TestDatabase: Sendable {
+  let backend: Backend
   let directory: TemporaryDirectory
+  /// What `--db` takes: the file's path, or the database's URL.
   let path: String
   let storage: Storage
-  let raw: DatabaseQueue
+  private let file: DatabaseQueue?
+  private let snapshot: PostgresSnapshot?
 
-  init(seedUsers: Int? = nil, seed: UInt64 = 1, now: Int64 = TestClock.now) throws {
+  init(_ backend: Backend = .sqlite, seedUsers: Int? = nil, seed: UInt64 = 1, now: Int64 = TestClock.now)
+    throws
+  {
+    self.backend = backend
     directory = try TemporaryDirectory()
-    path = directory.path("rin.sqlite")
-    storage = try Storage.open(url: path, options: .init(createIfMissing: true))
-    raw = try DatabaseQueue(path: path)
+    switch backend {
+    case .sqlite:
+      path = directory.path("rin.sqlite")
+      storage = try Storage.open(url: path, options: .init(createIfMissing: true))
+      file = try DatabaseQueue(path: path)
+      snapshot = nil
+    case .postgres:
+      path = try PostgresCluster.shared.get().createDatabase()
+      storage = try Storage.open(url: path, options: .init(createIfMissing: true))
+      file = nil
+      snapshot = try PostgresSnapshot(url: path, file: directory.path("snapshot.sqlite"))
+    }
     if let seedUsers {
       _ = try Seeder.seed(into: storage, options: SeedOptions(users: seedUsers, seed: seed, now: now))
     }
   }
 
-  func execute(_ sql: String, _ arguments: StatementArguments = []) throws {
-    try raw.write { try $0.execute(sql: sql, arguments: arguments) }
+  /// The database as GRDB sees it: the SQLite file, or a fresh snapshot of the PostgreSQL
+  /// database (for reads: a write to it would not reach PostgreSQL).
+  var raw: DatabaseQueue {
+    get throws {
+      if let file { return file }
+      guard let snapshot else { throw PostgresClusterError(message: "no database") }
+      return try snapshot.refreshed()
+    }
   }
 
-  func int(_ sql: String, _ arguments: StatementArguments = []) throws -> Int {
-    try raw.read { try Int.fetchOne($0, sql: sql, arguments: arguments) ?? 0 }
+  func execute(_ sql: String, _ arguments: [(any DatabaseValueConvertible)?] = []) throws {
+    if let snapshot {
+      try snapshot.connection.withLock {
+        _ = try $0.execute(sql, arguments.map { $0?.databaseValue ?? .null })
+      }
+    } else {
+      try raw.write { try $0.execute(sql: sql, arguments: StatementArguments(arguments)) }
+    }
+  }
+
+  func int(_ sql: String, _ arguments: [(any DatabaseValueConvertible)?] = []) throws -> Int {
+    try raw.read { try Int.fetchOne($0, sql: sql, arguments: StatementArguments(arguments)) ?? 0 }
   }
 
   /// A synchronous read (inside async tests the async overload of GRDB's `read` would win).
@@ -37,8 +71,8 @@ final class TestDatabase: Sendable {
     try raw.read(body)
   }
 
-  func strings(_ sql: String, _ arguments: StatementArguments = []) throws -> [String] {
-    try raw.read { try String.fetchAll($0, sql: sql, arguments: arguments) }
+  func strings(_ sql: String, _ arguments: [(any DatabaseValueConvertible)?] = []) throws -> [String] {
+    try raw.read { try String.fetchAll($0, sql: sql, arguments: StatementArguments(arguments)) }
   }
 
   /// A digest of every data-contract table's rows (or of `tables`), to prove a run changed nothing.

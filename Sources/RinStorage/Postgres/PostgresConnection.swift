@@ -1,0 +1,123 @@
+import CLibPQ
+import Foundation
+
+/// One libpq connection used synchronously: the storage seam and the jobs are batch-shaped and
+/// synchronous, so a blocking client needs no event loop. Not thread-safe: `Storage` serializes
+/// every use. Statements are prepared once per connection and reused by name.
+final class PostgresConnection {
+  private let handle: OpaquePointer
+  private var prepared: [String: String] = [:]
+
+  init(url: String) throws {
+    guard let handle = PQconnectdb(url) else {
+      throw PostgresError(sqlState: "", message: "libpq could not allocate a connection")
+    }
+    self.handle = handle
+    guard PQstatus(handle) == CONNECTION_OK else {
+      let message = Self.trimmed(PQerrorMessage(handle))
+      PQfinish(handle)
+      throw PostgresError(sqlState: "08001", message: message)
+    }
+    // Messages of the server's own (notices about implicit indexes, …) are not ours to print.
+    _ = try simple("SET client_min_messages = warning")
+  }
+
+  deinit { PQfinish(handle) }
+
+  private var cursorDepth = 0
+
+  /// Inside `BEGIN … COMMIT` (or a failed transaction not yet rolled back).
+  var isInsideTransaction: Bool { PQtransactionStatus(handle) != PQTRANS_IDLE }
+
+  /// An error aborted the open transaction: only a rollback is accepted now.
+  var isTransactionFailed: Bool { PQtransactionStatus(handle) == PQTRANS_INERROR }
+
+  /// A cursor name free at this nesting depth (a row callback may open a cursor of its own).
+  func openCursorName() -> String {
+    cursorDepth += 1
+    return "rin_cursor_\(cursorDepth)"
+  }
+
+  func closeCursorName() { cursorDepth -= 1 }
+
+  /// Runs SQL without parameters through the simple protocol (several statements allowed).
+  @discardableResult
+  func simple(_ sql: String) throws -> PostgresResult {
+    try check(PQexec(handle, sql))
+  }
+
+  /// Runs `sql` (with `$n` placeholders) as a prepared statement, preparing it on first use.
+  @discardableResult
+  func run(_ sql: String, _ arguments: [SQLValue]) throws -> PostgresResult {
+    let name = try statementName(sql)
+    let texts = arguments.map(Self.text)
+    return try withCStrings(texts) { values in
+      try check(PQexecPrepared(handle, name, Int32(values.count), values, nil, nil, 0))
+    }
+  }
+
+  private func statementName(_ sql: String) throws -> String {
+    if let name = prepared[sql] { return name }
+    let name = "rin_\(prepared.count)"
+    try check(PQprepare(handle, name, sql, 0, nil))
+    prepared[sql] = name
+    return name
+  }
+
+  /// Starts `COPY … FROM STDIN`, sends `data` (COPY text format) and ends it.
+  func copy(_ statement: String, data: [UInt8]) throws {
+    try check(PQexec(handle, statement), expecting: PGRES_COPY_IN)
+    let sent = data.withUnsafeBufferPointer { bytes in
+      bytes.withMemoryRebound(to: CChar.self) { chars in
+        PQputCopyData(handle, chars.baseAddress, Int32(chars.count))
+      }
+    }
+    guard sent == 1, PQputCopyEnd(handle, nil) == 1 else {
+      throw PostgresError(sqlState: "", message: Self.trimmed(PQerrorMessage(handle)))
+    }
+    while let result = PQgetResult(handle) {
+      _ = try check(result)
+    }
+  }
+
+  @discardableResult
+  private func check(_ result: OpaquePointer?, expecting: ExecStatusType? = nil) throws -> PostgresResult {
+    guard let result else {
+      throw PostgresError(sqlState: "08006", message: Self.trimmed(PQerrorMessage(handle)))
+    }
+    let owned = PostgresResult(result)
+    let status = PQresultStatus(result)
+    if let expecting, status == expecting { return owned }
+    switch status {
+    case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY: return owned
+    default:
+      let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? ""
+      let message = PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) }
+      throw PostgresError(sqlState: state, message: message ?? Self.trimmed(PQerrorMessage(handle)))
+    }
+  }
+
+  private static func text(_ value: SQLValue) -> String? {
+    switch value {
+    case .null: nil
+    case .integer(let v): String(v)
+    case .real(let v): PostgresText.double(v)
+    case .text(let v): v
+    }
+  }
+
+  static func trimmed(_ message: UnsafePointer<CChar>?) -> String {
+    (message.map { String(cString: $0) } ?? "unknown libpq error")
+      .trimmingCharacters(in: [" ", "\n"])
+  }
+}
+
+/// Gives `body` C strings for `texts` (nil stays a null pointer, i.e. SQL NULL).
+private func withCStrings<T>(_ texts: [String?], _ body: ([UnsafePointer<CChar>?]) throws -> T) rethrows -> T
+{
+  var pointers: [UnsafeMutablePointer<CChar>?] = texts.map { $0.map { strdup($0) } ?? nil }
+  defer { for pointer in pointers { free(pointer) } }
+  return try pointers.withUnsafeMutableBufferPointer { buffer in
+    try body(buffer.map { $0.map { UnsafePointer($0) } })
+  }
+}
