@@ -50,7 +50,7 @@ let package = Package(
     // A plain C face on libphonenumber and libpsl (Debian packages that scripts/setup.sh installs).
     .target(
       name: "CRinShim",
-      linkerSettings: [.linkedLibrary("phonenumber"), .linkedLibrary("psl")]
+      linkerSettings: [.linkedLibrary("phonenumber"), .linkedLibrary("protobuf"), .linkedLibrary("psl")]
     ),
     // Phone, email and name normalization: pure computation, shared by the jobs that need it.
     .target(name: "RinNormalize", dependencies: ["CRinShim"], swiftSettings: swiftSettings),

@@ -3,10 +3,21 @@
 #include "rin_shim.h"
 
 #include <libpsl.h>
+#include <phonenumbers/phonemetadata.pb.h>
 #include <phonenumbers/phonenumberutil.h>
 
 #include <cstring>
+#include <set>
 #include <string>
+
+// libphonenumber's compiled-in metadata (a serialized PhoneMetadataCollection); exported by the
+// library, not declared in its installed headers.
+namespace i18n {
+namespace phonenumbers {
+int metadata_size();
+const void *metadata_get();
+}  // namespace phonenumbers
+}  // namespace i18n
 
 using i18n::phonenumbers::PhoneNumber;
 using i18n::phonenumbers::PhoneNumberUtil;
@@ -29,7 +40,33 @@ const psl_ctx_t *suffixes() {
   return context;
 }
 
+// The regions whose metadata rewrites national numbers while parsing; nullptr when the metadata
+// does not read, so that callers assume every region does.
+const std::set<std::string> *rewriting_regions() {
+  static const std::set<std::string> *regions = [] {
+    i18n::phonenumbers::PhoneMetadataCollection collection;
+    if (!collection.ParseFromArray(i18n::phonenumbers::metadata_get(), i18n::phonenumbers::metadata_size())) {
+      return static_cast<std::set<std::string> *>(nullptr);
+    }
+    auto *ids = new std::set<std::string>();
+    for (const auto &metadata : collection.metadata()) {
+      if (metadata.has_national_prefix_transform_rule()) ids->insert(metadata.id());
+    }
+    return ids;
+  }();
+  return regions;
+}
+
 }  // namespace
+
+extern "C" int rin_phone_parsing_keeps_digits(const char *default_region, int country_code) {
+  const std::set<std::string> *rewriting = rewriting_regions();
+  if (rewriting == nullptr || default_region == nullptr) return 0;
+  std::string main_region;
+  PhoneNumberUtil::GetInstance()->GetRegionCodeForCountryCode(country_code, &main_region);
+  if (main_region == "ZZ") return 0;
+  return rewriting->count(default_region) == 0 && rewriting->count(main_region) == 0 ? 1 : 0;
+}
 
 extern "C" int rin_phone_parse(const char *raw, const char *default_region, rin_phone *out) {
   if (raw == nullptr || default_region == nullptr || out == nullptr) return 0;

@@ -9,6 +9,7 @@ import hashlib
 import json
 import os
 import shutil
+import sqlite3
 from pathlib import Path
 
 from . import settings
@@ -112,6 +113,24 @@ class Cache:
         self._finish(building, path, stamp)
         return path
 
+    def after_first_night(self, size: settings.Size, log, run_first_night) -> Path:
+        """The seeded database after one nightly pipeline at RUN_NOW (`run_first_night(path)`
+        runs it), the starting point of the measured nights. Its stamp is the seeded file's: a
+        change in the jobs changes what the first night writes, not the work of the next."""
+        base = self.seeded(size, log)
+        path = self.folder / f"{size.name}-night.sqlite"
+        stamp = self.stamp(size) | {"first_night": settings.RUN_NOW}
+        if self._valid(path, stamp):
+            return path
+        log(f"preparing {size.name} after a first night (the backfill: every lookup key) …")
+        building = self.folder / f"{size.name}-night.building.sqlite"
+        remove_database(building)
+        copy(base, building)
+        run_first_night(building)
+        checkpoint(building)
+        self._finish(building, path, stamp)
+        return path
+
     def scratch_copy(self, source: Path, name: str) -> Path:
         """A fresh copy of `source` for one measured run (reflinked where the file system can)."""
         target = self.scratch / name
@@ -120,6 +139,15 @@ class Cache:
         # Flush the copy's dirty pages now, so their write-back does not run during the measurement.
         os.sync()
         return target
+
+
+def checkpoint(path: Path):
+    """Folds the write-ahead log into the file, so the file alone holds the content."""
+    db = sqlite3.connect(path, isolation_level=None)
+    try:
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    finally:
+        db.close()
 
 
 def copy(source: Path, target: Path):

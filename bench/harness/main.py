@@ -70,6 +70,8 @@ def main(argv):
         size_facts[name] = facts(cache.seeded(size, log))
         results[name] = {}
         for job in args.jobs:
+            if job == settings.NIGHTLY and name not in settings.NIGHTLY_SIZES:
+                continue
             if job == settings.NIGHTLY:
                 results[name][job] = runner.nightly(
                     size, [j for j in nightly if j in built], [j for j in nightly if j not in built])

@@ -54,12 +54,17 @@ class Runner:
             result.work_unit = "lookups"
             if not self.has_stub:
                 result.note = "no `rinjobs provider-stub` yet: Rin-network source only, no lookups"
+        extra = []
+        if job == "enrichment-fetch":
+            extra = ["--shard", settings.ENRICHMENT_SHARD]
+            result.note = (result.note + "; " if result.note else "") + (
+                f"users of shard {settings.ENRICHMENT_SHARD} (baseline: whole tables)")
         baseline_sql = (self.repo / "bench" / "baselines" / f"{job}.sql").read_text()
         for run in range(1, self.runs + 1):
             copy = self.cache.scratch_copy(source, f"{job}.sqlite")
             baseline = self._baseline(job, source, copy, baseline_sql)
             m = self._with_provider(job, lambda url: self._run_job(
-                job, write_config(self.cache.scratch, copy, provider_url=url), copy))
+                job, write_config(self.cache.scratch, copy, provider_url=url), copy, extra=extra))
             remove_database(copy)
             if _says_not_built(m):
                 result.state = NOT_BUILT
@@ -113,22 +118,32 @@ class Runner:
 
     # MARK: the nightly pipeline
 
+    def _pipeline(self, db: Path, jobs: list, now: str) -> Measurement:
+        def run_pipeline(url):
+            config = write_config(self.cache.scratch, db, provider_url=url, nightly_jobs=jobs)
+            argv = [self.rinjobs, "pipeline", "run", settings.NIGHTLY, "--config", config,
+                    "--now", now, "--json"]
+            return measure(argv, cwd=self.cache.scratch, env=self.env, timeout=self.timeout)
+
+        return self._with_provider(settings.NIGHTLY, run_pipeline)
+
+    def _first_night(self, db: Path, jobs: list):
+        m = self._pipeline(db, jobs, settings.RUN_NOW)
+        if m.timed_out or m.exit_code != 0:
+            raise RuntimeError(f"the first night on {db} failed: exit {m.exit_code}: {_error_text(m)}")
+        self.log(f"  first night: {m.wall:.0f} s wall, {m.cpu:.0f} s cpu")
+
     def nightly(self, size: settings.Size, jobs: list, left_out: list) -> Result:
         result = Result(job=settings.NIGHTLY, size=size.name, work_unit="rows read")
         result.note = f"jobs: {', '.join(jobs)}"
         if left_out:
             result.note += f"; not built, left out: {', '.join(left_out)}"
-        source = self.cache.seeded(size, self.log)
+        result.note += f"; the night after a first night ({settings.NEXT_NIGHT_NOW})"
+        source = self.cache.after_first_night(
+            size, self.log, lambda db: self._first_night(db, jobs))
         for run in range(1, self.runs + 1):
             copy = self.cache.scratch_copy(source, "nightly.sqlite")
-
-            def run_pipeline(url):
-                config = write_config(self.cache.scratch, copy, provider_url=url, nightly_jobs=jobs)
-                argv = [self.rinjobs, "pipeline", "run", settings.NIGHTLY, "--config", config,
-                        "--now", settings.RUN_NOW, "--json"]
-                return measure(argv, cwd=self.cache.scratch, env=self.env, timeout=self.timeout)
-
-            m = self._with_provider(settings.NIGHTLY, run_pipeline)
+            m = self._pipeline(copy, jobs, settings.NEXT_NIGHT_NOW)
             remove_database(copy)
             if not self._accept(result, m, f"nightly at {size.name}"):
                 return result

@@ -52,7 +52,9 @@ def evaluate(results) -> list:
     target = "enrichment-fetch ≥ 5,000 lookups/s against the loopback stub, at M"
     r = _result(results, "M", "enrichment-fetch")
     if r and r.measured and r.work:
-        verdicts.append(_check(target, r.work_per_second, 5_000, at_most=False, unit="lookups/s", fmt="{:,.0f}"))
+        v = _check(target, r.work_per_second, 5_000, at_most=False, unit="lookups/s", fmt="{:,.0f}")
+        v.measured += f" (users of shard {settings.ENRICHMENT_SHARD})"
+        verdicts.append(v)
     elif r and r.measured:
         verdicts.append(Verdict(target, "0 lookups", f"not measured ({r.note or 'no lookups made'})"))
     else:
@@ -72,7 +74,10 @@ def evaluate(results) -> list:
         time_target = f"{job}: time at L ≤ 4.4 × M"
         if m and l and m.measured and l.measured:
             verdicts.append(_check(rss_target, l.rss_mb / m.rss_mb, 1.1))
-            verdicts.append(_check(time_target, l.wall / m.wall, 4.4))
+            v = _check(time_target, l.wall / m.wall, 4.4)
+            if l.cpu and m.cpu:
+                v.measured += f" (CPU {l.cpu / m.cpu:.2f} ×)"
+            verdicts.append(v)
         else:
             missing = "L" if not (l and l.measured) else "M"
             reason = _unmeasured(results, missing, job)

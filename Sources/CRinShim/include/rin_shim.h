@@ -23,6 +23,12 @@ int rin_phone_parse(const char *raw, const char *default_region, rin_phone *out)
 /// 1 when libphonenumber has metadata for `region` (ISO 3166 alpha-2, upper case).
 int rin_phone_region_known(const char *region);
 
+/// 1 when parsing a number with `default_region` into `country_code` can only drop digits from
+/// the front of what was typed: neither that region's metadata nor the main region of the
+/// country code rewrites national numbers (`national_prefix_transform_rule`). 0 otherwise, and
+/// when the metadata cannot be read.
+int rin_phone_parsing_keeps_digits(const char *default_region, int country_code);
+
 /// Writes the registrable domain of `host` (lower-case UTF-8) into `out` and returns 1; returns
 /// 0 when the host has none (a public suffix itself, a single label) or `out` is too small.
 int rin_registrable_domain(const char *host, char *out, size_t out_len);

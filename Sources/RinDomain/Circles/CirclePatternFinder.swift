@@ -35,16 +35,7 @@ public struct CirclePatternFinder: Sendable {
     guard members.count >= thresholds.minMembers else { return [] }
     var groups: [CircleGroup] = []
     for pattern in CirclePattern.allCases {
-      var matching: [String: Int] = [:]
-      var withEvidence = 0
-      for member in members {
-        if member.counts(for: pattern) { withEvidence += 1 }
-        for value in member.values(for: pattern) { matching[value, default: 0] += 1 }
-      }
-      for (value, count) in matching.sorted(by: { $0.key < $1.key })
-      where count >= thresholds.minMembers
-        && Double(count) / Double(withEvidence) >= thresholds.share(for: pattern)
-      {
+      for (value, count) in thresholds.sharedValues(of: pattern, among: members) {
         let candidates = (holders[pattern]?[value] ?? []).filter {
           !memberIDs.contains($0) && !removedIDs.contains($0)
         }

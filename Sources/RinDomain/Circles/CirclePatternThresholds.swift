@@ -29,4 +29,20 @@ public struct CirclePatternThresholds: Sendable, Equatable {
     case .familyName: familyNameShare
     }
   }
+
+  /// The values of `pattern` that enough of `members` share to justify a group, in value order,
+  /// each with the number of members holding it.
+  public func sharedValues(of pattern: CirclePattern, among members: [ContactEvidence]) -> [(
+    value: String, count: Int
+  )] {
+    var matching: [String: Int] = [:]
+    var withEvidence = 0
+    for member in members {
+      if member.counts(for: pattern) { withEvidence += 1 }
+      for value in member.values(for: pattern) { matching[value, default: 0] += 1 }
+    }
+    return matching.sorted { $0.key < $1.key }.filter { _, count in
+      count >= minMembers && Double(count) / Double(withEvidence) >= share(for: pattern)
+    }.map { (value: $0.key, count: $0.value) }
+  }
 }

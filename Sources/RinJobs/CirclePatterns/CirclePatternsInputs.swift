@@ -6,7 +6,8 @@ import RinStorage
 /// One batch's circles, memberships, removals, stored suggestions and the normalized evidence
 /// of every live contact, read with a fixed number of streamed queries. Phones parse with the
 /// owner's `users.region` as default region; malformed phones and emails are counted and
-/// otherwise ignored.
+/// otherwise ignored. A non-member's number that cannot carry an area code the owner's circles
+/// share is not parsed (see `readPhones`).
 struct CirclePatternsInputs {
   var circlesByUser: [Int64: [Int64]] = [:]
   var membersByCircle: [Int64: Set<Int64>] = [:]
@@ -15,7 +16,9 @@ struct CirclePatternsInputs {
   var contactsByUser: [Int64: [Int64]] = [:]
   var suggestionsByUser: [Int64: [ExistingCircleSuggestion]] = [:]
 
-  static func read(_ batch: UserBatch, freeMail: FreeMailDomains) throws -> CirclePatternsInputs {
+  static func read(
+    _ batch: UserBatch, freeMail: FreeMailDomains, thresholds: CirclePatternThresholds
+  ) throws -> CirclePatternsInputs {
     let tx = batch.tx
     let ids = batch.userIDs
     var inputs = CirclePatternsInputs()
@@ -29,24 +32,28 @@ struct CirclePatternsInputs {
       inputs.contactsByUser[row.userID, default: []].append(row.contactID)
     }
     batch.counts.addRead("contacts", inputs.evidence.count)
-    try inputs.readPhones(batch)
+    try inputs.readPhones(batch, thresholds: thresholds)
     try inputs.readEmails(batch, freeMail: freeMail)
     inputs.suggestionsByUser = try tx.circleSuggestions(of: ids)
     batch.counts.addRead("users", ids.count)
     return inputs
   }
 
-  private mutating func readPhones(_ batch: UserBatch) throws {
+  /// Phones are parsed in two passes, because libphonenumber is most of this job's time and most
+  /// numbers cannot matter: first every number of a circle member (members decide which area
+  /// codes a circle shares), then, of the other contacts, only numbers that `AreaCodeScreen`
+  /// cannot rule out for an area code one of the owner's circles shares. So "invalid phone"
+  /// counts the numbers the job parsed, not every number in the table (docs/JOBS.md).
+  private mutating func readPhones(_ batch: UserBatch, thresholds: CirclePatternThresholds) throws {
     var regions: [Int64: String] = [:]
     for (user, stored) in try batch.tx.userRegions(of: batch.userIDs) {
       regions[user] = PhoneNormalizer.region(from: stored)
     }
     var read = 0
     var invalid = 0
-    // The batch's numbers are gathered first and parsed on every core (libphonenumber is most
-    // of this job's time).
-    var contacts: [Int64] = []
-    var phones: [(raw: String, defaultRegion: String)] = []
+    var members: [PhoneRow] = []
+    var others: [PhoneRow] = []
+    let memberIDs = membersByCircle.values.reduce(into: Set<Int64>()) { $0.formUnion($1) }
     try batch.tx.forEachLiveContactPhone(of: batch.userIDs) { row in
       guard evidence[row.contactID] != nil else { return }
       read += 1
@@ -54,19 +61,61 @@ struct CirclePatternsInputs {
         invalid += 1
         return
       }
-      contacts.append(row.contactID)
-      phones.append((raw, regions[row.userID] ?? PhoneNormalizer.unknownRegion))
+      let phone = PhoneRow(
+        contactID: row.contactID, userID: row.userID, raw: raw,
+        region: regions[row.userID] ?? PhoneNormalizer.unknownRegion)
+      if memberIDs.contains(row.contactID) { members.append(phone) } else { others.append(phone) }
     }
-    for (contact, parsed) in zip(contacts, PhoneNormalizer.parse(phones)) {
-      guard let phone = parsed else {
+    invalid += addParsed(members)
+    var screens: [Int64: AreaCodeScreen] = [:]
+    for (user, codes) in sharedAreaCodes(thresholds) {
+      screens[user] = AreaCodeScreen(
+        areaCodes: codes, defaultRegion: regions[user] ?? PhoneNormalizer.unknownRegion)
+    }
+    let wanted = others.filter { screens[$0.userID]?.mayHave($0.raw) ?? false }
+    invalid += addParsed(wanted)
+    batch.counts.addRead("phones", read)
+    batch.counts.addRead("phones parsed", members.count + wanted.count)
+    batch.counts.addSkipped("invalid phone", invalid)
+  }
+
+  private struct PhoneRow {
+    var contactID: Int64
+    var userID: Int64
+    var raw: String
+    var region: String
+  }
+
+  /// Parses on every core and adds what the numbers show to their contacts' evidence; returns how
+  /// many were invalid.
+  private mutating func addParsed(_ phones: [PhoneRow]) -> Int {
+    var invalid = 0
+    let parsed = PhoneNormalizer.parse(phones.map { (raw: $0.raw, defaultRegion: $0.region) })
+    for (row, phone) in zip(phones, parsed) {
+      guard let phone else {
         invalid += 1
         continue
       }
-      evidence[contact]?.hasPhone = true
-      if let area = phone.geographicAreaCode { evidence[contact]?.areaCodes.insert(area) }
+      evidence[row.contactID]?.hasPhone = true
+      if let area = phone.geographicAreaCode { evidence[row.contactID]?.areaCodes.insert(area) }
     }
-    batch.counts.addRead("phones", read)
-    batch.counts.addSkipped("invalid phone", invalid)
+    return invalid
+  }
+
+  /// Per user, the area codes that at least one of their circles' members share enough to
+  /// justify a group: the only codes a non-member's number is worth parsing for.
+  private func sharedAreaCodes(_ thresholds: CirclePatternThresholds) -> [Int64: Set<String>] {
+    var codes: [Int64: Set<String>] = [:]
+    for (user, circles) in circlesByUser {
+      for circle in circles {
+        let members = (membersByCircle[circle] ?? []).compactMap { evidence[$0] }
+        guard members.count >= thresholds.minMembers else { continue }
+        for shared in thresholds.sharedValues(of: .areaCode, among: members) {
+          codes[user, default: []].insert(shared.value)
+        }
+      }
+    }
+    return codes
   }
 
   private mutating func readEmails(_ batch: UserBatch, freeMail: FreeMailDomains) throws {

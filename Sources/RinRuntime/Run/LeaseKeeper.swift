@@ -11,7 +11,10 @@ final class LeaseKeeper: Sendable {
   let environment: RuntimeEnvironment
   let logger: Logger
   let stop: StopSignal
-  private let released = Atomic<Bool>(false)
+  /// True once `release()` began. A renewal runs holding this lock, so none is in flight or
+  /// starts after the release: a renewal that found the lease already given back would report
+  /// it lost and stop the process, and a pipeline's next job with it.
+  private let released = Mutex<Bool>(false)
 
   private init(storage: Storage, lease: Lease, environment: RuntimeEnvironment, logger: Logger, stop: StopSignal) {
     self.storage = storage
@@ -120,12 +123,12 @@ final class LeaseKeeper: Sendable {
     let interval = Double(max(1, environment.leaseTTLSeconds / 4))
     let thread = Thread { [self] in
       var waited = 0.0
-      while !released.load(ordering: .acquiring) {
+      while !released.withLock({ $0 }) {
         Thread.sleep(forTimeInterval: 0.25)
         waited += 0.25
         if waited >= interval {
           waited = 0
-          renew()
+          released.withLock { released in if !released { renew() } }
         }
       }
     }
@@ -154,7 +157,7 @@ final class LeaseKeeper: Sendable {
 
   /// Stops renewing and hands the lease back.
   func release() {
-    released.store(true, ordering: .releasing)
+    released.withLock { $0 = true }
     do {
       try storage.write { try $0.releaseLease(job: lease.job, shard: lease.shard, runID: lease.runID) }
     } catch {

@@ -88,7 +88,12 @@ struct CirclePatternsTests {
     #expect(summary.status == .succeeded, "\(summary.error ?? "")")
     #expect(try Self.rows(db) == Self.expected)
     #expect(summary.counts.skipped["invalid email"] == 3)
-    #expect(summary.counts.skipped["invalid phone"] == 2)
+    // Parsed: the 7 members' numbers, and of user 1's other numbers the four that could be
+    // +1-415 (letters are always parsed); "12" and "(212) …" cannot, and user 2's circle shares
+    // no area code. So of the two invalid numbers only "555-CALL-NOW" was parsed and counted.
+    #expect(summary.counts.read["phones"] == 16)
+    #expect(summary.counts.read["phones parsed"] == 11)
+    #expect(summary.counts.skipped["invalid phone"] == 1)
     #expect(summary.counts.usersProcessed == 2)
     let confidences = try db.read {
       try Double.fetchAll($0, sql: "SELECT confidence FROM circle_suggestions ORDER BY id")
