@@ -3,9 +3,12 @@ import Testing
 
 @Suite("enrichment queries")
 struct EnrichmentQueriesTests {
-  /// Values travel to SQLite as one JSON array parameter; odd characters must survive it.
-  @Test func valueSetsCarryAnyStringThroughTheirJSONParameter() throws {
-    let db = try TestDatabase()
+  /// Values travel as one parameter (a JSON array: json_each on SQLite,
+  /// jsonb on PostgreSQL); odd characters must survive it.
+  @Test(arguments: Backend.available) func valueSetsCarryAnyStringThroughTheirOneParameter(backend: Backend)
+    throws
+  {
+    let db = try TestDatabase(backend)
     let odd = [#"+1"2"#, #"a\b"#, "tab\there", "nul\u{1}x", "é日本", "plain"]
     for (index, phone) in odd.enumerated() {
       try db.execute(
@@ -18,8 +21,8 @@ struct EnrichmentQueriesTests {
     #expect(found == Dictionary(uniqueKeysWithValues: odd.enumerated().map { ($1, [Int64($0 + 1)]) }))
   }
 
-  @Test func aLookupIsCachedOncePerProviderAndKey() throws {
-    let db = try TestDatabase()
+  @Test(arguments: Backend.available) func aLookupIsCachedOncePerProviderAndKey(backend: Backend) throws {
+    let db = try TestDatabase(backend)
     let row = LookupRow(key: "k", status: .noMatch, response: nil, fetchedAt: 1, expiresAt: 2)
     try db.storage.write { tx in
       try tx.putLookup(row, provider: "p", isNew: true)
@@ -31,5 +34,25 @@ struct EnrichmentQueriesTests {
     let cached = try db.storage.read { try $0.lookups(provider: "p", keys: ["k", "absent"]) }
     #expect(cached == ["k": LookupRow(key: "k", status: .match, response: "{}", fetchedAt: 3, expiresAt: 4)])
     #expect(try db.int("SELECT count(*) FROM enrichment_lookups") == 2)
+  }
+
+  /// A contact's fingerprint hashes its phones and emails in the order read: that order must not
+  /// follow where rows happen to lie (on PostgreSQL an updated row moves, and joins hash).
+  @Test(arguments: Backend.available) func aContactsPhonesAndEmailsAlwaysComeInByteOrder(backend: Backend)
+    throws
+  {
+    let db = try TestDatabase(backend)
+    try db.execute(
+      """
+      INSERT INTO users (id, created_at) VALUES (1, 0);
+      INSERT INTO contacts (id, user_id, created_at) VALUES (10, 1, 0), (11, 1, 0);
+      INSERT INTO contact_phones (contact_id, raw) VALUES (10, '+3'), (11, '+9'), (10, '+1'), (10, '+2');
+      INSERT INTO contact_emails (contact_id, address) VALUES (10, 'b@x'), (10, 'B@x'), (10, 'a@x');
+      UPDATE contact_phones SET label = 'moved' WHERE raw = '+1';
+      """)
+    let contacts = try db.storage.read { try $0.enrichmentContacts(of: [1]) }
+    #expect(contacts.map(\.id) == [10, 11])
+    #expect(contacts.first?.phones == ["+1", "+2", "+3"])
+    #expect(contacts.first?.emails == ["B@x", "a@x", "b@x"])
   }
 }
