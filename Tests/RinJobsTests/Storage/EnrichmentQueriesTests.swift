@@ -55,4 +55,26 @@ struct EnrichmentQueriesTests {
     #expect(contacts.first?.phones == ["+1", "+2", "+3"])
     #expect(contacts.first?.emails == ["B@x", "a@x", "b@x"])
   }
+
+  /// The services may write a phone or address of any length (DESIGN.md §2: no constraints on
+  /// input): no index of ours may refuse it (a PostgreSQL btree entry holds about 2.7 KB).
+  @Test(arguments: Backend.available) func aPhoneOrAddressOfAnyLengthCanBeWrittenAndRead(backend: Backend)
+    throws
+  {
+    let db = try TestDatabase(backend)
+    // Digits that do not compress (PostgreSQL compresses a value before indexing it).
+    var state: UInt64 = 42
+    let long = String(
+      (0..<50_000).map { _ in
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return Character(String((state >> 60) % 10))
+      })
+    try db.execute("INSERT INTO users (id, created_at) VALUES (1, 0)")
+    try db.execute("INSERT INTO contacts (id, user_id, created_at) VALUES (10, 1, 0)")
+    try db.execute("INSERT INTO contact_phones (contact_id, raw) VALUES (10, ?)", [long])
+    try db.execute("INSERT INTO contact_emails (contact_id, address) VALUES (10, ?)", [long + "@x"])
+    let contacts = try db.storage.read { try $0.enrichmentContacts(of: [1]) }
+    #expect(contacts.first?.phones == [long])
+    #expect(contacts.first?.emails == [long + "@x"])
+  }
 }
