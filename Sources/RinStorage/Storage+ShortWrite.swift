@@ -21,7 +21,12 @@ extension Storage {
   }
 
   private func busyTimeoutMilliseconds() throws -> Int {
-    guard case .sqlite(let queue) = backend else { return 0 }
+    guard case .sqlite(let queue) = backend else {
+      // PostgreSQL's busy timeout is the lock_timeout set at open from the same setting;
+      // pg_settings gives it in milliseconds whatever unit it was set in.
+      let query = "SELECT setting FROM pg_settings WHERE name = 'lock_timeout'"
+      return try read { Int(try $0.sql.fetchText(query) ?? "") ?? 0 }
+    }
     return try mapErrors { try queue.inDatabase { try Int.fetchOne($0, sql: "PRAGMA busy_timeout") ?? 0 } }
   }
 

@@ -15,8 +15,9 @@ final class PostgresConnection {
     self.handle = handle
     guard PQstatus(handle) == CONNECTION_OK else {
       let message = Self.trimmed(PQerrorMessage(handle))
-      PQfinish(handle)
-      throw PostgresError(sqlState: "08001", message: message)
+      // No PQfinish here: every stored property is set, so deinit runs and frees the handle
+      // (finishing it here too was a double free: any refused connection crashed the process).
+      throw PostgresError(sqlState: Self.connectionFailureState(message), message: message)
     }
     // Messages of the server's own (notices about implicit indexes, …) are not ours to print.
     _ = try simple("SET client_min_messages = warning")
@@ -104,6 +105,14 @@ final class PostgresConnection {
     case .real(let v): PostgresText.double(v)
     case .text(let v): v
     }
+  }
+
+  /// libpq gives no SQLSTATE for a refused connection, only the server's message: a missing
+  /// database (`3D000`) is told by its text (English, the server's default `lc_messages`), so
+  /// that it fails as missing instead of as a temporary connection error (exit 75 for ever).
+  static func connectionFailureState(_ message: String) -> String {
+    let missing = message.range(of: #"database "[^"]*" does not exist"#, options: .regularExpression)
+    return missing == nil ? "08001" : "3D000"
   }
 
   static func trimmed(_ message: UnsafePointer<CChar>?) -> String {

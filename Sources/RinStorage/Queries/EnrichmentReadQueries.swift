@@ -1,6 +1,6 @@
 extension StorageTransaction {
-  /// The batch's live contacts (ascending id) with their phones and emails: three queries
-  /// whatever the batch size.
+  /// The batch's live contacts (ascending id) with their phones and emails (each sorted):
+  /// three queries whatever the batch size.
   public func enrichmentContacts(of userIDs: [Int64]) throws -> [EnrichmentContactRow] {
     let list = SQLDialect.list(userIDs.count)
     let ids = userIDs.map(SQLValue.integer)
@@ -36,6 +36,14 @@ extension StorageTransaction {
     ) { row in
       guard let id = row.int64(0), let at = index[id], let address = row.text(1) else { return }
       contacts[at].emails.append(address)
+    }
+    // A join's rows come in no fixed order (PostgreSQL's differ from run to run): sorted by
+    // their bytes (canonically equal texts are not equal bytes), a contact reads the same
+    // every time, and so does its fingerprint.
+    let byBytes = { (a: String, b: String) in a.utf8.lexicographicallyPrecedes(b.utf8) }
+    for at in contacts.indices {
+      contacts[at].phones.sort(by: byBytes)
+      contacts[at].emails.sort(by: byBytes)
     }
     return contacts
   }

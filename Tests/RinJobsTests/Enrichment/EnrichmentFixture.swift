@@ -24,8 +24,8 @@ final class EnrichmentFixture: Sendable {
     self.stub = stub
   }
 
-  static func make() async throws -> EnrichmentFixture {
-    let db = try TestDatabase()
+  static func make(_ backend: Backend) async throws -> EnrichmentFixture {
+    let db = try await offPool { try TestDatabase(backend) }
     try db.execute(
       """
       INSERT INTO users (id, phone_e164, phone_verified, region, created_at, deleted_at) VALUES
@@ -69,6 +69,30 @@ final class EnrichmentFixture: Sendable {
   }
 
   func stop() async { await stub.stop() }
+
+  /// Makes every insert of an enrichment of `contact` fail, as a crash at that point would.
+  func failEnrichmentInserts(ofContact contact: Int64) throws {
+    switch db.backend {
+    case .sqlite:
+      try db.execute(
+        """
+        CREATE TRIGGER crash BEFORE INSERT ON contact_enrichments WHEN NEW.contact_id = \(contact)
+        BEGIN SELECT RAISE(ABORT, 'simulated crash'); END
+        """)
+    case .postgres:
+      try db.execute(
+        """
+        CREATE FUNCTION crash() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN RAISE EXCEPTION 'simulated crash'; END $$;
+        CREATE TRIGGER crash BEFORE INSERT ON contact_enrichments FOR EACH ROW
+          WHEN (NEW.contact_id = \(contact)) EXECUTE FUNCTION crash();
+        """)
+    }
+  }
+
+  func stopFailingEnrichmentInserts() throws {
+    try db.execute(db.backend == .sqlite ? "DROP TRIGGER crash" : "DROP TRIGGER crash ON contact_enrichments")
+  }
 
   /// The ten keys the fixture's contacts give: five addresses and five numbers (contacts 12 and
   /// 20 share one); deleted contacts, deleted users, fully edited and malformed ones give none.

@@ -5,108 +5,115 @@ import RinRuntime
 import RinStorage
 import Testing
 
-/// A night after the first rereads every contact but checks only those whose inputs changed,
-/// whose cached answers expired, or that may be a Rin user: the result must be exactly what a
-/// full check of every contact gives.
-@Suite("enrichment-fetch rechecks only what changed")
-struct EnrichmentIncrementalTests {
-  /// Edits the online services could make between two nights, the same on both files.
-  static func changeBetweenNights(_ db: TestDatabase) throws {
-    try db.raw.write { db in
+extension EnrichmentEndToEnd {
+  /// A night after the first rereads every contact but checks only those whose inputs changed,
+  /// whose cached answers expired, or that may be a Rin user: the result must be exactly what a
+  /// full check of every contact gives.
+  @Suite("enrichment-fetch rechecks only what changed")
+  struct EnrichmentIncrementalTests {
+    /// Edits the online services could make between two nights, the same on both databases.
+    static func changeBetweenNights(_ db: TestDatabase) throws {
       // A new number on an existing contact, and a changed address on another.
-      let contacts = try Int64.fetchAll(
-        db, sql: "SELECT id FROM contacts WHERE deleted_at IS NULL ORDER BY id LIMIT 3 OFFSET 20")
+      let contacts = try db.read {
+        try Int64.fetchAll(
+          $0, sql: "SELECT id FROM contacts WHERE deleted_at IS NULL ORDER BY id LIMIT 3 OFFSET 20")
+      }
       try db.execute(
-        sql: "INSERT INTO contact_phones (contact_id, raw, label) VALUES (?, '+1 650 555 0199', 'work')",
-        arguments: [contacts[0]])
+        "INSERT INTO contact_phones (contact_id, raw, label) VALUES (?, '+1 650 555 0199', 'work')",
+        [contacts[0]])
       try db.execute(
-        sql: "UPDATE contact_emails SET address = 'renamed.person@initech.com' WHERE contact_id = ?",
-        arguments: [contacts[1]])
+        "UPDATE contact_emails SET address = 'renamed.person@initech.com' WHERE contact_id = ?", [contacts[1]]
+      )
       // The user edits a field by hand.
-      try db.execute(
-        sql: "UPDATE contacts SET edited_fields = 'company' WHERE id = ?", arguments: [contacts[2]])
+      try db.execute("UPDATE contacts SET edited_fields = 'company' WHERE id = ?", [contacts[2]])
       // Someone in many books joins Rin and verifies the number they are known by: their
       // contacts have not changed, yet must now link to them.
-      let known = try String.fetchOne(
-        db,
-        sql: """
-          SELECT p.raw FROM contact_phones p JOIN contacts c ON c.id = p.contact_id
-          WHERE c.deleted_at IS NULL AND c.rin_user_id IS NULL AND p.raw LIKE '+1%'
-          ORDER BY p.contact_id LIMIT 1
-          """)
+      let known = try db.read {
+        try String.fetchOne(
+          $0,
+          sql: """
+            SELECT p.raw FROM contact_phones p JOIN contacts c ON c.id = p.contact_id
+            WHERE c.deleted_at IS NULL AND c.rin_user_id IS NULL AND p.raw LIKE '+1%'
+            ORDER BY p.contact_id, p.raw LIMIT 1
+            """)
+      }
       let e164 = "+" + (known ?? "").filter(\.isNumber)
       try db.execute(
-        sql: """
-          INSERT INTO users (id, display_name, phone_e164, phone_verified, region, timezone, created_at)
-          VALUES (900001, 'New Member', ?, 1, 'US', 'America/New_York', ?)
-          """, arguments: [e164, TestClock.now])
+        """
+        INSERT INTO users (id, display_name, phone_e164, phone_verified, region, timezone, created_at)
+        VALUES (900001, 'New Member', ?, 1, 'US', 'America/New_York', ?)
+        """, [e164, TestClock.now])
     }
-  }
 
-  /// The next run checks every contact in full, as before checks existed.
-  static func forgetChecks(_ db: TestDatabase) throws {
-    try db.raw.write { try $0.execute(sql: "DELETE FROM enrichment_checks") }
-  }
+    /// The next run checks every contact in full, as before checks existed.
+    static func forgetChecks(_ db: TestDatabase) throws {
+      try db.execute("DELETE FROM enrichment_checks")
+    }
 
-  @Test func theSecondNightEqualsAFullCheckAndLooksAtFewContacts() async throws {
-    let stub = try await ProviderStub.start(
-      apiKey: "seeded-secret", fallback: .fakePeople, keepRecords: false)
-    defer { Task { await stub.stop() } }
-    let incremental = try TestDatabase(seedUsers: 15, seed: 5)
-    let full = try TestDatabase(seedUsers: 15, seed: 5)
-    for db in [incremental, full] {
+    @Test(arguments: Backend.available) func theSecondNightEqualsAFullCheckAndLooksAtFewContacts(
+      backend: Backend
+    ) async throws {
+      let stub = try await ProviderStub.start(
+        apiKey: "seeded-secret", fallback: .fakePeople, keepRecords: false)
+      defer { Task { await stub.stop() } }
+      let incremental = try await offPool { try TestDatabase(backend, seedUsers: 15, seed: 5) }
+      let full = try await offPool { try TestDatabase(backend, seedUsers: 15, seed: 5) }
+      for db in [incremental, full] {
+        #expect(await EnrichmentSeededTests.run(db, stub, TestClock.options()).status == .succeeded)
+      }
+
+      let quietNight = TestClock.options(now: TestClock.now + 3_600)
+      let quiet = await EnrichmentSeededTests.run(incremental, stub, quietNight)
+      // The same runs on both databases, so that run ids (in outbox dedupe keys) and fetch times agree.
+      #expect(await EnrichmentSeededTests.run(full, stub, quietNight).status == .succeeded)
+      let contacts = try incremental.int(
+        "SELECT count(*) FROM contacts c JOIN users u ON u.id = c.user_id WHERE c.deleted_at IS NULL AND u.deleted_at IS NULL"
+      )
+      let unchanged = try #require(Int(quiet.details["contacts_unchanged"] ?? ""))
+      #expect(
+        unchanged * 10 >= contacts * 9, "\(unchanged) of \(contacts) contacts left alone on a quiet night")
+
+      for db in [incremental, full] { try Self.changeBetweenNights(db) }
+      try Self.forgetChecks(full)
+      let requestsBefore = stub.requestCount
+      let night = TestClock.options(now: TestClock.now + 86_400)
+      let second = await EnrichmentSeededTests.run(incremental, stub, night)
+      #expect(second.status == .succeeded, "\(second.error ?? "")")
+      #expect(stub.requestCount > requestsBefore, "the new number and the changed address were looked up")
+      #expect(await EnrichmentSeededTests.run(full, stub, night).status == .succeeded)
+
+      // The cache holds the same answers; only their insertion order (rowid) follows which
+      // contacts each run looked at.
+      let lookups =
+        "SELECT lookup_key || '|' || status || '|' || fetched_at || '|' || expires_at FROM enrichment_lookups ORDER BY 1"
+      #expect(try incremental.strings(lookups) == full.strings(lookups))
+      let tables = DataContract.allTables.filter { $0 != "enrichment_lookups" }
+      let (got, want) = (try incremental.contentDigest(of: tables), try full.contentDigest(of: tables))
+      #expect(got == want, "differ: \(got.keys.filter { got[$0] != want[$0] }.sorted())")
+      #expect(
+        try incremental.int("SELECT count(*) FROM contacts WHERE rin_user_id = 900001") > 0,
+        "an unchanged contact linked to the user who joined")
+    }
+
+    @Test(arguments: Backend.available) func changedSettingsRecheckEveryContact(backend: Backend) async throws
+    {
+      let stub = try await ProviderStub.start(
+        apiKey: "seeded-secret", fallback: .fakePeople, keepRecords: false)
+      defer { Task { await stub.stop() } }
+      let db = try await offPool { try TestDatabase(backend, seedUsers: 6, seed: 9) }
       #expect(await EnrichmentSeededTests.run(db, stub, TestClock.options()).status == .succeeded)
+      var config = EnrichmentSeededTests.config(db, stub)
+      config.jobs.enrichmentFetch.provider?.minLikelihood = 3
+      let rerun = await db.run(
+        EnrichmentFixture.job, TestClock.options(now: TestClock.now + 60), config: config,
+        environment: RuntimeEnvironment(variables: ["SEEDED_KEY": "seeded-secret"]))
+      #expect(rerun.status == .succeeded, "\(rerun.error ?? "")")
+      #expect(rerun.details["contacts_unchanged"] == "0")
+      #expect(
+        try db.int(
+          "SELECT count(*) FROM contact_enrichments WHERE source = 'fake-people' AND confidence < 0.6")
+          > 0,
+        "matches of likelihood 3 to 5 are written now")
     }
-
-    let quietNight = TestClock.options(now: TestClock.now + 3_600)
-    let quiet = await EnrichmentSeededTests.run(incremental, stub, quietNight)
-    // The same runs on both files, so that run ids (in outbox dedupe keys) and fetch times agree.
-    #expect(await EnrichmentSeededTests.run(full, stub, quietNight).status == .succeeded)
-    let contacts = try incremental.int(
-      "SELECT count(*) FROM contacts c JOIN users u ON u.id = c.user_id WHERE c.deleted_at IS NULL AND u.deleted_at IS NULL"
-    )
-    let unchanged = try #require(Int(quiet.details["contacts_unchanged"] ?? ""))
-    #expect(
-      unchanged * 10 >= contacts * 9, "\(unchanged) of \(contacts) contacts left alone on a quiet night")
-
-    for db in [incremental, full] { try Self.changeBetweenNights(db) }
-    try Self.forgetChecks(full)
-    let requestsBefore = stub.requestCount
-    let night = TestClock.options(now: TestClock.now + 86_400)
-    let second = await EnrichmentSeededTests.run(incremental, stub, night)
-    #expect(second.status == .succeeded, "\(second.error ?? "")")
-    #expect(stub.requestCount > requestsBefore, "the new number and the changed address were looked up")
-    #expect(await EnrichmentSeededTests.run(full, stub, night).status == .succeeded)
-
-    // The cache holds the same answers; only their insertion order (rowid) follows which
-    // contacts each run looked at.
-    let lookups =
-      "SELECT lookup_key || '|' || status || '|' || fetched_at || '|' || expires_at FROM enrichment_lookups ORDER BY 1"
-    #expect(try incremental.strings(lookups) == full.strings(lookups))
-    let tables = DataContract.allTables.filter { $0 != "enrichment_lookups" }
-    let (got, want) = (try incremental.contentDigest(of: tables), try full.contentDigest(of: tables))
-    #expect(got == want, "differ: \(got.keys.filter { got[$0] != want[$0] }.sorted())")
-    #expect(
-      try incremental.int("SELECT count(*) FROM contacts WHERE rin_user_id = 900001") > 0,
-      "an unchanged contact linked to the user who joined")
-  }
-
-  @Test func changedSettingsRecheckEveryContact() async throws {
-    let stub = try await ProviderStub.start(
-      apiKey: "seeded-secret", fallback: .fakePeople, keepRecords: false)
-    defer { Task { await stub.stop() } }
-    let db = try TestDatabase(seedUsers: 6, seed: 9)
-    #expect(await EnrichmentSeededTests.run(db, stub, TestClock.options()).status == .succeeded)
-    var config = EnrichmentSeededTests.config(db, stub)
-    config.jobs.enrichmentFetch.provider?.minLikelihood = 3
-    let rerun = await db.run(
-      EnrichmentFixture.job, TestClock.options(now: TestClock.now + 60), config: config,
-      environment: RuntimeEnvironment(variables: ["SEEDED_KEY": "seeded-secret"]))
-    #expect(rerun.status == .succeeded, "\(rerun.error ?? "")")
-    #expect(rerun.details["contacts_unchanged"] == "0")
-    #expect(
-      try db.int("SELECT count(*) FROM contact_enrichments WHERE source = 'fake-people' AND confidence < 0.6")
-        > 0,
-      "matches of likelihood 3 to 5 are written now")
   }
 }

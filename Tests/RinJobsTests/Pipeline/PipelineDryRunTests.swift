@@ -7,8 +7,10 @@ import Testing
 
 @Suite("Pipeline dry run: later jobs see earlier effects, nothing is committed")
 struct PipelineDryRunTests {
-  @Test func laterJobsSeeEarlierJobsEffectsAndNothingIsCommitted() async throws {
-    let fixture = try PipelineFixture(pipelines: [try PipelineFixture.pipeline()])
+  @Test(arguments: Backend.available) func laterJobsSeeEarlierJobsEffectsAndNothingIsCommitted(
+    backend: Backend
+  ) async throws {
+    let fixture = try PipelineFixture(backend, pipelines: [try PipelineFixture.pipeline()])
     let before = try fixture.db.contentDigest()
     let report = try await fixture.run(now: "2026-11-22T12:00:00Z", scheduled: false, dryRun: true)
     #expect(report.exitCode == .success)
@@ -31,8 +33,10 @@ struct PipelineDryRunTests {
     #expect(alone.changes.notifications.isEmpty)
   }
 
-  @Test func theLedgerKeepsTheDryRunsRowsAfterTheRollback() async throws {
-    let fixture = try PipelineFixture(pipelines: [try PipelineFixture.pipeline()])
+  @Test(arguments: Backend.available) func theLedgerKeepsTheDryRunsRowsAfterTheRollback(backend: Backend)
+    async throws
+  {
+    let fixture = try PipelineFixture(backend, pipelines: [try PipelineFixture.pipeline()])
     let report = try await fixture.run(now: "2026-11-22T02:31:00Z", dryRun: true)
     let run = try #require(report.runs.first)
     let rows = try fixture.db.read { db in
@@ -52,8 +56,10 @@ struct PipelineDryRunTests {
     #expect(real.runs.map(\.slot) == ["2026-11-22T02:30:00Z"])
   }
 
-  @Test func theRealRunThenDoesWhatTheDryRunReported() async throws {
-    let fixture = try PipelineFixture(pipelines: [try PipelineFixture.pipeline()])
+  @Test(arguments: Backend.available) func theRealRunThenDoesWhatTheDryRunReported(backend: Backend)
+    async throws
+  {
+    let fixture = try PipelineFixture(backend, pipelines: [try PipelineFixture.pipeline()])
     let dry = try await fixture.run(now: "2026-11-22T12:00:00Z", scheduled: false, dryRun: true)
     let real = try await fixture.run(now: "2026-11-22T12:00:00Z", scheduled: false)
     let dryChanges = try #require(dry.runs.first?.combinedChanges)
@@ -63,10 +69,14 @@ struct PipelineDryRunTests {
     #expect(try fixture.db.int("SELECT count(*) FROM notification_outbox WHERE kind = 'badge'") == 1)
   }
 
-  @Test func aFailingJobInADryRunStillRollsBackAndRecordsWhichFailed() async throws {
-    let fixture = try PipelineFixture(pipelines: [
-      try PipelineFixture.pipeline(jobs: [.dailyScore, .badgeRecount])
-    ])
+  @Test(arguments: Backend.available) func aFailingJobInADryRunStillRollsBackAndRecordsWhichFailed(
+    backend: Backend
+  ) async throws {
+    let fixture = try PipelineFixture(
+      backend,
+      pipelines: [
+        try PipelineFixture.pipeline(jobs: [.dailyScore, .badgeRecount])
+      ])
     let before = try fixture.db.contentDigest()
     let report = try await fixture.run(
       now: "2026-11-22T12:00:00Z", scheduled: false, dryRun: true,
@@ -82,8 +92,10 @@ struct PipelineDryRunTests {
     #expect(real.exitCode == .success)
   }
 
-  @Test func theReportListsEachJobsTablesSamplesAndNotifications() async throws {
-    let fixture = try PipelineFixture(pipelines: [try PipelineFixture.pipeline()])
+  @Test(arguments: Backend.available) func theReportListsEachJobsTablesSamplesAndNotifications(
+    backend: Backend
+  ) async throws {
+    let fixture = try PipelineFixture(backend, pipelines: [try PipelineFixture.pipeline()])
     let report = try await fixture.run(now: "2026-11-22T12:00:00Z", scheduled: false, dryRun: true)
     let text = PipelineReportText.render(report)
     #expect(text.contains("pipeline scores dry run #1: succeeded"))

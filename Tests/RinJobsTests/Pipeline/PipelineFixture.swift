@@ -13,8 +13,8 @@ struct PipelineFixture {
 
   /// Users 1–4; user 1 has an earlier score of 50, so today's score differs and daily-score sets
   /// `score_changed_at`, which badge-recount reads.
-  init(pipelines: [PipelineConfig]) throws {
-    db = try TestDatabase()
+  init(_ backend: Backend, pipelines: [PipelineConfig]) throws {
+    db = try TestDatabase(backend)
     try db.execute("INSERT INTO users (id, created_at) VALUES (1, 0), (2, 0), (3, 0), (4, 0)")
     try db.execute(
       """
@@ -59,7 +59,7 @@ struct PipelineFixture {
       grace: PipelineRunOptions.defaultGrace, staleBefore: 0)
   }
 
-  /// Real pipeline rows per slot, read straight from the file.
+  /// Real pipeline rows per slot, read straight from the database.
   func pipelineRows(_ name: String = "scores") throws -> [(slot: String, status: String)] {
     try db.read { db in
       try Row.fetchAll(

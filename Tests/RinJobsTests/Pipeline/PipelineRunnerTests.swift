@@ -7,8 +7,10 @@ import Testing
 
 @Suite("Pipeline runs: order, failures, slots, catch-up")
 struct PipelineRunnerTests {
-  @Test func jobsRunInTheListedOrderAndTheLedgerRecordsThePipelineAndEachJob() async throws {
-    let fixture = try PipelineFixture(pipelines: [try PipelineFixture.pipeline()])
+  @Test(arguments: Backend.available) func jobsRunInTheListedOrderAndTheLedgerRecordsThePipelineAndEachJob(
+    backend: Backend
+  ) async throws {
+    let fixture = try PipelineFixture(backend, pipelines: [try PipelineFixture.pipeline()])
     let report = try await fixture.run(now: "2026-11-22T12:00:00Z", scheduled: false)
     #expect(report.exitCode == .success)
     let run = try #require(report.runs.first)
@@ -26,8 +28,9 @@ struct PipelineRunnerTests {
     #expect(try fixture.db.int("SELECT score FROM badge_counts WHERE user_id = 1") == 1)
   }
 
-  @Test func scheduledTwiceInTheSameSlotRunsOnce() async throws {
-    let fixture = try PipelineFixture(pipelines: [try PipelineFixture.pipeline()])
+  @Test(arguments: Backend.available) func scheduledTwiceInTheSameSlotRunsOnce(backend: Backend) async throws
+  {
+    let fixture = try PipelineFixture(backend, pipelines: [try PipelineFixture.pipeline()])
     let first = try await fixture.run(now: "2026-11-22T02:30:05Z")
     #expect(first.runs.map(\.slot) == ["2026-11-22T02:30:00Z"])
     #expect(
@@ -42,8 +45,8 @@ struct PipelineRunnerTests {
     #expect(try fixture.db.int("SELECT count(*) FROM notification_outbox") == outbox)
   }
 
-  @Test func aTriggerWithNoSlotDueWritesNothing() async throws {
-    let fixture = try PipelineFixture(pipelines: [try PipelineFixture.pipeline()])
+  @Test(arguments: Backend.available) func aTriggerWithNoSlotDueWritesNothing(backend: Backend) async throws {
+    let fixture = try PipelineFixture(backend, pipelines: [try PipelineFixture.pipeline()])
     // Ten minutes after the fire time is past the grace window; the next slot is tomorrow.
     let report = try await fixture.run(now: "2026-11-22T02:40:00Z")
     #expect(report.exitCode == .success)
@@ -53,8 +56,10 @@ struct PipelineRunnerTests {
     #expect(try fixture.db.int("SELECT count(*) FROM job_runs") == 0)
   }
 
-  @Test func afterAnOutageCatchUpAllRunsEachMissedSlotOnceOldestFirst() async throws {
-    let fixture = try PipelineFixture(pipelines: [try PipelineFixture.pipeline()])
+  @Test(arguments: Backend.available) func afterAnOutageCatchUpAllRunsEachMissedSlotOnceOldestFirst(
+    backend: Backend
+  ) async throws {
+    let fixture = try PipelineFixture(backend, pipelines: [try PipelineFixture.pipeline()])
     _ = try await fixture.run(now: "2026-11-19T02:30:00Z")
     // The host was down for three days; at 09:00 on the 22nd three nightly slots are missing.
     let before = try fixture.status(now: "2026-11-22T09:00:00Z")
@@ -88,8 +93,10 @@ struct PipelineRunnerTests {
     #expect(after.slotsExpected == 4 && after.slotsSucceeded == 4)
   }
 
-  @Test func catchUpLatestRunsTheNewestMissedSlotAndSupersedesTheRest() async throws {
-    let fixture = try PipelineFixture(pipelines: [try PipelineFixture.pipeline()])
+  @Test(arguments: Backend.available) func catchUpLatestRunsTheNewestMissedSlotAndSupersedesTheRest(
+    backend: Backend
+  ) async throws {
+    let fixture = try PipelineFixture(backend, pipelines: [try PipelineFixture.pipeline()])
     _ = try await fixture.run(now: "2026-11-19T02:30:00Z")
     let report = try await fixture.run(
       now: "2026-11-22T09:00:00Z", scheduled: false, catchUp: .latest, maxAge: .seconds(3 * 86_400))
@@ -99,10 +106,14 @@ struct PipelineRunnerTests {
     #expect(try fixture.status(now: "2026-11-22T09:00:00Z").problems == 0)
   }
 
-  @Test func aFailedJobStopsThePipelineAndTheLedgerSaysWhich() async throws {
-    let fixture = try PipelineFixture(pipelines: [
-      try PipelineFixture.pipeline(jobs: [.badgeRecount, .dailyScore, .circlePatterns])
-    ])
+  @Test(arguments: Backend.available) func aFailedJobStopsThePipelineAndTheLedgerSaysWhich(backend: Backend)
+    async throws
+  {
+    let fixture = try PipelineFixture(
+      backend,
+      pipelines: [
+        try PipelineFixture.pipeline(jobs: [.badgeRecount, .dailyScore, .circlePatterns])
+      ])
     let broken: PipelineRunner.JobLookup = {
       $0 == .dailyScore ? FailingJob(name: .dailyScore) : JobCatalog.job($0)
     }
@@ -126,8 +137,10 @@ struct PipelineRunnerTests {
     #expect(status.failed.first?.detail?.contains("daily-score failed") == true)
   }
 
-  @Test func aFailedSlotIsRetriedByCatchUpAndThenStatusIsClean() async throws {
-    let fixture = try PipelineFixture(pipelines: [try PipelineFixture.pipeline()])
+  @Test(arguments: Backend.available) func aFailedSlotIsRetriedByCatchUpAndThenStatusIsClean(backend: Backend)
+    async throws
+  {
+    let fixture = try PipelineFixture(backend, pipelines: [try PipelineFixture.pipeline()])
     _ = try await fixture.run(now: "2026-11-22T02:30:00Z", jobs: { _ in FailingJob(name: .dailyScore) })
     #expect(try fixture.status(now: "2026-11-22T03:00:00Z").problems == 1)
     let retry = try await fixture.run(
@@ -137,10 +150,14 @@ struct PipelineRunnerTests {
     #expect(try fixture.status(now: "2026-11-22T03:00:00Z").problems == 0)
   }
 
-  @Test func aJobNotBuiltYetFailsThePipelineClearly() async throws {
-    let fixture = try PipelineFixture(pipelines: [
-      try PipelineFixture.pipeline(jobs: [.badgeRecount, .upcomingBirthdays, .dailyScore])
-    ])
+  @Test(arguments: Backend.available) func aJobNotBuiltYetFailsThePipelineClearly(backend: Backend)
+    async throws
+  {
+    let fixture = try PipelineFixture(
+      backend,
+      pipelines: [
+        try PipelineFixture.pipeline(jobs: [.badgeRecount, .upcomingBirthdays, .dailyScore])
+      ])
     let catalog: PipelineRunner.JobLookup = { $0 == .upcomingBirthdays ? nil : JobCatalog.job($0) }
     let report = try await fixture.run(now: "2026-11-22T12:00:00Z", scheduled: false, jobs: catalog)
     #expect(report.exitCode == .failure)
@@ -156,8 +173,9 @@ struct PipelineRunnerTests {
     #expect(try fixture.db.int("SELECT count(*) FROM job_runs WHERE job = 'daily-score'") == 0)
   }
 
-  @Test func whileAnotherRunHoldsThePipelineLeaseASecondExits75AndTheSlotStaysOwed() async throws {
-    let fixture = try PipelineFixture(pipelines: [try PipelineFixture.pipeline()])
+  @Test(arguments: Backend.available)
+  func whileAnotherRunHoldsThePipelineLeaseASecondExits75AndTheSlotStaysOwed(backend: Backend) async throws {
+    let fixture = try PipelineFixture(backend, pipelines: [try PipelineFixture.pipeline()])
     // pid 1 always exists: a live holder on this host.
     try fixture.db.execute(
       "INSERT INTO job_leases VALUES ('pipeline:scores', 'all', 99, ?, 1, 0, ?)",
@@ -171,8 +189,8 @@ struct PipelineRunnerTests {
     #expect(status.missed.first?.detail?.contains("skipped") == true)
   }
 
-  @Test func catchUpNeedsAMaxAge() async throws {
-    let fixture = try PipelineFixture(pipelines: [try PipelineFixture.pipeline()])
+  @Test(arguments: Backend.available) func catchUpNeedsAMaxAge(backend: Backend) async throws {
+    let fixture = try PipelineFixture(backend, pipelines: [try PipelineFixture.pipeline()])
     let report = try await fixture.run(now: "2026-11-22T02:30:00Z", catchUp: .all)
     #expect(report.exitCode == .usage)
     #expect(try fixture.db.int("SELECT count(*) FROM job_runs") == 0)

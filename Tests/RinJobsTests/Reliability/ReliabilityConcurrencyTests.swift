@@ -6,25 +6,27 @@ import Testing
 /// exactly one does the work, three exit 75 naming the holder.
 @Suite("Reliability: four runs of a job started at once", .serialized)
 struct ReliabilityConcurrencyTests {
-  @Test(arguments: ReliabilityJobs.all)
-  func fourRunsStartedAtOnceOneWorksAndThreeExit75(job: String) async {
+  @Test(arguments: Backend.available, ReliabilityJobs.all)
+  func fourRunsStartedAtOnceOneWorksAndThreeExit75(backend: Backend, job: String) async {
     await Checks.offPool { checks in
-      let template = try SeededTemplate(users: ReliabilityJobs.users, seed: ReliabilityJobs.seed)
       let provider = try ReliabilityProvider(for: job)
       defer { provider.stop() }
       let jobsYAML = provider.jobsYAML(batchSize: 2, deleteBatchSize: 10)
-      let (expected, _, _) = try ReliabilityJobs.uninterruptedRun(job, on: template, jobsYAML: jobsYAML)
+      let freshWorkspace = try ReliabilityWorkspace.maker(
+        backend, users: ReliabilityJobs.users, seed: ReliabilityJobs.seed, jobsYAML: jobsYAML)
+      let (expected, _) = try ReliabilityJobs.uninterruptedRun(job, in: try freshWorkspace())
       // A job of a few milliseconds may end before the test holds it (a loaded machine): that
       // attempt proves nothing, and another starts.
       for attempt in 1...3 {
-        let workspace = try ReliabilityWorkspace(copying: template, jobsYAML: jobsYAML)
-        let gate = try workspace.connection()
-        // The same moment, made exact: a write lock held while the four start keeps each at its
-        // first write; released, they race for the lease together.
-        let children = try Self.startTogether(job, in: workspace, gate: gate)
+        let workspace = try freshWorkspace()
+        // The same moment, made exact: the lease held while the four start keeps each at its
+        // first look at it; released, they race for the lease together.
+        let children = try RaceGate.startTogether(in: workspace) {
+          try (0..<4).map { try workspace.spawn(job, label: "racer\($0)") }
+        }
         // Then, as with a job that runs for minutes, the winner is held (its next write waits)
         // while the others look at the lease.
-        let heldWhileRunning = try Self.holdTheLeaseHolder(gate, job: job)
+        let heldWhileRunning = try RaceGate.holdTheLeaseHolder(in: workspace, job: job)
         let results = children.map { $0.finish() }
         guard heldWhileRunning else { continue }
 
@@ -46,40 +48,11 @@ struct ReliabilityConcurrencyTests {
         let differences = try workspace.snapshot().differences(from: expected)
         checks.expect(differences.isEmpty, "\(job): \(differences)")
         ReliabilityLevel.report(
-          "4 at once \(job): exits \(codes) (attempt \(attempt)), \(unrecorded) skipped rows left unrecorded")
+          "4 at once \(job) on \(backend): exits \(codes) (attempt \(attempt)), \(unrecorded) skipped rows left unrecorded"
+        )
         return
       }
       checks.record("\(job): in 3 attempts the winner always ended before the test could hold it")
-    }
-  }
-
-  /// Starts four runs while `gate` holds the write lock, and lets them go together.
-  static func startTogether(_ job: String, in workspace: ReliabilityWorkspace, gate: DatabaseQueue) throws
-    -> [ChildProcess]
-  {
-    try gate.writeWithoutTransaction { db in
-      try db.execute(sql: "BEGIN EXCLUSIVE")
-      defer { try? db.execute(sql: "ROLLBACK") }
-      let started = try (0..<4).map { try workspace.spawn(job, label: "racer\($0)") }
-      usleep(1_500_000)
-      return started
-    }
-  }
-
-  /// Waits for a run to take the lease, then holds the write lock for a second; true when
-  /// the lease was still held once the lock was taken.
-  static func holdTheLeaseHolder(_ db: DatabaseQueue, job: String) throws -> Bool {
-    let sql = "SELECT count(*) FROM job_leases WHERE job = ?"
-    for _ in 0..<10_000 {
-      if try db.read({ try Int.fetchOne($0, sql: sql, arguments: [job]) }) == 1 { break }
-      usleep(1_000)
-    }
-    return try db.writeWithoutTransaction { db in
-      try db.execute(sql: "BEGIN IMMEDIATE")
-      defer { try? db.execute(sql: "ROLLBACK") }
-      let held = try Int.fetchOne(db, sql: sql, arguments: [job]) == 1
-      usleep(1_000_000)
-      return held
     }
   }
 }

@@ -7,14 +7,16 @@ import Testing
 /// uninterrupted run on an identical copy.
 @Suite("Reliability: kill -9 at seeded points, then run again", .serialized)
 struct ReliabilityCrashTests {
-  @Test(arguments: ReliabilityJobs.all)
-  func aKilledRunRunAgainEndsEqualToAnUninterruptedRun(job: String) async {
+  @Test(arguments: Backend.available, ReliabilityJobs.all)
+  func aKilledRunRunAgainEndsEqualToAnUninterruptedRun(backend: Backend, job: String) async {
     await Checks.offPool { checks in
-      let template = try SeededTemplate(users: ReliabilityJobs.users, seed: ReliabilityJobs.seed)
       let provider = try ReliabilityProvider(for: job)
       let jobsYAML = provider.jobsYAML(batchSize: 2, deleteBatchSize: 10)
-      let (expected, batches, reference) = try ReliabilityJobs.uninterruptedRun(
-        job, on: template, jobsYAML: jobsYAML)
+      let freshWorkspace = try ReliabilityWorkspace.maker(
+        backend, users: ReliabilityJobs.users, seed: ReliabilityJobs.seed, jobsYAML: jobsYAML)
+      let reference = try freshWorkspace()
+      let initialHashes = try Self.deviceHashes(reference)
+      let (expected, batches) = try ReliabilityJobs.uninterruptedRun(job, in: reference)
       try checks.require(batches >= 5, "\(job) commits in many batches (\(batches))")
       if provider.baseURL != nil {
         let cached = try reference.read {
@@ -23,16 +25,17 @@ struct ReliabilityCrashTests {
         checks.expect(provider.keysRequested == cached, "uninterrupted, each key is asked once")
         checks.expect((cached ?? 0) > 0, "the provider is asked")
       }
-      // Secure delete: clicks the job deletes must not stay readable in the file after a crash.
+      // Secure delete: clicks the job deletes must not stay readable in the file after a crash
+      // (SQLite's file; PostgreSQL's files are the server's).
       let deletedHashes =
-        job == "attribution-expiry"
-        ? try Self.deviceHashes(template.path).subtracting(Self.deviceHashes(reference.dbPath)) : []
+        job == "attribution-expiry" && backend == .sqlite
+        ? initialHashes.subtracting(try Self.deviceHashes(reference)) : []
 
       var random = SeededGenerator(seed: ReliabilityJobs.seed(for: job))
       var tally = KillTally()
       for trial in 0..<ReliabilityLevel.killsPerJob {
         let plan = KillPlan.make(trial: trial, batches: batches, using: &random)
-        let workspace = try ReliabilityWorkspace(copying: template, jobsYAML: jobsYAML)
+        let workspace = try freshWorkspace()
         let keysBefore = provider.keysRequested
         let landed = try Self.kill(job, in: workspace, at: plan, checks: checks)
         tally.add(landed)
@@ -74,14 +77,15 @@ struct ReliabilityCrashTests {
         }
       }
       provider.stop()
-      ReliabilityLevel.report("kill -9 \(job) (\(batches) batches uninterrupted): \(tally)")
+      ReliabilityLevel.report("kill -9 \(job) on \(backend) (\(batches) batches uninterrupted): \(tally)")
       checks.expect(
         tally.midRun >= 1, "\(job): at least one kill landed between two committed batches (\(tally))")
     }
   }
 
   /// Starts the job, kills it with SIGKILL at `plan`, and reads where the kill landed.
-  static func kill(_ job: String, in workspace: ReliabilityWorkspace, at plan: KillPlan, checks: Checks) throws
+  static func kill(_ job: String, in workspace: ReliabilityWorkspace, at plan: KillPlan, checks: Checks)
+    throws
     -> KillLanding
   {
     let child = try workspace.spawn(job, label: "killed")
@@ -104,10 +108,8 @@ struct ReliabilityCrashTests {
     }
   }
 
-  static func deviceHashes(_ path: String) throws -> Set<String> {
-    try Set(
-      DatabaseQueue(path: path).read { try String.fetchAll($0, sql: "SELECT device_hash FROM invite_clicks") }
-    )
+  static func deviceHashes(_ workspace: ReliabilityWorkspace) throws -> Set<String> {
+    try Set(workspace.read { try String.fetchAll($0, sql: "SELECT device_hash FROM invite_clicks") })
   }
 }
 

@@ -22,15 +22,22 @@ struct ReliabilityHostileRowsTests {
     "badge-recount": ["merge suggestion with malformed confidence"],
   ]
 
-  @Test(arguments: ReliabilityJobs.all)
-  func everyJobSucceedsOverHostileRowsAndCountsWhatItSkipped(job: String) async {
+  @Test(arguments: Backend.available, ReliabilityJobs.all)
+  func everyJobSucceedsOverHostileRowsAndCountsWhatItSkipped(backend: Backend, job: String) async {
     await Checks.offPool { checks in
-      let template = try SeededTemplate(users: 20, seed: 11)
-      try HostileRows.plant(in: template.path)
       let provider = try ReliabilityProvider(for: job)
       defer { provider.stop() }
-      let workspace = try ReliabilityWorkspace(
-        copying: template, jobsYAML: provider.jobsYAML(batchSize: 500, deleteBatchSize: 5_000))
+      let jobsYAML = provider.jobsYAML(batchSize: 500, deleteBatchSize: 5_000)
+      let workspace: ReliabilityWorkspace
+      switch backend {
+      case .sqlite:
+        let template = try SeededTemplate(users: 20, seed: 11)
+        try HostileRows.plant(in: template.path)
+        workspace = try ReliabilityWorkspace(copying: template, jobsYAML: jobsYAML)
+      case .postgres:
+        workspace = try ReliabilityWorkspace(postgresUsers: 20, seed: 11, jobsYAML: jobsYAML)
+        try HostileRows.plant(inPostgres: workspace.dbPath)
+      }
 
       let first = try workspace.run(job)
       checks.expect(first.exitCode == 0, "\(job): \(first.stderr.suffix(2_000))")
@@ -52,7 +59,7 @@ struct ReliabilityHostileRowsTests {
       let differences = try workspace.snapshot().differences(from: before)
       checks.expect(differences.isEmpty, "\(job): a second run over hostile rows changed \(differences)")
       ReliabilityLevel.report(
-        "hostile rows \(job): succeeded, skipped \(skipped.values.reduce(0, +)) rows over \(skipped.count) reasons"
+        "hostile rows \(job) on \(backend): succeeded, skipped \(skipped.values.reduce(0, +)) rows over \(skipped.count) reasons"
       )
     }
   }

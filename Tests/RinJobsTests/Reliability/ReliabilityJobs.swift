@@ -31,6 +31,14 @@ enum ReliabilityJobs {
     throws -> (tables: TableSnapshot, batches: Int, workspace: ReliabilityWorkspace)
   {
     let workspace = try ReliabilityWorkspace(copying: template, jobsYAML: jobsYAML)
+    let (tables, batches) = try uninterruptedRun(job, in: workspace)
+    return (tables, batches, workspace)
+  }
+
+  /// Runs `job` uninterrupted in `workspace`: the final tables, and how many batches it committed.
+  static func uninterruptedRun(_ job: String, in workspace: ReliabilityWorkspace) throws
+    -> (tables: TableSnapshot, batches: Int)
+  {
     let child = try workspace.spawn(job, label: "uninterrupted")
     let result = child.finish()
     guard result.exitCode == 0 else {
@@ -38,7 +46,7 @@ enum ReliabilityJobs {
         "\(job) failed uninterrupted (exit \(result.exitCode)): \(result.stderr.suffix(2_000))")
     }
     let batches = child.stderrLines.filter { $0.contains(batchMarker) }.count
-    return (try workspace.snapshot(), batches, workspace)
+    return (try workspace.snapshot(), batches)
   }
 }
 

@@ -6,22 +6,24 @@ import Testing
 /// marks the run `interrupted` and exits 75; the next run resumes after that checkpoint.
 @Suite("Reliability: SIGTERM stops after the batch, the next run resumes", .serialized)
 struct ReliabilitySignalTests {
-  @Test(arguments: ReliabilityJobs.all)
-  func sigtermInterruptsAfterTheCurrentBatchAndTheNextRunResumesFromItsCheckpoint(job: String) async {
+  @Test(arguments: Backend.available, ReliabilityJobs.all)
+  func sigtermInterruptsAfterTheCurrentBatchAndTheNextRunResumesFromItsCheckpoint(
+    backend: Backend, job: String
+  ) async {
     await Checks.offPool { checks in
-      let template = try SeededTemplate(users: ReliabilityJobs.users, seed: ReliabilityJobs.seed)
       let provider = try ReliabilityProvider(for: job)
       defer { provider.stop() }
       let oneUserBatches = provider.jobsYAML(batchSize: 1, deleteBatchSize: 5)
-      let (expected, _, _) = try ReliabilityJobs.uninterruptedRun(
-        job, on: template, jobsYAML: oneUserBatches)
+      let freshWorkspace = try ReliabilityWorkspace.maker(
+        backend, users: ReliabilityJobs.users, seed: ReliabilityJobs.seed, jobsYAML: oneUserBatches)
+      let (expected, _) = try ReliabilityJobs.uninterruptedRun(job, in: try freshWorkspace())
       // A fast job may end before the signal is handled: then that attempt proves nothing, and
       // another starts (the tally says how often).
       var attempts = 0
       var interrupted = false
       while attempts < 3 && !interrupted {
         attempts += 1
-        let workspace = try ReliabilityWorkspace(copying: template, jobsYAML: oneUserBatches)
+        let workspace = try freshWorkspace()
         let child = try workspace.spawn(job, label: "stopped")
         try checks.require(child.waitForLines(containing: ReliabilityJobs.batchMarker, count: 1))
         child.signal(SIGTERM)
@@ -57,7 +59,7 @@ struct ReliabilitySignalTests {
         let differences = try workspace.snapshot().differences(from: expected)
         checks.expect(differences.isEmpty, "\(job): \(differences)")
       }
-      ReliabilityLevel.report("SIGTERM \(job): interrupted on attempt \(attempts) of 3")
+      ReliabilityLevel.report("SIGTERM \(job) on \(backend): interrupted on attempt \(attempts) of 3")
       checks.expect(interrupted, "\(job): SIGTERM after the first batch never landed before the run ended")
     }
   }

@@ -33,8 +33,11 @@ final class ReliabilityWorkspace {
   static let providerKey = [ReliabilityProvider.keyVariable: "reliability-test-key"]
 
   let directory: TemporaryDirectory
+  /// The SQLite file, or the PostgreSQL database's URL.
   let dbPath: String
   let configPath: String
+  /// The PostgreSQL database (nil on SQLite): its reads go through a snapshot.
+  let postgres: TestDatabase?
 
   /// `folder`: where the files go (a mount of a test's own) instead of a temporary directory.
   init(
@@ -45,9 +48,36 @@ final class ReliabilityWorkspace {
     let folder = folder ?? directory.url.path
     dbPath = folder + "/rin.sqlite"
     configPath = folder + "/pipelines.yaml"
+    postgres = nil
     try FileManager.default.copyItem(atPath: template.path, toPath: dbPath)
     let yaml = "storage:\n  url: rin.sqlite\n  busy_timeout: \(busyTimeout)\n" + jobsYAML + "\n"
     try yaml.write(toFile: configPath, atomically: true, encoding: .utf8)
+  }
+
+  /// A new PostgreSQL database seeded as `SeededTemplate(users:seed:)` seeds its file (the
+  /// seeder gives the same rows on both backends).
+  init(postgresUsers users: Int, seed: UInt64, jobsYAML: String = smallBatches) throws {
+    directory = try TemporaryDirectory()
+    let database = try TestDatabase(.postgres, seedUsers: users, seed: seed)
+    postgres = database
+    dbPath = database.path
+    configPath = directory.path("pipelines.yaml")
+    let yaml = "storage:\n  url: \(database.path)\n  busy_timeout: 5s\n" + jobsYAML + "\n"
+    try yaml.write(toFile: configPath, atomically: true, encoding: .utf8)
+  }
+
+  /// Makes fresh workspaces of one seeded content: copies of a template file on SQLite, newly
+  /// seeded databases on PostgreSQL.
+  static func maker(_ backend: Backend, users: Int, seed: UInt64, jobsYAML: String) throws
+    -> () throws -> ReliabilityWorkspace
+  {
+    switch backend {
+    case .sqlite:
+      let template = try SeededTemplate(users: users, seed: seed)
+      return { try ReliabilityWorkspace(copying: template, jobsYAML: jobsYAML) }
+    case .postgres:
+      return { try ReliabilityWorkspace(postgresUsers: users, seed: seed, jobsYAML: jobsYAML) }
+    }
   }
 
   func arguments(_ extra: [String] = []) -> [String] {
@@ -71,7 +101,8 @@ final class ReliabilityWorkspace {
 
   /// A short-lived raw connection: reads independent of the storage module.
   func read<T>(_ body: (Database) throws -> T) throws -> T {
-    try connection().read(body)
+    if let postgres { return try postgres.read(body) }
+    return try connection().read(body)
   }
 
   /// A raw connection that waits for a job's write lock rather than failing at once.

@@ -63,9 +63,9 @@ struct ScoreContactScanTests {
     }
   }
 
-  @Test(arguments: [1, 2, 5])
-  func rangesAndProbesBothGiveWhatPerContactExistsGives(everyNth: Int) throws {
-    let db = try TestDatabase(seedUsers: 50, seed: 12)
+  @Test(arguments: Backend.available, [1, 2, 5])
+  func rangesAndProbesBothGiveWhatPerContactExistsGives(backend: Backend, everyNth: Int) throws {
+    let db = try TestDatabase(backend, seedUsers: 50, seed: 12)
     // Enrichments are not seeded: add some, one fetched after the end, which doesn't count.
     try db.execute(
       """

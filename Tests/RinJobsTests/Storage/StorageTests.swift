@@ -4,23 +4,40 @@ import Testing
 
 @Suite("Storage")
 struct StorageTests {
-  @Test func aMissingDatabaseIsRefusedWithAHint() throws {
+  @Test(arguments: Backend.available) func aMissingDatabaseIsRefusedWithAHint(backend: Backend) throws {
     let dir = try TemporaryDirectory()
+    let url =
+      switch backend {
+      case .sqlite: dir.path("nope.sqlite")
+      case .postgres: try PostgresCluster.shared.get().url(database: "rin_never_created")
+      }
     let error = #expect(throws: StorageError.self) {
-      try Storage.open(url: dir.path("nope.sqlite"))
+      try Storage.open(url: url)
     }
     #expect(error?.code == .databaseMissing)
     #expect(error?.description.contains("rinjobs migrate") == true)
   }
 
-  @Test func aSchemaNewerThanTheBinaryIsRefused() throws {
-    let db = try TestDatabase()
-    try db.execute("INSERT INTO grdb_migrations (identifier) VALUES ('a migration from the future')")
+  /// No server needed: nothing listens on port 1. A refused connection is temporary (exit 75),
+  /// and used to crash the process (its handle was freed twice).
+  @Test func aPostgreSQLServerThatIsDownIsBusyAndNamedWithoutItsPassword() throws {
+    let error = #expect(throws: StorageError.self) {
+      try Storage.open(url: "postgresql://rin:s3cret-pw@127.0.0.1:1/rin")
+    }
+    #expect(error?.code == .busy)
+    #expect(error?.description.contains("s3cret-pw") == false)
+  }
+
+  @Test(arguments: Backend.available) func aSchemaNewerThanTheBinaryIsRefused(backend: Backend) throws {
+    let db = try TestDatabase(backend)
+    let ledger = backend == .sqlite ? "grdb_migrations" : "rin_migrations"
+    try db.execute("INSERT INTO \(ledger) (identifier) VALUES ('a migration from the future')")
     let error = #expect(throws: StorageError.self) { try Storage.open(url: db.path) }
     #expect(error?.code == .schemaTooNew)
     #expect(error?.description.contains("a migration from the future") == true)
   }
 
+  /// SQLite only: a pragma and SQLite's catalog.
   @Test func theDatabaseUsesWALAndSecureDelete() throws {
     let db = try TestDatabase()
     let mode = try db.raw.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") }
@@ -28,6 +45,7 @@ struct StorageTests {
     #expect(try db.int("SELECT count(*) FROM sqlite_master WHERE name = 'contacts_by_user'") == 1)
   }
 
+  /// SQLite only: a file that is not a database.
   @Test func aFileThatIsNotADatabaseGivesAClearError() throws {
     let dir = try TemporaryDirectory()
     let path = dir.path("text.sqlite")
@@ -36,8 +54,8 @@ struct StorageTests {
     #expect(error?.code == .notADatabase)
   }
 
-  @Test func aFailedWriteRollsBackWholly() throws {
-    let db = try TestDatabase()
+  @Test(arguments: Backend.available) func aFailedWriteRollsBackWholly(backend: Backend) throws {
+    let db = try TestDatabase(backend)
     struct Boom: Error {}
     #expect(throws: Boom.self) {
       try db.storage.write { tx in
@@ -46,5 +64,14 @@ struct StorageTests {
       }
     }
     #expect(try db.int("SELECT count(*) FROM users") == 0)
+  }
+
+  /// The lease keeper waits for a busy database as long as this says: on PostgreSQL it is the
+  /// connection's lock_timeout, which the same setting sets.
+  @Test(arguments: Backend.available) func theBusyTimeoutIsTheConfiguredOne(backend: Backend) throws {
+    let db = try TestDatabase(backend)
+    let storage = try Storage.open(url: db.path, options: .init(busyTimeoutSeconds: 7.5))
+    #expect(try storage.busyTimeoutSeconds == 7.5)
+    #expect(try db.storage.busyTimeoutSeconds == 5, "the default")
   }
 }
