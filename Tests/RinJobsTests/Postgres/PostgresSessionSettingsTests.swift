@@ -10,10 +10,11 @@ struct PostgresSessionSettingsTests {
   }
 
   @Test(.enabled(if: Backend.available.contains(.postgres)))
-  func cursorsArePlannedForTheWholeResultAndLocksWaitTheBusyTimeout() throws {
+  func cursorsArePlannedForTheWholeResultWithoutJITAndLocksWaitTheBusyTimeout() throws {
     let url = try PostgresCluster.shared.get().createDatabase()
     let storage = try Storage.open(url: url, options: .init(createIfMissing: true, busyTimeoutSeconds: 2.5))
     #expect(try Self.setting("cursor_tuple_fraction", of: storage) == "1")
+    #expect(try Self.setting("jit", of: storage) == "off")
     #expect(try Self.setting("lock_timeout", of: storage) == "2500ms")
   }
 }
