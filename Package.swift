@@ -55,7 +55,8 @@ let package = Package(
     // Phone, email and name normalization: pure computation, shared by the jobs that need it.
     .target(name: "RinNormalize", dependencies: ["CRinShim"], swiftSettings: swiftSettings),
     // The enrichment provider's bulk protocol over HTTP (FoundationNetworking: libcurl on Linux).
-    .target(name: "RinProviderClient", swiftSettings: swiftSettings),
+    // RinDomain for the one JSON string escaper it shares with RinStorage.
+    .target(name: "RinProviderClient", dependencies: ["RinDomain"], swiftSettings: swiftSettings),
     // A real HTTP server on loopback that speaks the provider's protocol, for tests and demos.
     .target(
       name: "RinProviderStub",

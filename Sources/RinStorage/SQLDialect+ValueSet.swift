@@ -1,3 +1,5 @@
+import RinDomain
+
 extension SQLDialect {
   /// A subquery yielding the strings of one bound JSON array: `x IN (\(textSet))` takes any
   /// number of values as one parameter (see `jsonArray`), where a `?` per value would run into
@@ -12,23 +14,7 @@ extension SQLDialect {
     var text = "["
     for (index, value) in values.enumerated() {
       if index > 0 { text += "," }
-      text += "\""
-      // Keys and numbers need no escaping: append them whole.
-      if !value.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-        text += value + "\""
-        continue
-      }
-      for scalar in value.unicodeScalars {
-        switch scalar {
-        case "\"": text += "\\\""
-        case "\\": text += "\\\\"
-        case _ where scalar.value < 0x20:
-          let hex = String(scalar.value, radix: 16)
-          text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-        default: text.unicodeScalars.append(scalar)
-        }
-      }
-      text += "\""
+      JSONString.appendQuoted(value, to: &text)
     }
     return .text(text + "]")
   }

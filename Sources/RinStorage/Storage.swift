@@ -70,8 +70,7 @@ public final class Storage: Sendable {
     let connection: PostgresConnection
     do {
       connection = try PostgresConnection(url: url)
-      // A busy row or lock waits as long as SQLite's busy timeout would, then fails as busy.
-      try connection.simple("SET lock_timeout = '\(Int(options.busyTimeoutSeconds * 1000))ms'")
+      try connection.simple(PostgresSessionSettings.statements(busyTimeoutSeconds: options.busyTimeoutSeconds))
     } catch {
       throw StorageError.from(error, location: location)
     }

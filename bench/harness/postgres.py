@@ -1,133 +1,163 @@
-"""The PostgreSQL column (issue 9): daily-score on SQLite and on PostgreSQL, and the speed-up of
-N shard workers at once over one unsharded run on PostgreSQL. Each run gets a fresh copy of one
-seeded database (SQLite: a file copy; PostgreSQL: CREATE DATABASE … TEMPLATE), on a throwaway
-cluster in a temporary directory (as root the server runs as the `postgres` user)."""
+"""The PostgreSQL column (bench/postgres.sh): every job that runs without a provider, on SQLite
+and on PostgreSQL, and the speed-up of N shard workers at once over one unsharded run on
+PostgreSQL. Each run gets a fresh copy of one seeded database (SQLite: a file copy; PostgreSQL:
+CREATE DATABASE … TEMPLATE); runs of all jobs and both backends are interleaved, so a change in
+the machine's load falls on all of them alike. Other builds (`--compare LABEL=RINJOBS`: an older
+binary) run the same PostgreSQL measurements in the same rounds: a before/after under one load."""
 
-import glob
+import json
 import os
 import shutil
-import socket
-import statistics
 import subprocess
 import tempfile
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import settings
-from .measure import measure, run_checked
+from .cache import Cache, remove_database
+from .config import write_config
+from .measure import load_average, measure
+from .pg_cluster import Cluster
 
-JOB_NOW = "2026-11-22T02:30:00Z"
-
-
-class Cluster:
-    def __init__(self):
-        bins = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
-        if not bins:
-            raise RuntimeError("PostgreSQL server binaries not found (apt-get install postgresql)")
-        self.bin = os.environ.get("RIN_PG_BIN") or os.path.dirname(bins[-1])
-        self.dir = tempfile.mkdtemp(prefix="rin-bench-pg-")
-        self.owner = "postgres" if os.getuid() == 0 else None
-        if self.owner:
-            shutil.chown(self.dir, self.owner)
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            self.port = s.getsockname()[1]
-        self._as_owner([f"{self.bin}/initdb", "-D", f"{self.dir}/data", "-U", "postgres", "--auth=trust",
-                        "--locale=C", "--encoding=UTF8", "--no-sync"])
-        # Durable settings as a production server would have (fsync on); 2 cores.
-        opts = f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c shared_buffers=256MB"
-        self._as_owner([f"{self.bin}/pg_ctl", "-D", f"{self.dir}/data", "-o", opts, "-l",
-                        f"{self.dir}/server.log", "-w", "start"])
-
-    def _as_owner(self, argv):
-        prefix = ["runuser", "-u", self.owner, "--"] if self.owner else []
-        subprocess.run(prefix + argv, check=True, stdout=subprocess.DEVNULL, stdin=subprocess.DEVNULL,
-                       close_fds=True)
-
-    def url(self, db):
-        return f"postgresql://postgres@127.0.0.1:{self.port}/{db}"
-
-    def sql(self, statement, db="postgres"):
-        run_checked([f"{self.bin}/psql", "-q", "-X", "-v", "ON_ERROR_STOP=1", self.url(db), "-c", statement])
-
-    def stop(self):
-        self._as_owner([f"{self.bin}/pg_ctl", "-D", f"{self.dir}/data", "-m", "fast", "-w", "stop"])
-        shutil.rmtree(self.dir, ignore_errors=True)
+# The jobs that run without a provider (enrichment-fetch needs one to do its real work).
+JOBS = ["daily-score", "circle-patterns", "upcoming-birthdays", "attribution-expiry", "badge-recount"]
+# The per-user jobs whose shard speed-up is measured (cheap enough to run at every round).
+SHARDED = ["daily-score", "upcoming-birthdays", "badge-recount"]
+# Where each job's data comes from: attribution-expiry deletes the fixture's expired clicks.
+CLICKS_JOB = "attribution-expiry"
 
 
-def _wall_of_parallel(argvs, timeout):
-    """Starts every process at once; the wall time until the last one ends."""
-    start = time.perf_counter()
-    procs = [subprocess.Popen(a, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE) for a in argvs]
-    for p in procs:
-        _, err = p.communicate(timeout=timeout)
-        if p.returncode != 0:
-            raise RuntimeError(f"{' '.join(p.args)} exited {p.returncode}: {err.decode()[-2000:]}")
-    return time.perf_counter() - start
+@dataclass
+class Series:
+    """One job's measured runs on one backend (seconds), with what they wrote, summed."""
+    walls: list = field(default_factory=list)
+    loads: list = field(default_factory=list)
+    written: list = field(default_factory=list)
 
 
-def run(rinjobs: Path, sqlite_source: Path, size: settings.Size, runs: int, shards: int, timeout, log):
-    """Returns a dict of medians: sqlite, postgres, sharded (seconds), and the seed time."""
-    job = "daily-score"
-    clock = ["--now", JOB_NOW]
+@dataclass
+class Build:
+    label: str
+    rinjobs: Path
+    # kind ("sqlite", "postgres", "sharded") → job → Series
+    series: dict = field(default_factory=dict)
+
+    def add(self, kind, job, wall, load, written):
+        s = self.series.setdefault(kind, {}).setdefault(job, Series())
+        s.walls.append(wall)
+        s.loads.append(load)
+        s.written.append(written)
+
+
+def run(builds, cache: Cache, size: settings.Size, jobs, runs: int, shards: int, timeout, log) -> dict:
+    """Measures `builds` (the first is the one under test: SQLite too; the others PostgreSQL
+    only); returns the facts the report needs."""
+    main = builds[0]
+    scratch = Path(tempfile.mkdtemp(prefix="rin-bench-pg-run-"))
+    config = write_config(scratch, scratch / "unused.sqlite")
+    env = _environment()
+    sources = {job: cache.expired_clicks(size, log) if job == CLICKS_JOB else cache.seeded(size, log) for job in jobs}
     cluster = Cluster()
+    facts = {"load_start": load_average(), "server": cluster.version}
     try:
         cluster.sql("CREATE DATABASE rin_seeded")
-        log(f"postgres: seeding {size.name} ({size.users} users)")
-        seed = measure([str(rinjobs), "seed", "--db", cluster.url("rin_seeded"), "--users", str(size.users),
-                        "--seed", str(settings.SEED), "--now", settings.SEED_NOW], timeout=timeout)
+        log(f"postgres: seeding {size.name} ({size.users:,} users)")
+        seed = measure([str(main.rinjobs), "seed", "--db", cluster.url("rin_seeded"), "--users", str(size.users),
+                        "--seed", str(settings.SEED), "--now", settings.SEED_NOW], timeout=timeout, env=env)
         if seed.exit_code != 0:
             raise RuntimeError(f"seed failed: {seed.stderr[-2000:]}")
-        cluster.sql("VACUUM ANALYZE", db="rin_seeded")
-        result = {"seed": seed.wall, "sqlite": [], "postgres": [], "sharded": [], "load": []}
-        scratch = Path(tempfile.mkdtemp(prefix="rin-bench-sqlite-"))
+        facts["seed"] = seed.wall
+        templates = {job: "rin_seeded" for job in jobs}
+        if CLICKS_JOB in jobs:
+            cluster.copy_of("rin_seeded", "rin_clicks")
+            cluster.load_clicks(sources[CLICKS_JOB], "rin_clicks")
+            templates[CLICKS_JOB] = "rin_clicks"
+        for template in set(templates.values()):
+            cluster.sql("VACUUM ANALYZE", db=template)
+
+        def job_argv(build, job, db, extra=()):
+            return [str(build.rinjobs), "run", job, "--config", str(config), "--db", db,
+                    "--now", settings.RUN_NOW, "--json", *extra]
+
         for i in range(runs):
-            copy = scratch / f"run{i}.sqlite"
-            shutil.copyfile(sqlite_source, copy)
-            m = measure([str(rinjobs), "run", job, "--db", str(copy)] + clock, timeout=timeout)
-            if m.exit_code != 0:
-                raise RuntimeError(f"sqlite run failed: {m.stderr[-2000:]}")
-            result["sqlite"].append(m.wall)
-            copy.unlink()
-            for kind in ("postgres", "sharded"):
-                db = f"rin_{kind}_{i}"
-                cluster.sql(f"CREATE DATABASE {db} TEMPLATE rin_seeded")
-                if kind == "postgres":
-                    m = measure([str(rinjobs), "run", job, "--db", cluster.url(db)] + clock, timeout=timeout)
-                    if m.exit_code != 0:
-                        raise RuntimeError(f"postgres run failed: {m.stderr[-2000:]}")
-                    result[kind].append(m.wall)
-                    result["load"].append(m.load1)
-                else:
-                    argvs = [[str(rinjobs), "run", job, "--db", cluster.url(db), "--shard", f"{k}/{shards}"] + clock
-                             for k in range(shards)]
-                    result[kind].append(_wall_of_parallel(argvs, timeout))
-                cluster.sql(f"DROP DATABASE {db}")
-            log(f"postgres: run {i + 1}/{runs}: sqlite {result['sqlite'][-1]:.1f} s, postgres "
-                f"{result['postgres'][-1]:.1f} s, {shards} shards {result['sharded'][-1]:.1f} s")
-        shutil.rmtree(scratch, ignore_errors=True)
-        return {k: (statistics.median(v) if isinstance(v, list) else v) for k, v in result.items()}
+            for job in jobs:
+                copy = scratch / f"{job}.sqlite"
+                # A write-ahead log left by the last run would be replayed into the new copy.
+                remove_database(copy)
+                shutil.copyfile(sources[job], copy)
+                os.sync()
+                m = _checked(measure(job_argv(main, job, str(copy)), cwd=scratch, env=env, timeout=timeout),
+                             f"{job} on SQLite")
+                main.add("sqlite", job, m.wall, m.load1, _written(m.stdout))
+                remove_database(copy)
+                for build in builds:
+                    cluster.copy_of(templates[job], "rin_run")
+                    m = _checked(measure(job_argv(build, job, cluster.url("rin_run")), cwd=scratch, env=env,
+                                         timeout=timeout), f"{job} on PostgreSQL ({build.label})")
+                    build.add("postgres", job, m.wall, m.load1, _written(m.stdout))
+                    if job in SHARDED:
+                        cluster.copy_of(templates[job], "rin_run")
+                        load = load_average()
+                        wall, written = _parallel(
+                            [job_argv(build, job, cluster.url("rin_run"), ["--shard", f"{k}/{shards}"])
+                             for k in range(shards)], scratch, env, timeout)
+                        build.add("sharded", job, wall, load, written)
+                    cluster.sql("DROP DATABASE rin_run")
+                log(f"postgres: round {i + 1}/{runs} {job}: " + _round_line(builds, job))
+        facts["load_end"] = load_average()
+        return facts
     finally:
         cluster.stop()
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
-def render(size: settings.Size, shards: int, runs: int, r: dict, cpus: int) -> str:
-    speedup = r["postgres"] / r["sharded"] if r["sharded"] else 0
-    target = "met" if speedup >= 1.7 else "not met"
-    return "\n".join([
-        "## PostgreSQL and shards (issue 9)",
-        "",
-        f"daily-score at {size.name} ({size.users:,} users), wall seconds, median of {runs} runs, each on a "
-        "fresh copy of one seeded database; PostgreSQL 15 on a throwaway local cluster (fsync on), "
-        f"{cpus} cores. Seeding PostgreSQL with `rinjobs seed --db postgres://…` (COPY): {r['seed']:.1f} s.",
-        "",
-        f"| job | SQLite | PostgreSQL | PostgreSQL, {shards} shards at once | speed-up of {shards} shards over 1 |",
-        "|---|---:|---:|---:|---:|",
-        f"| daily-score | {r['sqlite']:.1f} | {r['postgres']:.1f} | {r['sharded']:.1f} | "
-        f"{speedup:.2f}× (target ≥ 1.7×: {target}) |",
-        "",
-        f"Load average (1 min) when the PostgreSQL runs started: {r['load']:.1f}. The shards run as "
-        "separate processes (`--shard K/N`), as Kubernetes pods or cron hosts would; the server "
-        "shares the same cores, so the speed-up here is a floor for workers on their own machines.",
-        "",
-    ])
+def _round_line(builds, job) -> str:
+    parts = []
+    for build in builds:
+        for kind, s in sorted(build.series.items()):
+            if job in s:
+                parts.append(f"{build.label} {kind} {s[job].walls[-1]:.1f} s")
+    return ", ".join(parts)
+
+
+def _environment() -> dict:
+    """No caller's settings leak in: server options only from our connections, no config path,
+    no shard index."""
+    drop = ("PGOPTIONS", "RIN_CONFIG", "JOB_COMPLETION_INDEX")
+    return {k: v for k, v in os.environ.items() if k not in drop}
+
+
+def _checked(m, what):
+    if m.timed_out or m.exit_code != 0:
+        raise RuntimeError(f"{what}: exit {m.exit_code}{' (timed out)' if m.timed_out else ''}: {m.stderr[-2000:]}")
+    return m
+
+
+def _written(stdout: str) -> int:
+    """Rows the run inserted, updated or deleted (its `changes`), to check both backends agree."""
+    tables = json.loads(stdout).get("changes", {}).get("tables", {})
+    return sum(t.get("inserted", 0) + t.get("updated", 0) + t.get("deleted", 0) for t in tables.values())
+
+
+def _parallel(argvs, cwd, env, timeout):
+    """Starts every process at once; the wall time until the last one ends, and their writes.
+    Output goes to files, so that no process waits on a full pipe while another is read."""
+    with tempfile.TemporaryDirectory() as folder:
+        outs = [open(Path(folder) / f"{k}.out", "w+") for k in range(len(argvs))]
+        errs = [open(Path(folder) / f"{k}.err", "w+") for k in range(len(argvs))]
+        start = time.perf_counter()
+        procs = [subprocess.Popen(a, cwd=cwd, env=env, stdout=o, stderr=e) for a, o, e in zip(argvs, outs, errs)]
+        for p in procs:
+            p.wait(timeout=timeout)
+        wall = time.perf_counter() - start
+        written = 0
+        for p, o, e in zip(procs, outs, errs):
+            o.seek(0)
+            e.seek(0)
+            if p.returncode != 0:
+                raise RuntimeError(f"{' '.join(p.args)} exited {p.returncode}: {e.read()[-2000:]}")
+            written += _written(o.read())
+            o.close()
+            e.close()
+        return wall, written

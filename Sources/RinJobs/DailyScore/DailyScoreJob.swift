@@ -19,19 +19,21 @@ public struct DailyScoreJob: Job {
       let history = try batch.tx.snapshotHistory(
         of: batch.userIDs, asOf: context.asOf.description, threshold: MilestoneRule.threshold)
       let prompts = try batch.tx.invitePromptStates(of: batch.userIDs)
+      var writes = DailyScoreWrites()
       for user in batch.userIDs {
         guard let userInputs = inputs[user] else { continue }
-        try record(
+        record(
           user: user, inputs: userInputs, history: history[user] ?? SnapshotHistory(),
-          prompts: prompts[user] ?? InvitePromptState(), batch: batch, context: context)
+          prompts: prompts[user] ?? InvitePromptState(), batch: batch, context: context, into: &writes)
       }
+      try writes.write(to: batch.tx, now: context.now, cardExpiresAt: context.now + Self.cardLifetime)
     }
   }
 
   private func record(
     user: Int64, inputs: ScoreInputs, history: SnapshotHistory, prompts: InvitePromptState, batch: UserBatch,
-    context: JobContext
-  ) throws {
+    context: JobContext, into writes: inout DailyScoreWrites
+  ) {
     let result = ScoreFormula.evaluate(inputs)
     let delta = history.previousScore.map { result.score - $0 }
     let snapshot = ScoreSnapshotRow(
@@ -40,18 +42,16 @@ public struct DailyScoreJob: Job {
       trust: result.components.trust, tier: result.tier.rawValue, delta: delta,
       formulaVersion: ScoreFormula.version)
     guard snapshot != history.current else { return }
-    let tx = batch.tx
-    try tx.putScoreSnapshot(snapshot, computedAt: context.now, isNew: history.current == nil)
+    writes.snapshots.append((snapshot, isNew: history.current == nil))
     // A backfill behind a later snapshot rewrites history without telling the user about it.
     guard !history.hasLaterSnapshot else { return }
     if let delta, delta != 0 {
-      try tx.markScoreChanged(userID: user, at: context.now, cardExpiresAt: context.now + Self.cardLifetime)
-      try tx.enqueue(
+      writes.scoreChanged.append(user)
+      writes.notifications.append(
         OutboxMessage(
           userID: user, kind: "score_updated", deepLink: Notifications.scoreDeepLink,
           payload: #"{"score":\#(result.score),"delta":\#(delta)}"#,
-          dedupeKey: Notifications.scoreUpdatedKey(user: user, asOf: context.asOf)),
-        at: context.now)
+          dedupeKey: Notifications.scoreUpdatedKey(user: user, asOf: context.asOf)))
     }
     let decision = MilestoneRule.decide(
       MilestoneRule.Facts(
@@ -59,7 +59,7 @@ public struct DailyScoreJob: Job {
         lastPromptAt: prompts.lastPromptAt, lastDismissedAt: prompts.lastDismissedAt,
         lastShareAt: prompts.lastShareAt, liveContacts: inputs.contacts, now: context.now))
     switch decision {
-    case .queue: try tx.queueInvitePrompt(userID: user, trigger: "score_milestone", at: context.now)
+    case .queue: writes.milestonePrompts.append(user)
     case .suppressed(let why): batch.counts.addSkipped("score milestone prompt: \(why.rawValue)")
     case .notReached, .reachedBefore: break
     }

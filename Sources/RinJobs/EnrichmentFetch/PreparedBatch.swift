@@ -33,8 +33,14 @@ struct PreparedBatch: Sendable {
     _ rows: [EnrichmentContactRow], checks: [Int64: EnrichmentCheck], recheck: RecheckRule,
     normalizer: any ContactNormalizing, forProvider: Bool
   ) async -> PreparedBatch {
-    var due: [EnrichmentContactRow] = []
-    for row in rows where !recheck.isUnchanged(row, stored: checks[row.id]) { due.append(row) }
+    // Each contact's fingerprint is computed once: to compare with its stored check, then kept.
+    var due: [(row: EnrichmentContactRow, fingerprint: Int64)] = []
+    for row in rows {
+      let fingerprint = RecheckRule.fingerprint(row)
+      if !recheck.isUnchanged(row, fingerprint: fingerprint, stored: checks[row.id]) {
+        due.append((row, fingerprint))
+      }
+    }
     let unchanged = rows.count - due.count
     let rows = due
     let slices = stride(from: 0, to: rows.count, by: sliceSize).map {
@@ -57,8 +63,10 @@ struct PreparedBatch: Sendable {
   }
 
   private static func contact(
-    _ row: EnrichmentContactRow, normalizer: any ContactNormalizing, forProvider: Bool
+    _ due: (row: EnrichmentContactRow, fingerprint: Int64), normalizer: any ContactNormalizing,
+    forProvider: Bool
   ) -> Contact {
+    let row = due.row
     let edited = EditedFields(row.editedFields)
     // A contact whose every provider field is edited is never looked up: nothing to hash.
     let channels = ContactChannels(
@@ -68,6 +76,6 @@ struct PreparedBatch: Sendable {
     slim.emails = []
     return Contact(
       row: slim, channels: channels, edited: edited, hasChannels: !row.phones.isEmpty || !row.emails.isEmpty,
-      fingerprint: RecheckRule.fingerprint(row))
+      fingerprint: due.fingerprint)
   }
 }

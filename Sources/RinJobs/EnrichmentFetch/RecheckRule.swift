@@ -27,9 +27,10 @@ struct RecheckRule: Sendable {
       phones: row.phones, emails: row.emails)
   }
 
-  func isUnchanged(_ row: EnrichmentContactRow, stored: EnrichmentCheck?) -> Bool {
+  /// `fingerprint` is `Self.fingerprint(row)`, computed once by the caller, which keeps it.
+  func isUnchanged(_ row: EnrichmentContactRow, fingerprint: Int64, stored: EnrichmentCheck?) -> Bool {
     guard let stored else { return false }
-    let current = EnrichmentCheck(fingerprint: Self.fingerprint(row), settings: settings, dueAt: nil)
+    let current = EnrichmentCheck(fingerprint: fingerprint, settings: settings, dueAt: nil)
     return EnrichmentCheck.isUnchanged(
       stored: stored, now: current, at: now, mayBeRinUser: row.phones.contains { suffixes.mayMatch(raw: $0) })
   }

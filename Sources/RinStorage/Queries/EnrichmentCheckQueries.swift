@@ -19,26 +19,27 @@ extension StorageTransaction {
     return checks
   }
 
-  /// Records that these contacts were checked at `instant`. Bookkeeping, like a checkpoint:
-  /// not reported as a change of the data contract.
+  /// Records that these contacts were checked at `instant`, in a few multi-row statements.
+  /// Bookkeeping, like a checkpoint: not reported as a change of the data contract.
   public func saveEnrichmentChecks(_ checks: [(contactID: Int64, check: EnrichmentCheck)], at instant: Int64)
     throws
   {
-    for (contactID, check) in checks {
-      try sql.execute(
-        sql.dialect.placeholders(
-          """
-          INSERT INTO enrichment_checks (contact_id, fingerprint, settings, checked_at, due_at)
-          VALUES (?, ?, ?, ?, ?)
-          ON CONFLICT (contact_id) DO UPDATE SET fingerprint = excluded.fingerprint,
-            settings = excluded.settings, checked_at = excluded.checked_at, due_at = excluded.due_at
-          """),
+    try Self.enrichmentCheckUpsert.execute(
+      checks.map { contactID, check in
         [
           .integer(contactID), .integer(check.fingerprint), .text(check.settings), .integer(instant),
           SQLValue(check.dueAt),
-        ])
-    }
+        ]
+      }, on: sql)
   }
+
+  private static let enrichmentCheckUpsert = MultiRowStatement(
+    head: "INSERT INTO enrichment_checks (contact_id, fingerprint, settings, checked_at, due_at) VALUES",
+    columns: 5,
+    tail: """
+      ON CONFLICT (contact_id) DO UPDATE SET fingerprint = excluded.fingerprint,
+        settings = excluded.settings, checked_at = excluded.checked_at, due_at = excluded.due_at
+      """)
 
   /// Every live user's verified number (E.164), streamed to `body`.
   public func forEachVerifiedUserPhone(_ body: (String) -> Void) throws {

@@ -78,48 +78,4 @@ extension StorageTransaction {
     }
     return states
   }
-
-  public func putScoreSnapshot(_ s: ScoreSnapshotRow, computedAt: Int64, isNew: Bool) throws {
-    try sql.execute(
-      sql.dialect.placeholders(
-        """
-        INSERT INTO score_snapshots (user_id, as_of, score, quality, position, stability, trust, tier,
-          delta, formula_version, computed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-        ON CONFLICT (user_id, as_of) DO UPDATE SET score = excluded.score, quality = excluded.quality,
-          position = excluded.position, stability = excluded.stability, trust = excluded.trust,
-          tier = excluded.tier, delta = excluded.delta, formula_version = excluded.formula_version,
-          computed_at = excluded.computed_at
-        """),
-      [
-        .integer(s.userID), .text(s.asOf), .integer(Int64(s.score)), SQLValue(s.quality), SQLValue(s.position),
-        SQLValue(s.stability), SQLValue(s.trust), .text(s.tier), SQLValue(s.delta), .text(s.formulaVersion),
-        .integer(computedAt),
-      ])
-    changes.record(
-      "score_snapshots", isNew ? .insert : .update,
-      sample: "user \(s.userID) \(s.asOf): score \(s.score) (\(s.tier)), delta \(s.delta.map(String.init) ?? "none")")
-  }
-
-  /// Shows the Score Changed card for 48 hours from `changedAt`.
-  public func markScoreChanged(userID: Int64, at changedAt: Int64, cardExpiresAt: Int64) throws {
-    try sql.execute(
-      sql.dialect.placeholders(
-        """
-        INSERT INTO user_state (user_id, score_changed_at, score_card_expires_at) VALUES (?, ?, ?)
-        ON CONFLICT (user_id) DO UPDATE SET score_changed_at = excluded.score_changed_at,
-          score_card_expires_at = excluded.score_card_expires_at
-        """), [.integer(userID), .integer(changedAt), .integer(cardExpiresAt)])
-    changes.record("user_state", .update, sample: "user \(userID): score_changed_at \(changedAt)")
-  }
-
-  /// Queues an invite prompt once per (user, trigger), ever; true when it was new.
-  @discardableResult
-  public func queueInvitePrompt(userID: Int64, trigger: String, at instant: Int64) throws -> Bool {
-    let inserted = try sql.execute(
-      sql.dialect.placeholders(
-        "INSERT INTO invite_prompt_queue (user_id, \"trigger\", created_at) VALUES (?, ?, ?) ON CONFLICT (user_id, \"trigger\") DO NOTHING"
-      ), [.integer(userID), .text(trigger), .integer(instant)])
-    if inserted > 0 { changes.record("invite_prompt_queue", .insert, sample: "user \(userID): \(trigger)") }
-    return inserted > 0
-  }
 }

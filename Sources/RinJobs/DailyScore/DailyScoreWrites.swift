@@ -1,0 +1,20 @@
+import RinStorage
+
+/// One batch's writes, gathered user by user and written together when the batch's users are
+/// done: a few multi-row statements per batch instead of up to four statements per user (on
+/// PostgreSQL, each one a round trip to the server).
+struct DailyScoreWrites {
+  var snapshots: [(snapshot: ScoreSnapshotRow, isNew: Bool)] = []
+  /// Users whose Score Changed card is shown from now.
+  var scoreChanged: [Int64] = []
+  var notifications: [OutboxMessage] = []
+  /// Users whose score-milestone invite prompt is queued.
+  var milestonePrompts: [Int64] = []
+
+  func write(to tx: StorageTransaction, now: Int64, cardExpiresAt: Int64) throws {
+    try tx.putScoreSnapshots(snapshots, computedAt: now)
+    try tx.markScoreChanged(userIDs: scoreChanged, at: now, cardExpiresAt: cardExpiresAt)
+    try tx.enqueue(notifications, at: now)
+    try tx.queueInvitePrompts(userIDs: milestonePrompts, trigger: "score_milestone", at: now)
+  }
+}
