@@ -65,12 +65,17 @@ struct ReliabilityCrashTests {
         }
         if provider.baseURL != nil {
           // Every key asked ends cached (the stub always answers), so more keys asked than
-          // cached means a key was paid for twice.
+          // cached means a key was paid for twice. The one window docs/JOBS.md leaves: requests
+          // the stub had received when the kill came, whose answers the job never cached (at
+          // most `concurrency` requests of `batch_size` keys), are asked again by the rerun.
           let asked = provider.keysRequested - keysBefore
           let cached = try workspace.read {
             try Int.fetchOne($0, sql: "SELECT count(*) FROM enrichment_lookups") ?? -1
           }
-          checks.expect(asked == cached, "\(context): \(asked) keys asked of the provider, \(cached) cached")
+          let inFlight = ReliabilityProvider.concurrency * ReliabilityProvider.keysPerRequest
+          checks.expect(
+            asked >= cached && asked - cached <= inFlight,
+            "\(context): \(asked) keys asked of the provider, \(cached) cached (at most \(inFlight) in flight at the kill)")
         }
         if !deletedHashes.isEmpty {
           checks.expect(try occurrences(of: deletedHashes, inDatabaseAt: workspace.dbPath) == 0, "\(context)")

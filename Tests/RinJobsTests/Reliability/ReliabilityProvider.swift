@@ -6,6 +6,9 @@ import Synchronization
 /// run, so a stub inside the test process would starve). Its request log gives the keys asked.
 final class ReliabilityProvider: Sendable {
   static let keyVariable = "RIN_RELIABILITY_PROVIDER_KEY"
+  /// The provider settings `jobsYAML` gives enrichment-fetch (`concurrency` is the default).
+  static let keysPerRequest = 5
+  static let concurrency = 4
 
   private let process: Process?
   let baseURL: String?
@@ -83,7 +86,8 @@ final class ReliabilityProvider: Sendable {
               name: stub-people
               url: \(baseURL)
               api_key_env: \(Self.keyVariable)
-              batch_size: 5
+              batch_size: \(Self.keysPerRequest)
+              concurrency: \(Self.concurrency)
               requests_per_minute: 100000
               max_retries: 0
         """
