@@ -272,7 +272,9 @@ extension EnrichmentEndToEnd {
       #expect(summary.exitCode == .failure)
       #expect(summary.error?.contains("HTTP 401") == true)
       #expect(summary.error?.contains("sk-wrong-key-123") == false)
-      #expect(f.stub.requestCount == 2)  // the two requests in flight; nothing after the refusal
+      // A full run sends 4 requests, 2 at a time. The refusal cancels the other request in
+      // flight, which may or may not have reached the stub yet; none is sent after it.
+      #expect((1...2).contains(f.stub.requestCount), "\(f.stub.requestCount) requests")
     }
 
     @Test(arguments: Backend.available) func aNewValueIsShownAgainAndAnUnchangedOneStaysSeen(backend: Backend)
