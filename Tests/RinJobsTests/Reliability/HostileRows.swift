@@ -77,7 +77,11 @@ enum HostileRows {
     INSERT OR REPLACE INTO user_state (user_id, score_viewed_at, invite_prompts_shown, last_invite_prompt_at, last_invite_dismissed_at, score_changed_at, score_card_expires_at)
     SELECT user_id, 'x', CASE user_id % 3 WHEN 0 THEN -5 WHEN 1 THEN 'many' ELSE 9223372036854775807 END, 'y', x'00', 'z', NULL FROM owners;
     INSERT INTO invite_shares (id, inviter_user_id, channel, shared_at) SELECT 9000000 + n, user_id, NULL, 'x' FROM owners;
-    -- Extreme instants where arithmetic could overflow.
+    \(extremeInstantsSQL)
+    """
+
+  /// Extreme instants where arithmetic could overflow: valid on both backends, so both plant them.
+  static let extremeInstantsSQL = """
     UPDATE user_state SET score_changed_at = 9223372036854775807, score_viewed_at = -9223372036854775808,
       last_invite_prompt_at = -9223372036854775808, last_invite_dismissed_at = 9223372036854775807
       WHERE user_id IN (SELECT user_id FROM owners) AND user_id % 2 = 0;

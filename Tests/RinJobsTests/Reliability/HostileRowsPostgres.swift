@@ -80,14 +80,7 @@ extension HostileRows {
       last_invite_dismissed_at = excluded.last_invite_dismissed_at, score_changed_at = excluded.score_changed_at,
       score_card_expires_at = excluded.score_card_expires_at;
     INSERT INTO invite_shares (id, inviter_user_id, channel, shared_at) SELECT 9000000 + n, user_id, NULL, -1 FROM owners;
-    -- Extreme instants where arithmetic could overflow.
-    UPDATE user_state SET score_changed_at = 9223372036854775807, score_viewed_at = -9223372036854775808,
-      last_invite_prompt_at = -9223372036854775808, last_invite_dismissed_at = 9223372036854775807
-      WHERE user_id IN (SELECT user_id FROM owners) AND user_id % 2 = 0;
-    UPDATE contacts SET created_at = CASE id % 3 WHEN 0 THEN 9223372036854775807 WHEN 1 THEN -9223372036854775808 ELSE created_at END,
-      deleted_at = CASE id % 5 WHEN 0 THEN -9223372036854775808 WHEN 1 THEN 9223372036854775807 ELSE deleted_at END
-      WHERE id >= 9000000 AND id % 4 = 0;
-    INSERT INTO invite_shares (id, inviter_user_id, channel, shared_at) SELECT 9100000 + n, user_id, 'sms', 9223372036854775807 FROM owners;
+    \#(HostileRows.extremeInstantsSQL)
     """#
 
   static func plant(inPostgres url: String) throws {
