@@ -7,12 +7,18 @@ public struct SeedOptions: Sendable {
   public var now: Int64
   /// Users per transaction: bounds memory and lock time, never changes the content.
   public var usersPerTransaction: Int
+  /// How contact ids are handed out; the rows are the same either way, renumbered.
+  public var contactIDs: ContactIDLayout
 
-  public init(users: Int, seed: UInt64 = 1, now: Int64, usersPerTransaction: Int = 100) {
+  public init(
+    users: Int, seed: UInt64 = 1, now: Int64, usersPerTransaction: Int = 100,
+    contactIDs: ContactIDLayout = .creationOrder
+  ) {
     self.users = users
     self.seed = seed
     self.now = now
     self.usersPerTransaction = usersPerTransaction
+    self.contactIDs = contactIDs
   }
 }
 

@@ -34,6 +34,11 @@ public enum Seeder {
       pipeline.recycle(chunk)
       progress?(chunk.lastUser, options.users)
     }
+    // Generated per user (each user's randomness keyed by its id), then renumbered at once:
+    // creation order is only known once every user's contacts exist.
+    if options.contactIDs == .creationOrder {
+      try storage.write { try $0.renumberContactsInCreationOrder() }
+    }
     let rows = try storage.read { tx in
       try Dictionary(uniqueKeysWithValues: DataContract.inputTables.map { ($0, try tx.count($0)) })
     }

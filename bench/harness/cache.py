@@ -20,6 +20,7 @@ SEED_INPUTS = [
     "Sources/RinSeed",
     "Sources/RinStorage/Schema",
     "Sources/RinStorage/Seeding.swift",
+    "Sources/RinStorage/Seeding+ContactOrder.swift",
     "Sources/RinStorage/BulkInserter.swift",
     "Sources/RinStorage/DataContract.swift",
 ]
@@ -47,11 +48,12 @@ class Cache:
         self.scratch.mkdir(exist_ok=True)
         self.code_hash = seed_code_hash(repo)
 
-    def stamp(self, size: settings.Size) -> dict:
+    def stamp(self, size: settings.Size, layout: str = settings.CREATION_ORDER) -> dict:
         return {
             "users": size.users,
             "seed": settings.SEED,
             "now": settings.SEED_NOW,
+            "contact_ids": layout,
             "seed_code": self.code_hash,
         }
 
@@ -74,18 +76,20 @@ class Cache:
         os.replace(building, path)
         path.with_suffix(".stamp.json").write_text(json.dumps(stamp, indent=2) + "\n")
 
-    def seeded(self, size: settings.Size, log) -> Path:
-        """The seeded database of this size, seeding it first when missing or stale."""
-        path = self.folder / f"{size.name}.sqlite"
-        stamp = self.stamp(size)
+    def seeded(self, size: settings.Size, log, layout: str = settings.CREATION_ORDER) -> Path:
+        """The seeded database of this size and contact id layout, seeding it first when missing
+        or stale."""
+        name = size.name if layout == settings.CREATION_ORDER else f"{size.name}-{layout}"
+        path = self.folder / f"{name}.sqlite"
+        stamp = self.stamp(size, layout)
         if self._valid(path, stamp):
             return path
-        log(f"seeding {size.name} ({size.users:,} users) into {path.relative_to(self.repo)} …")
-        building = self.folder / f"{size.name}.building.sqlite"
+        log(f"seeding {size.name} ({size.users:,} users, {layout} contact ids) into {path.relative_to(self.repo)} …")
+        building = self.folder / f"{name}.building.sqlite"
         building.unlink(missing_ok=True)
         out = run_checked(
             [self.rinjobs, "seed", "--db", building, "--users", str(size.users),
-             "--seed", str(settings.SEED), "--now", settings.SEED_NOW],
+             "--seed", str(settings.SEED), "--now", settings.SEED_NOW, "--contact-ids", layout],
             cwd=self.scratch,
         )
         log(out.strip().splitlines()[0])

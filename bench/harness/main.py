@@ -23,12 +23,16 @@ def parse(argv):
                    help="comma list of jobs, and `nightly` for the pipeline (default: all)")
     p.add_argument("--timeout", type=float, default=settings.DEFAULT_TIMEOUT_SECONDS,
                    help="seconds before a measured process is stopped (default 3600)")
+    p.add_argument("--compare-layouts", default=",".join(settings.DEFAULT_LAYOUT_SIZES),
+                   help="sizes at which each job also runs on clustered contact ids (default M; "
+                        "empty for none)")
     p.add_argument("--out", default="BENCHMARKS.md", help="report file (default BENCHMARKS.md)")
     p.add_argument("--rinjobs", required=True, help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     args.sizes = [s.strip().upper() for s in args.sizes.split(",") if s.strip()]
     args.jobs = [j.strip() for j in args.jobs.split(",") if j.strip()]
-    for s in args.sizes:
+    args.compare_layouts = [s.strip().upper() for s in args.compare_layouts.split(",") if s.strip()]
+    for s in args.sizes + args.compare_layouts:
         if s not in settings.SIZES:
             p.error(f"unknown size {s}: expected S, M or L")
     for j in args.jobs:
@@ -64,7 +68,7 @@ def main(argv):
     log(f"built jobs: {', '.join(built)}; provider stub: {'yes' if runner.has_stub else 'not built'}")
     nightly = production_nightly_jobs(repo)
 
-    results, size_facts = {}, {}
+    results, size_facts, clustered = {}, {}, {}
     for name in args.sizes:
         size = settings.SIZES[name]
         size_facts[name] = facts(cache.seeded(size, log))
@@ -80,10 +84,13 @@ def main(argv):
                                             note="`rinjobs run` exits 1: not built yet")
             else:
                 results[name][job] = runner.job(size, job)
+        if name in args.compare_layouts:
+            clustered[name] = {job: runner.job(size, job, settings.CLUSTERED)
+                               for job in args.jobs if job in settings.LAYOUT_JOBS and job in built}
         clear_scratch(cache)
 
     command = "bench/run.sh " + " ".join(_user_args(argv))
-    generated = report.render(machine.describe(repo), command.strip(), args.runs, size_facts, results)
+    generated = report.render(machine.describe(repo), command.strip(), args.runs, size_facts, results, clustered)
     out = Path(args.out) if Path(args.out).is_absolute() else repo / args.out
     report.write(out, generated)
     _save_raw(cache, results)

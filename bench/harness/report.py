@@ -3,7 +3,7 @@
 from pathlib import Path
 
 from . import settings
-from .targets import evaluate
+from .targets import evaluate, layout_ratio
 
 BEGIN = "<!-- bench:begin: written by bench/run.sh; edits between these markers are overwritten -->"
 END = "<!-- bench:end -->"
@@ -44,6 +44,29 @@ def _size_section(size, facts, results) -> list:
     return lines + [""]
 
 
+def _layout_section(size, production, clustered) -> list:
+    lines = [
+        f"### {size}: creation-order against clustered contact ids",
+        "",
+        "Every table above runs on creation-order ids (production's layout). Here each job that "
+        "reads contacts also runs on a file seeded with `--contact-ids clustered` (the same rows, "
+        "one run of ids per user).",
+        "",
+        "| job | CPU, creation order | CPU, clustered | ratio | wall, creation order | wall, clustered | notes |",
+        "|---|---:|---:|---:|---:|---:|---|",
+    ]
+    for job, other in clustered.items():
+        mine = production.get(job)
+        ratio = layout_ratio(mine, other)
+        if ratio is None:
+            state = other.state if not other.measured else (mine.state if mine else "not measured")
+            lines.append(f"| {job} | | | {state} | | | {other.note} |")
+            continue
+        lines.append(f"| {job} | {_seconds(mine.cpu)} | {_seconds(other.cpu)} | {ratio:.2f} × "
+                     f"| {_seconds(mine.wall)} | {_seconds(other.wall)} | load {min(other.loads):.1f}–{max(other.loads):.1f} |")
+    return lines + [""]
+
+
 def _runs_section(results) -> list:
     lines = ["<details><summary>Every run (wall, CPU, peak RSS, 1-minute load average before it)</summary>", ""]
     for size, by_job in results.items():
@@ -55,7 +78,8 @@ def _runs_section(results) -> list:
     return lines + ["", "</details>", ""]
 
 
-def render(machine, command, runs, facts, results) -> str:
+def render(machine, command, runs, facts, results, clustered=None) -> str:
+    clustered = clustered or {}
     lines = [
         BEGIN,
         "## Latest run",
@@ -74,11 +98,15 @@ def render(machine, command, runs, facts, results) -> str:
         "| target | measured | status |",
         "|---|---:|---|",
     ]
-    lines += [f"| {v.target} | {v.measured} | {v.status} |" for v in evaluate(results)]
+    lines += [f"| {v.target} | {v.measured} | {v.status} |" for v in evaluate(results, clustered)]
     lines.append("")
     for size in results:
         lines += _size_section(size, facts[size], results[size])
+        if size in clustered:
+            lines += _layout_section(size, results[size], clustered[size])
     lines += _runs_section(results)
+    if clustered:
+        lines += _runs_section({f"{size} clustered": by_job for size, by_job in clustered.items()})
     lines.append(END)
     return "\n".join(lines)
 

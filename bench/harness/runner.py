@@ -43,13 +43,13 @@ class Runner:
 
     # MARK: one job
 
-    def job(self, size: settings.Size, job: str) -> Result:
+    def job(self, size: settings.Size, job: str, layout: str = settings.CREATION_ORDER) -> Result:
         result = Result(job=job, size=size.name)
         if job == "attribution-expiry":
             result.work_unit = "clicks deleted"
             source = self.cache.expired_clicks(size, self.log)
         else:
-            source = self.cache.seeded(size, self.log)
+            source = self.cache.seeded(size, self.log, layout)
         if job == "enrichment-fetch":
             result.work_unit = "lookups"
             if not self.has_stub:
@@ -75,7 +75,8 @@ class Runner:
             result.samples.append(Sample(
                 job=m, baseline=baseline, work=_work(job, summary),
                 baseline_rows=_baseline_rows(baseline), written=_written(summary)))
-            self.log(f"  {size.name} {job} run {run}: {m.wall:.2f} s wall, {m.cpu:.2f} s cpu, "
+            layout_note = "" if layout == settings.CREATION_ORDER else f" ({layout} ids)"
+            self.log(f"  {size.name} {job}{layout_note} run {run}: {m.wall:.2f} s wall, {m.cpu:.2f} s cpu, "
                      f"{m.rss_mb:.1f} MB; baseline {baseline.wall:.2f} s; load {m.load1:.2f}")
         return result
 

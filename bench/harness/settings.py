@@ -77,5 +77,15 @@ NEXT_NIGHT_NOW = "2026-11-23T02:30:00Z"
 # Its target is at M; at L the first night alone would take well over an hour.
 NIGHTLY_SIZES = ("S", "M")
 
+# How `rinjobs seed` hands out contact ids (DESIGN.md §6): every measurement runs on the
+# production layout (ids in creation order across users); at the sizes of `--compare-layouts`
+# (default M) each job that reads contacts also runs on the clustered layout (one run of ids per
+# user), and the report gives the CPU ratio: what the job's cost owes to clustered ids.
+CREATION_ORDER = "creation-order"
+CLUSTERED = "clustered"
+DEFAULT_LAYOUT_SIZES = ("M",)
+# attribution-expiry reads invite clicks only: the contact layout cannot change its work.
+LAYOUT_JOBS = [job for job in JOBS if job != "attribution-expiry"]
+
 # A measured process that runs longer than this is stopped and reported as timed out.
 DEFAULT_TIMEOUT_SECONDS = 3_600

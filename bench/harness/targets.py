@@ -30,8 +30,25 @@ def _check(target, value, limit, at_most=True, unit="×", fmt="{:.2f}"):
     return Verdict(target, f"{fmt.format(value)} {unit}".strip(), MET if ok else NOT_MET)
 
 
-def evaluate(results) -> list:
+def layout_ratio(production, clustered):
+    """CPU on creation-order contact ids over CPU on clustered ids, or None."""
+    if production and clustered and production.measured and clustered.measured and clustered.cpu:
+        return production.cpu / clustered.cpu
+    return None
+
+
+def evaluate(results, clustered=None) -> list:
     verdicts = []
+    clustered = clustered or {}
+    for job in settings.LAYOUT_JOBS:
+        target = f"{job}: CPU on creation-order contact ids ≤ 1.2 × clustered ids at M"
+        ratio = layout_ratio(_result(results, "M", job), clustered.get("M", {}).get(job))
+        if ratio is not None:
+            verdicts.append(_check(target, ratio, 1.2))
+        elif "M" in results and "M" not in clustered:
+            verdicts.append(Verdict(target, "—", "not measured (M not in --compare-layouts)"))
+        else:
+            verdicts.append(Verdict(target, "—", _unmeasured(results, "M", job)))
 
     def ratio_target(job, limit, what="baseline"):
         target = f"{job} ≤ {limit} × {what} at M"

@@ -16,6 +16,13 @@ struct SeedCommand: AsyncParsableCommand {
   @Option(help: "The random seed.") var seed: UInt64 = 1
   @Option(help: "The instant the data is relative to, ISO 8601 (default: today 00:00 UTC).")
   var now: String?
+  @Option(
+    name: .customLong("contact-ids"),
+    help: """
+      How contact ids are handed out: creation-order (as production: ids in time order across \
+      users) or clustered (one run of ids per user, for comparison).
+      """)
+  var contactIDs: ContactIDLayout = .creationOrder
 
   func validate() throws {
     guard users > 0 else { throw ValidationError("--users must be positive") }
@@ -30,7 +37,7 @@ struct SeedCommand: AsyncParsableCommand {
       let opened = try storage.openStorage(config, create: true)
       let instant = now.flatMap(InstantParser.parse) ?? SeedDefaults.todayUTC()
       let summary = try Seeder.seed(
-        into: opened, options: SeedOptions(users: users, seed: seed, now: instant),
+        into: opened, options: SeedOptions(users: users, seed: seed, now: instant, contactIDs: contactIDs),
         progress: SeedDefaults.progress())
       print(SeedDefaults.describe(summary, location: opened.location))
     }
@@ -57,3 +64,5 @@ enum SeedDefaults {
       .joined(separator: "\n")
   }
 }
+
+extension ContactIDLayout: ExpressibleByArgument {}

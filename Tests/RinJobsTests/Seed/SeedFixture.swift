@@ -15,7 +15,10 @@ final class SeedFixture: Sendable {
   let storage: Storage
   let summary: SeedSummary?
 
-  init(users: Int?, seed: UInt64 = 7, now: Int64 = SeedFixture.now, usersPerTransaction: Int = 100) throws {
+  init(
+    users: Int?, seed: UInt64 = 7, now: Int64 = SeedFixture.now, usersPerTransaction: Int = 100,
+    contactIDs: ContactIDLayout = .creationOrder
+  ) throws {
     directory = FileManager.default.temporaryDirectory.appendingPathComponent("rin-seed-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     path = directory.appendingPathComponent("rin.sqlite").path
@@ -24,7 +27,8 @@ final class SeedFixture: Sendable {
     summary = try users.map {
       try Seeder.seed(
         into: storage,
-        options: SeedOptions(users: $0, seed: seed, now: now, usersPerTransaction: usersPerTransaction))
+        options: SeedOptions(
+          users: $0, seed: seed, now: now, usersPerTransaction: usersPerTransaction, contactIDs: contactIDs))
     }
   }
 
