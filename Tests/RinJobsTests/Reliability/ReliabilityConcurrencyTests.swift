@@ -24,9 +24,9 @@ struct ReliabilityConcurrencyTests {
         let children = try RaceGate.startTogether(in: workspace) {
           try (0..<4).map { try workspace.spawn(job, label: "racer\($0)") }
         }
-        // Then, as with a job that runs for minutes, the winner is held (its next write waits)
-        // while the others look at the lease.
-        let heldWhileRunning = try RaceGate.holdTheLeaseHolder(in: workspace, job: job)
+        // Then, as with a job that runs for minutes, the winner is held (SQLite: frozen; PostgreSQL:
+        // its next commit waits) while the others look at the lease.
+        let heldWhileRunning = try RaceGate.holdTheLeaseHolder(in: workspace, job: job, runs: children)
         let results = children.map { $0.finish() }
         guard heldWhileRunning else { continue }
 
