@@ -14,10 +14,12 @@ public struct ProviderHealth: Sendable, Codable, Equatable {
   public var openedAt: String?
   /// From when a run sends the one probe request (`circuit_breaker.cool_down` after opening).
   public var nextProbeAfter: String?
+  /// The run that recorded this (in `status`, which reads it from `provider_breakers`).
+  public var runID: Int64?
 
   public init(
     provider: String, available: Bool, cause: String? = nil, keysDeferred: Int = 0, openedAt: String? = nil,
-    nextProbeAfter: String? = nil
+    nextProbeAfter: String? = nil, runID: Int64? = nil
   ) {
     self.provider = provider
     self.available = available
@@ -25,5 +27,6 @@ public struct ProviderHealth: Sendable, Codable, Equatable {
     self.keysDeferred = keysDeferred
     self.openedAt = openedAt
     self.nextProbeAfter = nextProbeAfter
+    self.runID = runID
   }
 }
