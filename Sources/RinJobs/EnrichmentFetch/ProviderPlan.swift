@@ -10,8 +10,6 @@ struct ProviderPlan: Sendable {
   var minLikelihood: Int
   var matchTTL: Int64
   var noMatchTTL: Int64
-  /// `circuit_breaker.cool_down`, seconds.
-  var coolDown: Int64
   var client: ProviderClient
 
   /// Nil when no provider is configured. Throws a configuration failure (exit 78) when the
@@ -44,8 +42,7 @@ struct ProviderPlan: Sendable {
     return ProviderPlan(
       name: settings.name, batchSize: settings.batchSize, concurrency: settings.concurrency,
       minLikelihood: settings.minLikelihood, matchTTL: settings.matchTTL.components.seconds,
-      noMatchTTL: settings.noMatchTTL.components.seconds,
-      coolDown: settings.circuitBreaker.coolDown.components.seconds, client: client)
+      noMatchTTL: settings.noMatchTTL.components.seconds, client: client)
   }
 
   private static func seconds(_ duration: Duration) -> Double {
