@@ -46,13 +46,13 @@ public final class Storage: Sendable {
         hint: "Check storage.url or --db, or create it with `rinjobs migrate --db \(path)`.")
     }
     var config = Configuration()
-    config.journalMode = .wal
     config.busyMode = .timeout(options.busyTimeoutSeconds)
     // A dry run keeps one transaction open across calls and rolls it back at the end.
     config.allowsUnsafeTransactions = true
     config.prepareDatabase { db in
       // Deleted rows (invite clicks, personal data) must not stay readable in the file.
       try db.execute(sql: "PRAGMA secure_delete = ON")
+      try enableWriteAheadLog(db, path: path)
     }
     let storage: Storage
     do {
@@ -65,12 +65,33 @@ public final class Storage: Sendable {
     return storage
   }
 
+  /// Write-ahead log, so that reads (a run's first look at the lease among them) never wait
+  /// for the write lock. Not GRDB's `journalMode = .wal`: that also writes to the file when its
+  /// log is empty or absent (as after every connection closed), so opening would wait for the
+  /// write lock, and a run started while another run's batch holds it would fail "database
+  /// busy" before it could see the lease and say who holds it (docs/RELIABILITY.md).
+  /// Switching a file that already uses the log takes no lock; switching one that does not
+  /// happens once, when the file is new.
+  private static func enableWriteAheadLog(_ db: Database, path: String) throws {
+    let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+    guard mode == "wal" else {
+      throw StorageError(
+        .sqlFailure, location: path,
+        detail: "could not switch the file to write-ahead logging (it says \(mode ?? "nothing"))",
+        hint: "Check that the file and its folder can be written.")
+    }
+    // NORMAL is durable in WAL mode except for the last commits before a power loss, which a
+    // job's checkpoint and idempotent writes make up for on the next run.
+    try db.execute(sql: "PRAGMA synchronous = NORMAL")
+  }
+
   private static func openPostgres(url: String, options: OpenOptions) throws -> Storage {
     let location = PostgresURL.redacted(url)
     let connection: PostgresConnection
     do {
       connection = try PostgresConnection(url: url)
-      try connection.simple(PostgresSessionSettings.statements(busyTimeoutSeconds: options.busyTimeoutSeconds))
+      try connection.simple(
+        PostgresSessionSettings.statements(busyTimeoutSeconds: options.busyTimeoutSeconds))
     } catch {
       throw StorageError.from(error, location: location)
     }
@@ -94,7 +115,8 @@ public final class Storage: Sendable {
           ).subtracting(known)
           throw StorageError(
             .schemaTooNew, location: location,
-            detail: "it has migrations this binary does not know (\(unknown.sorted().joined(separator: ", ")))",
+            detail:
+              "it has migrations this binary does not know (\(unknown.sorted().joined(separator: ", ")))",
             hint: "Run a rin-jobs release at least as new as the one that migrated it.")
         }
       }
@@ -224,7 +246,8 @@ public final class Storage: Sendable {
   /// Runs `body` on the PostgreSQL connection (errors mapped); only called on that backend.
   func withPostgres<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
     guard case .postgres(let session) = backend else {
-      throw StorageError(.sqlFailure, location: location, detail: "not a PostgreSQL database", hint: "This is a bug.")
+      throw StorageError(
+        .sqlFailure, location: location, detail: "not a PostgreSQL database", hint: "This is a bug.")
     }
     return try mapErrors { try session.withConnection(body) }
   }

@@ -22,7 +22,7 @@ struct ReliabilityCrashTests {
         let cached = try reference.read {
           try Int.fetchOne($0, sql: "SELECT count(*) FROM enrichment_lookups")
         }
-        checks.expect(provider.keysRequested == cached, "uninterrupted, each key is asked once")
+        checks.expect(try provider.keysRequested == cached, "uninterrupted, each key is asked once")
         checks.expect((cached ?? 0) > 0, "the provider is asked")
       }
       // Secure delete: clicks the job deletes must not stay readable in the file after a crash
@@ -36,7 +36,7 @@ struct ReliabilityCrashTests {
       for trial in 0..<ReliabilityLevel.killsPerJob {
         let plan = KillPlan.make(trial: trial, batches: batches, using: &random)
         let workspace = try freshWorkspace()
-        let keysBefore = provider.keysRequested
+        let keysBefore = try provider.keysRequested
         let landed = try Self.kill(job, in: workspace, at: plan, checks: checks)
         tally.add(landed)
         let context = "\(job), kill \(trial) (\(plan)), landed \(landed)"
@@ -68,14 +68,15 @@ struct ReliabilityCrashTests {
           // cached means a key was paid for twice. The one window docs/JOBS.md leaves: requests
           // the stub had received when the kill came, whose answers the job never cached (at
           // most `concurrency` requests of `batch_size` keys), are asked again by the rerun.
-          let asked = provider.keysRequested - keysBefore
+          let asked = try provider.keysRequested - keysBefore
           let cached = try workspace.read {
             try Int.fetchOne($0, sql: "SELECT count(*) FROM enrichment_lookups") ?? -1
           }
           let inFlight = ReliabilityProvider.concurrency * ReliabilityProvider.keysPerRequest
           checks.expect(
             asked >= cached && asked - cached <= inFlight,
-            "\(context): \(asked) keys asked of the provider, \(cached) cached (at most \(inFlight) in flight at the kill)")
+            "\(context): \(asked) keys asked of the provider, \(cached) cached (at most \(inFlight) in flight at the kill)"
+          )
         }
         if !deletedHashes.isEmpty {
           checks.expect(try occurrences(of: deletedHashes, inDatabaseAt: workspace.dbPath) == 0, "\(context)")

@@ -1,6 +1,10 @@
 import Foundation
 import Synchronization
 
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
 /// The loopback provider stub enrichment-fetch talks to: the real `rinjobs provider-stub
 /// --port 0 --log-requests`, in a process of its own (the test's threads block on the jobs they
 /// run, so a stub inside the test process would starve). Its request log gives the keys asked.
@@ -13,6 +17,8 @@ final class ReliabilityProvider: Sendable {
   private let process: Process?
   let baseURL: String?
   private let keys = Mutex(0)
+  /// Requests with no keys seen in the log: the markers `keysRequested` sends.
+  private let markers = Mutex(0)
 
   /// A stub for enrichment-fetch; none for the other jobs.
   init(for job: String) throws {
@@ -57,6 +63,7 @@ final class ReliabilityProvider: Sendable {
             let count = Int(field.dropFirst(5))
           {
             provider.keys.withLock { $0 += count }
+            if count == 0 { provider.markers.withLock { $0 += 1 } }
           }
         }
         let chunk = reader.availableData
@@ -95,10 +102,28 @@ final class ReliabilityProvider: Sendable {
     return yaml
   }
 
-  /// Lookup keys asked for so far, over all requests (a key asked twice counts twice).
+  /// Lookup keys asked for so far, over all requests (a key asked twice counts twice). The stub
+  /// logs a request before it answers, in order, so once a marker request sent now (no keys)
+  /// is in the log, every earlier request's line has been counted, however slow the machine.
   var keysRequested: Int {
-    usleep(200_000)  // the last request's log line
-    return keys.withLock { $0 }
+    get throws {
+      guard let baseURL, let url = URL(string: baseURL + "/v1/person/bulk") else { return 0 }
+      let before = markers.withLock { $0 }
+      var request = URLRequest(url: url)
+      request.httpMethod = "POST"
+      request.httpBody = Data(#"{"requests":[]}"#.utf8)
+      let answered = DispatchSemaphore(value: 0)
+      URLSession.shared.dataTask(with: request) { _, _, _ in answered.signal() }.resume()
+      _ = answered.wait(timeout: .now() + 60)
+      let deadline = Date().addingTimeInterval(60)
+      while markers.withLock({ $0 }) == before {
+        guard Date() < deadline else {
+          throw ReliabilityFailure("the provider stub did not log a marker request")
+        }
+        usleep(5_000)
+      }
+      return keys.withLock { $0 }
+    }
   }
 
   func stop() {
