@@ -2,20 +2,35 @@ import Foundation
 import Synchronization
 
 /// The provider's bulk protocol (DESIGN.md §3.3): one `lookup` is one request of at most
-/// `batch_size` keys, paced by the shared rate limit, retried within `max_retries`.
+/// `batch_size` keys, paced by the shared rate limit, retried within `max_retries`, and sent
+/// only while the circuit breaker lets it: once the provider looks down, the run stops asking.
 public final class ProviderClient: Sendable {
   public let settings: ProviderClientSettings
   private let transport: any ProviderTransport
   private let pacer: RequestPacer
   private let stats = Mutex(ProviderStatistics())
+  private let breaker: Mutex<CircuitBreaker>
+  private let onBreakerChange: @Sendable (CircuitBreaker.Transition) -> Void
 
-  public init(settings: ProviderClientSettings, transport: any ProviderTransport = URLSessionTransport()) {
+  /// - Parameters:
+  ///   - breakerState: where the previous runs left the breaker (`CircuitBreaker.startState`).
+  ///   - onBreakerChange: told when the breaker opens or closes, on whichever task saw it.
+  public init(
+    settings: ProviderClientSettings, transport: any ProviderTransport = URLSessionTransport(),
+    breakerState: CircuitBreaker.State = .closed(consecutiveFailures: 0),
+    onBreakerChange: @escaping @Sendable (CircuitBreaker.Transition) -> Void = { _ in }
+  ) {
     self.settings = settings
     self.transport = transport
     pacer = RequestPacer(requestsPerMinute: settings.requestsPerMinute)
+    breaker = Mutex(CircuitBreaker(threshold: settings.breakerFailures, state: breakerState))
+    self.onBreakerChange = onBreakerChange
   }
 
   public var statistics: ProviderStatistics { stats.withLock { $0 } }
+
+  /// The breaker as it stands now.
+  public var circuitBreaker: CircuitBreaker { breaker.withLock { $0 } }
 
   public func lookup(_ lookups: [ProviderLookup]) async -> ProviderOutcome {
     let request = ProviderHTTPRequest(
@@ -31,11 +46,16 @@ public final class ProviderClient: Sendable {
       let failure: ProviderFailure
       do {
         try await pacer.acquire()
+        guard try await mayAsk() else { return .deferred }
         count { $0.requests += 1 }
         let response = try await transport.send(request, timeout: settings.timeout)
         switch await handle(response, requested: requested, retries: retries) {
-        case .done(let outcome): return outcome
-        case .retry(let why): failure = why
+        case .done(let outcome):
+          settle(outcome.isAnswered ? .success : .neutral)
+          return outcome
+        case .retry(let why):
+          settle(why.isProviderDown ? .failure(why) : .neutral)
+          failure = why
         }
       } catch let error as ProviderTransportError {
         switch error {
@@ -47,19 +67,46 @@ public final class ProviderClient: Sendable {
           count { $0.unreachable += 1 }
           failure = .unreachable
         }
+        settle(.failure(failure))
       } catch {
         return .cancelled
       }
       guard retries < settings.maxRetries else { return .gaveUp(failure) }
+      // Retrying into an open breaker would only wait: the keys go to the next run now.
+      guard !circuitBreaker.isOpen else { return .deferred }
       retries += 1
       count { $0.retries += 1 }
       if case .rateLimited = failure { continue }  // the pacer already holds every request back
       do {
-        try await Task.sleep(
-          nanoseconds: UInt64(settings.backoff.delay(beforeRetry: retries) * 1_000_000_000))
+        try await sleepUnlessBreakerOpens(seconds: settings.backoff.delay(beforeRetry: retries))
       } catch {
         return .cancelled
       }
+    }
+  }
+
+  /// Asks the breaker whether this exchange may go; while another task's probe is in flight,
+  /// waits for its answer. Polling: a probe is one exchange per run, so a short sleep is cheap.
+  private func mayAsk() async throws -> Bool {
+    while true {
+      switch breaker.withLock({ $0.permit() }) {
+      case .send, .sendProbe: return true
+      case .refuse: return false
+      case .wait: try await Task.sleep(nanoseconds: 20_000_000)
+      }
+    }
+  }
+
+  private func settle(_ result: CircuitBreaker.Result) {
+    if let transition = breaker.withLock({ $0.record(result) }) { onBreakerChange(transition) }
+  }
+
+  /// Sleeps a retry's backoff in short steps, so that a breaker opened meanwhile by another
+  /// request ends the wait (and the run) at once instead of after up to `backoff.cap`.
+  private func sleepUnlessBreakerOpens(seconds: Double) async throws {
+    let end = ContinuousClock.now + .nanoseconds(Int64(seconds * 1_000_000_000))
+    while ContinuousClock.now < end, !circuitBreaker.isOpen {
+      try await Task.sleep(until: min(end, ContinuousClock.now + .milliseconds(100)), clock: .continuous)
     }
   }
 

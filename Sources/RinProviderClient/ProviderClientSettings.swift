@@ -14,10 +14,13 @@ public struct ProviderClientSettings: Sendable {
   /// A 429 asking for a longer wait gives up those keys for this run instead.
   public var maxRateLimitWait: Double
   public var backoff: Backoff
+  /// Consecutive failed exchanges (unreachable, timed out, 5xx, malformed body) after which the
+  /// run stops asking (`circuit_breaker.failures`).
+  public var breakerFailures: Int
 
   public init(
     baseURL: URL, apiKey: String, requestsPerMinute: Int, timeout: Double, maxRetries: Int,
-    maxRateLimitWait: Double = 300, backoff: Backoff = Backoff()
+    maxRateLimitWait: Double = 300, backoff: Backoff = Backoff(), breakerFailures: Int = 10
   ) {
     endpoint = baseURL.appendingPathComponent("v1").appendingPathComponent("person").appendingPathComponent(
       "bulk")
@@ -27,5 +30,6 @@ public struct ProviderClientSettings: Sendable {
     self.maxRetries = maxRetries
     self.maxRateLimitWait = maxRateLimitWait
     self.backoff = backoff
+    self.breakerFailures = breakerFailures
   }
 }

@@ -9,6 +9,14 @@ public enum ProviderOutcome: Sendable, Equatable {
   case refused(status: Int)
   /// The run is stopping.
   case cancelled
+  /// The circuit breaker is open: the keys were not asked for (or not again), and wait for the
+  /// next run.
+  case deferred
+
+  var isAnswered: Bool {
+    if case .answered = self { return true }
+    return false
+  }
 }
 
 public enum ProviderFailure: Sendable, Equatable, CustomStringConvertible {
@@ -22,6 +30,15 @@ public enum ProviderFailure: Sendable, Equatable, CustomStringConvertible {
   case rateLimited
   /// A 429 asked for a longer wait than a run is willing to sit through.
   case rateLimitWaitTooLong(seconds: Double)
+
+  /// What says the provider cannot answer at all (and counts towards opening the circuit
+  /// breaker), as opposed to a refusal of this request or back-pressure (429).
+  public var isProviderDown: Bool {
+    switch self {
+    case .serverError, .timedOut, .malformedBody, .unreachable: true
+    case .clientError, .rateLimited, .rateLimitWaitTooLong: false
+    }
+  }
 
   public var description: String {
     switch self {

@@ -73,6 +73,7 @@ public final class ProviderStub: Sendable {
   public var baseURL: String { "http://127.0.0.1:\(port)" }
 
   public func stop() async {
+    state.withLock { $0.stopping = true }
     await server.stop(timeout: 1)
     serverTask.cancel()
     // Jobs already queued still run; the thread ends when none is left.

@@ -19,4 +19,7 @@ public enum ProviderStubBehaviour: Sendable, Equatable {
   case slow(seconds: Double)
   /// 200 with a body that is not JSON.
   case malformedJSON
+  /// Reads the request and never answers (a provider that hangs): the connection is held until
+  /// the stub stops.
+  case neverAnswer
 }

@@ -64,6 +64,12 @@ struct ProviderStubHandler: Sendable {
     case .slow(let seconds):
       try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
       return Self.results(pairs)
+    case .neverAnswer:
+      // Polls rather than sleeps long: the server may not cancel a handler when it stops.
+      while !state.withLock({ $0.stopping }), !Task.isCancelled {
+        try? await Task.sleep(nanoseconds: 50_000_000)
+      }
+      return Self.plain(503, "")
     case .malformedJSON:
       return HTTPResponse(
         statusCode: HTTPStatusCode(200, phrase: "OK"),
@@ -87,7 +93,7 @@ struct ProviderStubHandler: Sendable {
     switch behaviour {
     case .answer, .answerOutOfOrder, .answerWithUnknownIDs: true
     case .tooManyRequests, .tooManyRequestsUntilDate, .tooManyRequestsRateLimitReset, .status, .slow,
-      .malformedJSON:
+      .malformedJSON, .neverAnswer:
       false
     }
   }

@@ -11,6 +11,8 @@ struct ProviderStubState {
   var requestsPerKey: [String: Int] = [:]
   var answersPerKey: [String: Int] = [:]
   var requestCount = 0
+  /// Set by `stop()`: requests held by `.neverAnswer` are let go.
+  var stopping = false
 
   mutating func nextBehaviour() -> ProviderStubBehaviour {
     queued.isEmpty ? defaultBehaviour : queued.removeFirst()

@@ -56,10 +56,12 @@ struct StatusCommand: AsyncParsableCommand {
       let opened = try storage.openStorage(config)
       let environment = RuntimeEnvironment()
       let clock = now.flatMap(InstantParser.parse) ?? environment.wallSecondsNow
-      let statuses = try chosen.map {
-        try PipelineStatus.compute(
-          $0, storage: opened, now: clock, lookBack: lookBack, grace: grace,
+      let statuses = try chosen.map { pipeline in
+        var status = try PipelineStatus.compute(
+          pipeline, storage: opened, now: clock, lookBack: lookBack, grace: grace,
           staleBefore: environment.wallSecondsNow - 3 * environment.leaseTTLSeconds)
+        try status.addProviderHealth(pipeline, config: config, storage: opened)
+        return status
       }
       let problems = statuses.reduce(0) { $0 + $1.problems }
       if json {

@@ -20,7 +20,19 @@ public struct EnrichmentFetchJob: Job {
 
   public func run(_ context: JobContext) async throws {
     let settings = context.config.jobs.enrichmentFetch
-    let plan = try ProviderPlan.make(settings.provider, environment: context.environment, tuning: tuning)
+    // A dry run asks nothing: it neither reads nor moves the circuit breaker.
+    var circuit = try settings.provider.flatMap { provider in
+      context.dryRun
+        ? nil
+        : try ProviderCircuit.load(
+          provider: provider.name, coolDown: provider.circuitBreaker.coolDown.components.seconds,
+          context: context)
+    }
+    let logger = context.logger
+    let plan = try ProviderPlan.make(
+      settings.provider, environment: context.environment, tuning: tuning,
+      breakerState: circuit?.startState ?? .closed(consecutiveFailures: 0),
+      onBreakerChange: { [circuit] in circuit?.breakerChanged($0, logger: logger) })
     if plan == nil {
       context.logger.info(
         "no enrichment provider configured (jobs.enrichment-fetch.provider): running the Rin-network source only"
@@ -41,7 +53,11 @@ public struct EnrichmentFetchJob: Job {
         let prepared = await PreparedBatch.make(
           rows, checks: checks, recheck: recheck, normalizer: normalizer, forProvider: plan != nil)
         unchanged += prepared.unchanged
-        if let plan { try await lookUp(prepared, plan: plan, context: context, tally: &tally) }
+        if let plan {
+          try await lookUp(prepared, plan: plan, context: context, tally: &tally)
+          try circuit?.recordIfOpened(
+            plan.client.circuitBreaker, keysDeferred: tally.keysDeferred, context: context)
+        }
         return prepared
       },
       { batch, prepared in try applier.apply(batch, prepared) })
@@ -51,6 +67,13 @@ public struct EnrichmentFetchJob: Job {
       context.details.merge(
         tally.details(dryRun: context.dryRun, provider: plan, statistics: plan.client.statistics)
       ) { $1 }
+      tally.logGivenUpRequests(context.logger)
+      if let health = try circuit?.finish(
+        plan.client.circuitBreaker, keysDeferred: tally.keysDeferred, context: context)
+      {
+        context.providerHealth = health
+        context.details["provider_available"] = String(health.available)
+      }
     }
   }
 

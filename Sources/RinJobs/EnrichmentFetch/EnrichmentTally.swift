@@ -1,3 +1,4 @@
+import Logging
 import RinProviderClient
 
 /// Run-level counts of the provider source, for the summary's details. Counts only: no key,
@@ -10,6 +11,9 @@ struct EnrichmentTally {
   var matches = 0
   var noMatches = 0
   var keysLeftForNextRun = 0
+  /// Keys not asked for (or not asked again) because the circuit breaker was open; also
+  /// counted in `keysLeftForNextRun`.
+  var keysDeferred = 0
   /// Keys a 200 response left out or answered with an item status other than 200 and 404.
   var keysUnansweredInResponses = 0
   var unknownIDs = 0
@@ -35,11 +39,21 @@ struct EnrichmentTally {
       ("provider_retries", statistics.retries), ("rate_limited", statistics.rateLimited),
       ("timeouts", statistics.timeouts), ("server_errors", statistics.serverErrors),
       ("malformed_bodies", statistics.malformedBodies), ("unreachable", statistics.unreachable),
-      ("unknown_ids_ignored", unknownIDs),
+      ("keys_deferred", keysDeferred), ("unknown_ids_ignored", unknownIDs),
       ("keys_unanswered_in_responses", keysUnansweredInResponses), ("duplicate_ids_ignored", duplicateIDs),
     ]
     for (name, count) in extras where count > 0 { details[name] = String(count) }
     for (reason, count) in failures { details["requests_given_up (\(reason))"] = String(count) }
     return details
+  }
+
+  /// One line for every request that gave up, however many: a provider that fails now and then
+  /// must not fill the log (the counts per cause are in the summary's details).
+  func logGivenUpRequests(_ logger: Logger) {
+    guard !failures.isEmpty else { return }
+    let causes = failures.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ")
+    logger.warning(
+      "provider requests gave up; their keys are left for the next run",
+      metadata: ["requests": "\(failures.values.reduce(0, +))", "causes": "\(causes)"])
   }
 }

@@ -17,22 +17,33 @@ struct ProviderFetcher {
     }
     let client = plan.client
     var refusal: Int?
+    var next = 0
     try await withThrowingTaskGroup(of: (chunk: [ProviderLookup], outcome: ProviderOutcome).self) { group in
-      var next = 0
-      func startNext() {
-        guard next < chunks.count, refusal == nil, !context.isStopRequested else { return }
-        let chunk = chunks[next]
-        next += 1
-        group.addTask { (chunk, await client.lookup(chunk)) }
+      var running = 0
+      func fill() {
+        // A breaker waiting for its probe lets one request go first; an open one, none.
+        let limit = client.circuitBreaker.isProbing ? 1 : plan.concurrency
+        while running < limit, next < chunks.count, refusal == nil, !context.isStopRequested,
+          !client.circuitBreaker.isOpen
+        {
+          let chunk = chunks[next]
+          next += 1
+          running += 1
+          group.addTask { (chunk, await client.lookup(chunk)) }
+        }
       }
-      for _ in 0..<plan.concurrency { startNext() }
+      fill()
       while let (chunk, outcome) = try await group.next() {
+        running -= 1
         if let status = try record(outcome, for: chunk, expired: expired, tally: &tally) {
           refusal = status
           group.cancelAll()
         }
-        startNext()
+        fill()
       }
+    }
+    if client.circuitBreaker.isOpen {
+      for chunk in chunks[next...] { _ = try record(.deferred, for: chunk, expired: expired, tally: &tally) }
     }
     if let refusal {
       throw RunFailure(
@@ -47,7 +58,7 @@ struct ProviderFetcher {
     _ outcome: ProviderOutcome, for chunk: [ProviderLookup], expired: Set<String>,
     tally: inout EnrichmentTally
   ) throws -> Int? {
-    if outcome != .cancelled { tally.keysRequested += chunk.count }
+    if outcome != .cancelled, outcome != .deferred { tally.keysRequested += chunk.count }
     switch outcome {
     case .answered(let results, let unknownIDs, let duplicateIDs):
       let rows: [LookupRow] = chunk.compactMap { lookup in
@@ -68,7 +79,7 @@ struct ProviderFetcher {
       return nil
     case .gaveUp(let failure):
       tally.failures[failure.description, default: 0] += 1
-      context.logger.warning(
+      context.logger.debug(
         "provider request gave up (\(failure)); its keys are left for the next run",
         metadata: ["keys": "\(chunk.count)"])
       leave(chunk, tally: &tally)
@@ -77,6 +88,10 @@ struct ProviderFetcher {
       leave(chunk, tally: &tally)
       return status
     case .cancelled:
+      leave(chunk, tally: &tally)
+      return nil
+    case .deferred:
+      tally.keysDeferred += chunk.count
       leave(chunk, tally: &tally)
       return nil
     }

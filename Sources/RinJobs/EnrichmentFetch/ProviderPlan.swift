@@ -14,8 +14,13 @@ struct ProviderPlan: Sendable {
 
   /// Nil when no provider is configured. Throws a configuration failure (exit 78) when the
   /// key's variable is unset or empty; the message names the variable, never a value.
+  /// - Parameters:
+  ///   - breakerState: where the previous runs left the provider's circuit breaker.
+  ///   - onBreakerChange: told when the breaker opens or closes during the run.
   static func make(
-    _ settings: EnrichmentProviderSettings?, environment: [String: String], tuning: ProviderTuning
+    _ settings: EnrichmentProviderSettings?, environment: [String: String], tuning: ProviderTuning,
+    breakerState: CircuitBreaker.State = .closed(consecutiveFailures: 0),
+    onBreakerChange: @escaping @Sendable (CircuitBreaker.Transition) -> Void = { _ in }
   ) throws -> ProviderPlan? {
     guard let settings else { return nil }
     guard let key = environment[settings.apiKeyEnv], !key.isEmpty else {
@@ -31,8 +36,9 @@ struct ProviderPlan: Sendable {
       settings: ProviderClientSettings(
         baseURL: url, apiKey: key, requestsPerMinute: settings.requestsPerMinute,
         timeout: seconds(settings.timeout), maxRetries: settings.maxRetries,
-        maxRateLimitWait: tuning.maxRateLimitWait, backoff: tuning.backoff),
-      transport: tuning.transport)
+        maxRateLimitWait: tuning.maxRateLimitWait, backoff: tuning.backoff,
+        breakerFailures: settings.circuitBreaker.failures),
+      transport: tuning.transport, breakerState: breakerState, onBreakerChange: onBreakerChange)
     return ProviderPlan(
       name: settings.name, batchSize: settings.batchSize, concurrency: settings.concurrency,
       minLikelihood: settings.minLikelihood, matchTTL: settings.matchTTL.components.seconds,

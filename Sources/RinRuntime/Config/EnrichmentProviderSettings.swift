@@ -23,12 +23,15 @@ public struct EnrichmentProviderSettings: Sendable, Hashable {
   public var noMatchTTL: Duration
   /// Requests in flight at once.
   public var concurrency: Int
+  /// When a run stops asking a provider that looks down.
+  public var circuitBreaker: CircuitBreakerSettings
 
   public init(
     name: String, url: String, apiKeyEnv: String, batchSize: Int = 80,
     requestsPerMinute: Int = 600, timeout: Duration = .seconds(10), maxRetries: Int = 4,
     minLikelihood: Int = 6, matchTTL: Duration = .seconds(90 * 86_400),
-    noMatchTTL: Duration = .seconds(30 * 86_400), concurrency: Int = 4
+    noMatchTTL: Duration = .seconds(30 * 86_400), concurrency: Int = 4,
+    circuitBreaker: CircuitBreakerSettings = CircuitBreakerSettings()
   ) {
     self.name = name
     self.url = url
@@ -41,11 +44,12 @@ public struct EnrichmentProviderSettings: Sendable, Hashable {
     self.matchTTL = matchTTL
     self.noMatchTTL = noMatchTTL
     self.concurrency = concurrency
+    self.circuitBreaker = circuitBreaker
   }
 
   static let keys = [
     "name", "url", "api_key_env", "batch_size", "requests_per_minute", "timeout", "max_retries",
-    "min_likelihood", "match_ttl", "no_match_ttl", "concurrency",
+    "min_likelihood", "match_ttl", "no_match_ttl", "concurrency", CircuitBreakerSettings.key,
   ]
 
   init(reading config: ConfigMapping) throws(ConfigError) {
@@ -62,7 +66,9 @@ public struct EnrichmentProviderSettings: Sendable, Hashable {
       minLikelihood: try config.int("min_likelihood", default: defaults.minLikelihood, in: 0...10),
       matchTTL: try config.duration("match_ttl", default: defaults.matchTTL),
       noMatchTTL: try config.duration("no_match_ttl", default: defaults.noMatchTTL),
-      concurrency: try config.int("concurrency", default: defaults.concurrency, in: 1...16))
+      concurrency: try config.int("concurrency", default: defaults.concurrency, in: 1...16),
+      circuitBreaker: try CircuitBreakerSettings(
+        reading: config.section(CircuitBreakerSettings.key, allowing: CircuitBreakerSettings.keys)))
   }
 
   /// `rin_network` is the built-in source's name; sharing it would mix the two in the tables.
@@ -83,19 +89,22 @@ public struct EnrichmentProviderSettings: Sendable, Hashable {
     else {
       throw config.error(
         at: config.entry("url")?.value,
-        "'\(config.childPath("url"))' must be an http or https URL such as https://enrich.example.com, got '\(text)'")
+        "'\(config.childPath("url"))' must be an http or https URL such as https://enrich.example.com, got '\(text)'"
+      )
     }
     return text
   }
 
   private static func readAPIKeyEnv(_ config: ConfigMapping) throws(ConfigError) -> String {
     let name = try config.requiredString("api_key_env")
-    let valid = name.first.map { $0 == "_" || ($0.isASCII && $0.isLetter) } == true
+    let valid =
+      name.first.map { $0 == "_" || ($0.isASCII && $0.isLetter) } == true
       && name.allSatisfy { $0 == "_" || ($0.isASCII && ($0.isLetter || $0.isNumber)) }
     guard valid else {
       throw config.error(
         at: config.entry("api_key_env")?.value,
-        "'\(config.childPath("api_key_env"))' must name an environment variable (letters, digits, _), not hold the key itself")
+        "'\(config.childPath("api_key_env"))' must name an environment variable (letters, digits, _), not hold the key itself"
+      )
     }
     return name
   }

@@ -15,6 +15,8 @@ public enum MetricsFile {
     public var itemsWritten: Int
     public var itemsSkipped: Int
     public var usersProcessed: Int
+    /// The external provider's health, for a job that calls one.
+    public var provider: ProviderHealth? = nil
   }
 
   public static func render(_ facts: [JobFacts]) -> String {
@@ -51,8 +53,24 @@ public enum MetricsFile {
           help: "Rows the job's last run read, wrote and skipped."
         ).set(Double(value))
       }
+      if let provider = f.provider { renderProvider(provider, into: registry) }
     }
     return registry.emitToString()
+  }
+
+  /// A provider's health as its run found it: alert on `rin_provider_up == 0`.
+  private static func renderProvider(_ health: ProviderHealth, into registry: PrometheusCollectorRegistry) {
+    let labels = [("provider", health.provider)]
+    gauge(
+      registry,
+      name: "rin_provider_up", labels: labels,
+      help: "1 when the enrichment provider answered the last run; 0 when its circuit breaker was open."
+    ).set(health.available ? 1.0 : 0.0)
+    gauge(
+      registry,
+      name: "rin_provider_keys_deferred", labels: labels,
+      help: "Lookup keys the last run left for the next one because the provider's circuit breaker was open."
+    ).set(Double(health.keysDeferred))
   }
 
   /// A gauge named exactly `name` (no unit suffix appended), with its `# HELP` line.
@@ -88,6 +106,6 @@ extension MetricsFile {
       itemsRead: summary.counts.read.values.reduce(0, +),
       itemsWritten: summary.changes.tables.values.reduce(0) { $0 + $1.total },
       itemsSkipped: summary.counts.skipped.values.reduce(0, +),
-      usersProcessed: summary.counts.usersProcessed)
+      usersProcessed: summary.counts.usersProcessed, provider: summary.provider)
   }
 }

@@ -37,6 +37,11 @@ public enum SummaryText {
     for (key, value) in s.details.sorted(by: { $0.key < $1.key }) {
       lines.append("  \(key.replacingOccurrences(of: "_", with: " ")): \(value)")
     }
+    if let provider = s.provider, !provider.available {
+      lines.append(
+        "  provider \(provider.provider) UNAVAILABLE (\(provider.cause ?? "circuit breaker open")): \(provider.keysDeferred) keys deferred to the next run"
+      )
+    }
     if let error = s.error { lines.append("  error: \(error)") }
     return lines.joined(separator: "\n")
   }

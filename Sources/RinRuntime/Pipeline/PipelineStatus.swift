@@ -28,6 +28,8 @@ public struct PipelineStatus: Sendable, Codable {
   public var due: [String] = []
   public var missed: [Problem] = []
   public var failed: [Problem] = []
+  /// The external providers the pipeline's jobs call, as their last run found them.
+  public var providers: [ProviderHealth] = []
 
   public var problems: Int { missed.count + failed.count }
 

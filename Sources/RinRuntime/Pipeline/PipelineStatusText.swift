@@ -9,12 +9,15 @@ public enum PipelineStatusText {
     guard !statuses.isEmpty else { return "no pipelines configured" }
     var lines: [String] = []
     for s in statuses {
-      let verdict = s.problems == 0 ? "OK" : "\(s.problems) problem\(s.problems == 1 ? "" : "s")"
+      var verdict = s.problems == 0 ? "OK" : "\(s.problems) problem\(s.problems == 1 ? "" : "s")"
+      let down = s.providers.filter { !$0.available }.map(\.provider)
+      if !down.isEmpty { verdict += ", DEGRADED: provider \(down.joined(separator: ", ")) unavailable" }
       lines.append("\(s.pipeline)  \"\(s.schedule)\" \(s.timezone)  \(verdict)")
       lines.append("  last run: \(describe(s.lastRun))")
       lines.append(
         "  slots from \(s.windowStart) to \(s.now) (look-back \(DurationFormat.format(lookBack))): \(s.slotsExpected) slots, \(s.slotsSucceeded) succeeded; next slot \(s.nextSlot ?? "none")"
       )
+      for provider in s.providers { lines.append("  \(describe(provider))") }
       if !s.running.isEmpty { lines.append("  running: \(s.running.joined(separator: ", "))") }
       if !s.due.isEmpty { lines.append("  due now, not run yet: \(s.due.joined(separator: ", "))") }
       // A pipeline that never ran owes every slot in the window: show the ends, count the rest.
@@ -38,6 +41,13 @@ public enum PipelineStatusText {
       }
     }
     return lines.joined(separator: "\n")
+  }
+
+  static func describe(_ p: ProviderHealth) -> String {
+    let run = p.runID.map { "run #\($0)" } ?? "the last run"
+    guard !p.available else { return "provider \(p.provider): up (\(run))" }
+    return
+      "provider \(p.provider): UNAVAILABLE since \(p.openedAt ?? "-") (\(p.cause ?? "circuit breaker open")); \(run) deferred \(p.keysDeferred) keys; next probe after \(p.nextProbeAfter ?? "-")"
   }
 
   static func describe(_ run: RunRecord?) -> String {

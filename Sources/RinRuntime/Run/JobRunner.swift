@@ -68,7 +68,8 @@ public struct JobRunner: Sendable {
 
       let checkpoint =
         options.dryRun
-        ? nil : try storage.read { try $0.checkpoint(job: job.name.rawValue, asOf: asOf.description, scope: scope) }
+        ? nil
+        : try storage.read { try $0.checkpoint(job: job.name.rawValue, asOf: asOf.description, scope: scope) }
       if let checkpoint {
         summary.resumedAfterUser = checkpoint.lastUserID
         logger.info(
@@ -90,7 +91,9 @@ public struct JobRunner: Sendable {
         try await job.run(ctx)
       } else {
         try await job.run(ctx)
-        try storage.write { try $0.clearCheckpoint(job: job.name.rawValue, asOf: asOf.description, scope: scope) }
+        try storage.write {
+          try $0.clearCheckpoint(job: job.name.rawValue, asOf: asOf.description, scope: scope)
+        }
       }
       summary.status = .succeeded
       summary.exitCode = .success
@@ -109,6 +112,7 @@ public struct JobRunner: Sendable {
       summary.counts = context.counts
       summary.changes = context.changes
       summary.details = context.details
+      summary.provider = context.providerHealth
     }
     summary.durationSeconds = ((environment.wallClock() - started) * 1000).rounded() / 1000
     finishLedger(runID: runID, summary: summary, logger: logger)
@@ -141,7 +145,8 @@ public struct JobRunner: Sendable {
     ]
     switch summary.status {
     case .succeeded: logger.info("run finished", metadata: metadata)
-    case .interrupted, .skipped: logger.warning("run \(summary.status.rawValue): \(summary.error ?? "")", metadata: metadata)
+    case .interrupted, .skipped:
+      logger.warning("run \(summary.status.rawValue): \(summary.error ?? "")", metadata: metadata)
     default: logger.error("run failed: \(summary.error ?? "")", metadata: metadata)
     }
   }

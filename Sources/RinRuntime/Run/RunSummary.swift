@@ -18,6 +18,8 @@ public struct RunSummary: Sendable, Codable {
   public var counts: JobCounts
   public var changes: ChangeSet
   public var details: [String: String]
+  /// The external provider's health, for a job that calls one (enrichment-fetch).
+  public var provider: ProviderHealth?
   public var error: String?
 
   public init(job: String, dryRun: Bool) {
@@ -38,12 +40,13 @@ public struct RunSummary: Sendable, Codable {
     var changes: [String: ChangeSet.TableChanges]
     var notifications: [String: Int]
     var details: [String: String]
+    var provider: ProviderHealth?
   }
 
   var ledgerCountsJSON: String? {
     JSONText.encode(
       LedgerCounts(
         counts: counts, changes: changes.tables, notifications: changes.notifications,
-        details: details))
+        details: details, provider: provider))
   }
 }

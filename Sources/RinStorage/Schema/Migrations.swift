@@ -20,6 +20,7 @@ enum Migrations {
       name: "cover contact phones and emails for completeness checks",
       sql: DataContractSchema.coveringChannelIndexes),
     Step(name: "remember which contacts enrichment has checked", sql: RuntimeSchema.enrichmentChecks),
+    Step(name: "remember each provider's circuit breaker", sql: RuntimeSchema.providerBreakers),
   ]
 
   static var migrator: DatabaseMigrator {

@@ -26,4 +26,13 @@ enum RuntimeSchema {
       contact_id INTEGER PRIMARY KEY, fingerprint INTEGER NOT NULL, settings TEXT NOT NULL,
       checked_at INTEGER NOT NULL, due_at INTEGER);
     """
+
+  /// Each provider's circuit breaker as the last real run of enrichment-fetch left it: the next
+  /// run reads it to decide whether to ask at all, to probe, or to go ahead; `rinjobs status`
+  /// shows it. `opened_at` is the job clock of the run that opened it (NULL when closed).
+  static let providerBreakers = """
+    CREATE TABLE provider_breakers (
+      provider TEXT PRIMARY KEY, state TEXT NOT NULL, opened_at INTEGER, cause TEXT,
+      keys_deferred INTEGER NOT NULL, run_id INTEGER NOT NULL, updated_at INTEGER NOT NULL);
+    """
 }

@@ -34,6 +34,8 @@ struct ConfigLoaderTests {
     #expect(provider.matchTTL == .seconds(90 * 86_400))
     #expect(provider.noMatchTTL == .seconds(30 * 86_400))
     #expect(provider.concurrency == 4)
+    #expect(provider.circuitBreaker.failures == 10)
+    #expect(provider.circuitBreaker.coolDown == .seconds(600))
     #expect(loaded.pipelines.count == 1)
     let nightly = try #require(loaded.pipeline(named: "nightly"))
     #expect(nightly.schedule.text == "30 2 * * *")

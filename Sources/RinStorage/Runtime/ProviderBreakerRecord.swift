@@ -1,0 +1,78 @@
+/// A provider's circuit breaker as the last real enrichment-fetch run left it (table
+/// `provider_breakers`). Ids, counts and a failure's kind only: no key, URL or answer.
+public struct ProviderBreakerRecord: Sendable, Equatable, Codable {
+  public var provider: String
+  public var isOpen: Bool
+  /// The job clock of the run that opened it; nil when closed.
+  public var openedAt: Int64?
+  /// What opened it ("unreachable", "timed out", "HTTP 503", …); nil when closed.
+  public var cause: String?
+  /// Keys the last run left for the next one because the breaker was open.
+  public var keysDeferred: Int
+  /// The run that wrote this row.
+  public var runID: Int64
+  /// That run's job clock.
+  public var updatedAt: Int64
+
+  public init(
+    provider: String, isOpen: Bool, openedAt: Int64?, cause: String?, keysDeferred: Int, runID: Int64,
+    updatedAt: Int64
+  ) {
+    self.provider = provider
+    self.isOpen = isOpen
+    self.openedAt = openedAt
+    self.cause = cause
+    self.keysDeferred = keysDeferred
+    self.runID = runID
+    self.updatedAt = updatedAt
+  }
+}
+
+extension StorageTransaction {
+  public func providerBreaker(provider: String) throws -> ProviderBreakerRecord? {
+    try providerBreakers(where: "WHERE provider = ?", [.text(provider)]).first
+  }
+
+  /// Every provider a run has recorded, by name.
+  public func providerBreakers() throws -> [ProviderBreakerRecord] {
+    try providerBreakers(where: "", [])
+  }
+
+  /// Bookkeeping, like a checkpoint: not reported as a change of the data contract.
+  public func saveProviderBreaker(_ record: ProviderBreakerRecord) throws {
+    try sql.execute(
+      sql.dialect.placeholders(
+        """
+        INSERT INTO provider_breakers (provider, state, opened_at, cause, keys_deferred, run_id, updated_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT (provider) DO UPDATE SET state = excluded.state, opened_at = excluded.opened_at,
+          cause = excluded.cause, keys_deferred = excluded.keys_deferred, run_id = excluded.run_id,
+          updated_at = excluded.updated_at
+        """),
+      [
+        .text(record.provider), .text(record.isOpen ? "open" : "closed"), SQLValue(record.openedAt),
+        SQLValue(record.cause), .integer(Int64(record.keysDeferred)), .integer(record.runID),
+        .integer(record.updatedAt),
+      ])
+  }
+
+  private func providerBreakers(where condition: String, _ arguments: [SQLValue]) throws
+    -> [ProviderBreakerRecord]
+  {
+    var records: [ProviderBreakerRecord] = []
+    try sql.forEachRow(
+      sql.dialect.placeholders(
+        """
+        SELECT provider, state, opened_at, cause, keys_deferred, run_id, updated_at FROM provider_breakers
+        \(condition) ORDER BY provider
+        """), arguments
+    ) { row in
+      records.append(
+        ProviderBreakerRecord(
+          provider: row.text(0) ?? "", isOpen: row.text(1) == "open", openedAt: row.int64(2),
+          cause: row.text(3),
+          keysDeferred: Int(row.int64(4) ?? 0), runID: row.int64(5) ?? 0, updatedAt: row.int64(6) ?? 0))
+    }
+    return records
+  }
+}
