@@ -20,6 +20,9 @@ enum Migrations {
       name: "cover contact phones and emails for completeness checks",
       sql: DataContractSchema.coveringChannelIndexes),
     Step(name: "remember which contacts enrichment has checked", sql: RuntimeSchema.enrichmentChecks),
+    Step(
+      name: "remember what circle patterns derived from each contact's phones",
+      sql: RuntimeSchema.circlePhoneEvidence),
   ]
 
   static var migrator: DatabaseMigrator {
