@@ -1,4 +1,3 @@
-import GRDB
 import RinNormalize
 import Testing
 
@@ -9,23 +8,15 @@ struct OneParseTests {
   /// and type lookup) answers exactly as the library's `IsValidNumber` and
   /// `GetLengthOfGeographicalAreaCode` do.
   @Test func equalsTheLibrarysAnswerOnEverySeededNumberInEveryRegion() throws {
-    let db = try TestDatabase(seedUsers: 60, seed: 31)
-    let rows = try db.read { d in
-      try Row.fetchAll(
-        d,
-        sql:
-          "SELECT p.raw, u.region FROM contact_phones p JOIN contacts c ON c.id = p.contact_id JOIN users u ON u.id = c.user_id"
-      )
-    }
-    let regions = Set(rows.map { PhoneNormalizer.region(from: $0[1]) }).union([
+    let phones = try SeededPhone.all(users: 60, seed: 31)
+    let regions = Set(phones.map(\.region)).union([
       "ZZ", "BS", "AR", "MX", "CN", "IT",
     ])
     var compared = 0
     var withAreaCode = 0
     var valid = 0
     var differing: [String] = []
-    for row in rows {
-      guard let raw = row[0] as String? else { continue }
+    for raw in phones.map(\.raw) {
       for region in regions {
         let fast = PhoneNormalizer.parse(raw: raw, defaultRegion: region)
         let reference = PhoneNormalizer.parseByLibrary(raw: raw, defaultRegion: region)
