@@ -55,7 +55,9 @@ struct CirclePatternsPhoneEvidenceTests {
   }
 
   /// Exactness: after a day of changes, a night that reuses stored evidence writes exactly the
-  /// rows of a night that parses every number again, over the same data.
+  /// rows of a night that parses every number again, over the same data; then again on a night
+  /// whose settings changed (a lower area-code share lets other codes, and so other numbers,
+  /// matter).
   @Test(arguments: Backend.available) func aNightWithStoredEvidenceEqualsOneWithout(backend: Backend)
     async throws
   {
@@ -71,8 +73,16 @@ struct CirclePatternsPhoneEvidenceTests {
       #expect(second.status == .succeeded, "\(second.error ?? "")")
       #expect(
         (second.changes.tables["circle_suggestions"]?.inserted ?? 0) > 0, "the day's changes make groups")
-      rows.append(try Self.suggestionRows(db))
       parsed.append(second.counts.read["phones parsed"] ?? 0)
+
+      var config = RinConfig.defaults(storageURL: db.path)
+      config.jobs.circlePatterns.areaCodeShare = 0.3
+      if forgetsEvidence { try db.execute("DELETE FROM circle_phone_evidence") }
+      let third = await db.run(
+        CirclePatternsJob(), TestClock.options(now: TestClock.now + 2 * Self.day), config: config)
+      #expect(third.status == .succeeded, "\(third.error ?? "")")
+      #expect((third.changes.tables["circle_suggestions"]?.inserted ?? 0) > 0, "the new share makes groups")
+      rows.append(try Self.suggestionRows(db))
       #expect(
         try db.int(
           "SELECT count(*) FROM circle_phone_evidence e JOIN contacts c ON c.id = e.contact_id WHERE c.deleted_at IS NOT NULL"
