@@ -2,6 +2,7 @@
 #define RIN_SHIM_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -18,7 +19,17 @@ typedef struct {
 
 /// 1 when `raw` parses (with `default_region`, ISO 3166 alpha-2 or "ZZ" for none) into a valid
 /// number, with `out` filled; 0 otherwise.
+/// Parses once and finds the number's region and type once (the library's own calls find them
+/// three times); the same answers as `rin_phone_parse_by_library`.
 int rin_phone_parse(const char *raw, const char *default_region, rin_phone *out);
+
+/// `rin_phone_parse` through the library's own calls (`IsValidNumber`,
+/// `GetLengthOfGeographicalAreaCode`): the reference the tests hold `rin_phone_parse` to.
+int rin_phone_parse_by_library(const char *raw, const char *default_region, rin_phone *out);
+
+/// A digest of libphonenumber's compiled-in metadata: what a parse's answer depends on besides
+/// the text and the region, so a stored answer is reused only under the same metadata.
+uint64_t rin_phone_metadata_digest(void);
 
 /// 1 when libphonenumber has metadata for `region` (ISO 3166 alpha-2, upper case).
 int rin_phone_region_known(const char *region);

@@ -6,8 +6,9 @@ import RinStorage
 /// One batch's circles, memberships, removals, stored suggestions and the normalized evidence
 /// of every live contact, read with a fixed number of streamed queries. Phones parse with the
 /// owner's `users.region` as default region; malformed phones and emails are counted and
-/// otherwise ignored. A non-member's number that cannot carry an area code the owner's circles
-/// share is not parsed (see `readPhones`).
+/// otherwise ignored. A contact whose numbers were parsed before and did not change is not parsed
+/// again, and a non-member's numbers that cannot carry an area code the owner's circles share are
+/// not parsed (see `readPhones`).
 struct CirclePatternsInputs {
   var circlesByUser: [Int64: [Int64]] = [:]
   var membersByCircle: [Int64: Set<Int64>] = [:]
@@ -17,7 +18,7 @@ struct CirclePatternsInputs {
   var suggestionsByUser: [Int64: [ExistingCircleSuggestion]] = [:]
 
   static func read(
-    _ batch: UserBatch, freeMail: FreeMailDomains, thresholds: CirclePatternThresholds
+    _ batch: UserBatch, freeMail: FreeMailDomains, thresholds: CirclePatternThresholds, now: Int64
   ) throws -> CirclePatternsInputs {
     let tx = batch.tx
     let ids = batch.userIDs
@@ -32,28 +33,32 @@ struct CirclePatternsInputs {
       inputs.contactsByUser[row.userID, default: []].append(row.contactID)
     }
     batch.counts.addRead("contacts", inputs.evidence.count)
-    try inputs.readPhones(batch, thresholds: thresholds)
+    try inputs.readPhones(batch, thresholds: thresholds, now: now)
     try inputs.readEmails(batch, freeMail: freeMail)
     inputs.suggestionsByUser = try tx.circleSuggestions(of: ids)
     batch.counts.addRead("users", ids.count)
     return inputs
   }
 
-  /// Phones are parsed in two passes, because libphonenumber is most of this job's time and most
-  /// numbers cannot matter: first every number of a circle member (members decide which area
-  /// codes a circle shares), then, of the other contacts, only numbers that `AreaCodeScreen`
-  /// cannot rule out for an area code one of the owner's circles shares. So "invalid phone"
-  /// counts the numbers the job parsed, not every number in the table (docs/JOBS.md).
-  private mutating func readPhones(_ batch: UserBatch, thresholds: CirclePatternThresholds) throws {
+  /// A contact's numbers are taken from `circle_phone_evidence` when its fingerprint shows that
+  /// nothing they were derived from changed (numbers, owner's region, libphonenumber). The others
+  /// are parsed in two passes, because libphonenumber is most of this job's time and most numbers
+  /// cannot matter: first the numbers of every circle member (members decide which area codes a
+  /// circle shares), then, of the other contacts, those with a number that `AreaCodeScreen`
+  /// cannot rule out for an area code one of the owner's circles shares. A contact's numbers are
+  /// parsed all together, so that what is stored is the whole contact's evidence. So "invalid
+  /// phone" counts the numbers the job parsed or recalled, not every number in the table
+  /// (docs/JOBS.md).
+  private mutating func readPhones(
+    _ batch: UserBatch, thresholds: CirclePatternThresholds, now: Int64
+  ) throws {
     var regions: [Int64: String] = [:]
     for (user, stored) in try batch.tx.userRegions(of: batch.userIDs) {
       regions[user] = PhoneNormalizer.region(from: stored)
     }
     var read = 0
     var invalid = 0
-    var members: [PhoneRow] = []
-    var others: [PhoneRow] = []
-    let memberIDs = membersByCircle.values.reduce(into: Set<Int64>()) { $0.formUnion($1) }
+    var numbersByContact: [Int64: ContactNumbers] = [:]
     try batch.tx.forEachLiveContactPhone(of: batch.userIDs) { row in
       guard evidence[row.contactID] != nil else { return }
       read += 1
@@ -61,45 +66,92 @@ struct CirclePatternsInputs {
         invalid += 1
         return
       }
-      let phone = PhoneRow(
-        contactID: row.contactID, userID: row.userID, raw: raw,
-        region: regions[row.userID] ?? PhoneNormalizer.unknownRegion)
-      if memberIDs.contains(row.contactID) { members.append(phone) } else { others.append(phone) }
+      numbersByContact[row.contactID, default: ContactNumbers(contactID: row.contactID, userID: row.userID)]
+        .numbers.append(raw)
     }
-    invalid += addParsed(members)
+    let stored = try batch.tx.circlePhoneEvidence(of: batch.userIDs)
+    let memberIDs = membersByCircle.values.reduce(into: Set<Int64>()) { $0.formUnion($1) }
+    var recalled = 0
+    var members: [ContactNumbers] = []
+    var others: [ContactNumbers] = []
+    for var contact in numbersByContact.values {
+      contact.fingerprint = PhoneEvidence.fingerprint(
+        numbers: contact.numbers, region: regions[contact.userID] ?? PhoneNormalizer.unknownRegion,
+        parser: PhoneNormalizer.metadataDigest)
+      if let known = stored[contact.contactID], known.fingerprint == contact.fingerprint {
+        add(known, to: contact.contactID)
+        recalled += contact.numbers.count
+        invalid += known.invalidNumbers
+      } else if memberIDs.contains(contact.contactID) {
+        members.append(contact)
+      } else {
+        others.append(contact)
+      }
+    }
+    // Members' evidence first: the area codes their circles share decide which others to parse.
+    var derived = parse(members, regions: regions)
+    invalid += add(derived)
     var screens: [Int64: AreaCodeScreen] = [:]
     for (user, codes) in sharedAreaCodes(thresholds) {
       screens[user] = AreaCodeScreen(
         areaCodes: codes, defaultRegion: regions[user] ?? PhoneNormalizer.unknownRegion)
     }
-    let wanted = others.filter { screens[$0.userID]?.mayHave($0.raw) ?? false }
-    invalid += addParsed(wanted)
+    let wanted = others.filter { contact in
+      screens[contact.userID].map { screen in contact.numbers.contains(where: screen.mayHave) } ?? false
+    }
+    let parsedOthers = parse(wanted, regions: regions)
+    invalid += add(parsedOthers)
+    derived += parsedOthers
+    try batch.tx.saveCirclePhoneEvidence(derived, at: now)
+    try batch.tx.forgetCirclePhoneEvidenceOfDeletedContacts(of: batch.userIDs)
     batch.counts.addRead("phones", read)
-    batch.counts.addRead("phones parsed", members.count + wanted.count)
+    batch.counts.addRead("phones parsed", (members + wanted).reduce(0) { $0 + $1.numbers.count })
+    batch.counts.addRead("phones recalled", recalled)
     batch.counts.addSkipped("invalid phone", invalid)
   }
 
-  private struct PhoneRow {
+  /// One contact's non-null numbers as typed, with the fingerprint of what they are parsed with.
+  private struct ContactNumbers {
     var contactID: Int64
     var userID: Int64
-    var raw: String
-    var region: String
+    var numbers: [String] = []
+    var fingerprint: Int64 = 0
   }
 
-  /// Parses on every core and adds what the numbers show to their contacts' evidence; returns how
-  /// many were invalid.
-  private mutating func addParsed(_ phones: [PhoneRow]) -> Int {
-    var invalid = 0
-    let parsed = PhoneNormalizer.parse(phones.map { (raw: $0.raw, defaultRegion: $0.region) })
-    for (row, phone) in zip(phones, parsed) {
-      guard let phone else {
-        invalid += 1
-        continue
-      }
-      evidence[row.contactID]?.hasPhone = true
-      if let area = phone.geographicAreaCode { evidence[row.contactID]?.areaCodes.insert(area) }
+  private mutating func add(_ found: PhoneEvidence, to contactID: Int64) {
+    if found.validNumbers > 0 { evidence[contactID]?.hasPhone = true }
+    evidence[contactID]?.areaCodes.formUnion(found.areaCodes)
+  }
+
+  /// Adds what newly parsed numbers show; returns how many were invalid.
+  private mutating func add(_ parsed: [(contactID: Int64, evidence: PhoneEvidence)]) -> Int {
+    for (contactID, found) in parsed { add(found, to: contactID) }
+    return parsed.reduce(0) { $0 + $1.evidence.invalidNumbers }
+  }
+
+  /// Parses the contacts' numbers on every core; what each contact's numbers show.
+  private func parse(_ contacts: [ContactNumbers], regions: [Int64: String]) -> [(
+    contactID: Int64, evidence: PhoneEvidence
+  )] {
+    let phones = contacts.flatMap { contact in
+      let region = regions[contact.userID] ?? PhoneNormalizer.unknownRegion
+      return contact.numbers.map { (raw: $0, defaultRegion: region) }
     }
-    return invalid
+    var parsed = PhoneNormalizer.parse(phones)[...]
+    return contacts.map { contact in
+      var found = PhoneEvidence(
+        fingerprint: contact.fingerprint, validNumbers: 0, invalidNumbers: 0, areaCodes: [])
+      for phone in parsed.prefix(contact.numbers.count) {
+        guard let phone else {
+          found.invalidNumbers += 1
+          continue
+        }
+        found.validNumbers += 1
+        if let area = phone.geographicAreaCode { found.areaCodes.insert(area) }
+      }
+      parsed = parsed.dropFirst(contact.numbers.count)
+      return (contact.contactID, found)
+    }
   }
 
   /// Per user, the area codes that at least one of their circles' members share enough to

@@ -16,7 +16,8 @@ public struct CirclePatternsJob: Job {
     let thresholds = CirclePatternThresholds(settings)
     let freeMail = FreeMailDomains(extra: settings.extraFreeMailDomains)
     try context.forEachUserBatch(batchSize: settings.batchSize) { batch in
-      let inputs = try CirclePatternsInputs.read(batch, freeMail: freeMail, thresholds: thresholds)
+      let inputs = try CirclePatternsInputs.read(
+        batch, freeMail: freeMail, thresholds: thresholds, now: context.now)
       for user in batch.userIDs {
         try suggest(for: user, inputs: inputs, thresholds: thresholds, batch: batch, now: context.now)
       }

@@ -21,6 +21,9 @@ enum Migrations {
       sql: DataContractSchema.coveringChannelIndexes),
     Step(name: "remember which contacts enrichment has checked", sql: RuntimeSchema.enrichmentChecks),
     Step(name: "remember each provider's circuit breaker", sql: RuntimeSchema.providerBreakers),
+    Step(
+      name: "remember what circle patterns derived from each contact's phones",
+      sql: RuntimeSchema.circlePhoneEvidence),
   ]
 
   static var migrator: DatabaseMigrator {

@@ -35,4 +35,13 @@ enum RuntimeSchema {
       provider TEXT PRIMARY KEY, state TEXT NOT NULL, opened_at INTEGER, cause TEXT,
       keys_deferred INTEGER NOT NULL, run_id INTEGER NOT NULL, updated_at INTEGER NOT NULL);
     """
+
+  /// circle-patterns' memory of what each contact's numbers showed (PhoneEvidence): a night
+  /// parses only the numbers of contacts whose numbers, owner's region or libphonenumber changed.
+  /// No number is kept here: a fingerprint of the inputs and the derived area codes only.
+  static let circlePhoneEvidence = """
+    CREATE TABLE circle_phone_evidence (
+      contact_id INTEGER PRIMARY KEY, fingerprint INTEGER NOT NULL, valid_numbers INTEGER NOT NULL,
+      invalid_numbers INTEGER NOT NULL, area_codes TEXT NOT NULL, checked_at INTEGER NOT NULL);
+    """
 }

@@ -82,18 +82,21 @@ struct CirclePatternsTests {
     Row(circle: 12, pattern: "family_name", value: "muller", contacts: "160,161,162", status: "open"),
   ]
 
-  @Test(arguments: Backend.available) func eachPatternIsSuggestedOnceAndBadRowsAreCounted(backend: Backend) async throws {
+  @Test(arguments: Backend.available) func eachPatternIsSuggestedOnceAndBadRowsAreCounted(backend: Backend)
+    async throws
+  {
     let db = try Self.makeDatabase(backend)
     let summary = await db.run(CirclePatternsJob(), TestClock.options())
     #expect(summary.status == .succeeded, "\(summary.error ?? "")")
     #expect(try Self.rows(db) == Self.expected)
     #expect(summary.counts.skipped["invalid email"] == 3)
-    // Parsed: the 7 members' numbers, and of user 1's other numbers the four that could be
-    // +1-415 (letters are always parsed); "12" and "(212) …" cannot, and user 2's circle shares
-    // no area code. So of the two invalid numbers only "555-CALL-NOW" was parsed and counted.
+    // Parsed: the 7 members' numbers, and of user 1's other contacts the four whose numbers
+    // could be +1-415 (letters are always parsed), each with all its numbers (so that its
+    // evidence can be kept whole): contact 121's "555-CALL-NOW" brings its "12" along, and both
+    // are invalid. "(212) …" cannot be +1-415, and user 2's circle shares no area code.
     #expect(summary.counts.read["phones"] == 16)
-    #expect(summary.counts.read["phones parsed"] == 11)
-    #expect(summary.counts.skipped["invalid phone"] == 1)
+    #expect(summary.counts.read["phones parsed"] == 12)
+    #expect(summary.counts.skipped["invalid phone"] == 2)
     #expect(summary.counts.usersProcessed == 2)
     let confidences = try db.read {
       try Double.fetchAll($0, sql: "SELECT confidence FROM circle_suggestions ORDER BY id")
@@ -110,7 +113,9 @@ struct CirclePatternsTests {
     #expect(try db.contentDigest() == before)
   }
 
-  @Test(arguments: Backend.available) func aDryRunChangesNothingAndReportsTheSuggestions(backend: Backend) async throws {
+  @Test(arguments: Backend.available) func aDryRunChangesNothingAndReportsTheSuggestions(backend: Backend)
+    async throws
+  {
     let db = try Self.makeDatabase(backend)
     let before = try db.contentDigest()
     let summary = await db.run(CirclePatternsJob(), TestClock.options(dryRun: true))
@@ -128,7 +133,9 @@ struct CirclePatternsTests {
     #expect(try db.strings("SELECT status FROM circle_suggestions WHERE circle_id = 10") == ["dismissed"])
   }
 
-  @Test(arguments: Backend.available) func aGrownCandidateSetSupersedesTheOpenSuggestion(backend: Backend) async throws {
+  @Test(arguments: Backend.available) func aGrownCandidateSetSupersedesTheOpenSuggestion(backend: Backend)
+    async throws
+  {
     let db = try Self.makeDatabase(backend)
     _ = await db.run(CirclePatternsJob(), TestClock.options())
     try db.execute(
@@ -151,7 +158,9 @@ struct CirclePatternsTests {
       ])
   }
 
-  @Test(arguments: Backend.available) func aContactTheUserRemovesOrDeletesIsNeverSuggested(backend: Backend) async throws {
+  @Test(arguments: Backend.available) func aContactTheUserRemovesOrDeletesIsNeverSuggested(backend: Backend)
+    async throws
+  {
     let db = try Self.makeDatabase(backend)
     _ = await db.run(CirclePatternsJob(), TestClock.options())
     // 113 (removed) and 114 (deleted) were never candidates; now the user removes 141 from
@@ -167,7 +176,9 @@ struct CirclePatternsTests {
     #expect(try db.int("SELECT count(*) FROM circle_suggestions WHERE status = 'superseded'") == 2)
   }
 
-  @Test(arguments: Backend.available) func thresholdsAndFreeMailDomainsComeFromTheConfiguration(backend: Backend) async throws {
+  @Test(arguments: Backend.available) func thresholdsAndFreeMailDomainsComeFromTheConfiguration(
+    backend: Backend
+  ) async throws {
     let strict = try Self.makeDatabase(backend)
     var config = RinConfig.defaults(storageURL: strict.path)
     config.jobs.circlePatterns.minCandidates = 4

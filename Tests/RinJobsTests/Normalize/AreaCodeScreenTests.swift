@@ -1,4 +1,3 @@
-import GRDB
 import RinNormalize
 import Testing
 
@@ -47,20 +46,11 @@ struct AreaCodeScreenTests {
   /// owner's region: whenever libphonenumber gives a number an area code, the screen for that
   /// code lets it through.
   @Test func neverRulesOutANumberLibphonenumberGivesTheCode() throws {
-    let db = try TestDatabase(seedUsers: 60, seed: 29)
-    let rows = try db.read { d in
-      try Row.fetchAll(
-        d,
-        sql:
-          "SELECT p.raw, u.region FROM contact_phones p JOIN contacts c ON c.id = p.contact_id JOIN users u ON u.id = c.user_id"
-      )
-    }
+    let phones = try SeededPhone.all(users: 60, seed: 29)
     var checked: [String: Int] = [:]
     var ruledOut: [String] = []
     var letThroughInUS = 0
-    for row in rows {
-      guard let raw = row[0] as String? else { continue }
-      let region = PhoneNormalizer.region(from: row[1])
+    for (raw, region) in phones.map({ ($0.raw, $0.region) }) {
       guard let code = PhoneNormalizer.parse(raw: raw, defaultRegion: region)?.geographicAreaCode else {
         continue
       }

@@ -12,7 +12,8 @@ final class PostgresSnapshot: Sendable {
   private let file: String
   private let state = Mutex<(queue: DatabaseQueue?, positions: [String: String])>((nil, [:]))
 
-  static let tables = DataContract.allTables + ["job_runs", "job_leases", "job_checkpoints"]
+  static let tables =
+    DataContract.allTables + ["job_runs", "job_leases", "job_checkpoints", "circle_phone_evidence"]
 
   init(url: String, file: String) throws {
     let pg = try TestPostgresConnection(url: url)

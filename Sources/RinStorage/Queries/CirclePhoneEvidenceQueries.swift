@@ -1,0 +1,60 @@
+import RinDomain
+
+extension StorageTransaction {
+  /// The stored phone evidence of the batch's live contacts, by contact id.
+  public func circlePhoneEvidence(of userIDs: [Int64]) throws -> [Int64: PhoneEvidence] {
+    var stored: [Int64: PhoneEvidence] = [:]
+    try sql.forEachRow(
+      sql.dialect.placeholders(
+        """
+        SELECT e.contact_id, e.fingerprint, e.valid_numbers, e.invalid_numbers, e.area_codes
+        FROM circle_phone_evidence e JOIN contacts c ON c.id = e.contact_id
+        WHERE c.user_id IN (\(SQLDialect.list(userIDs.count))) AND c.deleted_at IS NULL
+        """), userIDs.map(SQLValue.integer)
+    ) { row in
+      guard let contact = row.int64(0), let fingerprint = row.int64(1), let valid = row.int64(2),
+        let invalid = row.int64(3), let codes = row.text(4)
+      else { return }
+      stored[contact] = PhoneEvidence(
+        fingerprint: fingerprint, validNumbers: Int(valid), invalidNumbers: Int(invalid),
+        areaCodes: PhoneEvidence.areaCodes(fromList: codes))
+    }
+    return stored
+  }
+
+  /// Records what these contacts' numbers showed at `instant`, in a few multi-row statements.
+  /// Bookkeeping, like a checkpoint: not reported as a change of the data contract.
+  public func saveCirclePhoneEvidence(
+    _ evidence: [(contactID: Int64, evidence: PhoneEvidence)], at instant: Int64
+  )
+    throws
+  {
+    try Self.circlePhoneEvidenceUpsert.execute(
+      evidence.map { contactID, evidence in
+        [
+          .integer(contactID), .integer(evidence.fingerprint), .integer(Int64(evidence.validNumbers)),
+          .integer(Int64(evidence.invalidNumbers)), .text(evidence.areaCodeList), .integer(instant),
+        ]
+      }, on: sql)
+  }
+
+  /// Drops the evidence of the users' deleted contacts: it can never be used again.
+  public func forgetCirclePhoneEvidenceOfDeletedContacts(of userIDs: [Int64]) throws {
+    _ = try sql.execute(
+      sql.dialect.placeholders(
+        """
+        DELETE FROM circle_phone_evidence WHERE contact_id IN (
+          SELECT id FROM contacts WHERE user_id IN (\(SQLDialect.list(userIDs.count))) AND deleted_at IS NOT NULL)
+        """), userIDs.map(SQLValue.integer))
+  }
+
+  private static let circlePhoneEvidenceUpsert = MultiRowStatement(
+    head:
+      "INSERT INTO circle_phone_evidence (contact_id, fingerprint, valid_numbers, invalid_numbers, area_codes, checked_at) VALUES",
+    columns: 6,
+    tail: """
+      ON CONFLICT (contact_id) DO UPDATE SET fingerprint = excluded.fingerprint,
+        valid_numbers = excluded.valid_numbers, invalid_numbers = excluded.invalid_numbers,
+        area_codes = excluded.area_codes, checked_at = excluded.checked_at
+      """)
+}
