@@ -107,12 +107,7 @@ struct ReliabilityDatabaseFaultTests {
       let template = try SeededTemplate(users: 10, seed: 3)
       let workspace = try ReliabilityWorkspace(copying: template, busyTimeout: "1s")
       let before = try workspace.snapshot()
-      let gate = try workspace.connection()
-      let result = try gate.writeWithoutTransaction { db in
-        try db.execute(sql: "BEGIN EXCLUSIVE")
-        defer { try? db.execute(sql: "ROLLBACK") }
-        return try workspace.run(Self.job)
-      }
+      let result = try Self.runWhileAnotherConnectionHoldsTheWriteLock(in: workspace)
       checks.expect(result.exitCode == 75, "\(result.stderr)")
       checks.expect(result.stderr.contains("database busy"), "\(result.stderr)")
       checks.expect(try workspace.snapshot().differences(from: before).isEmpty)
@@ -146,12 +141,7 @@ struct ReliabilityDatabaseFaultTests {
         (try? FileManager.default.attributesOfItem(atPath: workspace.dbPath + "-wal")[.size] as? Int) ?? 0
       checks.expect(walSize == 0, "the test needs an empty write-ahead log; it has \(walSize) bytes")
       let before = try workspace.snapshot()
-      let gate = try workspace.connection()
-      let result = try gate.writeWithoutTransaction { db in
-        try db.execute(sql: "BEGIN EXCLUSIVE")
-        defer { try? db.execute(sql: "ROLLBACK") }
-        return try workspace.run(Self.job)
-      }
+      let result = try Self.runWhileAnotherConnectionHoldsTheWriteLock(in: workspace)
       checks.expect(result.exitCode == 75, "\(result.stderr)")
       checks.expect(
         result.stdout.contains("is already running: run 4242, pid \(holderPID)"), "\(result.stdout)")
@@ -159,6 +149,16 @@ struct ReliabilityDatabaseFaultTests {
       checks.expect(result.stderr.contains("could not record the skipped run"), "\(result.stderr)")
       checks.expect(try workspace.snapshot().differences(from: before).isEmpty)
       checks.expect(try workspace.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM job_runs") } == 0)
+    }
+  }
+
+  private static func runWhileAnotherConnectionHoldsTheWriteLock(in workspace: ReliabilityWorkspace) throws
+    -> Executable.Result
+  {
+    try workspace.connection().writeWithoutTransaction { db in
+      try db.execute(sql: "BEGIN EXCLUSIVE")
+      defer { try? db.execute(sql: "ROLLBACK") }
+      return try workspace.run(job)
     }
   }
 
