@@ -24,6 +24,7 @@ enum Migrations {
     Step(
       name: "remember what circle patterns derived from each contact's phones",
       sql: RuntimeSchema.circlePhoneEvidence),
+    Step(name: "index live contacts' birthdays by owner", sql: DataContractSchema.liveBirthdaysByOwner),
   ]
 
   static var migrator: DatabaseMigrator {

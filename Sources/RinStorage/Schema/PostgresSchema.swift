@@ -20,6 +20,7 @@ enum PostgresSchema {
       // indexed by contact only (the covering index is SQLite's range-scan speed-up).
       .replacingOccurrences(of: "ON contact_phones(contact_id, raw)", with: "ON contact_phones(contact_id)")
       .replacingOccurrences(of: "ON contact_emails(contact_id, address)", with: "ON contact_emails(contact_id)")
+      .replacingOccurrences(of: "ON contacts(user_id, birthday, deleted_at)", with: "ON contacts(user_id)")
   }
 
   static func migrate(_ connection: PostgresConnection, location: String) throws {
