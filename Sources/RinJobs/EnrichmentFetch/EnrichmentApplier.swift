@@ -33,7 +33,7 @@ struct EnrichmentApplier {
       let write = EnrichmentWrite.decide(value, stored: stored[key])
       guard write != .none else { return }
       try tx.putEnrichment(
-        contactID: contact.id, field: field.rawValue, source: source, value: value.value,
+        userID: contact.userID, contactID: contact.id, field: field.rawValue, source: source, value: value.value,
         confidence: value.confidence, fetchedAt: value.fetchedAt, isNew: write == .insert)
       if write.isNewToUser { enriched[contact.userID, default: []].insert(contact.id) }
     }

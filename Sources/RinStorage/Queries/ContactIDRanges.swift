@@ -1,7 +1,7 @@
 /// One batch's contact ids as a few id ranges, so that a table keyed by `contact_id` (phones,
 /// emails, enrichments, circle members) is read in a few ordered index scans instead of one index
 /// probe per contact: at 5.8 M contacts the probes were most of daily-score's time. Rows of
-/// contacts outside the batch that fall inside a range are dropped by the reader (`ContactFlags`).
+/// contacts outside the batch that fall inside a range are dropped by the reader.
 struct ContactIDRanges: Equatable {
   /// Ranges per query: the query text has this many `BETWEEN` branches, unused ones are empty.
   static let limit = 8

@@ -1,15 +1,22 @@
-/// Which child-table rows a per-batch query reads: those in the batch's contact id ranges (one
-/// `UNION ALL` branch per range, so each is an ordered index scan and no row needs de-duplicating),
-/// or, when the contacts are too scattered for ranges, those of the batch's users' contacts.
+/// Which child-table rows a per-batch query reads: those of a list of contact ids (one index
+/// probe each, for a few contacts among many), those in the contacts' id ranges (one `UNION ALL`
+/// branch per range, so each is an ordered index scan and no row needs de-duplicating), or,
+/// when the contacts are too scattered for ranges, those of the batch's users' contacts.
 struct ContactScope {
   let ranges: ContactIDRanges?
   let userIDs: [SQLValue]
+  /// When set, the scope is these contacts, whatever `ranges` and `userIDs` say.
+  var contactIDs: [SQLValue]? = nil
 
   func query(_ query: ScopedQuery, end: Int64, dialect: SQLDialect) -> (String, [SQLValue]) {
     func branch(_ condition: String, _ values: [SQLValue]) -> (String, [SQLValue]) {
       let before = Array(repeating: SQLValue.integer(end), count: query.endsBefore)
       let after = Array(repeating: SQLValue.integer(end), count: query.endsAfter)
       return (query.before + condition + query.after, before + values + after)
+    }
+    if let contactIDs {
+      let (text, values) = branch("\(query.column) IN (\(SQLDialect.list(contactIDs.count)))", contactIDs)
+      return (dialect.placeholders(text), values)
     }
     guard let ranges else {
       let list = SQLDialect.list(userIDs.count)

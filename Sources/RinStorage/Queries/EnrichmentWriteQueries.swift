@@ -20,8 +20,10 @@ extension StorageTransaction {
 
   /// Inserts or updates one enrichment. A new value resets `seen_at` (the user has not seen it);
   /// the same value with a new confidence keeps it.
+  /// The contact's stored score facts are forgotten with it: daily-score derives them again.
   public func putEnrichment(
-    contactID: Int64, field: String, source: String, value: String, confidence: Double, fetchedAt: Int64,
+    userID: Int64, contactID: Int64, field: String, source: String, value: String, confidence: Double,
+    fetchedAt: Int64,
     isNew: Bool
   ) throws {
     try sql.execute(
@@ -38,6 +40,7 @@ extension StorageTransaction {
         .integer(contactID), .text(field), .text(value), .text(source), .real(confidence),
         .integer(fetchedAt),
       ])
+    try forgetScoreContactFacts(userID: userID, contactID: contactID)
     changes.record(
       "contact_enrichments", isNew ? .insert : .update, sample: "contact \(contactID) \(field) (\(source))")
   }

@@ -4,57 +4,109 @@ extension StorageTransaction {
   /// Streams every contact of `ids` created up to `end` (live ones and deleted ones, which churn
   /// needs), with the existence checks answered for contacts live at `end` only.
   ///
-  /// Six queries whatever the batch: the batch's contact ids (from the `contacts_by_user` index
-  /// alone), one ordered scan each of phones, emails, enrichments and circle members over those
-  /// ids' ranges (`ContactIDRanges`), then the contacts themselves over the same ranges. One
-  /// correlated `EXISTS` per contact and table cost an index probe each: 70 % of the job at
-  /// 5.8 M contacts.
+  /// Every read goes through an index keyed by owner, so a batch costs the same however its
+  /// users' contact ids are spread among everyone else's (DESIGN.md §6): the contacts from
+  /// `contacts_for_score_by_user`, their names' and child rows' facts from
+  /// `score_contact_facts`, their circles from `circles_by_user` and each circle's members in
+  /// one run of `circle_members_by_circle`. Only contacts whose stored facts are missing or stale
+  /// reach the child tables (every contact on a first night, the day's changes after it).
   public func forEachScoreContact(
     of ids: [Int64], end: Int64, _ body: (_ userID: Int64, ScoreContact) throws -> Void
   ) throws {
     try forEachScoreContact(of: ids, end: end, rangesAllowed: true, body)
   }
 
-  /// `rangesAllowed: false` probes per contact whatever the ids (tests compare both ways).
+  /// `rangesAllowed: false` derives facts by probing per contact whatever the ids (tests compare
+  /// both ways).
   func forEachScoreContact(
     of ids: [Int64], end: Int64, rangesAllowed: Bool, _ body: (_ userID: Int64, ScoreContact) throws -> Void
   ) throws {
     let userIDs = ids.map(SQLValue.integer)
-    var contactIDs: [Int64] = []
-    try sql.forEachRow("SELECT id FROM contacts WHERE user_id IN (\(SQLDialect.list(ids.count)))", userIDs) {
-      if let id = $0.int64(0) { contactIDs.append(id) }
+    var stored = try storedScoreContactFacts(of: userIDs)
+    var organized = try organizedContacts(of: userIDs, end: end)
+    var toDerive: [ScoreContactToDerive] = []
+    var waiting: [(userID: Int64, contact: ScoreContact, id: Int64)] = []
+    var contactsRead = 0
+    func emit(_ userID: Int64, _ contactID: Int64, _ contact: ScoreContact, _ facts: ScoreContactFacts) throws
+    {
+      var contact = contact
+      contact.hasName = facts.hasName
+      let live = contact.createdAt < end && (contact.deletedAt.map { $0 >= end } ?? true)
+      if live {
+        contact.hasChannel = facts.hasChannel
+        contact.isEnriched = facts.enrichedAt.map { $0 < end } ?? false
+        contact.isOrganized = organized.lookUp(owner: userID, contact: contactID) != nil
+      }
+      try body(userID, contact)
     }
-    var flags = ContactFlags(ids: contactIDs)
-    let ranges = rangesAllowed ? ContactIDRanges(sortedIDs: flags.ids) : nil
-    let scope = ContactScope(ranges: ranges, userIDs: userIDs)
-    for (flag, query) in Self.contactFlagQueries {
-      try sql.forEachRow(scope.query(query, end: end, dialect: sql.dialect)) { row in
-        if let id = row.int64(0) { flags.set(flag, for: id) }
+    let (text, values) = sql.dialect.named(
+      Self.scoreContactsQuery(users: ids.count), ["end": .integer(end)], then: userIDs)
+    try sql.forEachRow(sql.dialect.placeholders(text), values) { row in
+      guard let id = row.int64(0), let userID = row.int64(1) else { return }
+      contactsRead += 1
+      let createdAt = row.int64(2) ?? 0
+      let stamp = row.int64(4) ?? createdAt
+      let contact = ScoreContact(
+        hasName: false, createdAt: createdAt, deletedAt: row.int64(3), isRinUser: row.int64(5) == 1,
+        isMutual: row.int64(6) == 1)
+      if let facts = stored.lookUp(owner: userID, contact: id), facts.derivedFrom == stamp {
+        try emit(userID, id, contact, facts)
+      } else {
+        toDerive.append(ScoreContactToDerive(userID: userID, contactID: id, stamp: stamp))
+        waiting.append((userID, contact, id))
       }
     }
-    try sql.forEachRow(scope.query(Self.scoreContactsQuery, end: end, dialect: sql.dialect)) { row in
-      // A range also holds other users' contacts.
-      guard let id = row.int64(0), let found = flags.flags(of: id) else { return }
-      let createdAt = row.int64(2) ?? 0
-      let deletedAt = row.int64(3)
-      let live = createdAt < end && (deletedAt.map { $0 >= end } ?? true)
-      let facts = live ? found : 0
-      // Names are only asked whether one is not blank: answered on their bytes, in order.
-      let hasName = (4...6).contains { row.withUTF8($0, ScoreContact.isNotBlank(utf8:)) ?? false }
-      try body(
-        row.int64(1) ?? 0,
-        ScoreContact(
-          hasName: hasName, createdAt: createdAt, deletedAt: deletedAt,
-          hasChannel: facts & ContactFlags.channel != 0,
-          isEnriched: facts & ContactFlags.enriched != 0, isRinUser: row.int64(7) == 1,
-          isMutual: row.int64(8) == 1, isOrganized: facts & ContactFlags.organized != 0))
+    guard !toDerive.isEmpty else { return }
+    let derived = try deriveScoreContactFacts(
+      toDerive,
+      scope: derivationScope(toDerive, of: contactsRead, userIDs: userIDs, rangesAllowed: rangesAllowed))
+    for (userID, contact, id) in waiting {
+      try emit(userID, id, contact, derived[id] ?? ScoreContactFacts(derivedFrom: 0))
     }
   }
 
+  /// A few contacts among the batch's are probed by id; most of them (a first night) are read
+  /// the way the whole batch would be: in id ranges when they have few, else by owner.
+  private func derivationScope(
+    _ contacts: [ScoreContactToDerive], of total: Int, userIDs: [SQLValue], rangesAllowed: Bool
+  ) -> ContactScope {
+    if contacts.count * 4 < total && contacts.count <= Self.probeLimit {
+      return ContactScope(ranges: nil, userIDs: userIDs, contactIDs: contacts.map { .integer($0.contactID) })
+    }
+    let ranges = rangesAllowed ? ContactIDRanges(sortedIDs: contacts.map(\.contactID).sorted()) : nil
+    return ContactScope(ranges: ranges, userIDs: userIDs)
+  }
+
+  /// Bound values in one `IN (…)` list: below both backends' limits (SQLite 32,766).
+  static let probeLimit = 10_000
+
+  /// The contacts in a live `prepopulated` or `custom` circle of their owner's at `end`, in
+  /// (owner, contact) order: reached through the owner's circles, so that the read is keyed by
+  /// owner, not by contact id. (A membership of another user's contact, which the services never
+  /// write, does not count.)
+  private func organizedContacts(of userIDs: [SQLValue], end: Int64) throws -> OwnerKeyedRows<Void> {
+    var organized = OwnerKeyedRows<Void>()
+    let (text, values) = sql.dialect.named(
+      """
+      SELECT k.user_id, m.contact_id FROM circles k JOIN circle_members m ON m.circle_id = k.id
+      WHERE k.user_id IN (\(SQLDialect.list(userIDs.count))) AND k.kind IN ('prepopulated', 'custom')
+        AND k.created_at < :end AND (k.deleted_at IS NULL OR k.deleted_at >= :end)
+        AND (m.added_at IS NULL OR m.added_at < :end)
+      ORDER BY k.user_id, m.contact_id
+      """, ["end": .integer(end)], then: userIDs)
+    try sql.forEachRow(sql.dialect.placeholders(text), values) { row in
+      if let user = row.int64(0), let contact = row.int64(1) {
+        organized.append(owner: user, contact: contact, ())
+      }
+    }
+    return organized
+  }
+
   /// `rin_user_id IS NOT NULL` comes first so that SQLite skips the rest for most contacts.
-  private static let scoreContactsQuery = ScopedQuery(
+  /// Every column is in `contacts_for_score_by_user`: no contact row is read.
+  private static func scoreContactsQuery(users: Int) -> String {
     """
-    SELECT c.id, c.user_id, c.created_at, c.deleted_at, c.given_name, c.family_name, c.display_name,
+    SELECT c.id, c.user_id, c.created_at, c.deleted_at, coalesce(c.updated_at, c.created_at),
       CASE WHEN c.rin_user_id IS NOT NULL AND c.created_at < :end AND (c.deleted_at IS NULL OR c.deleted_at >= :end)
       THEN EXISTS (SELECT 1 FROM users r WHERE r.id = c.rin_user_id AND r.created_at < :end
         AND (r.deleted_at IS NULL OR r.deleted_at >= :end))
@@ -64,45 +116,8 @@ extension StorageTransaction {
         AND b.created_at < :end AND (b.deleted_at IS NULL OR b.deleted_at >= :end))
       END
     FROM contacts c
-    WHERE {contacts:c.id} AND c.created_at <= :end
-    """)
-
-  /// Contact ids that have a fact, one query per table; `{contacts:…}` is the batch's scope.
-  /// `raw >= '!'` answers "not blank" at once for text whose first byte is above the space
-  /// (byte order: SQLite's BINARY collation; PostgreSQL needs `COLLATE "C"` for it), so `trim`
-  /// runs only on text that starts with a blank (trim was 2/3 of the phone scan).
-  private static let contactFlagQueries: [(UInt8, ScopedQuery)] = [
-    (
-      ContactFlags.channel,
-      ScopedQuery(
-        """
-        SELECT p.contact_id FROM contact_phones p
-        WHERE {contacts:p.contact_id} AND (p.raw >= '!' OR trim(p.raw, ' \t\r\n') <> '')
-        """)
-    ),
-    (
-      ContactFlags.channel,
-      ScopedQuery(
-        """
-        SELECT e.contact_id FROM contact_emails e
-        WHERE {contacts:e.contact_id} AND (e.address >= '!' OR trim(e.address, ' \t\r\n') <> '')
-        """)
-    ),
-    (
-      ContactFlags.enriched,
-      ScopedQuery(
-        "SELECT x.contact_id FROM contact_enrichments x WHERE {contacts:x.contact_id} AND x.fetched_at < :end"
-      )
-    ),
-    (
-      ContactFlags.organized,
-      ScopedQuery(
-        """
-        SELECT m.contact_id FROM circle_members m JOIN circles k ON k.id = m.circle_id
-        WHERE {contacts:m.contact_id} AND k.kind IN ('prepopulated', 'custom')
-          AND (m.added_at IS NULL OR m.added_at < :end)
-          AND k.created_at < :end AND (k.deleted_at IS NULL OR k.deleted_at >= :end)
-        """)
-    ),
-  ]
+    WHERE c.user_id IN (\(SQLDialect.list(users))) AND c.created_at <= :end
+    ORDER BY c.user_id, c.id
+    """
+  }
 }

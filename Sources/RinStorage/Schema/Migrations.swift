@@ -25,6 +25,8 @@ enum Migrations {
       name: "remember what circle patterns derived from each contact's phones",
       sql: RuntimeSchema.circlePhoneEvidence),
     Step(name: "index live contacts' birthdays by owner", sql: DataContractSchema.liveBirthdaysByOwner),
+    Step(name: "index contacts by owner for the score", sql: DataContractSchema.contactsForScoreByOwner),
+    Step(name: "remember each contact's score facts by owner", sql: RuntimeSchema.scoreContactFacts),
   ]
 
   static var migrator: DatabaseMigrator {

@@ -19,8 +19,12 @@ enum PostgresSchema {
       // online services' write of a longer phone or address fail. On PostgreSQL they are
       // indexed by contact only (the covering index is SQLite's range-scan speed-up).
       .replacingOccurrences(of: "ON contact_phones(contact_id, raw)", with: "ON contact_phones(contact_id)")
-      .replacingOccurrences(of: "ON contact_emails(contact_id, address)", with: "ON contact_emails(contact_id)")
+      .replacingOccurrences(
+        of: "ON contact_emails(contact_id, address)", with: "ON contact_emails(contact_id)"
+      )
       .replacingOccurrences(of: "ON contacts(user_id, birthday, deleted_at)", with: "ON contacts(user_id)")
+      // A table keyed by its primary key is clustered on it in SQLite only.
+      .replacingOccurrences(of: ") WITHOUT ROWID;", with: ");")
   }
 
   static func migrate(_ connection: PostgresConnection, location: String) throws {

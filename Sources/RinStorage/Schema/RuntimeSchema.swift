@@ -44,4 +44,17 @@ enum RuntimeSchema {
       contact_id INTEGER PRIMARY KEY, fingerprint INTEGER NOT NULL, valid_numbers INTEGER NOT NULL,
       invalid_numbers INTEGER NOT NULL, area_codes TEXT NOT NULL, checked_at INTEGER NOT NULL);
     """
+
+  /// daily-score's facts about each contact that need its child rows (a non-blank name, a
+  /// phone or email, its earliest enrichment), kept by owner so that a batch reads its users'
+  /// facts in one run of rows each however contact ids are laid out. `derived_from` is the
+  /// contact's `coalesce(updated_at, created_at)` when they were derived: a contact whose stamp
+  /// moved (the services bump `updated_at` when its names, phones or emails change, docs/JOBS.md)
+  /// is derived again; enrichment-fetch forgets a contact's row when it writes its enrichments.
+  static let scoreContactFacts = """
+    CREATE TABLE score_contact_facts (
+      user_id INTEGER NOT NULL, contact_id INTEGER NOT NULL, derived_from INTEGER NOT NULL,
+      has_name INTEGER NOT NULL, has_channel INTEGER NOT NULL, enriched_at INTEGER,
+      PRIMARY KEY (user_id, contact_id)) WITHOUT ROWID;
+    """
 }

@@ -31,17 +31,4 @@ struct ContactIDRangesTests {
   @Test func noContactsNoRanges() throws {
     #expect(try #require(ContactIDRanges(sortedIDs: [])).ranges.isEmpty)
   }
-
-  @Test func flagsIgnoreIDsOutsideTheBatchAndFindOnesOutOfOrder() {
-    var flags = ContactFlags(ids: [30, 10, 20, 20])
-    #expect(flags.ids == [10, 20, 30])
-    flags.set(ContactFlags.channel, for: 25)
-    flags.set(ContactFlags.channel, for: 30)
-    flags.set(ContactFlags.organized, for: 10)
-    flags.set(ContactFlags.enriched, for: 30)
-    #expect(flags.flags(of: 25) == nil)
-    #expect(flags.flags(of: 20) == 0)
-    #expect(flags.flags(of: 30) == ContactFlags.channel | ContactFlags.enriched)
-    #expect(flags.flags(of: 10) == ContactFlags.organized)
-  }
 }

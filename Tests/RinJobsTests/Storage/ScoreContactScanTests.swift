@@ -80,6 +80,60 @@ struct ScoreContactScanTests {
       want.contains { $0.fields[3] == 1 } && want.contains { $0.fields[7] == 1 }
         && want.contains { $0.fields[4] == 1 })
     #expect(try Self.scanned(db, users: users, rangesAllowed: true) == want)
+    try db.execute("DELETE FROM score_contact_facts")
     #expect(try Self.scanned(db, users: users, rangesAllowed: false) == want)
+  }
+
+  /// The facts kept in `score_contact_facts` after one pass serve the next, and every kind of
+  /// change the services make (bumping `updated_at` as docs/JOBS.md asks), or enrichment-fetch
+  /// makes, is seen by the pass after it.
+  @Test(arguments: Backend.available)
+  func storedFactsServeTheNextPassAndFollowEveryKindOfChange(backend: Backend) throws {
+    let db = try TestDatabase(backend, seedUsers: 40, seed: 5)
+    let all = try db.strings("SELECT id FROM users ORDER BY id").compactMap { Int64($0) }
+    #expect(try Self.scanned(db, users: all, rangesAllowed: true) == Self.expected(db, users: all))
+    let contacts = try db.int("SELECT count(*) FROM contacts WHERE created_at <= ?", [Self.end])
+    #expect(
+      try db.storage.read { try $0.sql.fetchInt("SELECT count(*) FROM score_contact_facts") }
+        == Int64(contacts))
+    #expect(try Self.scanned(db, users: all, rangesAllowed: true) == Self.expected(db, users: all))
+
+    let at = Self.end - 7
+    for change in [
+      // Names blanked, phones and emails removed or added: the contact's stamp moves.
+      "UPDATE contacts SET given_name = ' ', family_name = NULL, display_name = '', updated_at = ? WHERE id % 11 = 3",
+      "DELETE FROM contact_phones WHERE contact_id % 13 = 5",
+      "DELETE FROM contact_emails WHERE contact_id % 13 = 5",
+      "UPDATE contacts SET updated_at = ? WHERE id % 13 = 5",
+      "INSERT INTO contact_phones (contact_id, raw, label) SELECT id, '+1 555 0100', 'mobile' FROM contacts WHERE id % 17 = 2",
+      "UPDATE contacts SET updated_at = ? WHERE id % 17 = 2",
+      "UPDATE contacts SET deleted_at = ?, updated_at = ? WHERE id % 29 = 6",
+      // Circles and memberships are read afresh every pass.
+      "UPDATE circles SET deleted_at = ? WHERE id % 5 = 1",
+      """
+      INSERT INTO circle_members (circle_id, contact_id, added_at)
+      SELECT k.id, c.id, NULL FROM circles k JOIN contacts c ON c.user_id = k.user_id
+      WHERE k.kind = 'custom' AND c.id % 23 = 7
+        AND NOT EXISTS (SELECT 1 FROM circle_members m WHERE m.circle_id = k.id AND m.contact_id = c.id)
+      """,
+    ] {
+      try db.execute(change, Array(repeating: at, count: change.filter { $0 == "?" }.count))
+    }
+    // enrichment-fetch's writes forget the contact's facts.
+    let enriched = try db.read { d in
+      try Row.fetchAll(d, sql: "SELECT user_id, id FROM contacts WHERE id % 19 = 4").map {
+        ($0[0] as Int64, $0[1] as Int64)
+      }
+    }
+    try db.storage.write { tx in
+      for (user, contact) in enriched {
+        try tx.putEnrichment(
+          userID: user, contactID: contact, field: "company", source: "test", value: "x", confidence: 1,
+          fetchedAt: at, isNew: true)
+      }
+    }
+    let want = try Self.expected(db, users: all)
+    #expect(try Self.scanned(db, users: all, rangesAllowed: true) == want)
+    #expect(try Self.scanned(db, users: all, rangesAllowed: false) == want)
   }
 }
