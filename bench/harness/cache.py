@@ -141,6 +141,41 @@ class Cache:
         self._finish(building, path, stamp)
         return path
 
+    def after_first_run(self, size: settings.Size, log, job: str, run_first,
+                        layout: str = settings.CREATION_ORDER) -> tuple:
+        """The seeded database after one run of `job` at RUN_NOW (`run_first(path)` runs it and
+        returns its measurement) and one day of changes (bench/day_of_changes.sql): the night a
+        job that keeps what it derived (daily-score's `score_contact_facts`) meets every night
+        but its first. Returns the path and the first run's measurement as cached beside it
+        (`{"wall", "cpu", "rss_mb"}`). Its stamp is the seeded file's, the day's and the job's
+        storage code (a change there changes what the first run keeps)."""
+        base = self.seeded(size, log, layout)
+        name = size.name if layout == settings.CREATION_ORDER else f"{size.name}-{layout}"
+        path = self.folder / f"{name}-{job}-night.sqlite"
+        day = (self.repo / "bench" / "day_of_changes.sql").read_text()
+        code = hashlib.sha256()
+        for file in sorted((self.repo / "Sources" / "RinStorage" / "Queries").rglob("*.swift")):
+            code.update(file.read_bytes())
+        stamp = self.stamp(size, layout) | {
+            "first_run": job,
+            "at": settings.RUN_NOW,
+            "day_of_changes": hashlib.sha256(day.encode()).hexdigest()[:16],
+            "storage_queries": code.hexdigest()[:16],
+        }
+        first_path = path.with_suffix(".first.json")
+        if self._valid(path, stamp) and first_path.exists():
+            return path, json.loads(first_path.read_text())
+        log(f"preparing {name} after a first run of {job} …")
+        building = self.folder / f"{name}-{job}-night.building.sqlite"
+        remove_database(building)
+        copy(base, building)
+        first = run_first(building)
+        run_checked(["sqlite3", "-bail", building], input=day)
+        checkpoint(building)
+        self._finish(building, path, stamp)
+        first_path.write_text(json.dumps(first, indent=2) + "\n")
+        return path, first
+
     def scratch_copy(self, source: Path, name: str) -> Path:
         """A fresh copy of `source` for one measured run (reflinked where the file system can)."""
         target = self.scratch / name

@@ -64,6 +64,11 @@ def _layout_section(size, production, clustered) -> list:
             continue
         lines.append(f"| {job} | {_seconds(mine.cpu)} | {_seconds(other.cpu)} | {ratio:.2f} × "
                      f"| {_seconds(mine.wall)} | {_seconds(other.wall)} | load {min(other.loads):.1f}–{max(other.loads):.1f} |")
+        if mine.first_run and other.first_run:
+            a, b = mine.first_run, other.first_run
+            lines.append(f"| {job}, its first run | {_seconds(a['cpu'])} | {_seconds(b['cpu'])} | "
+                         f"{a['cpu'] / b['cpu']:.2f} × | {_seconds(a['wall'])} | {_seconds(b['wall'])} | "
+                         f"once, when the fixture was made |")
     return lines + [""]
 
 

@@ -30,6 +30,9 @@ class Result:
     note: str = ""
     work_unit: str = "rows read"
     samples: list = field(default_factory=list)
+    # A job measured the night after its first run (settings.SECOND_NIGHT_JOBS): that first
+    # run's {"wall", "cpu", "rss_mb"}, measured once when its fixture was made.
+    first_run: Optional[dict] = None
 
     @property
     def measured(self) -> bool:

@@ -45,9 +45,17 @@ class Runner:
 
     def job(self, size: settings.Size, job: str, layout: str = settings.CREATION_ORDER) -> Result:
         result = Result(job=job, size=size.name)
+        now = settings.RUN_NOW
         if job == "attribution-expiry":
             result.work_unit = "clicks deleted"
             source = self.cache.expired_clicks(size, self.log)
+        elif job in settings.SECOND_NIGHT_JOBS:
+            source, first = self.cache.after_first_run(
+                size, self.log, job, lambda db: self._first_run(job, db), layout)
+            now = settings.NEXT_NIGHT_NOW
+            result.first_run = first
+            result.note = (f"the night after its first run, with the day of changes; first run "
+                           f"{first['wall']:.2f} s wall, {first['cpu']:.2f} s CPU, {first['rss_mb']:.1f} MB")
         else:
             source = self.cache.seeded(size, self.log, layout)
         if job == "enrichment-fetch":
@@ -64,7 +72,7 @@ class Runner:
             copy = self.cache.scratch_copy(source, f"{job}.sqlite")
             baseline = self._baseline(job, source, copy, baseline_sql)
             m = self._with_provider(job, lambda url: self._run_job(
-                job, write_config(self.cache.scratch, copy, provider_url=url), copy, extra=extra))
+                job, write_config(self.cache.scratch, copy, provider_url=url), copy, extra=extra, now=now))
             remove_database(copy)
             if _says_not_built(m):
                 result.state = NOT_BUILT
@@ -95,10 +103,17 @@ class Runner:
             raise RuntimeError(f"baseline failed on {db}: {m.stderr}")
         return m
 
-    def _run_job(self, job, config: Path, db: Path, extra=()) -> Measurement:
+    def _run_job(self, job, config: Path, db: Path, extra=(), now=settings.RUN_NOW) -> Measurement:
         argv = [self.rinjobs, "run", job, "--config", config, "--db", db,
-                "--now", settings.RUN_NOW, "--json", *extra]
+                "--now", now, "--json", *extra]
         return measure(argv, cwd=self.cache.scratch, env=self.env, timeout=self.timeout)
+
+    def _first_run(self, job, db: Path) -> dict:
+        m = self._run_job(job, write_config(self.cache.scratch, db), db)
+        if m.timed_out or m.exit_code != 0:
+            raise RuntimeError(f"the first run of {job} on {db} failed: exit {m.exit_code}: {_error_text(m)}")
+        self.log(f"  first run of {job}: {m.wall:.2f} s wall, {m.cpu:.2f} s cpu, {m.rss_mb:.1f} MB")
+        return {"wall": m.wall, "cpu": m.cpu, "rss_mb": m.rss_mb}
 
     def _with_provider(self, job, run):
         if job not in ("enrichment-fetch", settings.NIGHTLY) or not self.has_stub:

@@ -74,6 +74,10 @@ ENRICHMENT_SHARD = "0/40"
 # file after one `pipeline run nightly` at RUN_NOW (its enrichment-fetch looks up every key, the
 # expensive once-only backfill), and each measured run is the next night, NEXT_NIGHT_NOW.
 NEXT_NIGHT_NOW = "2026-11-23T02:30:00Z"
+# Jobs that keep what they derived for the next night (daily-score: `score_contact_facts`) are
+# measured as the nightly is, the night after their first run with the day of changes between;
+# the first run, made once with the cached fixture, is reported beside it.
+SECOND_NIGHT_JOBS = ("daily-score",)
 # Its target is at M; at L the first night alone would take well over an hour.
 NIGHTLY_SIZES = ("S", "M")
 
