@@ -26,13 +26,17 @@ def parse(argv):
     p.add_argument("--compare-layouts", default=",".join(settings.DEFAULT_LAYOUT_SIZES),
                    help="sizes at which each job also runs on clustered contact ids (default M; "
                         "empty for none)")
+    p.add_argument("--shards", default=",".join(settings.DEFAULT_SHARD_SIZES),
+                   help="sizes at which each per-user job also runs as one shard of 2, 4 and 8 "
+                        "(default M; empty for none)")
     p.add_argument("--out", default="BENCHMARKS.md", help="report file (default BENCHMARKS.md)")
     p.add_argument("--rinjobs", required=True, help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     args.sizes = [s.strip().upper() for s in args.sizes.split(",") if s.strip()]
     args.jobs = [j.strip() for j in args.jobs.split(",") if j.strip()]
     args.compare_layouts = [s.strip().upper() for s in args.compare_layouts.split(",") if s.strip()]
-    for s in args.sizes + args.compare_layouts:
+    args.shards = [s.strip().upper() for s in args.shards.split(",") if s.strip()]
+    for s in args.sizes + args.compare_layouts + args.shards:
         if s not in settings.SIZES:
             p.error(f"unknown size {s}: expected S, M or L")
     for j in args.jobs:
@@ -68,7 +72,7 @@ def main(argv):
     log(f"built jobs: {', '.join(built)}; provider stub: {'yes' if runner.has_stub else 'not built'}")
     nightly = production_nightly_jobs(repo)
 
-    results, size_facts, clustered = {}, {}, {}
+    results, size_facts, clustered, sharded = {}, {}, {}, {}
     for name in args.sizes:
         size = settings.SIZES[name]
         size_facts[name] = facts(cache.seeded(size, log))
@@ -87,10 +91,14 @@ def main(argv):
         if name in args.compare_layouts:
             clustered[name] = {job: runner.job(size, job, settings.CLUSTERED)
                                for job in args.jobs if job in settings.LAYOUT_JOBS and job in built}
+        if name in args.shards:
+            sharded[name] = {job: {n: runner.job(size, job, shard=f"0/{n}") for n in settings.SHARD_COUNTS}
+                             for job in args.jobs if job in settings.SHARD_JOBS and job in built}
         clear_scratch(cache)
 
     command = "bench/run.sh " + " ".join(_user_args(argv))
-    generated = report.render(machine.describe(repo), command.strip(), args.runs, size_facts, results, clustered)
+    generated = report.render(
+        machine.describe(repo), command.strip(), args.runs, size_facts, results, clustered, sharded)
     out = Path(args.out) if Path(args.out).is_absolute() else repo / args.out
     report.write(out, generated)
     _save_raw(cache, results)

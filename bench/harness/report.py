@@ -3,7 +3,7 @@
 from pathlib import Path
 
 from . import settings
-from .targets import evaluate, layout_ratio
+from .targets import evaluate, layout_ratio, shard_efficiency
 
 BEGIN = "<!-- bench:begin: written by bench/run.sh; edits between these markers are overwritten -->"
 END = "<!-- bench:end -->"
@@ -72,6 +72,30 @@ def _layout_section(size, production, clustered) -> list:
     return lines + [""]
 
 
+def _shard_section(size, production, sharded) -> list:
+    counts = settings.SHARD_COUNTS
+    lines = [
+        f"### {size}: one shard alone",
+        "",
+        "Each per-user job also runs as `--shard 0/N` alone on the same file; efficiency is the "
+        "whole run's CPU / (N × the shard's CPU): 1 when N workers together do the work of one.",
+        "",
+        "| job | whole run CPU | " + " | ".join(f"0/{n} CPU | efficiency" for n in counts) + " |",
+        "|---|---:|" + "---:|---:|" * len(counts),
+    ]
+    for job, by_count in sharded.items():
+        whole = production.get(job)
+        cells = []
+        for n in counts:
+            one = by_count.get(n)
+            e = shard_efficiency(whole, one, n)
+            cells += [_seconds(one.cpu) if one and one.measured else (one.state if one else "—"),
+                      f"{e:.2f}" if e is not None else "—"]
+        lines.append(f"| {job} | {_seconds(whole.cpu) if whole and whole.measured else '—'} | "
+                     + " | ".join(cells) + " |")
+    return lines + [""]
+
+
 def _runs_section(results) -> list:
     lines = ["<details><summary>Every run (wall, CPU, peak RSS, 1-minute load average before it)</summary>", ""]
     for size, by_job in results.items():
@@ -83,8 +107,9 @@ def _runs_section(results) -> list:
     return lines + ["", "</details>", ""]
 
 
-def render(machine, command, runs, facts, results, clustered=None) -> str:
+def render(machine, command, runs, facts, results, clustered=None, sharded=None) -> str:
     clustered = clustered or {}
+    sharded = sharded or {}
     lines = [
         BEGIN,
         "## Latest run",
@@ -103,15 +128,20 @@ def render(machine, command, runs, facts, results, clustered=None) -> str:
         "| target | measured | status |",
         "|---|---:|---|",
     ]
-    lines += [f"| {v.target} | {v.measured} | {v.status} |" for v in evaluate(results, clustered)]
+    lines += [f"| {v.target} | {v.measured} | {v.status} |" for v in evaluate(results, clustered, sharded)]
     lines.append("")
     for size in results:
         lines += _size_section(size, facts[size], results[size])
         if size in clustered:
             lines += _layout_section(size, results[size], clustered[size])
+        if size in sharded:
+            lines += _shard_section(size, results[size], sharded[size])
     lines += _runs_section(results)
     if clustered:
         lines += _runs_section({f"{size} clustered": by_job for size, by_job in clustered.items()})
+    if sharded:
+        lines += _runs_section({f"{size} shard 0/{n}": {job: by_n[n] for job, by_n in by_job.items()}
+                                for size, by_job in sharded.items() for n in settings.SHARD_COUNTS})
     lines.append(END)
     return "\n".join(lines)
 

@@ -43,7 +43,8 @@ class Runner:
 
     # MARK: one job
 
-    def job(self, size: settings.Size, job: str, layout: str = settings.CREATION_ORDER) -> Result:
+    def job(self, size: settings.Size, job: str, layout: str = settings.CREATION_ORDER,
+            shard: str = None) -> Result:
         result = Result(job=job, size=size.name)
         now = settings.RUN_NOW
         if job == "attribution-expiry":
@@ -67,6 +68,8 @@ class Runner:
             extra = ["--shard", settings.ENRICHMENT_SHARD]
             result.note = (result.note + "; " if result.note else "") + (
                 f"users of shard {settings.ENRICHMENT_SHARD} (baseline: whole tables)")
+        if shard:
+            extra = ["--shard", shard]
         baseline_sql = (self.repo / "bench" / "baselines" / f"{job}.sql").read_text()
         for run in range(1, self.runs + 1):
             copy = self.cache.scratch_copy(source, f"{job}.sqlite")
@@ -84,6 +87,7 @@ class Runner:
                 job=m, baseline=baseline, work=_work(job, summary),
                 baseline_rows=_baseline_rows(baseline), written=_written(summary)))
             layout_note = "" if layout == settings.CREATION_ORDER else f" ({layout} ids)"
+            layout_note += f" --shard {shard}" if shard else ""
             self.log(f"  {size.name} {job}{layout_note} run {run}: {m.wall:.2f} s wall, {m.cpu:.2f} s cpu, "
                      f"{m.rss_mb:.1f} MB; baseline {baseline.wall:.2f} s; load {m.load1:.2f}")
         return result

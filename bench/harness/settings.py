@@ -91,5 +91,13 @@ DEFAULT_LAYOUT_SIZES = ("M",)
 # attribution-expiry reads invite clicks only: the contact layout cannot change its work.
 LAYOUT_JOBS = [job for job in JOBS if job != "attribution-expiry"]
 
+# Shard efficiency (issue 16): at the sizes of `--shards` (default M) each per-user job also runs
+# as `--shard 0/N` alone; efficiency = the whole run's CPU / (N × that one shard's CPU), 1 when
+# N workers together do the work of one.
+SHARD_JOBS = ["daily-score", "upcoming-birthdays", "badge-recount", "circle-patterns"]
+SHARD_COUNTS = (2, 4, 8)
+DEFAULT_SHARD_SIZES = ("M",)
+SHARD_EFFICIENCY_TARGET = 0.87
+
 # A measured process that runs longer than this is stopped and reported as timed out.
 DEFAULT_TIMEOUT_SECONDS = 3_600

@@ -37,9 +37,27 @@ def layout_ratio(production, clustered):
     return None
 
 
-def evaluate(results, clustered=None) -> list:
+def shard_efficiency(whole, one_shard, count):
+    """The whole run's CPU / (count × one shard's CPU), or None."""
+    if whole and one_shard and whole.measured and one_shard.measured and one_shard.cpu:
+        return whole.cpu / (count * one_shard.cpu)
+    return None
+
+
+def evaluate(results, clustered=None, sharded=None) -> list:
     verdicts = []
     clustered = clustered or {}
+    sharded = sharded or {}
+    for job in settings.SHARD_JOBS:
+        for n in settings.SHARD_COUNTS:
+            target = f"{job}: shard efficiency at N = {n} ≥ {settings.SHARD_EFFICIENCY_TARGET} at M (SQLite, CPU)"
+            e = shard_efficiency(_result(results, "M", job), sharded.get("M", {}).get(job, {}).get(n), n)
+            if e is not None:
+                verdicts.append(_check(target, e, settings.SHARD_EFFICIENCY_TARGET, at_most=False, unit=""))
+            elif "M" in results and "M" not in sharded:
+                verdicts.append(Verdict(target, "—", "not measured (M not in --shards)"))
+            else:
+                verdicts.append(Verdict(target, "—", _unmeasured(results, "M", job)))
     for job in settings.LAYOUT_JOBS:
         target = f"{job}: CPU on creation-order contact ids ≤ 1.2 × clustered ids at M"
         ratio = layout_ratio(_result(results, "M", job), clustered.get("M", {}).get(job))
