@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import settings
-from .cache import Cache, remove_database
+from .cache import Cache, checkpoint, remove_database
+from .cache import copy as copy_file
 from .config import write_config
 from .measure import load_average, measure
 from .pg_cluster import Cluster
@@ -73,12 +74,29 @@ def run(builds, cache: Cache, size: settings.Size, jobs, runs: int, shards: int,
             cluster.copy_of("rin_seeded", "rin_clicks")
             cluster.load_clicks(sources[CLICKS_JOB], "rin_clicks")
             templates[CLICKS_JOB] = "rin_clicks"
+        def job_argv(build, job, db, extra=(), now=None):
+            now = now or (settings.NEXT_NIGHT_NOW if job in settings.SECOND_NIGHT_JOBS else settings.RUN_NOW)
+            return [str(build.rinjobs), "run", job, "--config", str(config), "--db", db,
+                    "--now", now, "--json", *extra]
+
+        # A job that keeps what it derived (daily-score) is measured on the next night, as the
+        # SQLite bench does: each backend's copy has had one run at RUN_NOW (no day of changes
+        # here: bench/day_of_changes.sql is SQLite's dialect), the measured run is at NEXT_NIGHT_NOW.
+        for job in jobs:
+            if job not in settings.SECOND_NIGHT_JOBS:
+                continue
+            first = scratch / f"{job}-first.sqlite"
+            copy_file(sources[job], first)
+            _checked(measure(job_argv(main, job, str(first), now=settings.RUN_NOW), cwd=scratch, env=env,
+                             timeout=timeout), f"{job}'s first run on SQLite")
+            checkpoint(first)
+            sources[job] = first
+            cluster.copy_of("rin_seeded", f"rin_{job.replace('-', '_')}_night")
+            templates[job] = f"rin_{job.replace('-', '_')}_night"
+            _checked(measure(job_argv(main, job, cluster.url(templates[job]), now=settings.RUN_NOW), cwd=scratch,
+                             env=env, timeout=timeout), f"{job}'s first run on PostgreSQL")
         for template in set(templates.values()):
             cluster.sql("VACUUM ANALYZE", db=template)
-
-        def job_argv(build, job, db, extra=()):
-            return [str(build.rinjobs), "run", job, "--config", str(config), "--db", db,
-                    "--now", settings.RUN_NOW, "--json", *extra]
 
         for i in range(runs):
             for job in jobs:
