@@ -8,7 +8,8 @@ extension StorageTransaction {
   /// users' contact ids are spread among everyone else's (DESIGN.md §6): the contacts from
   /// `contacts_for_score_by_user`, their names' and child rows' facts from
   /// `score_contact_facts`, their circles from `circles_by_user` and each circle's members in
-  /// one run of `circle_members_by_circle`. Only contacts whose stored facts are missing or stale
+  /// one run of `circle_members_by_circle_with_added_at`; *mutual* from
+  /// `contacts_by_rin_user_with_owner`. Only contacts whose stored facts are missing or stale
   /// reach the child tables (every contact on a first night, the day's changes after it).
   public func forEachScoreContact(
     of ids: [Int64], end: Int64, _ body: (_ userID: Int64, ScoreContact) throws -> Void

@@ -132,4 +132,23 @@ enum DataContractSchema {
     CREATE INDEX contacts_for_score_by_user
       ON contacts(user_id, id, created_at, updated_at, deleted_at, rin_user_id);
     """
+
+  /// daily-score's *organized* reads each of a batch's circles' members with the time each was
+  /// added: in the index alone, instead of a table probe per member wherever its row lies
+  /// (members are written with their contact, so on production's id layout a circle's rows are
+  /// spread over the table). Replaces `circle_members_by_circle`, of which it is a superset.
+  static let circleMembersByCircleWithAddedAt = """
+    CREATE INDEX circle_members_by_circle_with_added_at ON circle_members(circle_id, contact_id, added_at);
+    DROP INDEX circle_members_by_circle;
+    """
+
+  /// daily-score asks of each contact linked to a Rin user whether that user has the owner
+  /// among their live contacts (*mutual*): answered in this index alone. Replaces
+  /// `contacts_by_rin_user`, of which it is a superset. (The two covering indexes took daily-score
+  /// at M on production's id layout from 7.9 to 5.4 s.)
+  static let contactsByRinUserForMutualChecks = """
+    CREATE INDEX contacts_by_rin_user_with_owner ON contacts(rin_user_id, user_id, created_at, deleted_at)
+      WHERE rin_user_id IS NOT NULL;
+    DROP INDEX contacts_by_rin_user;
+    """
 }

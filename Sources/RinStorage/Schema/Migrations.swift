@@ -27,6 +27,12 @@ enum Migrations {
     Step(name: "index live contacts' birthdays by owner", sql: DataContractSchema.liveBirthdaysByOwner),
     Step(name: "index contacts by owner for the score", sql: DataContractSchema.contactsForScoreByOwner),
     Step(name: "remember each contact's score facts by owner", sql: RuntimeSchema.scoreContactFacts),
+    Step(
+      name: "cover circle members by circle with the time they were added",
+      sql: DataContractSchema.circleMembersByCircleWithAddedAt),
+    Step(
+      name: "cover contacts by Rin user for mutual checks",
+      sql: DataContractSchema.contactsByRinUserForMutualChecks),
   ]
 
   static var migrator: DatabaseMigrator {
