@@ -42,7 +42,10 @@ extension StorageOptions {
   /// Opens the configured database. Jobs refuse a missing file; `migrate` and `seed` create it.
   func openStorage(_ config: RinConfig, create: Bool = false) throws -> Storage {
     let timeout = Double(config.storage.busyTimeout.components.seconds)
+    // `migrate` and `seed` also build PostgreSQL's indexes on the services' tables, which a
+    // job leaves to them (Storage.OpenOptions.buildsServiceIndexes).
     return try Storage.open(
-      url: config.storage.url, options: .init(createIfMissing: create, busyTimeoutSeconds: timeout))
+      url: config.storage.url,
+      options: .init(createIfMissing: create, busyTimeoutSeconds: timeout, buildsServiceIndexes: create))
   }
 }

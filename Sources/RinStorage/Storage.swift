@@ -9,6 +9,7 @@ public final class Storage: Sendable {
   public let location: String
   let backend: Backend
   private let dryRunOpen = Mutex(false)
+  private let deferredIndexes = Mutex<[String]>([])
 
   enum Backend: Sendable {
     case sqlite(DatabaseQueue)
@@ -19,11 +20,25 @@ public final class Storage: Sendable {
     /// Create the file when it does not exist (`migrate`, `seed`); jobs refuse a missing file.
     public var createIfMissing = false
     public var busyTimeoutSeconds: Double = 5
-    public init(createIfMissing: Bool = false, busyTimeoutSeconds: Double = 5) {
+    /// Apply pending migrations on open (`migrate --dry-run` only looks).
+    public var migrates = true
+    /// On PostgreSQL, also build pending indexes on the services' tables, `CONCURRENTLY`
+    /// (`rinjobs migrate`, `seed`); a job leaves them to `migrate` and runs without them.
+    public var buildsServiceIndexes = false
+    public init(
+      createIfMissing: Bool = false, busyTimeoutSeconds: Double = 5, migrates: Bool = true,
+      buildsServiceIndexes: Bool = false
+    ) {
       self.createIfMissing = createIfMissing
       self.busyTimeoutSeconds = busyTimeoutSeconds
+      self.migrates = migrates
+      self.buildsServiceIndexes = buildsServiceIndexes
     }
   }
+
+  /// Indexes on the services' tables this database still lacks because opening it left them to
+  /// `rinjobs migrate` (PostgreSQL only): the jobs run without them, slower.
+  public var pendingServiceIndexes: [String] { deferredIndexes.withLock { $0 } }
 
   private init(location: String, backend: Backend) {
     self.location = location
@@ -61,7 +76,7 @@ public final class Storage: Sendable {
     } catch {
       throw StorageError.from(error, location: path).naming(readOnlyFolderOf: path, exists: exists)
     }
-    try storage.migrate()
+    if options.migrates { try storage.migrate() }
     return storage
   }
 
@@ -96,14 +111,20 @@ public final class Storage: Sendable {
       throw StorageError.from(error, location: location)
     }
     let storage = Storage(location: location, backend: .postgres(PostgresSession(connection: connection)))
-    try storage.migrate()
+    if options.migrates { try storage.migrate(buildServiceIndexes: options.buildsServiceIndexes) }
     return storage
   }
 
-  /// Applies pending migrations; refuses a database written by a newer binary.
-  public func migrate() throws {
+  /// Applies pending migrations; refuses a database written by a newer binary. On SQLite every
+  /// step runs (an index build holds the write lock while it runs: seconds at M); on PostgreSQL
+  /// an index on a services' table waits for `buildServiceIndexes` (`PostgresSchema.migrate`).
+  public func migrate(buildServiceIndexes: Bool = true) throws {
     guard case .sqlite(let queue) = backend else {
-      return try withPostgres { connection in try PostgresSchema.migrate(connection, location: location) }
+      let deferred = try withPostgres { connection in
+        try PostgresSchema.migrate(connection, location: location, buildServiceIndexes: buildServiceIndexes)
+      }
+      deferredIndexes.withLock { $0 = deferred.map(\.name) }
+      return
     }
     let migrator = Migrations.migrator
     try mapErrors {

@@ -25,13 +25,20 @@ public struct RunCommand: AsyncParsableCommand {
       guard let implementation = JobCatalog.job(job) else {
         throw CLIFailure(
           .failure,
-          "\(job.rawValue) is not built yet in this release; it ran nothing. Built jobs: \(JobCatalog.built.map(\.rawValue).joined(separator: ", ")).")
+          "\(job.rawValue) is not built yet in this release; it ran nothing. Built jobs: \(JobCatalog.built.map(\.rawValue).joined(separator: ", "))."
+        )
       }
       let storage = try options.storage.openStorage(config)
+      let logger = Logger(label: "rinjobs")
+      if !storage.pendingServiceIndexes.isEmpty {
+        logger.warning(
+          "\(storage.pendingServiceIndexes.count) index migrations are pending; the job runs without them, slower. Run `rinjobs migrate` (it builds them without blocking writes).",
+          metadata: ["migrations": "\(storage.pendingServiceIndexes.joined(separator: "; "))"])
+      }
       let stop = StopSignal()
       stop.trapTerminationSignals()
       let runner = JobRunner(
-        config: config, storage: storage, logger: Logger(label: "rinjobs"), stop: stop)
+        config: config, storage: storage, logger: logger, stop: stop)
       let summary = await runner.run(implementation, options: runOptions)
       try JobOutput.emit(summary, options: runOptions, storage: storage)
     }
@@ -47,7 +54,8 @@ enum JobOutput {
       print(SummaryText.render(summary))
     }
     if let path = options.metricsFile {
-      try MetricsFile.write(MetricsFile.render([try MetricsFile.facts(for: summary, storage: storage)]), to: path)
+      try MetricsFile.write(
+        MetricsFile.render([try MetricsFile.facts(for: summary, storage: storage)]), to: path)
     }
     guard summary.exitCode == .success else {
       throw ExitCode(summary.exitCode.rawValue)

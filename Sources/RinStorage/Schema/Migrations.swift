@@ -1,11 +1,30 @@
+import Foundation
 import GRDB
 
 /// Append-only: a released migration is never edited; a change is a new migration. Each is
 /// written once in SQLite's DDL; `PostgresSchema` gives PostgreSQL's types for the same text.
 enum Migrations {
   struct Step: Sendable {
+    /// What applying a step may hold up.
+    enum Kind: Sendable {
+      /// Our own tables, or a change the services' writes can wait for: one transaction.
+      case schema
+      /// An index on a table the online services write (one `CREATE INDEX`, then the `DROP
+      /// INDEX` of any index it replaces): on PostgreSQL built with `CONCURRENTLY`, outside a
+      /// transaction, by `rinjobs migrate` (docs/OPERATIONS.md "Upgrading the schema").
+      case serviceIndex
+    }
+
     let name: String
     let sql: String
+    var kind = Kind.schema
+
+    /// The step's statements, one per `;`-terminated line group (our DDL has no `;` inside one).
+    var statements: [String] {
+      sql.split(separator: ";").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter {
+        !$0.isEmpty
+      }
+    }
   }
 
   static let steps: [Step] = [
@@ -24,15 +43,19 @@ enum Migrations {
     Step(
       name: "remember what circle patterns derived from each contact's phones",
       sql: RuntimeSchema.circlePhoneEvidence),
-    Step(name: "index live contacts' birthdays by owner", sql: DataContractSchema.liveBirthdaysByOwner),
-    Step(name: "index contacts by owner for the score", sql: DataContractSchema.contactsForScoreByOwner),
+    Step(
+      name: "index live contacts' birthdays by owner", sql: DataContractSchema.liveBirthdaysByOwner,
+      kind: .serviceIndex),
+    Step(
+      name: "index contacts by owner for the score", sql: DataContractSchema.contactsForScoreByOwner,
+      kind: .serviceIndex),
     Step(name: "remember each contact's score facts by owner", sql: RuntimeSchema.scoreContactFacts),
     Step(
       name: "cover circle members by circle with the time they were added",
-      sql: DataContractSchema.circleMembersByCircleWithAddedAt),
+      sql: DataContractSchema.circleMembersByCircleWithAddedAt, kind: .serviceIndex),
     Step(
       name: "cover contacts by Rin user for mutual checks",
-      sql: DataContractSchema.contactsByRinUserForMutualChecks),
+      sql: DataContractSchema.contactsByRinUserForMutualChecks, kind: .serviceIndex),
   ]
 
   static var migrator: DatabaseMigrator {

@@ -27,33 +27,109 @@ enum PostgresSchema {
       .replacingOccurrences(of: ") WITHOUT ROWID;", with: ");")
   }
 
-  static func migrate(_ connection: PostgresConnection, location: String) throws {
+  /// Applies the pending steps. Schema steps run in one transaction under an advisory lock, so
+  /// that workers starting together migrate once. An index on a services' table
+  /// (`Step.Kind.serviceIndex`) is built in that transaction only on a new database (no rows
+  /// for the services to wait on); on a database in use it is left for `rinjobs migrate`
+  /// (`buildServiceIndexes`), which builds it `CONCURRENTLY` so that the services' writes go on.
+  /// Returns the steps still pending.
+  @discardableResult
+  static func migrate(_ connection: PostgresConnection, location: String, buildServiceIndexes: Bool) throws
+    -> [Migrations.Step]
+  {
+    var deferred: [Migrations.Step] = []
     try connection.simple("BEGIN")
     do {
       try connection.simple("SELECT pg_advisory_xact_lock(hashtextextended('rin_migrations', 0))")
       try connection.simple(
         "CREATE TABLE IF NOT EXISTS rin_migrations (identifier TEXT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())"
       )
-      var applied = Set<String>()
-      let reader = PostgresExecutor(connection: connection)
-      try reader.forEachRow("SELECT identifier FROM rin_migrations", []) { row in
-        if let name = row.text(0) { applied.insert(name) }
-      }
-      let unknown = applied.subtracting(Migrations.steps.map(\.name))
-      guard unknown.isEmpty else {
-        throw StorageError(
-          .schemaTooNew, location: location,
-          detail: "it has migrations this binary does not know (\(unknown.sorted().joined(separator: ", ")))",
-          hint: "Run a rin-jobs release at least as new as the one that migrated it.")
-      }
+      let applied = try appliedSteps(connection, location: location)
+      let isNew = applied.isEmpty
       for step in Migrations.steps where !applied.contains(step.name) {
+        guard step.kind == .schema || isNew else {
+          deferred.append(step)
+          continue
+        }
         try connection.simple(ddl(step.sql))
-        _ = try connection.run("INSERT INTO rin_migrations (identifier) VALUES ($1)", [.text(step.name)])
+        try record(step, connection)
       }
       try connection.simple("COMMIT")
     } catch {
       _ = try? connection.simple("ROLLBACK")
       throw error
     }
+    guard buildServiceIndexes else { return deferred }
+    for step in deferred { try buildConcurrently(step, connection) }
+    return []
+  }
+
+  /// The names in `rin_migrations`; refuses a database migrated by a newer binary.
+  static func appliedSteps(_ connection: PostgresConnection, location: String) throws -> Set<String> {
+    var applied = Set<String>()
+    let reader = PostgresExecutor(connection: connection)
+    try reader.forEachRow(
+      "SELECT identifier FROM rin_migrations", []
+    ) { row in
+      if let name = row.text(0) { applied.insert(name) }
+    }
+    let unknown = applied.subtracting(Migrations.steps.map(\.name))
+    guard unknown.isEmpty else {
+      throw StorageError(
+        .schemaTooNew, location: location,
+        detail: "it has migrations this binary does not know (\(unknown.sorted().joined(separator: ", ")))",
+        hint: "Run a rin-jobs release at least as new as the one that migrated it.")
+    }
+    return applied
+  }
+
+  private static func record(_ step: Migrations.Step, _ connection: PostgresConnection) throws {
+    _ = try connection.run(
+      "INSERT INTO rin_migrations (identifier) VALUES ($1) ON CONFLICT DO NOTHING", [.text(step.name)])
+  }
+
+  /// The statements `rinjobs migrate` runs for `step` on a database in use.
+  static func concurrentStatements(_ step: Migrations.Step) -> [String] {
+    Migrations.Step(name: step.name, sql: ddl(step.sql)).statements.map { statement in
+      if statement.hasPrefix("CREATE INDEX ") {
+        return "CREATE INDEX CONCURRENTLY IF NOT EXISTS " + statement.dropFirst("CREATE INDEX ".count)
+      }
+      if statement.hasPrefix("DROP INDEX ") {
+        return "DROP INDEX CONCURRENTLY " + statement.dropFirst("DROP INDEX ".count)
+      }
+      return statement
+    }
+  }
+
+  /// `CREATE INDEX CONCURRENTLY` outside a transaction: the services' writes go on while it
+  /// builds. A build that was interrupted (a killed `migrate`, a lost connection) leaves an
+  /// invalid index under the name; it is dropped and built again, so the step is resumable.
+  /// The step is recorded only when every statement has run.
+  private static func buildConcurrently(_ step: Migrations.Step, _ connection: PostgresConnection) throws {
+    for statement in concurrentStatements(step) {
+      if let name = createdIndexName(statement), try isInvalidIndex(name, connection) {
+        try connection.simple("DROP INDEX CONCURRENTLY IF EXISTS \(name)")
+      }
+      try connection.simple(statement)
+    }
+    try record(step, connection)
+  }
+
+  /// The name in `CREATE INDEX CONCURRENTLY IF NOT EXISTS name ON …`.
+  static func createdIndexName(_ statement: String) -> String? {
+    let prefix = "CREATE INDEX CONCURRENTLY IF NOT EXISTS "
+    guard statement.hasPrefix(prefix) else { return nil }
+    return statement.dropFirst(prefix.count).split(whereSeparator: \.isWhitespace).first.map(String.init)
+  }
+
+  private static func isInvalidIndex(_ name: String, _ connection: PostgresConnection) throws -> Bool {
+    var invalid = false
+    try PostgresExecutor(connection: connection).forEachRow(
+      """
+      SELECT NOT i.indisvalid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+      WHERE c.relname = $1 AND pg_table_is_visible(c.oid)
+      """, [.text(name)]
+    ) { row in invalid = row.int64(0) == 1 }
+    return invalid
   }
 }
