@@ -11,6 +11,21 @@ import Testing
 struct SchemaMigrationTests {
   static let serviceIndexSteps = Migrations.steps.filter { $0.kind == .serviceIndex }
 
+  @Test func everyServiceIndexStepIsOneCreateThenDropsAndReadsConcurrentlyOnPostgreSQL() throws {
+    #expect(Self.serviceIndexSteps.count == 4)
+    for step in Self.serviceIndexSteps {
+      let statements = PostgresSchema.concurrentStatements(step)
+      #expect(statements.first?.hasPrefix("CREATE INDEX CONCURRENTLY IF NOT EXISTS ") == true, "\(step.name)")
+      #expect(statements.dropFirst().allSatisfy { $0.hasPrefix("DROP INDEX CONCURRENTLY ") }, "\(step.name)")
+      // The name ends at any whitespace: the DDL breaks lines after it.
+      let name = try #require(statements.first.flatMap(PostgresSchema.createdIndexName))
+      #expect(!name.contains(where: \.isWhitespace) && !name.isEmpty)
+    }
+    #expect(
+      PostgresSchema.createdIndexName("CREATE INDEX CONCURRENTLY IF NOT EXISTS a_b\n  ON t(x)") == "a_b")
+    #expect(PostgresSchema.createdIndexName("CREATE INDEX a ON t(x)") == nil)
+  }
+
   @Test func aDryRunListsThePendingStepsAndChangesNothing() throws {
     let dir = try TemporaryDirectory()
     let missing = dir.path("new.sqlite")
