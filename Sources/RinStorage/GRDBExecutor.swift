@@ -44,6 +44,9 @@ struct SQLiteRowReader: SQLRowReader {
 
   private func type(_ index: Int) -> Int32 { sqlite3_column_type(statement, Int32(index)) }
 
+  /// One C call instead of two: `sqlite3_column_type` was 5 % of daily-score's night.
+  func integer(_ index: Int) -> Int64 { sqlite3_column_int64(statement, Int32(index)) }
+
   func int64(_ index: Int) -> Int64? {
     switch type(index) {
     case SQLITE_INTEGER: return sqlite3_column_int64(statement, Int32(index))

@@ -1,6 +1,9 @@
 /// Reads one column of the current row. Only valid inside the row callback.
 protocol SQLRowReader {
   func int64(_ index: Int) -> Int64?
+  /// A column that always holds an integer (a key, or a NOT NULL integer of a table of ours),
+  /// read without asking its type first; anything else reads as the backend converts it.
+  func integer(_ index: Int) -> Int64
   func double(_ index: Int) -> Double?
   func text(_ index: Int) -> String?
   func value(_ index: Int) -> SQLValue
@@ -9,6 +12,8 @@ protocol SQLRowReader {
 }
 
 extension SQLRowReader {
+  func integer(_ index: Int) -> Int64 { int64(index) ?? 0 }
+
   func withUTF8<T>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T? {
     guard var text = text(index) else { return nil }
     return try text.withUTF8(body)

@@ -34,11 +34,11 @@ extension StorageTransaction {
         WHERE user_id IN (\(SQLDialect.list(userIDs.count))) ORDER BY user_id, contact_id
         """), userIDs
     ) { row in
-      guard let user = row.int64(0), let contact = row.int64(1), let stamp = row.int64(2) else { return }
+      // Every column but the last is a key or NOT NULL in our own table.
       stored.append(
-        owner: user, contact: contact,
+        owner: row.integer(0), contact: row.integer(1),
         ScoreContactFacts(
-          derivedFrom: stamp, hasName: row.int64(3) == 1, hasChannel: row.int64(4) == 1,
+          derivedFrom: row.integer(2), hasName: row.integer(3) == 1, hasChannel: row.integer(4) == 1,
           enrichedAt: row.int64(5)))
     }
     return stored

@@ -43,7 +43,9 @@ extension StorageTransaction {
     let (text, values) = sql.dialect.named(
       Self.scoreContactsQuery(users: ids.count), ["end": .integer(end)], then: userIDs)
     try sql.forEachRow(sql.dialect.placeholders(text), values) { row in
-      guard let id = row.int64(0), let userID = row.int64(1) else { return }
+      // The id, and the owner the query matched by value.
+      let id = row.integer(0)
+      let userID = row.integer(1)
       contactsRead += 1
       let createdAt = row.int64(2) ?? 0
       let stamp = row.int64(4) ?? createdAt
