@@ -8,6 +8,8 @@
 
 #include <cstdint>
 #include <cstring>
+#include <ctime>
+#include <sys/stat.h>
 #include <map>
 #include <set>
 #include <string>
@@ -181,4 +183,26 @@ extern "C" int rin_registrable_domain(const char *host, char *out, size_t out_le
   const char *domain = psl_registrable_domain(suffixes(), host);
   if (domain == nullptr) return 0;
   return copy(domain, out, out_len) ? 1 : 0;
+}
+
+extern "C" uint64_t rin_psl_digest(void) {
+  uint64_t hash = 0xcbf29ce484222325ULL;
+  auto mix = [&hash](const void *data, size_t size) {
+    const auto *bytes = static_cast<const unsigned char *>(data);
+    for (size_t i = 0; i < size; ++i) hash = (hash ^ bytes[i]) * 0x100000001b3ULL;
+  };
+  const char *sha1 = psl_builtin_sha1sum();
+  if (sha1 != nullptr) mix(sha1, std::strlen(sha1));
+  const time_t built = psl_builtin_file_time();
+  mix(&built, sizeof built);
+  const char *path = psl_dist_filename();
+  struct stat info;
+  if (path != nullptr && *path != '\0' && stat(path, &info) == 0) {
+    mix(path, std::strlen(path));
+    const long long size = static_cast<long long>(info.st_size);
+    const long long modified = static_cast<long long>(info.st_mtime);
+    mix(&size, sizeof size);
+    mix(&modified, sizeof modified);
+  }
+  return hash;
 }

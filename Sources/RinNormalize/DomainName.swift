@@ -3,6 +3,10 @@ import CRinShim
 /// Domain names through libpsl and the Public Suffix List (the system's copy, from Debian's
 /// `publicsuffix` package, when it is newer than the one compiled into libpsl).
 public enum DomainName {
+  /// A digest of the Public Suffix List in use: what `registrable(ofHost:)` answers holds while
+  /// it is unchanged.
+  public static let suffixListDigest = Int64(bitPattern: rin_psl_digest())
+
   /// The registrable domain of a lower-case host (`mail.acme.co.uk` → `acme.co.uk`); nil for a
   /// public suffix itself (`co.uk`) or a single label (`localhost`).
   public static func registrable(ofHost host: String) -> String? {

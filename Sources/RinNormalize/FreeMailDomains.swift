@@ -21,6 +21,10 @@ public struct FreeMailDomains: Sendable {
     }
   }
 
+  /// Every entry in effect, sorted (`name.*` for an entry of any suffix): what a result derived
+  /// with this list depends on.
+  public var entries: [String] { (Array(exact) + anySuffix.map { $0 + ".*" }).sorted() }
+
   public func contains(_ address: EmailAddress) -> Bool {
     if exact.contains(address.host) || exact.contains(address.registrableDomain) { return true }
     // The registrable domain is one label above its public suffix: `yahoo` of `yahoo.co.jp`.

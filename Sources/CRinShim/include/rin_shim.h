@@ -44,6 +44,12 @@ int rin_phone_parsing_keeps_digits(const char *default_region, int country_code)
 /// 0 when the host has none (a public suffix itself, a single label) or `out` is too small.
 int rin_registrable_domain(const char *host, char *out, size_t out_len);
 
+/// A digest of the Public Suffix List in use: the list compiled into libpsl (its SHA-1 and
+/// file time) and the system's copy (its path, size and modification time). Registrable domains
+/// depend on it, so a job that reuses what it derived from addresses does so only under the same
+/// digest; a newer list (a `publicsuffix` package update) changes it.
+uint64_t rin_psl_digest(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -31,6 +31,9 @@ public struct JobOptions: ParsableArguments {
   @Option(name: .long, help: "Wait up to SECONDS for another run's lease instead of exiting 75.")
   var wait: Double = 0
 
+  @Flag(name: .long, help: "Examine every user, also those unchanged since the last run (circle-patterns).")
+  var full = false
+
   public init() {}
 
   public mutating func validate() throws {
@@ -44,6 +47,7 @@ public struct JobOptions: ParsableArguments {
     options.json = json
     options.metricsFile = metricsFile
     options.userIDs = user
+    options.full = full
     if let asOf {
       guard let date = CalendarDate(asOf) else {
         throw ValidationError("--as-of '\(asOf)': expected a date as YYYY-MM-DD, e.g. 2026-11-01")

@@ -17,11 +17,12 @@ struct CirclePatternsInputs {
   var contactsByUser: [Int64: [Int64]] = [:]
   var suggestionsByUser: [Int64: [ExistingCircleSuggestion]] = [:]
 
+  /// The inputs of `users`, some or all of the batch's users.
   static func read(
-    _ batch: UserBatch, freeMail: FreeMailDomains, thresholds: CirclePatternThresholds, now: Int64
+    _ batch: UserBatch, users ids: [Int64], freeMail: FreeMailDomains, thresholds: CirclePatternThresholds,
+    now: Int64
   ) throws -> CirclePatternsInputs {
     let tx = batch.tx
-    let ids = batch.userIDs
     var inputs = CirclePatternsInputs()
     inputs.circlesByUser = try tx.patternCircles(of: ids)
     try tx.forEachLiveCircleMember(of: ids) { inputs.membersByCircle[$0, default: []].insert($1) }
@@ -33,10 +34,9 @@ struct CirclePatternsInputs {
       inputs.contactsByUser[row.userID, default: []].append(row.contactID)
     }
     batch.counts.addRead("contacts", inputs.evidence.count)
-    try inputs.readPhones(batch, thresholds: thresholds, now: now)
-    try inputs.readEmails(batch, freeMail: freeMail)
+    try inputs.readPhones(batch, users: ids, thresholds: thresholds, now: now)
+    try inputs.readEmails(batch, users: ids, freeMail: freeMail)
     inputs.suggestionsByUser = try tx.circleSuggestions(of: ids)
-    batch.counts.addRead("users", ids.count)
     return inputs
   }
 
@@ -50,16 +50,16 @@ struct CirclePatternsInputs {
   /// phone" counts the numbers the job parsed or recalled, not every number in the table
   /// (docs/JOBS.md).
   private mutating func readPhones(
-    _ batch: UserBatch, thresholds: CirclePatternThresholds, now: Int64
+    _ batch: UserBatch, users: [Int64], thresholds: CirclePatternThresholds, now: Int64
   ) throws {
     var regions: [Int64: String] = [:]
-    for (user, stored) in try batch.tx.userRegions(of: batch.userIDs) {
+    for (user, stored) in try batch.tx.userRegions(of: users) {
       regions[user] = PhoneNormalizer.region(from: stored)
     }
     var read = 0
     var invalid = 0
     var numbersByContact: [Int64: ContactNumbers] = [:]
-    try batch.tx.forEachLiveContactPhone(of: batch.userIDs) { row in
+    try batch.tx.forEachLiveContactPhone(of: users) { row in
       guard evidence[row.contactID] != nil else { return }
       read += 1
       guard let raw = row.value else {
@@ -69,7 +69,7 @@ struct CirclePatternsInputs {
       numbersByContact[row.contactID, default: ContactNumbers(contactID: row.contactID, userID: row.userID)]
         .numbers.append(raw)
     }
-    let stored = try batch.tx.circlePhoneEvidence(of: batch.userIDs)
+    let stored = try batch.tx.circlePhoneEvidence(of: users)
     let memberIDs = membersByCircle.values.reduce(into: Set<Int64>()) { $0.formUnion($1) }
     var recalled = 0
     var members: [ContactNumbers] = []
@@ -103,7 +103,7 @@ struct CirclePatternsInputs {
     invalid += add(parsedOthers)
     derived += parsedOthers
     try batch.tx.saveCirclePhoneEvidence(derived, at: now)
-    try batch.tx.forgetCirclePhoneEvidenceOfDeletedContacts(of: batch.userIDs)
+    try batch.tx.forgetCirclePhoneEvidenceOfDeletedContacts(of: users)
     batch.counts.addRead("phones", read)
     batch.counts.addRead("phones parsed", (members + wanted).reduce(0) { $0 + $1.numbers.count })
     batch.counts.addRead("phones recalled", recalled)
@@ -170,10 +170,10 @@ struct CirclePatternsInputs {
     return codes
   }
 
-  private mutating func readEmails(_ batch: UserBatch, freeMail: FreeMailDomains) throws {
+  private mutating func readEmails(_ batch: UserBatch, users: [Int64], freeMail: FreeMailDomains) throws {
     var read = 0
     var invalid = 0
-    try batch.tx.forEachLiveContactEmail(of: batch.userIDs) { row in
+    try batch.tx.forEachLiveContactEmail(of: users) { row in
       guard evidence[row.contactID] != nil else { return }
       read += 1
       guard let raw = row.value, let address = EmailAddress.parse(raw) else {

@@ -6,6 +6,11 @@ import RinStorage
 /// DESIGN.md §3.2: suggests live non-members for each circle whose members share a work
 /// domain, a geographic area code or a family name. Works on the current state of the tables
 /// (`--as-of` only labels the run). Writes `circle_suggestions` only; no notification.
+///
+/// Examines only the owners whose inputs may have changed since it last examined them
+/// (`CircleOwnerStamps`), every owner once `full_every` has passed, and everyone with `--full`:
+/// an owner whose inputs did not change would get the same groups again (docs/JOBS.md "What
+/// counts as a change").
 public struct CirclePatternsJob: Job {
   public let name = JobName.circlePatterns
 
@@ -15,13 +20,44 @@ public struct CirclePatternsJob: Job {
     let settings = context.config.jobs.circlePatterns
     let thresholds = CirclePatternThresholds(settings)
     let freeMail = FreeMailDomains(extra: settings.extraFreeMailDomains)
+    let settingsDigest = Self.settingsDigest(thresholds: thresholds, freeMail: freeMail)
+    let fullEvery = settings.fullEvery.components.seconds
     try context.forEachUserBatch(batchSize: settings.batchSize) { batch in
-      let inputs = try CirclePatternsInputs.read(
-        batch, freeMail: freeMail, thresholds: thresholds, now: context.now)
+      batch.counts.addRead("users", batch.userIDs.count)
+      let stamps = try batch.tx.circleOwnerStamps(of: batch.userIDs)
+      let stored = try batch.tx.circlePatternOwners(of: batch.userIDs)
+      var examined: [(userID: Int64, fingerprint: Int64)] = []
       for user in batch.userIDs {
+        let fingerprint = stamps[user, default: CircleOwnerStamps()].fingerprint(settings: settingsDigest)
+        guard
+          let reason = CircleOwnerExamination.reason(
+            stored: stored[user], fingerprint: fingerprint, now: context.now, fullEverySeconds: fullEvery,
+            forced: context.fullPass)
+        else { continue }
+        batch.counts.addRead("users examined (\(reason.rawValue))")
+        examined.append((user, fingerprint))
+      }
+      batch.counts.addRead("users unchanged", batch.userIDs.count - examined.count)
+      guard !examined.isEmpty else { return }
+      let users = examined.map(\.userID)
+      let inputs = try CirclePatternsInputs.read(
+        batch, users: users, freeMail: freeMail, thresholds: thresholds, now: context.now)
+      for user in users {
         try suggest(for: user, inputs: inputs, thresholds: thresholds, batch: batch, now: context.now)
       }
+      try batch.tx.saveCirclePatternOwners(examined, examinedAt: context.now)
     }
+  }
+
+  /// Everything besides an owner's rows that their groups depend on: a change of any of these
+  /// makes every owner's fingerprint differ, so the next night examines everyone.
+  static func settingsDigest(thresholds: CirclePatternThresholds, freeMail: FreeMailDomains) -> Int64 {
+    CircleOwnerStamps.settingsDigest(
+      [
+        String(thresholds.emailDomainShare), String(thresholds.areaCodeShare),
+        String(thresholds.familyNameShare), String(thresholds.minMembers), String(thresholds.minCandidates),
+        String(DomainName.suffixListDigest), String(PhoneNormalizer.metadataDigest),
+      ] + freeMail.entries)
   }
 
   /// Finds the user's groups and reconciles them with what is stored. A user without pattern

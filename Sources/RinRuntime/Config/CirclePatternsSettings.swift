@@ -13,11 +13,14 @@ public struct CirclePatternsSettings: Sendable, Hashable {
   public var minCandidates: Int
   /// Added to the built-in free-mail list (lowercased), e.g. a regional provider.
   public var extraFreeMailDomains: [String]
+  /// The longest an owner goes without being examined: the periodic full pass that catches a
+  /// change the online services did not stamp (docs/JOBS.md "What counts as a change").
+  public var fullEvery: Duration
 
   public init(
     batchSize: Int = BatchSize.defaultValue, emailDomainShare: Double = 0.6,
     areaCodeShare: Double = 0.6, familyNameShare: Double = 0.5, minMembers: Int = 3,
-    minCandidates: Int = 3, extraFreeMailDomains: [String] = []
+    minCandidates: Int = 3, extraFreeMailDomains: [String] = [], fullEvery: Duration = .seconds(7 * 86_400)
   ) {
     self.batchSize = batchSize
     self.emailDomainShare = emailDomainShare
@@ -26,11 +29,12 @@ public struct CirclePatternsSettings: Sendable, Hashable {
     self.minMembers = minMembers
     self.minCandidates = minCandidates
     self.extraFreeMailDomains = extraFreeMailDomains
+    self.fullEvery = fullEvery
   }
 
   static let keys = [
     BatchSize.key, "email_domain_share", "area_code_share", "family_name_share", "min_members",
-    "min_candidates", "extra_free_mail_domains",
+    "min_candidates", "extra_free_mail_domains", "full_every",
   ]
 
   init(reading config: ConfigMapping) throws(ConfigError) {
@@ -44,6 +48,7 @@ public struct CirclePatternsSettings: Sendable, Hashable {
       minMembers: try config.int("min_members", default: defaults.minMembers, in: 1...Int.max),
       minCandidates: try config.int("min_candidates", default: defaults.minCandidates, in: 1...Int.max),
       extraFreeMailDomains: try config.stringList("extra_free_mail_domains", default: [])
-        .map { $0.lowercased() })
+        .map { $0.lowercased() },
+      fullEvery: try config.duration("full_every", default: defaults.fullEvery))
   }
 }

@@ -31,6 +31,8 @@ public final class JobContext {
   /// The process environment as the runner sees it (secrets such as an API key come from here;
   /// tests pass their own).
   public internal(set) var environment: [String: String] = [:]
+  /// `--full`: a job that skips what did not change since its last run examines everything.
+  public internal(set) var fullPass = false
 
   init(
     job: JobName, runID: Int64, storage: Storage, config: RinConfig, dryRun: Bool,

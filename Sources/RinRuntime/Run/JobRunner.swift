@@ -82,6 +82,7 @@ public struct JobRunner: Sendable {
         resumeAfterUserID: checkpoint?.lastUserID, stop: stop,
         progress: ProgressBar(label: job.name.rawValue))
       ctx.environment = environment.variables
+      ctx.fullPass = options.full
       context = ctx
       if joinsOpenDryRun {
         try await job.run(ctx)

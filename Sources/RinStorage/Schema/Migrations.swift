@@ -56,6 +56,9 @@ enum Migrations {
     Step(
       name: "cover contacts by Rin user for mutual checks",
       sql: DataContractSchema.contactsByRinUserForMutualChecks, kind: .serviceIndex),
+    Step(
+      name: "remember what circle patterns last examined of each owner",
+      sql: RuntimeSchema.circlePatternOwners),
   ]
 
   static var migrator: DatabaseMigrator {

@@ -57,4 +57,12 @@ enum RuntimeSchema {
       has_name INTEGER NOT NULL, has_channel INTEGER NOT NULL, enriched_at INTEGER,
       PRIMARY KEY (user_id, contact_id)) WITHOUT ROWID;
     """
+
+  /// circle-patterns' memory of each owner it examined: the fingerprint of the owner's stamps,
+  /// region and the job's settings (`CircleOwnerStamps`) and when. A night examines only the
+  /// owners whose fingerprint changed, and every owner once `full_every` has passed.
+  static let circlePatternOwners = """
+    CREATE TABLE circle_pattern_owners (
+      user_id INTEGER PRIMARY KEY, inputs_fingerprint INTEGER NOT NULL, examined_at INTEGER NOT NULL);
+    """
 }

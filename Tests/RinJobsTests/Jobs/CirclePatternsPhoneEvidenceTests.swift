@@ -10,7 +10,8 @@ struct CirclePatternsPhoneEvidenceTests {
 
   /// Every kind of change a number's evidence depends on: a number edited, one added, one
   /// deleted, an owner's region changed, a contact deleted. The edits give many contacts one
-  /// area code, so that groups appear and others change.
+  /// area code, so that groups appear and others change. Contacts whose numbers change get
+  /// `updated_at` bumped, as docs/JOBS.md asks of the services.
   static func applyADayOfChanges(_ db: TestDatabase) throws {
     try db.execute("UPDATE contact_phones SET raw = '+1 212 555 0142' WHERE contact_id % 5 = 0")
     try db.execute(
@@ -18,6 +19,9 @@ struct CirclePatternsPhoneEvidenceTests {
     )
     try db.execute("DELETE FROM contact_phones WHERE contact_id % 13 = 0")
     try db.execute("UPDATE users SET region = 'GB' WHERE id % 3 = 0")
+    try db.execute(
+      "UPDATE contacts SET updated_at = ? WHERE id % 5 = 0 OR id % 11 = 0 OR id % 13 = 0",
+      [TestClock.now + Self.day / 2])
     try db.execute("UPDATE contacts SET deleted_at = ? WHERE id % 17 = 0", [TestClock.now + Self.day / 2])
   }
 
@@ -45,7 +49,8 @@ struct CirclePatternsPhoneEvidenceTests {
     let stored = try db.int("SELECT count(*) FROM circle_phone_evidence")
     #expect(stored > 300)
 
-    let second = await db.run(CirclePatternsJob(), TestClock.options(now: TestClock.now + Self.day))
+    // A full pass: owners unchanged since the first night are examined again, from stored evidence.
+    let second = await db.run(CirclePatternsJob(), TestClock.options(now: TestClock.now + Self.day, full: true))
     #expect(second.status == .succeeded, "\(second.error ?? "")")
     #expect(second.counts.read["phones parsed"] ?? 0 == 0)
     #expect((second.counts.read["phones recalled"] ?? 0) >= (first.counts.read["phones parsed"] ?? 0))

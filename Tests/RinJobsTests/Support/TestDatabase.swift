@@ -123,10 +123,11 @@ enum TestClock {
   /// 2026-11-22T12:00:00Z.
   static let now: Int64 = 1_795_348_800
 
-  static func options(now: Int64 = TestClock.now, dryRun: Bool = false) -> RunOptions {
+  static func options(now: Int64 = TestClock.now, dryRun: Bool = false, full: Bool = false) -> RunOptions {
     var options = RunOptions()
     options.now = now
     options.dryRun = dryRun
+    options.full = full
     return options
   }
 }
