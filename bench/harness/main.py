@@ -19,8 +19,9 @@ def parse(argv):
     p = argparse.ArgumentParser(prog="bench/run.sh", description=__doc__)
     p.add_argument("--sizes", default="S,M,L", help="comma list of S, M, L (default: all three)")
     p.add_argument("--runs", type=int, default=3, help="measured runs per job and size (default 3)")
-    p.add_argument("--jobs", default=",".join(settings.JOBS + [settings.NIGHTLY]),
-                   help="comma list of jobs, and `nightly` for the pipeline (default: all)")
+    p.add_argument("--jobs", default=",".join(settings.JOBS + list(settings.NEXT_NIGHT_OF) + [settings.NIGHTLY]),
+                   help="comma list of jobs, `circle-patterns next night`, and `nightly` for the "
+                        "pipeline (default: all)")
     p.add_argument("--timeout", type=float, default=settings.DEFAULT_TIMEOUT_SECONDS,
                    help="seconds before a measured process is stopped (default 3600)")
     p.add_argument("--compare-layouts", default=",".join(settings.DEFAULT_LAYOUT_SIZES),
@@ -39,9 +40,10 @@ def parse(argv):
     for s in args.sizes + args.compare_layouts + args.shards:
         if s not in settings.SIZES:
             p.error(f"unknown size {s}: expected S, M or L")
+    known = settings.JOBS + list(settings.NEXT_NIGHT_OF) + [settings.NIGHTLY]
     for j in args.jobs:
-        if j not in settings.JOBS + [settings.NIGHTLY]:
-            p.error(f"unknown job {j}: expected one of {', '.join(settings.JOBS + [settings.NIGHTLY])}")
+        if j not in known:
+            p.error(f"unknown job {j}: expected one of {', '.join(known)}")
     if args.runs < 1:
         p.error("--runs must be at least 1")
     return args
@@ -83,7 +85,7 @@ def main(argv):
             if job == settings.NIGHTLY:
                 results[name][job] = runner.nightly(
                     size, [j for j in nightly if j in built], [j for j in nightly if j not in built])
-            elif job not in built:
+            elif settings.NEXT_NIGHT_OF.get(job, job) not in built:
                 results[name][job] = Result(job=job, size=name, state=NOT_BUILT,
                                             note="`rinjobs run` exits 1: not built yet")
             else:

@@ -81,7 +81,17 @@ def evaluate(results, clustered=None, sharded=None) -> list:
 
     for job in ("daily-score", "badge-recount", "upcoming-birthdays"):
         ratio_target(job, 1.5)
-    ratio_target("circle-patterns", 3)
+    ratio_target("circle-patterns", 10, "baseline (its first night)")
+    for night, job in settings.NEXT_NIGHT_OF.items():
+        share = settings.NEXT_NIGHT_SHARE_TARGET
+        target = f"{night}: CPU ≤ {share:.0%} of the first night's at M (after the day of changes)"
+        first, next_night = _result(results, "M", job), _result(results, "M", night)
+        if first and next_night and first.measured and next_night.measured and first.cpu:
+            v = _check(target, next_night.cpu / first.cpu * 100, share * 100, unit="%", fmt="{:.1f}")
+            v.measured += f" ({next_night.cpu:.2f} s of {first.cpu:.2f} s CPU)"
+            verdicts.append(v)
+        else:
+            verdicts.append(Verdict(target, "—", _unmeasured(results, "M", night if first else job)))
     ratio_target("attribution-expiry", 2, "one sqlite3 `DELETE` (1 million expired clicks)")
 
     target = "enrichment-fetch ≥ 5,000 lookups/s against the loopback stub, at M"

@@ -8,7 +8,7 @@ import RinStorage
 /// (`--as-of` only labels the run). Writes `circle_suggestions` only; no notification.
 ///
 /// Examines only the owners whose inputs may have changed since it last examined them
-/// (`CircleOwnerStamps`), every owner once `full_every` has passed, and everyone with `--full`:
+/// (`OwnerStamps`), every owner once `full_every` has passed, and everyone with `--full`:
 /// an owner whose inputs did not change would get the same groups again (docs/JOBS.md "What
 /// counts as a change").
 public struct CirclePatternsJob: Job {
@@ -24,18 +24,18 @@ public struct CirclePatternsJob: Job {
     let fullEvery = settings.fullEvery.components.seconds
     try context.forEachUserBatch(batchSize: settings.batchSize) { batch in
       batch.counts.addRead("users", batch.userIDs.count)
-      let stamps = try batch.tx.circleOwnerStamps(of: batch.userIDs)
-      let stored = try batch.tx.circlePatternOwners(of: batch.userIDs)
-      var examined: [(userID: Int64, fingerprint: Int64)] = []
+      let stamps = try batch.tx.ownerStamps(of: batch.userIDs, circles: true)
+      let stored = try batch.tx.ownerExaminations(job: name.rawValue, of: batch.userIDs)
+      var examined: [(userID: Int64, examination: StoredOwnerExamination)] = []
       for user in batch.userIDs {
-        let fingerprint = stamps[user, default: CircleOwnerStamps()].fingerprint(settings: settingsDigest)
+        let fingerprint = stamps[user, default: OwnerStamps()].fingerprint(settings: settingsDigest)
         guard
-          let reason = CircleOwnerExamination.reason(
+          let reason = OwnerExamination.reason(
             stored: stored[user], fingerprint: fingerprint, now: context.now, fullEverySeconds: fullEvery,
             forced: context.fullPass)
         else { continue }
         batch.counts.addRead("users examined (\(reason.rawValue))")
-        examined.append((user, fingerprint))
+        examined.append((user, StoredOwnerExamination(fingerprint: fingerprint, examinedAt: context.now)))
       }
       batch.counts.addRead("users unchanged", batch.userIDs.count - examined.count)
       guard !examined.isEmpty else { return }
@@ -45,14 +45,14 @@ public struct CirclePatternsJob: Job {
       for user in users {
         try suggest(for: user, inputs: inputs, thresholds: thresholds, batch: batch, now: context.now)
       }
-      try batch.tx.saveCirclePatternOwners(examined, examinedAt: context.now)
+      try batch.tx.saveOwnerExaminations(job: name.rawValue, examined)
     }
   }
 
   /// Everything besides an owner's rows that their groups depend on: a change of any of these
   /// makes every owner's fingerprint differ, so the next night examines everyone.
   static func settingsDigest(thresholds: CirclePatternThresholds, freeMail: FreeMailDomains) -> Int64 {
-    CircleOwnerStamps.settingsDigest(
+    OwnerStamps.settingsDigest(
       [
         String(thresholds.emailDomainShare), String(thresholds.areaCodeShare),
         String(thresholds.familyNameShare), String(thresholds.minMembers), String(thresholds.minCandidates),

@@ -56,9 +56,10 @@ enum Migrations {
     Step(
       name: "cover contacts by Rin user for mutual checks",
       sql: DataContractSchema.contactsByRinUserForMutualChecks, kind: .serviceIndex),
+    Step(name: "remember what jobs last examined of each owner", sql: RuntimeSchema.ownerExaminations),
     Step(
-      name: "remember what circle patterns last examined of each owner",
-      sql: RuntimeSchema.circlePatternOwners),
+      name: "remember which verified numbers each owner's contacts may hold",
+      sql: RuntimeSchema.enrichmentOwnerBuckets),
   ]
 
   static var migrator: DatabaseMigrator {

@@ -58,11 +58,24 @@ enum RuntimeSchema {
       PRIMARY KEY (user_id, contact_id)) WITHOUT ROWID;
     """
 
-  /// circle-patterns' memory of each owner it examined: the fingerprint of the owner's stamps,
-  /// region and the job's settings (`CircleOwnerStamps`) and when. A night examines only the
-  /// owners whose fingerprint changed, and every owner once `full_every` has passed.
-  static let circlePatternOwners = """
-    CREATE TABLE circle_pattern_owners (
-      user_id INTEGER PRIMARY KEY, inputs_fingerprint INTEGER NOT NULL, examined_at INTEGER NOT NULL);
+  /// What jobs that skip unchanged owners (circle-patterns, enrichment-fetch) remember of each
+  /// owner they examined: the fingerprint of the owner's stamps and settings (`OwnerStamps`),
+  /// when, and when something found then expires. A night examines only the owners whose
+  /// fingerprint changed or who are due, and every owner once `full_every` has passed. Keyed by
+  /// owner: a batch reads one run of rows. No value of the owner's rows is kept.
+  static let ownerExaminations = """
+    CREATE TABLE owner_examinations (
+      job TEXT NOT NULL, user_id INTEGER NOT NULL, fingerprint INTEGER NOT NULL,
+      examined_at INTEGER NOT NULL, due_at INTEGER, PRIMARY KEY (job, user_id)) WITHOUT ROWID;
+    """
+
+  /// enrichment-fetch: which buckets of verified Rin users' numbers each owner's contacts may
+  /// hold (`PhoneSuffixBucket`: a 20-bit hash of a number's last seven digits, -1 for a number
+  /// the digits cannot judge), so that a newly verified user reaches the owners whose contacts
+  /// may be them without reading every contact. A bucket stands for about ten suffixes, never
+  /// for a number.
+  static let enrichmentOwnerBuckets = """
+    CREATE TABLE enrichment_owner_buckets (
+      user_id INTEGER NOT NULL, bucket INTEGER NOT NULL, PRIMARY KEY (user_id, bucket)) WITHOUT ROWID;
     """
 }

@@ -1,0 +1,42 @@
+/// What a job stored of the last time it examined an owner (`owner_examinations`).
+public struct StoredOwnerExamination: Sendable, Equatable {
+  /// `OwnerStamps.fingerprint(settings:)` of what the examination read.
+  public var fingerprint: Int64
+  public var examinedAt: Int64
+  /// When something the examination found expires (enrichment: the earliest cached answer of
+  /// the owner's contacts); nil when nothing does.
+  public var dueAt: Int64?
+
+  public init(fingerprint: Int64, examinedAt: Int64, dueAt: Int64? = nil) {
+    self.fingerprint = fingerprint
+    self.examinedAt = examinedAt
+    self.dueAt = dueAt
+  }
+}
+
+/// Whether a job that skips unchanged owners examines one tonight, and why.
+public enum OwnerExamination: String, Sendable, Equatable {
+  /// Never examined (or examined before the job kept track).
+  case new
+  /// Stamps, region, related inputs or settings differ from the last examination.
+  case changed
+  /// Something the last examination found has expired (`dueAt`).
+  case due
+  /// The last examination is `full_every` old or more: the periodic full pass that catches a
+  /// change the services did not stamp.
+  case periodic
+  /// `--full`.
+  case forced
+
+  /// nil when the owner's last examination still holds.
+  public static func reason(
+    stored: StoredOwnerExamination?, fingerprint: Int64, now: Int64, fullEverySeconds: Int64, forced: Bool
+  ) -> OwnerExamination? {
+    if forced { return .forced }
+    guard let stored else { return .new }
+    if stored.fingerprint != fingerprint { return .changed }
+    if let due = stored.dueAt, due <= now { return .due }
+    if now - stored.examinedAt >= fullEverySeconds { return .periodic }
+    return nil
+  }
+}
