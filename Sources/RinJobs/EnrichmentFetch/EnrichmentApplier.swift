@@ -15,10 +15,12 @@ struct EnrichmentApplier {
     var source: String
   }
 
-  func apply(_ batch: UserBatch, _ prepared: PreparedBatch) throws {
+  /// Writes the examined owners' enrichments; returns, per owner, the earliest time a checked
+  /// contact of theirs is due again.
+  func apply(_ batch: UserBatch, _ prepared: PreparedBatch) throws -> [Int64: Int64] {
     let tx = batch.tx
     var stored: [RowKey: (value: String?, confidence: Double?)] = [:]
-    for row in try tx.storedEnrichments(of: batch.userIDs) {
+    for row in try tx.storedEnrichments(of: prepared.owners.examined) {
       stored[RowKey(contact: row.contactID, field: row.field, source: row.source)] = (
         row.value, row.confidence
       )
@@ -33,7 +35,8 @@ struct EnrichmentApplier {
       let write = EnrichmentWrite.decide(value, stored: stored[key])
       guard write != .none else { return }
       try tx.putEnrichment(
-        userID: contact.userID, contactID: contact.id, field: field.rawValue, source: source, value: value.value,
+        userID: contact.userID, contactID: contact.id, field: field.rawValue, source: source,
+        value: value.value,
         confidence: value.confidence, fetchedAt: value.fetchedAt, isNew: write == .insert)
       if write.isNewToUser { enriched[contact.userID, default: []].insert(contact.id) }
     }
@@ -44,7 +47,7 @@ struct EnrichmentApplier {
     }
     try applyRinNetwork(prepared, batch: batch, put: put)
     let cached = try provider.map { try applyProvider($0, prepared, batch: batch, put: put) } ?? [:]
-    try rememberChecks(prepared, cached: cached, tx: tx)
+    let dueAt = try rememberChecks(prepared, cached: cached, tx: tx)
     for (user, contacts) in enriched.sorted(by: { $0.key < $1.key }) {
       try tx.enqueue(
         OutboxMessage(
@@ -54,6 +57,7 @@ struct EnrichmentApplier {
           dedupeKey: Notifications.contactEnrichmentKey(user: user, runID: runID)),
         at: now)
     }
+    return dueAt
   }
 
   private typealias Put = (EnrichmentContactRow, EnrichmentField, String, EnrichmentValue) throws -> Void
@@ -85,22 +89,24 @@ struct EnrichmentApplier {
 
   /// Each checked contact is left alone by later runs until it changes or a cached answer of
   /// its expires (an unanswered key makes it due at the next run).
+  /// Returns, per owner, the earliest `due_at` of the checks it wrote.
   private func rememberChecks(_ prepared: PreparedBatch, cached: [String: LookupRow], tx: StorageTransaction)
-    throws
+    throws -> [Int64: Int64]
   {
     let settings = checkSettings
+    var dueByOwner: [Int64: Int64] = [:]
     try tx.saveEnrichmentChecks(
       prepared.contacts.map { contact in
         let expiries =
           contact.skipsProvider || provider == nil
           ? [] : contact.channels.lookups.map { cached[$0.id]?.expiresAt }
+        let dueAt = EnrichmentCheck.dueAt(expiries: expiries, at: now)
+        if let dueAt { dueByOwner[contact.row.userID] = min(dueByOwner[contact.row.userID] ?? dueAt, dueAt) }
         return (
-          contact.row.id,
-          EnrichmentCheck(
-            fingerprint: contact.fingerprint, settings: settings,
-            dueAt: EnrichmentCheck.dueAt(expiries: expiries, at: now))
+          contact.row.id, EnrichmentCheck(fingerprint: contact.fingerprint, settings: settings, dueAt: dueAt)
         )
       }, at: now)
+    return dueByOwner
   }
 
   /// Writes the cached provider values; returns the cache rows it read, by key.

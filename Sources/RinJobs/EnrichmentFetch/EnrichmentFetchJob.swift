@@ -44,14 +44,23 @@ public struct EnrichmentFetchJob: Job {
     let recheck = try RecheckRule.load(settings: applier.checkSettings, now: context.now, context: context)
     var tally = EnrichmentTally()
     var unchanged = 0
+    var ownersUnchanged = 0
+    let fullEvery = settings.fullEvery.components.seconds
     try await context.forEachUserBatch(
       batchSize: settings.batchSize,
       prepare: { ids in
-        let (rows, checks) = try context.read {
-          (try $0.enrichmentContacts(of: ids), try $0.enrichmentChecks(of: ids))
-        }
-        let prepared = await PreparedBatch.make(
+        let owners = try EnrichmentOwners.select(
+          ids, recheck: recheck, fullEverySeconds: fullEvery, context: context)
+        ownersUnchanged += owners.unchanged
+        let (rows, checks) =
+          owners.examined.isEmpty
+          ? ([], [:])
+          : try context.read {
+            (try $0.enrichmentContacts(of: owners.examined), try $0.enrichmentChecks(of: owners.examined))
+          }
+        var prepared = await PreparedBatch.make(
           rows, checks: checks, recheck: recheck, normalizer: normalizer, forProvider: plan != nil)
+        prepared.owners = owners
         unchanged += prepared.unchanged
         if let plan {
           try await lookUp(prepared, plan: plan, context: context, tally: &tally)
@@ -60,9 +69,25 @@ public struct EnrichmentFetchJob: Job {
         }
         return prepared
       },
-      { batch, prepared in try applier.apply(batch, prepared) })
+      { batch, prepared in
+        batch.counts.addRead("users", batch.userIDs.count)
+        for (reason, count) in prepared.owners.reasons {
+          batch.counts.addRead("users examined (\(reason.rawValue))", count)
+        }
+        batch.counts.addRead("users unchanged", prepared.owners.unchanged)
+        guard !prepared.owners.examined.isEmpty else { return }
+        let checkedDueAt = try applier.apply(batch, prepared)
+        let dueAt = prepared.unchangedDueAt.merging(checkedDueAt) { min($0, $1) }
+        try batch.tx.saveEnrichmentOwnerBuckets(prepared.buckets)
+        try batch.tx.saveOwnerExaminations(
+          job: name.rawValue,
+          prepared.owners.records(buckets: prepared.buckets, dueAt: dueAt, recheck: recheck, now: context.now)
+        )
+      })
     // Contacts whose inputs, settings and cached answers were as at their last check.
     context.details["contacts_unchanged"] = String(unchanged)
+    // Owners none of whose inputs changed: their contacts were not read.
+    context.details["owners_unchanged"] = String(ownersUnchanged)
     if let plan {
       context.details.merge(
         tally.details(dryRun: context.dryRun, provider: plan, statistics: plan.client.statistics)

@@ -24,6 +24,13 @@ struct PreparedBatch: Sendable {
   var unchanged: Int
   /// Each key the provider could be asked about, once.
   var providerLookups: [String: ProviderLookup]
+  /// The owners examined (`EnrichmentOwners`): the contacts above are theirs.
+  var owners: EnrichmentOwners = EnrichmentOwners()
+  /// The buckets of every examined owner's contacts' numbers (`RinPhoneSuffixes.bucket`),
+  /// checked or unchanged; an owner without numbers has an empty set.
+  var buckets: [Int64: Set<Int64>] = [:]
+  /// Per examined owner, the earliest `due_at` of their contacts left unchanged.
+  var unchangedDueAt: [Int64: Int64] = [:]
 
   /// Contacts per parallel slice: parsing numbers (libphonenumber) is most of a batch's CPU.
   static let sliceSize = 2_000
@@ -35,10 +42,15 @@ struct PreparedBatch: Sendable {
   ) async -> PreparedBatch {
     // Each contact's fingerprint is computed once: to compare with its stored check, then kept.
     var due: [(row: EnrichmentContactRow, fingerprint: Int64)] = []
+    var buckets: [Int64: Set<Int64>] = [:]
+    var unchangedDueAt: [Int64: Int64] = [:]
     for row in rows {
+      buckets[row.userID, default: []].formUnion(row.phones.map(RinPhoneSuffixes.bucket(raw:)))
       let fingerprint = RecheckRule.fingerprint(row)
       if !recheck.isUnchanged(row, fingerprint: fingerprint, stored: checks[row.id]) {
         due.append((row, fingerprint))
+      } else if let dueAt = checks[row.id]?.dueAt {
+        unchangedDueAt[row.userID] = min(unchangedDueAt[row.userID] ?? dueAt, dueAt)
       }
     }
     let unchanged = rows.count - due.count
@@ -59,7 +71,9 @@ struct PreparedBatch: Sendable {
     for contact in contacts where !contact.skipsProvider {
       for lookup in contact.channels.lookups { lookups[lookup.id] = lookup }
     }
-    return PreparedBatch(contacts: contacts, unchanged: unchanged, providerLookups: lookups)
+    return PreparedBatch(
+      contacts: contacts, unchanged: unchanged, providerLookups: lookups, buckets: buckets,
+      unchangedDueAt: unchangedDueAt)
   }
 
   private static func contact(

@@ -7,6 +7,8 @@ import RinStorage
 struct RecheckRule: Sendable {
   let settings: String
   let suffixes: RinPhoneSuffixes
+  /// The same users by bucket: which owners a change among them can concern.
+  let verified: VerifiedUsersDigest
   let now: Int64
 
   /// Provider name and `min_likelihood`; without a provider, empty (a provider configured
@@ -17,9 +19,18 @@ struct RecheckRule: Sendable {
 
   static func load(settings: String, now: Int64, context: JobContext) throws -> RecheckRule {
     var suffixes = RinPhoneSuffixes()
-    try context.read { try $0.forEachVerifiedUserPhone { suffixes.add(verifiedE164: $0) } }
-    return RecheckRule(settings: settings, suffixes: suffixes, now: now)
+    var verified = VerifiedUsersDigest()
+    try context.read {
+      try $0.forEachVerifiedUserPhone { user, phone in
+        suffixes.add(verifiedE164: phone)
+        verified.add(userID: user, verifiedE164: phone)
+      }
+    }
+    return RecheckRule(settings: settings, suffixes: suffixes, verified: verified, now: now)
   }
+
+  /// The settings as a digest of owner fingerprints (`OwnerStamps`).
+  var settingsDigest: Int64 { OwnerStamps.settingsDigest([settings]) }
 
   static func fingerprint(_ row: EnrichmentContactRow) -> Int64 {
     ContactFingerprint.of(

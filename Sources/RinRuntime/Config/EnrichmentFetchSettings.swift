@@ -3,17 +3,24 @@
 public struct EnrichmentFetchSettings: Sendable, Hashable {
   public var batchSize: Int
   public var provider: EnrichmentProviderSettings?
+  /// The longest an owner goes without being examined: the periodic full pass that catches a
+  /// change the online services did not stamp (docs/JOBS.md "A night looks only at what changed").
+  public var fullEvery: Duration
 
   /// Users per transaction. Smaller than other jobs': a batch holds every contact of its users
   /// with their keys while the provider is called (25 users kept a run under 125 MB).
   public static let defaultBatchSize = 25
 
-  public init(batchSize: Int = defaultBatchSize, provider: EnrichmentProviderSettings? = nil) {
+  public init(
+    batchSize: Int = defaultBatchSize, provider: EnrichmentProviderSettings? = nil,
+    fullEvery: Duration = .seconds(7 * 86_400)
+  ) {
     self.batchSize = batchSize
     self.provider = provider
+    self.fullEvery = fullEvery
   }
 
-  static let keys = [BatchSize.key, "provider"]
+  static let keys = [BatchSize.key, "provider", "full_every"]
 
   init(reading config: ConfigMapping) throws(ConfigError) {
     let provider = try config.optionalSection("provider", allowing: EnrichmentProviderSettings.keys)
@@ -21,6 +28,7 @@ public struct EnrichmentFetchSettings: Sendable, Hashable {
       batchSize: try BatchSize.read(config, default: Self.defaultBatchSize),
       provider: try provider.map { (section) throws(ConfigError) in
         try EnrichmentProviderSettings(reading: section)
-      })
+      },
+      fullEvery: try config.duration("full_every", default: Self().fullEvery))
   }
 }

@@ -41,13 +41,40 @@ extension StorageTransaction {
         settings = excluded.settings, checked_at = excluded.checked_at, due_at = excluded.due_at
       """)
 
-  /// Every live user's verified number (E.164), streamed to `body`.
-  public func forEachVerifiedUserPhone(_ body: (String) -> Void) throws {
+  /// Every live user with a verified number (E.164), streamed to `body`.
+  public func forEachVerifiedUserPhone(_ body: (_ userID: Int64, _ phone: String) -> Void) throws {
     try sql.forEachRow(
-      "SELECT phone_e164 FROM users WHERE phone_verified = 1 AND deleted_at IS NULL AND phone_e164 IS NOT NULL",
+      "SELECT id, phone_e164 FROM users WHERE phone_verified = 1 AND deleted_at IS NULL AND phone_e164 IS NOT NULL",
       []
     ) { row in
-      if let phone = row.text(0) { body(phone) }
+      if let user = row.int64(0), let phone = row.text(1) { body(user, phone) }
     }
   }
+
+  /// The buckets of each owner's contacts' numbers as last stored (`enrichment_owner_buckets`,
+  /// one row per owner), by owner.
+  public func enrichmentOwnerBuckets(of userIDs: [Int64]) throws -> [Int64: [Int64]] {
+    var found: [Int64: [Int64]] = [:]
+    try sql.forEachRow(
+      sql.dialect.placeholders(
+        "SELECT user_id, buckets FROM enrichment_owner_buckets WHERE user_id IN (\(SQLDialect.list(userIDs.count)))"
+      ), userIDs.map(SQLValue.integer)
+    ) { row in
+      guard let user = row.int64(0), let list = row.text(1) else { return }
+      found[user] = list.split(separator: ",").compactMap { Int64($0) }
+    }
+    return found
+  }
+
+  /// Stores the buckets of these owners' contacts' numbers, replacing what was stored.
+  public func saveEnrichmentOwnerBuckets(_ buckets: [Int64: Set<Int64>]) throws {
+    try Self.ownerBucketUpsert.execute(
+      buckets.sorted { $0.key < $1.key }.map { owner, buckets in
+        [.integer(owner), .text(buckets.sorted().map(String.init).joined(separator: ","))]
+      }, on: sql)
+  }
+
+  private static let ownerBucketUpsert = MultiRowStatement(
+    head: "INSERT INTO enrichment_owner_buckets (user_id, buckets) VALUES", columns: 2,
+    tail: "ON CONFLICT (user_id) DO UPDATE SET buckets = excluded.buckets")
 }

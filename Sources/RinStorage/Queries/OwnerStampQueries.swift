@@ -14,8 +14,8 @@ extension StorageTransaction {
     let ids = userIDs.map(SQLValue.integer)
     try forEachSums(
       """
-      SELECT user_id, count(*), CAST(sum(id) AS BIGINT), CAST(sum(coalesce(updated_at, 0)) AS BIGINT),
-        CAST(sum(coalesce(deleted_at, 0)) AS BIGINT)
+      SELECT user_id, count(*), \(folded("id")), \(folded("coalesce(updated_at, 0)")),
+        \(folded("coalesce(deleted_at, 0)"))
       FROM contacts WHERE user_id IN (\(list)) GROUP BY user_id
       """, ids, sums: 4
     ) { stamps[$0]?.contacts = $1 }
@@ -24,16 +24,16 @@ extension StorageTransaction {
     try forEachSums(
       """
       SELECT user_id, count(*),
-        CAST(sum(CASE WHEN kind IN ('prepopulated', 'custom') THEN id ELSE 0 END) AS BIGINT),
-        CAST(sum(coalesce(deleted_at, 0)) AS BIGINT)
+        \(folded("CASE WHEN kind IN ('prepopulated', 'custom') THEN id ELSE 0 END")),
+        \(folded("coalesce(deleted_at, 0)"))
       FROM circles WHERE user_id IN (\(list)) GROUP BY user_id
       """, ids, sums: 3
     ) { stamps[$0]?.circles = $1 }
     try forEachSums(
       """
-      SELECT k.user_id, count(*), CAST(sum(m.contact_id) AS BIGINT),
-        CAST(sum(((m.circle_id % 1000003) * (m.contact_id % 1000003)) % 1000003) AS BIGINT),
-        CAST(sum(coalesce(m.added_at, 0)) AS BIGINT)
+      SELECT k.user_id, count(*), \(folded("m.contact_id")),
+        \(folded("((m.circle_id % 1000003) * (m.contact_id % 1000003)) % 1000003")),
+        \(folded("coalesce(m.added_at, 0)"))
       FROM circles k JOIN circle_members m ON m.circle_id = k.id
       WHERE k.user_id IN (\(list)) GROUP BY k.user_id
       """, ids, sums: 4
@@ -41,14 +41,25 @@ extension StorageTransaction {
     try forEachSums(
       """
       SELECT k.user_id, count(*),
-        CAST(sum(((r.circle_id % 1000003) * (r.contact_id % 1000003)) % 1000003) AS BIGINT),
-        CAST(sum(coalesce(r.removed_at, 0)) AS BIGINT)
+        \(folded("((r.circle_id % 1000003) * (r.contact_id % 1000003)) % 1000003")),
+        \(folded("coalesce(r.removed_at, 0)"))
       FROM circles k JOIN circle_removals r ON r.circle_id = k.id
       WHERE k.user_id IN (\(list)) GROUP BY k.user_id
       """, ids, sums: 3
     ) { stamps[$0]?.removals = $1 }
     return stamps
   }
+
+  /// The sum of `expression` over a group, each term first folded below 2^31 so that no group
+  /// of fewer than 2^32 rows overflows a BIGINT, however hostile its values (a timestamp of
+  /// Int64.max is a row to skip, not a night that fails). A change that moves a value by an
+  /// exact multiple of the modulus goes unseen until the periodic full pass.
+  private func folded(_ expression: String) -> String {
+    "CAST(sum((\(expression)) % \(Self.stampModulus)) AS BIGINT)"
+  }
+
+  /// 2^31 - 1, a prime: folding by it keeps every term of a sum within ±2^31.
+  private static let stampModulus: Int64 = 2_147_483_647
 
   private func forEachSums(
     _ query: String, _ ids: [SQLValue], sums: Int, _ body: (_ userID: Int64, _ sums: [Int64]) -> Void

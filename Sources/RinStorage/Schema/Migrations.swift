@@ -58,7 +58,7 @@ enum Migrations {
       sql: DataContractSchema.contactsByRinUserForMutualChecks, kind: .serviceIndex),
     Step(name: "remember what jobs last examined of each owner", sql: RuntimeSchema.ownerExaminations),
     Step(
-      name: "remember which verified numbers each owner's contacts may hold",
+      name: "remember the buckets of each owner's contacts' numbers",
       sql: RuntimeSchema.enrichmentOwnerBuckets),
   ]
 

@@ -69,13 +69,12 @@ enum RuntimeSchema {
       examined_at INTEGER NOT NULL, due_at INTEGER, PRIMARY KEY (job, user_id)) WITHOUT ROWID;
     """
 
-  /// enrichment-fetch: which buckets of verified Rin users' numbers each owner's contacts may
-  /// hold (`PhoneSuffixBucket`: a 20-bit hash of a number's last seven digits, -1 for a number
-  /// the digits cannot judge), so that a newly verified user reaches the owners whose contacts
-  /// may be them without reading every contact. A bucket stands for about ten suffixes, never
-  /// for a number.
+  /// enrichment-fetch: the buckets of each owner's contacts' numbers (`RinPhoneSuffixes.bucket`:
+  /// a 20-bit hash of a number's last seven digits, -1 for a number the digits cannot judge),
+  /// ascending and comma-separated, one row per owner, so that a night tells whether a verified
+  /// Rin user an owner's contacts may be has changed without reading their contacts
+  /// (`VerifiedUsersDigest`). A bucket stands for about ten suffixes, never for a number.
   static let enrichmentOwnerBuckets = """
-    CREATE TABLE enrichment_owner_buckets (
-      user_id INTEGER NOT NULL, bucket INTEGER NOT NULL, PRIMARY KEY (user_id, bucket)) WITHOUT ROWID;
+    CREATE TABLE enrichment_owner_buckets (user_id INTEGER PRIMARY KEY, buckets TEXT NOT NULL);
     """
 }

@@ -54,8 +54,8 @@ extension EnrichmentEndToEnd {
       #expect(again.status == .succeeded)
       #expect(f.stub.requestCount == 4)
       #expect(try f.db.contentDigest() == before)
-      // Contacts whose inputs and cached answers are as at the last check are left alone.
-      #expect((Int(again.details["contacts_unchanged"] ?? "") ?? 0) > 0)
+      // Owners whose contacts' inputs and cached answers are as at the last check are left alone.
+      #expect((Int(again.details["owners_unchanged"] ?? "") ?? 0) > 0)
     }
 
     @Test(arguments: Backend.available) func dryRunSendsNothingAndReportsCacheHitsAndWouldBeLookups(

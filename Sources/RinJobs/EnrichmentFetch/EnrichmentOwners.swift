@@ -1,0 +1,65 @@
+import RinDomain
+import RinRuntime
+import RinStorage
+
+/// Which of a batch's owners enrichment-fetch examines tonight: those whose contacts changed
+/// (`OwnerStamps`), whose region or settings changed, among whose contacts' numbers a verified
+/// Rin user appeared, changed or left (`VerifiedUsersDigest` over `enrichment_owner_buckets`),
+/// whose cached answers expire (`due_at`), those `full_every` has come round for, and everyone
+/// with `--full`. An owner left alone would get exactly the writes they already have
+/// (docs/JOBS.md "A night looks only at what changed").
+struct EnrichmentOwners: Sendable {
+  /// The owners to examine, ascending.
+  var examined: [Int64] = []
+  /// Their contacts' stamps and region as read before the examination.
+  var stamps: [Int64: OwnerStamps] = [:]
+  var reasons: [OwnerExamination: Int] = [:]
+  var unchanged = 0
+
+  static func select(
+    _ ids: [Int64], recheck: RecheckRule, fullEverySeconds: Int64, context: JobContext
+  ) throws -> EnrichmentOwners {
+    let job = context.job.rawValue
+    let (stamps, stored, buckets) = try context.read { tx in
+      (
+        try tx.ownerStamps(of: ids, circles: false), try tx.ownerExaminations(job: job, of: ids),
+        try tx.enrichmentOwnerBuckets(of: ids)
+      )
+    }
+    var owners = EnrichmentOwners()
+    for user in ids {
+      var owner = stamps[user, default: OwnerStamps()]
+      owner.related = recheck.verified.digest(of: buckets[user] ?? [])
+      let reason = OwnerExamination.reason(
+        stored: stored[user], fingerprint: owner.fingerprint(settings: recheck.settingsDigest),
+        now: context.now,
+        fullEverySeconds: fullEverySeconds, forced: context.fullPass)
+      guard let reason else {
+        owners.unchanged += 1
+        continue
+      }
+      owners.examined.append(user)
+      owners.stamps[user] = owner
+      owners.reasons[reason, default: 0] += 1
+    }
+    return owners
+  }
+
+  /// What to remember of the examined owners: the fingerprint of their stamps with the
+  /// verified users of their contacts' numbers as the examination found them, and when the
+  /// earliest cached answer of their contacts expires.
+  func records(
+    buckets: [Int64: Set<Int64>], dueAt: [Int64: Int64], recheck: RecheckRule, now: Int64
+  ) -> [(userID: Int64, examination: StoredOwnerExamination)] {
+    examined.map { user in
+      var owner = stamps[user, default: OwnerStamps()]
+      owner.related = recheck.verified.digest(of: buckets[user] ?? [])
+      return (
+        user,
+        StoredOwnerExamination(
+          fingerprint: owner.fingerprint(settings: recheck.settingsDigest), examinedAt: now,
+          dueAt: dueAt[user])
+      )
+    }
+  }
+}
