@@ -104,6 +104,54 @@ extension EnrichmentEndToEnd {
         "an unchanged contact linked to the user who joined")
     }
 
+    /// An owner left alone for weeks is examined again when one of their cached answers
+    /// expires (`due`: no-match answers after 30 days, with `full_every` longer than that), and
+    /// then gets exactly what a full check gives: the expired keys are asked again. Past
+    /// `full_every` every owner is examined (`periodic`); `--full` examines everyone.
+    @Test(arguments: Backend.available) func ownersComeBackWhenTheirAnswersExpireOrFullEveryComesRound(
+      backend: Backend
+    ) async throws {
+      let stub = try await ProviderStub.start(
+        apiKey: "seeded-secret", fallback: .fakePeople, keepRecords: false)
+      defer { Task { await stub.stop() } }
+      let incremental = try await offPool { try TestDatabase(backend, seedUsers: 12, seed: 3) }
+      let full = try await offPool { try TestDatabase(backend, seedUsers: 12, seed: 3) }
+      func run(_ db: TestDatabase, days: Int64, full: Bool = false) async -> RunSummary {
+        var config = EnrichmentSeededTests.config(db, stub)
+        config.jobs.enrichmentFetch.fullEvery = .seconds(60 * 86_400)
+        return await db.run(
+          EnrichmentFixture.job, TestClock.options(now: TestClock.now + days * 86_400, full: full),
+          config: config, environment: RuntimeEnvironment(variables: ["SEEDED_KEY": "seeded-secret"]))
+      }
+      for db in [incremental, full] { #expect(await run(db, days: 0).status == .succeeded) }
+
+      // 31 days on: every no-match answer (30 days) has expired, no match (90 days) has.
+      let requestsBefore = stub.requestCount
+      try Self.forgetChecks(full)
+      let night = await run(incremental, days: 31)
+      #expect(night.status == .succeeded, "\(night.error ?? "")")
+      #expect(await run(full, days: 31).status == .succeeded)
+      #expect(stub.requestCount > requestsBefore, "expired no-match answers were asked again")
+      #expect((night.counts.read["users examined (due)"] ?? 0) > 0, "\(night.counts.read)")
+      let lookups =
+        "SELECT lookup_key || '|' || status || '|' || fetched_at || '|' || expires_at FROM enrichment_lookups ORDER BY 1"
+      #expect(try incremental.strings(lookups) == full.strings(lookups))
+      let tables = DataContract.allTables.filter { $0 != "enrichment_lookups" }
+      let (got, want) = (try incremental.contentDigest(of: tables), try full.contentDigest(of: tables))
+      #expect(got == want, "differ: \(got.keys.filter { got[$0] != want[$0] }.sorted())")
+
+      // The next night nothing is due; 60 days after the first night, those not due since are.
+      let quiet = await run(incremental, days: 32)
+      let users = quiet.counts.read["users"] ?? 0
+      #expect(users > 0 && quiet.counts.read["users unchanged"] == users, "\(quiet.counts.read)")
+      let periodic = await run(incremental, days: 61)
+      #expect(
+        (periodic.counts.read["users examined (periodic)"] ?? 0)
+          == users - (night.counts.read["users examined (due)"] ?? 0), "\(periodic.counts.read)")
+      let forced = await run(incremental, days: 62, full: true)
+      #expect(forced.counts.read["users examined (forced)"] == users, "\(forced.counts.read)")
+    }
+
     @Test(arguments: Backend.available) func changedSettingsRecheckEveryContact(backend: Backend) async throws
     {
       let stub = try await ProviderStub.start(
