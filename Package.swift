@@ -30,6 +30,7 @@ let package = Package(
     .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
+    .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
   ],
   targets: [
     // The only module that imports a database library.
@@ -72,6 +73,7 @@ let package = Package(
         "Yams",
         .product(name: "Logging", package: "swift-log"),
         .product(name: "Prometheus", package: "swift-prometheus"),
+        .product(name: "Mustache", package: "swift-mustache"),
       ],
       swiftSettings: swiftSettings
     ),

@@ -2,11 +2,12 @@
 # Installs what a fresh Debian machine lacks for rin-jobs: the SQLite library and shell,
 # libphonenumber and libpsl (phone numbers and registrable domains, linked through Sources/CRinShim),
 # libpq (PostgreSQL's client, Sources/CLibPQ) and the PostgreSQL server, whose initdb and pg_ctl the
-# tests use to start a throwaway cluster (as root they run it as the `postgres` user).
+# tests use to start a throwaway cluster (as root they run it as the `postgres` user), and Chromium,
+# in which the report test (`rinjobs report`) opens the page headless.
 # Idempotent and quiet when everything is there.
 set -euo pipefail
 
-packages=(libsqlite3-dev sqlite3 libphonenumber-dev libpsl-dev libpq-dev postgresql)
+packages=(libsqlite3-dev sqlite3 libphonenumber-dev libpsl-dev libpq-dev postgresql chromium)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

@@ -60,17 +60,32 @@ struct DemoCommand: AsyncParsableCommand {
       let pipelines =
         Self.pipelineOrder.compactMap { config.pipeline(named: $0) }
         + config.pipelines.filter { !Self.pipelineOrder.contains($0.name) }
+      // As cron would have: each pipeline's newest slot of the last day, the older ones marked
+      // superseded, so that `status` and the report owe nothing before the demo began.
+      var options = PipelineRunOptions()
+      options.catchUp = .latest
+      options.maxAge = .seconds(86_400)
       var failed = false
       for pipeline in pipelines {
         print("")
-        let report = await runner.run(pipeline, options: PipelineRunOptions())
+        let report = await runner.run(pipeline, options: options)
         print(PipelineReportText.render(report))
         failed = failed || report.exitCode != .success
       }
       print("")
       print(try DemoReport.examples(storage))
       print("")
+      let reportPath = URL(fileURLWithPath: db).deletingLastPathComponent().appendingPathComponent(
+        "report.html"
+      ).path
+      let environment = RuntimeEnvironment()
+      try ReportFile.write(
+        try OperatorReport.build(
+          config: config, storage: storage, now: environment.wallSecondsNow, period: .seconds(86_400),
+          staleBefore: environment.wallSecondsNow - 3 * environment.leaseTTLSeconds),
+        to: reportPath)
       print("Database: \(storage.location)")
+      print("Report: \(reportPath) (open it in a browser; `rinjobs report` writes a new one)")
       print(
         "Look around: rinjobs history --db \(db)   ·   sqlite3 \(db) 'SELECT * FROM badge_counts LIMIT 5'")
       await stub.stop()

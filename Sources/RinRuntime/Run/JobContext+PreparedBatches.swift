@@ -64,7 +64,7 @@ extension JobContext {
     logger.debug(
       "batch committed", metadata: ["through_user": "\(last)", "users": "\(batchCounts.usersProcessed)"])
     counts.merge(batchCounts)
-    progress?.advance(by: batchCounts.usersProcessed)
+    progress?.advance(by: batchCounts.usersProcessed, rows: batchCounts.read.values.reduce(0, +))
   }
 
   func throwIfStopped(after: Int64) throws {

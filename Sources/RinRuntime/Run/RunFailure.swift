@@ -16,6 +16,7 @@ public struct RunFailure: Error, CustomStringConvertible, Sendable {
     public static let storage = Code(name: "storage failure", exitCode: .failure)
     public static let storageTemporary = Code(name: "storage temporarily unavailable", exitCode: .temporary)
     public static let jobFailed = Code(name: "job failed", exitCode: .failure)
+    public static let output = Code(name: "cannot write output", exitCode: .failure)
   }
 
   public let code: Code

@@ -35,9 +35,13 @@ extension StorageTransaction {
       sql.dialect.placeholders(
         """
         SELECT \(Self.runColumns) FROM job_runs
-        WHERE job = ? AND pipeline = ? AND dry_run = 0 ORDER BY id DESC LIMIT 1
+        WHERE job = ? AND pipeline = ? AND dry_run = 0
+          AND NOT (status = 'skipped' AND coalesce(counts, '') LIKE ?)
+        ORDER BY id DESC LIMIT 1
         """),
-      [.text(runJob), .text(pipeline)]
+      // A catch-up's markers of the older slots it superseded are written after its run: they
+      // are not the last run.
+      [.text(runJob), .text(pipeline), .text("%\"superseded_by\"%")]
     ) { found = Self.runRecord($0) }
     return found
   }

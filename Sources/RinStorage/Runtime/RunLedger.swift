@@ -53,11 +53,18 @@ extension StorageTransaction {
     public var job: String?
     public var pipeline: String?
     public var status: RunRecord.Status?
+    /// Only runs started at or after this time (seconds).
+    public var startedSince: Int64?
     public var limit: Int
-    public init(job: String? = nil, pipeline: String? = nil, status: RunRecord.Status? = nil, limit: Int = 20) {
+    public init(
+      job: String? = nil, pipeline: String? = nil, status: RunRecord.Status? = nil,
+      startedSince: Int64? = nil,
+      limit: Int = 20
+    ) {
       self.job = job
       self.pipeline = pipeline
       self.status = status
+      self.startedSince = startedSince
       self.limit = limit
     }
   }
@@ -81,6 +88,10 @@ extension StorageTransaction {
     if let status = query.status {
       conditions.append("status = ?")
       arguments.append(.text(status.rawValue))
+    }
+    if let since = query.startedSince {
+      conditions.append("started_at >= ?")
+      arguments.append(.integer(since))
     }
     let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
     arguments.append(.integer(Int64(query.limit)))

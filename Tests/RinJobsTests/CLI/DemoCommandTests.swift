@@ -14,6 +14,13 @@ struct DemoCommandTests {
       #expect(result.stdout.contains("pipeline \(pipeline) run #"), "\(pipeline) did not run")
     }
     #expect(result.stdout.contains("Example rows:"))
+    // The report beside the database, with every pipeline and no missed slot: the demo runs
+    // each pipeline's newest slot as cron would have.
+    #expect(result.stdout.contains("Report: \(folder.path("report.html"))"))
+    let report = try String(contentsOfFile: folder.path("report.html"), encoding: .utf8)
+    for pipeline in ["nightly", "hourly", "retention"] {
+      #expect(report.contains("id=\"problems-\(pipeline)\">0<"), "\(pipeline) has no missed or failed slot")
+    }
     let queue = try DatabaseQueue(path: db)
     let (jobs, pipelines, enriched) = try queue.read { db in
       (

@@ -1,0 +1,68 @@
+import ArgumentParser
+import Foundation
+import RinRuntime
+
+/// `rinjobs report`: how the pipelines and jobs have been doing, as one HTML file an operator
+/// opens in a browser (or `--json`). Read-only over the ledger and the output tables.
+struct ReportCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "report",
+    abstract: "Write an HTML report of the pipelines, the runs and what the jobs produced.",
+    discussion: """
+      The file is self-contained (inline CSS and SVG, nothing from the network) and holds counts \
+      and ids only. docs/OPERATIONS.md "The report" says what each part shows.
+      """)
+
+  @OptionGroup var storage: StorageOptions
+
+  @Option(help: "Where to write the HTML file.") var out = "report.html"
+
+  @Option(help: "How far back to look: runs, missed and failed slots, enrichment and clicks per day.")
+  var since = "30d"
+
+  @Option(help: "The clock, ISO 8601 (default: now).") var now: String?
+
+  @Flag(help: "Print the report's data as JSON on stdout instead of writing HTML.") var json = false
+
+  func validate() throws {
+    let period = try PipelineRunCommand.duration(since, option: "--since")
+    guard period > .zero else { throw ValidationError("--since must be more than 0s") }
+    if let now, InstantParser.parse(now) == nil {
+      throw ValidationError("--now '\(now)': expected ISO 8601 with a zone, e.g. 2026-11-22T02:30:00Z")
+    }
+  }
+
+  func run() async throws {
+    try await CLIFailure.reporting("rinjobs report") {
+      let period = try PipelineRunCommand.duration(since, option: "--since")
+      let config = try storage.loadConfig()
+      let opened = try storage.openStorage(config)
+      let environment = RuntimeEnvironment()
+      let clock = now.flatMap(InstantParser.parse) ?? environment.wallSecondsNow
+      let report = try OperatorReport.build(
+        config: config, storage: opened, now: clock, period: period,
+        staleBefore: environment.wallSecondsNow - 3 * environment.leaseTTLSeconds)
+      if json {
+        print(JSONText.encode(report) ?? "{}")
+        return
+      }
+      try ReportFile.write(report, to: out)
+      print("Report written to \(out)")
+    }
+  }
+}
+
+/// Writes the report's HTML, saying which file could not be written and why.
+enum ReportFile {
+  static func write(_ report: OperatorReport, to path: String) throws {
+    let html = try report.html()
+    do {
+      try html.write(toFile: path, atomically: true, encoding: .utf8)
+    } catch {
+      throw RunFailure(
+        .output,
+        "cannot write the report to \(path): \(error.localizedDescription); check the folder exists and is writable"
+      )
+    }
+  }
+}

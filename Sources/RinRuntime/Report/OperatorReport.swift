@@ -1,0 +1,161 @@
+import RinDomain
+import RinStorage
+
+/// Everything `rinjobs report` shows, read once from the ledger and the output tables: the
+/// pipelines as `status` sees them, every run of the period, and what the jobs produced. Counts
+/// and ids only. `--json` prints it as it is; `ReportPage` lays it out as HTML.
+public struct OperatorReport: Sendable, Codable {
+  public struct Pipeline: Sendable, Codable {
+    public var status: PipelineStatus
+    public var nextFires: [String]
+  }
+
+  /// One run of a job, as the charts and the tables need it.
+  public struct Run: Sendable, Codable, Equatable {
+    public var id: Int64
+    public var job: String
+    public var status: RunRecord.Status
+    public var startedAt: String
+    public var started: Int64
+    public var seconds: Int64?
+    public var rowsRead: Int
+    public var rowsPerSecond: Double?
+    public var dryRun: Bool
+    public var shard: String
+    public var pipeline: String?
+    public var written: Int
+    public var skipped: [String: Int]
+    public var error: String?
+  }
+
+  public struct JobRuns: Sendable, Codable {
+    public var job: String
+    /// Oldest first.
+    public var runs: [Run]
+    public var failed: Int
+    public var interrupted: Int
+  }
+
+  public struct EnrichmentDay: Sendable, Codable, Equatable {
+    public var day: String
+    public var matches = 0
+    public var noMatches = 0
+    public var cacheHits = 0
+    public var lookupsSpent = 0
+  }
+
+  public struct DayCount: Sendable, Codable, Equatable {
+    public var day: String
+    public var count: Int
+  }
+
+  public var generatedAt: String
+  public var since: String
+  public var pipelines: [Pipeline]
+  public var jobs: [JobRuns]
+  /// Newest first, at most `lastRunsShown`.
+  public var lastRuns: [Run]
+  public var outputs: OutputTallies
+  public var enrichmentByDay: [EnrichmentDay]
+  public var clicksDeletedByDay: [DayCount]
+
+  public static let lastRunsShown = 25
+  /// Runs read from the ledger at most, newest first: a period of hourly pipelines over a
+  /// month is about 5,000.
+  static let runsRead = 20_000
+
+  public static func build(
+    config: RinConfig, storage: Storage, now: Int64, period: Duration, staleBefore: Int64
+  ) throws -> OperatorReport {
+    let since = now - period.wholeSeconds
+    let pipelines = try config.pipelines.map { pipeline in
+      var status = try PipelineStatus.compute(
+        pipeline, storage: storage, now: now, lookBack: period,
+        grace: PipelineRunOptions.defaultGrace, staleBefore: staleBefore)
+      try status.addProviderHealth(pipeline, config: config, storage: storage)
+      var fires: [String] = []
+      if let schedule = CronSchedule(pipeline: pipeline) {
+        var from = now + 1
+        while fires.count < 3, let fire = schedule.next(from: from) {
+          fires.append(fire.slot)
+          from = fire.instant + 1
+        }
+      }
+      return Pipeline(status: status, nextFires: fires)
+    }
+    let today = CalendarDate(utcInstant: now)
+    let (records, outputs) = try storage.read { tx in
+      (
+        try tx.runs(.init(startedSince: since, limit: runsRead)),
+        try tx.outputTallies(
+          upcomingFrom: today.description, upcomingTo: today.adding(days: 7).description)
+      )
+    }
+    let runs = records.filter { !$0.job.hasPrefix("pipeline:") }.map(Run.init)
+    var byJob: [String: [Run]] = [:]
+    for run in runs.reversed() { byJob[run.job, default: []].append(run) }
+    let jobs = byJob.keys.sorted().map { job in
+      let list = byJob[job] ?? []
+      return JobRuns(
+        job: job, runs: list, failed: list.count { $0.status == .failed },
+        interrupted: list.count { $0.status == .interrupted || $0.status == .abandoned })
+    }
+    return OperatorReport(
+      generatedAt: SlotInstant.format(now), since: SlotInstant.format(since), pipelines: pipelines,
+      jobs: jobs, lastRuns: Array(runs.prefix(lastRunsShown)), outputs: outputs,
+      enrichmentByDay: enrichmentDays(records), clicksDeletedByDay: clicksDeleted(records))
+  }
+
+  /// From the ledger rows of real runs of enrichment-fetch: what the provider answered and
+  /// what was spent, per day the run started.
+  static func enrichmentDays(_ records: [RunRecord]) -> [EnrichmentDay] {
+    var days: [String: EnrichmentDay] = [:]
+    for record in records where record.job == "enrichment-fetch" && !record.dryRun {
+      guard let counts = LedgerCountsText.decode(record.counts) else { continue }
+      let day = CalendarDate(utcInstant: record.startedAt).description
+      var entry = days[day] ?? EnrichmentDay(day: day)
+      let detail = { (key: String) in Int(counts.details[key] ?? "") ?? 0 }
+      entry.matches += detail("matches")
+      entry.noMatches += detail("no_matches")
+      entry.cacheHits += detail("cache_hits")
+      entry.lookupsSpent += detail("lookups_requested")
+      days[day] = entry
+    }
+    return days.values.sorted { $0.day < $1.day }
+  }
+
+  /// From the ledger rows of real runs of attribution-expiry: invite clicks deleted per day.
+  static func clicksDeleted(_ records: [RunRecord]) -> [DayCount] {
+    var days: [String: Int] = [:]
+    for record in records where record.job == "attribution-expiry" && !record.dryRun {
+      guard let counts = LedgerCountsText.decode(record.counts) else { continue }
+      let day = CalendarDate(utcInstant: record.startedAt).description
+      days[day, default: 0] += counts.changes["invite_clicks"]?.deleted ?? 0
+    }
+    return days.keys.sorted().map { DayCount(day: $0, count: days[$0] ?? 0) }
+  }
+}
+
+extension OperatorReport.Run {
+  init(_ record: RunRecord) {
+    let counts = LedgerCountsText.decode(record.counts)
+    let seconds = record.finishedAt.map { $0 - record.startedAt }
+    let read = counts?.counts.read.values.reduce(0, +) ?? 0
+    self.init(
+      id: record.id, job: record.job, status: record.status,
+      startedAt: SlotInstant.format(record.startedAt), started: record.startedAt, seconds: seconds,
+      rowsRead: read,
+      rowsPerSecond: seconds.map { Double(read) / Double(max($0, 1)) }, dryRun: record.dryRun,
+      shard: record.shard, pipeline: record.pipeline,
+      written: counts?.changes.values.reduce(0) { $0 + $1.total } ?? 0,
+      skipped: counts?.counts.skipped ?? [:], error: record.error)
+  }
+}
+
+/// The ledger's `counts` column of a job's run (`RunSummary.LedgerCounts`), read back.
+enum LedgerCountsText {
+  static func decode(_ text: String?) -> RunSummary.LedgerCounts? {
+    guard let text else { return nil }
+    return JSONText.decode(RunSummary.LedgerCounts.self, from: text)
+  }
+}

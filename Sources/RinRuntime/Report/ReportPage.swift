@@ -1,0 +1,293 @@
+import Mustache
+import RinDomain
+import RinStorage
+
+/// The operator report as one self-contained HTML file: `ReportTemplate` rendered by
+/// swift-mustache (which escapes every value) over this view of an `OperatorReport`, with every
+/// number already formatted and every chart already placed, so the template has no logic.
+struct ReportPage {
+  struct PipelineView {
+    var name: String
+    var schedule: String
+    var timezone: String
+    var nextFires: String
+    var lastSlot: String
+    var lastOutcome: String
+    var outcomeClass: String
+    var slotsExpected: Int
+    var slotsSucceeded: Int
+    var problemCount: Int
+    var problems: [ProblemView]
+    var hasProblems: Bool
+    var moreProblems: String
+    var providers: String
+    var hasProviders: Bool
+  }
+
+  struct ProblemView {
+    var slot: String
+    var kind: String
+    var detail: String
+  }
+
+  struct ChartView {
+    var id: String
+    var title: String
+    var summary: String
+    var width: String
+    var height: String
+    var path: String
+    var points: [PointView]
+    var axisEnd: String
+    var axisEndY: String
+    var floorY: String
+    var left: String
+    var right: String
+    var labelY: String
+    var from: String
+    var to: String
+    var empty: Bool
+    var clipped: Bool
+  }
+
+  struct PointView {
+    var x: String
+    var y: String
+    var cssClass: String
+    var bad: Bool
+    var label: String
+  }
+
+  struct JobView {
+    var job: String
+    var runs: Int
+    var failed: Int
+    var interrupted: Int
+    var failedClass: String
+    var interruptedClass: String
+    var charts: [ChartView]
+  }
+
+  struct RunView {
+    var id: Int64
+    var job: String
+    var status: String
+    var statusClass: String
+    var startedAt: String
+    var seconds: String
+    var rowsRead: String
+    var rowsPerSecond: String
+    var written: String
+    var skipped: String
+    var mode: String
+    var error: String
+  }
+
+  struct Row {
+    var cells: [String]
+  }
+
+  struct Table {
+    var caption: String
+    var headers: [String]
+    var rows: [Row]
+    var empty: Bool
+    var note: String
+  }
+
+  var generatedAt: String
+  var since: String
+  var pipelines: [PipelineView]
+  var jobs: [JobView]
+  var hasJobs: Bool
+  var lastRuns: [RunView]
+  var hasRuns: Bool
+  var outputs: [Table]
+
+  init(_ report: OperatorReport, from: Int64, to: Int64) {
+    generatedAt = report.generatedAt
+    since = report.since
+    pipelines = report.pipelines.map(Self.pipeline)
+    jobs = report.jobs.map { Self.job($0, from: from, to: to) }
+    hasJobs = !jobs.isEmpty
+    lastRuns = report.lastRuns.map(Self.run)
+    hasRuns = !lastRuns.isEmpty
+    outputs = Self.outputs(report)
+  }
+
+  func render() throws -> String {
+    try MustacheTemplate(string: ReportTemplate.html).render(self)
+  }
+
+  // MARK: pipelines and runs
+
+  /// The newest missed or failed slots listed per pipeline; the count covers them all.
+  static let problemsShown = 6
+
+  static func pipeline(_ entry: OperatorReport.Pipeline) -> PipelineView {
+    let status = entry.status
+    let last = status.lastRun
+    let outcome = last.map { $0.status.rawValue } ?? "never ran"
+    let problems =
+      status.missed.map { ProblemView(slot: $0.slot, kind: "missed", detail: $0.detail ?? "") }
+      + status.failed.map { ProblemView(slot: $0.slot, kind: "failed", detail: $0.detail ?? "") }
+    let shown = problems.sorted { $0.slot > $1.slot }.prefix(problemsShown)
+    let lastSlot = last.map {
+      $0.slot.map { "slot \($0)" } ?? "run by hand at \(SlotInstant.format($0.startedAt))"
+    }
+    return PipelineView(
+      name: status.pipeline, schedule: status.schedule, timezone: status.timezone,
+      nextFires: entry.nextFires.joined(separator: ", "), lastSlot: lastSlot ?? "none yet",
+      lastOutcome: outcome,
+      outcomeClass: statusClass(last?.status), slotsExpected: status.slotsExpected,
+      slotsSucceeded: status.slotsSucceeded, problemCount: status.problems,
+      problems: Array(shown), hasProblems: !problems.isEmpty,
+      moreProblems: problems.count > shown.count ? "and \(problems.count - shown.count) earlier" : "",
+      providers: status.providers.map { "\($0.provider): \($0.available ? "available" : "DEGRADED")" }
+        .joined(separator: ", "), hasProviders: !status.providers.isEmpty)
+  }
+
+  static func job(_ job: OperatorReport.JobRuns, from: Int64, to: Int64) -> JobView {
+    func samples(_ value: (OperatorReport.Run) -> Double?) -> [RunChart.Sample] {
+      job.runs.compactMap { run in
+        value(run).map {
+          RunChart.Sample(
+            time: run.started, value: $0, marked: run.status != .succeeded,
+            label: "run \(run.id) \(run.status.rawValue) at \(run.startedAt)")
+        }
+      }
+    }
+    let duration = samples { $0.seconds.map(Double.init) }
+    let rate = samples { $0.rowsPerSecond }
+    return JobView(
+      job: job.job, runs: job.runs.count, failed: job.failed, interrupted: job.interrupted,
+      failedClass: job.failed > 0 ? "bad" : "", interruptedClass: job.interrupted > 0 ? "warn" : "",
+      charts: [
+        chart(
+          id: "\(job.job)-seconds", title: "\(job.job): seconds per run", unit: "s", duration, from: from,
+          to: to),
+        chart(
+          id: "\(job.job)-rate", title: "\(job.job): rows read per second", unit: "rows/s", rate, from: from,
+          to: to),
+      ])
+  }
+
+  static func chart(
+    id: String, title: String, unit: String, _ samples: [RunChart.Sample], from: Int64, to: Int64
+  ) -> ChartView {
+    let chart = RunChart.make(samples, from: from, to: to)
+    let values = samples.map(\.value)
+    let marked = samples.count { $0.marked }
+    let summary =
+      values.isEmpty
+      ? "No finished run in the period."
+      : "\(values.count) runs from \(number(values.min() ?? 0)) to \(number(values.max() ?? 0)) \(unit), "
+        + "median \(number(values.sorted()[values.count / 2])) \(unit); \(marked) failed or interrupted."
+    let frame = chart.frame
+    let c = RunChart.coordinate
+    return ChartView(
+      id: id, title: title, summary: summary, width: c(frame.width), height: c(frame.height),
+      path: chart.path,
+      points: chart.points.map { point in
+        PointView(
+          x: c(point.x), y: c(point.y),
+          cssClass: point.sample.marked ? "bad" : (point.clipped ? "cut" : "ok"), bad: point.sample.marked,
+          label:
+            "\(point.sample.label): \(number(point.sample.value)) \(unit)\(point.clipped ? " (above the axis)" : "")"
+        )
+      },
+      axisEnd: number(chart.axisEnd) + " " + unit, axisEndY: c(frame.top + 4), floorY: c(frame.floor),
+      left: c(frame.left), right: c(frame.width - frame.right), labelY: c(frame.height - 6),
+      from: String(SlotInstant.format(from).prefix(10)), to: String(SlotInstant.format(to).prefix(10)),
+      empty: chart.points.isEmpty, clipped: chart.points.contains { $0.clipped })
+  }
+
+  static func run(_ run: OperatorReport.Run) -> RunView {
+    RunView(
+      id: run.id, job: run.job, status: run.status.rawValue, statusClass: statusClass(run.status),
+      startedAt: run.startedAt, seconds: run.seconds.map(String.init) ?? "—", rowsRead: grouped(run.rowsRead),
+      rowsPerSecond: run.rowsPerSecond.map(number) ?? "—", written: grouped(run.written),
+      skipped: run.skipped.sorted { $0.key < $1.key }.map { "\($0.key): \(grouped($0.value))" }
+        .joined(separator: "; "),
+      mode: [run.dryRun ? "dry run" : "", run.shard == "all" ? "" : "shard \(run.shard)"]
+        .filter { !$0.isEmpty }.joined(separator: ", "),
+      error: run.error ?? "")
+  }
+
+  static func statusClass(_ status: RunRecord.Status?) -> String {
+    switch status {
+    case .succeeded: "ok"
+    case .failed: "bad"
+    case .interrupted, .abandoned: "warn"
+    default: "muted"
+    }
+  }
+
+  // MARK: what the jobs produced
+
+  static func outputs(_ report: OperatorReport) -> [Table] {
+    let tallies = report.outputs
+    return [
+      table(
+        "Network score tiers, as of \(tallies.scoreAsOf ?? "—")",
+        ["tier", "users", "up", "down", "same or new"],
+        tallies.tiers.map {
+          [$0.tier, grouped($0.users), grouped($0.up), grouped($0.down), grouped($0.same)]
+        },
+        id: "tiers"),
+      table(
+        "Circle suggestions", ["pattern", "status", "suggestions"],
+        tallies.suggestions.map { [$0.pattern, $0.status, grouped($0.count)] }, id: "suggestions"),
+      table(
+        "Enrichment per day", ["day", "matches", "no matches", "cache hits", "lookups spent"],
+        report.enrichmentByDay.map {
+          [
+            $0.day, grouped($0.matches), grouped($0.noMatches), grouped($0.cacheHits),
+            grouped($0.lookupsSpent),
+          ]
+        }, id: "enrichment"),
+      table(
+        "Upcoming events, the next 7 days", ["day", "kind", "events"],
+        tallies.upcoming.map { [$0.occursOn, $0.kind, grouped($0.count)] }, id: "upcoming"),
+      table(
+        "Badges as users see them", ["tab", "no badge", "1–99", "99+"],
+        tallies.badges.map { [$0.tab, grouped($0.none), grouped($0.number), grouped($0.ninetyNinePlus)] },
+        id: "badges"),
+      table(
+        "Invite clicks deleted per day", ["day", "clicks deleted"],
+        report.clicksDeletedByDay.map { [$0.day, grouped($0.count)] }, id: "clicks"),
+    ]
+  }
+
+  static func table(_ caption: String, _ headers: [String], _ rows: [[String]], id: String) -> Table {
+    Table(caption: caption, headers: headers, rows: rows.map(Row.init), empty: rows.isEmpty, note: id)
+  }
+
+  // MARK: numbers
+
+  /// 1234567 → "1,234,567".
+  static func grouped(_ value: Int) -> String {
+    let digits = String(value.magnitude)
+    var out = ""
+    for (index, digit) in digits.enumerated() {
+      if index > 0, (digits.count - index) % 3 == 0 { out.append(",") }
+      out.append(digit)
+    }
+    return value < 0 ? "-" + out : out
+  }
+
+  /// Whole numbers grouped; below 100, one decimal.
+  static func number(_ value: Double) -> String {
+    if value >= 100 || value == value.rounded() { return grouped(Int(value.rounded())) }
+    let tenths = Int((value * 10).rounded())
+    return "\(tenths / 10).\(tenths % 10)"
+  }
+}
+
+extension OperatorReport {
+  /// The report as one self-contained HTML page.
+  public func html() throws -> String {
+    let to = SlotInstant.parse(generatedAt) ?? 0
+    return try ReportPage(self, from: SlotInstant.parse(since) ?? to, to: to).render()
+  }
+}
