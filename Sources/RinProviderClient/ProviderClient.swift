@@ -8,6 +8,7 @@ public final class ProviderClient: Sendable {
   public let settings: ProviderClientSettings
   private let transport: any ProviderTransport
   private let pacer: RequestPacer
+  private let shared: (any SharedRequestTurns)?
   private let stats = Mutex(ProviderStatistics())
   private let breaker: Mutex<CircuitBreaker>
   private let onBreakerChange: @Sendable (CircuitBreaker.Transition) -> Void
@@ -15,14 +16,17 @@ public final class ProviderClient: Sendable {
   /// - Parameters:
   ///   - breakerState: where the previous runs left the breaker (`CircuitBreaker.startState`).
   ///   - onBreakerChange: told when the breaker opens or closes, on whichever task saw it.
+  ///   - sharedTurns: the rate and budget this client shares with other workers, if any.
   public init(
     settings: ProviderClientSettings, transport: any ProviderTransport = URLSessionTransport(),
     breakerState: CircuitBreaker.State = .closed(consecutiveFailures: 0),
+    sharedTurns: (any SharedRequestTurns)? = nil,
     onBreakerChange: @escaping @Sendable (CircuitBreaker.Transition) -> Void = { _ in }
   ) {
     self.settings = settings
     self.transport = transport
     pacer = RequestPacer(requestsPerMinute: settings.requestsPerMinute)
+    shared = sharedTurns
     breaker = Mutex(CircuitBreaker(threshold: settings.breakerFailures, state: breakerState))
     self.onBreakerChange = onBreakerChange
   }
@@ -46,6 +50,10 @@ public final class ProviderClient: Sendable {
       let failure: ProviderFailure
       do {
         try await pacer.acquire()
+        guard try await takeSharedTurn(lookups: lookups.count) else {
+          count { $0.stoppedByDailyLimit += 1 }
+          return .deferred
+        }
         guard try await mayAsk() else { return .deferred }
         count { $0.requests += 1 }
         let response = try await transport.send(request, timeout: settings.timeout)
@@ -83,6 +91,15 @@ public final class ProviderClient: Sendable {
         return .cancelled
       }
     }
+  }
+
+  /// Waits for this request's turn among all workers; false when the day's budget is spent.
+  private func takeSharedTurn(lookups: Int) async throws -> Bool {
+    guard let shared else { return true }
+    guard let start = try await shared.take(lookups: lookups) else { return false }
+    let wait = start - Date().timeIntervalSince1970
+    if wait > 0 { try await Task.sleep(nanoseconds: UInt64(wait * 1_000_000_000)) }
+    return true
   }
 
   /// Asks the breaker whether this exchange may go; while another task's probe is in flight,
@@ -133,6 +150,7 @@ public final class ProviderClient: Sendable {
       }
       count { $0.longestRateLimitWait = max($0.longestRateLimitWait, wait) }
       await pacer.holdAll(for: wait)
+      try? await shared?.holdAll(until: Date().timeIntervalSince1970 + wait)
       return .retry(.rateLimited)
     case 401, 403:
       return .done(.refused(status: response.status))

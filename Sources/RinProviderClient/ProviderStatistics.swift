@@ -9,6 +9,8 @@ public struct ProviderStatistics: Sendable, Equatable {
   public var serverErrors = 0
   public var malformedBodies = 0
   public var unreachable = 0
+  /// Requests not sent because they would have passed the day's lookup budget.
+  public var stoppedByDailyLimit = 0
 
   public init() {}
 }

@@ -32,6 +32,7 @@ public struct EnrichmentFetchJob: Job {
     let plan = try ProviderPlan.make(
       settings.provider, environment: context.environment, tuning: tuning,
       breakerState: circuit?.startState ?? .closed(consecutiveFailures: 0),
+      storage: context.dryRun ? nil : context.storage,
       onBreakerChange: { [circuit] in circuit?.breakerChanged($0, logger: logger) })
     if plan == nil {
       context.logger.info(
@@ -93,11 +94,17 @@ public struct EnrichmentFetchJob: Job {
         tally.details(dryRun: context.dryRun, provider: plan, statistics: plan.client.statistics)
       ) { $1 }
       tally.logGivenUpRequests(context.logger)
-      if let health = try circuit?.finish(
+      if var health = try circuit?.finish(
         plan.client.circuitBreaker, keysDeferred: tally.keysDeferred, context: context)
       {
+        health.dailyLimitReached = context.dryRun ? nil : plan.client.statistics.stoppedByDailyLimit > 0
         context.providerHealth = health
         context.details["provider_available"] = String(health.available)
+      }
+      if plan.client.statistics.stoppedByDailyLimit > 0, let limit = settings.provider?.maxLookupsPerDay {
+        context.logger.warning(
+          "provider \(plan.name): today's lookups reached max_lookups_per_day (\(limit)); the keys not asked are left for tomorrow",
+          metadata: ["keys_deferred": "\(tally.keysDeferred)"])
       }
     }
   }
@@ -123,7 +130,13 @@ public struct EnrichmentFetchJob: Job {
       tally.wouldBeLookups += try context.write { try $0.rememberDryRunKeys(keys) }
       return
     }
+    // Shard workers share many keys (a person in several books): each is asked by the worker
+    // that claims it first; the others wait for its answer in the cache.
+    let claims = ProviderKeyClaims(provider: plan.name, context: context)
+    let mine = try claims.claim(missing.map(\.id))
+    defer { claims.release(Array(mine)) }
     try await ProviderFetcher(plan: plan, context: context)
-      .fetch(missing, expired: Set(expiries.keys), tally: &tally)
+      .fetch(missing.filter { mine.contains($0.id) }, expired: Set(expiries.keys), tally: &tally)
+    try await claims.awaitAnswers(missing.map(\.id).filter { !mine.contains($0) }, tally: &tally)
   }
 }

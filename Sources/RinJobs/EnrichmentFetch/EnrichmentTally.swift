@@ -16,6 +16,8 @@ struct EnrichmentTally {
   var keysDeferred = 0
   /// Keys a 200 response left out or answered with an item status other than 200 and 404.
   var keysUnansweredInResponses = 0
+  /// Keys another worker claimed and answered while this one waited (`ProviderKeyClaims`).
+  var answeredByOtherWorkers = 0
   var unknownIDs = 0
   var duplicateIDs = 0
   var failures: [String: Int] = [:]
@@ -41,6 +43,8 @@ struct EnrichmentTally {
       ("malformed_bodies", statistics.malformedBodies), ("unreachable", statistics.unreachable),
       ("keys_deferred", keysDeferred), ("unknown_ids_ignored", unknownIDs),
       ("keys_unanswered_in_responses", keysUnansweredInResponses), ("duplicate_ids_ignored", duplicateIDs),
+      ("requests_stopped_by_daily_limit", statistics.stoppedByDailyLimit),
+      ("keys_answered_by_other_workers", answeredByOtherWorkers),
     ]
     for (name, count) in extras where count > 0 { details[name] = String(count) }
     for (reason, count) in failures { details["requests_given_up (\(reason))"] = String(count) }

@@ -1,6 +1,7 @@
 import Foundation
 import RinProviderClient
 import RinRuntime
+import RinStorage
 
 /// The configured provider, ready to call: settings resolved, API key read from the environment.
 struct ProviderPlan: Sendable {
@@ -16,10 +17,12 @@ struct ProviderPlan: Sendable {
   /// key's variable is unset or empty; the message names the variable, never a value.
   /// - Parameters:
   ///   - breakerState: where the previous runs left the provider's circuit breaker.
+  ///   - storage: where workers share the provider's rate and daily budget (none in a dry run,
+  ///     which sends nothing).
   ///   - onBreakerChange: told when the breaker opens or closes during the run.
   static func make(
     _ settings: EnrichmentProviderSettings?, environment: [String: String], tuning: ProviderTuning,
-    breakerState: CircuitBreaker.State = .closed(consecutiveFailures: 0),
+    breakerState: CircuitBreaker.State = .closed(consecutiveFailures: 0), storage: Storage? = nil,
     onBreakerChange: @escaping @Sendable (CircuitBreaker.Transition) -> Void = { _ in }
   ) throws -> ProviderPlan? {
     guard let settings else { return nil }
@@ -38,7 +41,12 @@ struct ProviderPlan: Sendable {
         timeout: seconds(settings.timeout), maxRetries: settings.maxRetries,
         maxRateLimitWait: tuning.maxRateLimitWait, backoff: tuning.backoff,
         breakerFailures: settings.circuitBreaker.failures),
-      transport: tuning.transport, breakerState: breakerState, onBreakerChange: onBreakerChange)
+      transport: tuning.transport, breakerState: breakerState,
+      sharedTurns: storage.map {
+        ProviderAllowance(
+          storage: $0, provider: settings.name, requestsPerMinute: settings.requestsPerMinute,
+          maxLookupsPerDay: settings.maxLookupsPerDay)
+      }, onBreakerChange: onBreakerChange)
     return ProviderPlan(
       name: settings.name, batchSize: settings.batchSize, concurrency: settings.concurrency,
       minLikelihood: settings.minLikelihood, matchTTL: settings.matchTTL.components.seconds,

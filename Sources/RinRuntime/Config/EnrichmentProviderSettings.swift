@@ -25,13 +25,16 @@ public struct EnrichmentProviderSettings: Sendable, Hashable {
   public var concurrency: Int
   /// When a run stops asking a provider that looks down.
   public var circuitBreaker: CircuitBreakerSettings
+  /// The most lookups all workers together send in a UTC day; nil for no limit. A spending
+  /// guard: past it, runs leave the keys for the next day.
+  public var maxLookupsPerDay: Int?
 
   public init(
     name: String, url: String, apiKeyEnv: String, batchSize: Int = 80,
     requestsPerMinute: Int = 600, timeout: Duration = .seconds(10), maxRetries: Int = 4,
     minLikelihood: Int = 6, matchTTL: Duration = .seconds(90 * 86_400),
     noMatchTTL: Duration = .seconds(30 * 86_400), concurrency: Int = 4,
-    circuitBreaker: CircuitBreakerSettings = CircuitBreakerSettings()
+    circuitBreaker: CircuitBreakerSettings = CircuitBreakerSettings(), maxLookupsPerDay: Int? = nil
   ) {
     self.name = name
     self.url = url
@@ -45,11 +48,13 @@ public struct EnrichmentProviderSettings: Sendable, Hashable {
     self.noMatchTTL = noMatchTTL
     self.concurrency = concurrency
     self.circuitBreaker = circuitBreaker
+    self.maxLookupsPerDay = maxLookupsPerDay
   }
 
   static let keys = [
     "name", "url", "api_key_env", "batch_size", "requests_per_minute", "timeout", "max_retries",
     "min_likelihood", "match_ttl", "no_match_ttl", "concurrency", CircuitBreakerSettings.key,
+    "max_lookups_per_day",
   ]
 
   init(reading config: ConfigMapping) throws(ConfigError) {
@@ -68,7 +73,9 @@ public struct EnrichmentProviderSettings: Sendable, Hashable {
       noMatchTTL: try config.duration("no_match_ttl", default: defaults.noMatchTTL),
       concurrency: try config.int("concurrency", default: defaults.concurrency, in: 1...16),
       circuitBreaker: try CircuitBreakerSettings(
-        reading: config.section(CircuitBreakerSettings.key, allowing: CircuitBreakerSettings.keys)))
+        reading: config.section(CircuitBreakerSettings.key, allowing: CircuitBreakerSettings.keys)),
+      maxLookupsPerDay: config.entry("max_lookups_per_day") == nil
+        ? nil : try config.int("max_lookups_per_day", default: 0, in: 1...Int.max))
   }
 
   /// `rin_network` is the built-in source's name; sharing it would mix the two in the tables.

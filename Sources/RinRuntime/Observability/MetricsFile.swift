@@ -71,6 +71,13 @@ public enum MetricsFile {
       name: "rin_provider_keys_deferred", labels: labels,
       help: "Lookup keys the last run left for the next one because the provider's circuit breaker was open."
     ).set(Double(health.keysDeferred))
+    if let reached = health.dailyLimitReached {
+      gauge(
+        registry,
+        name: "rin_provider_daily_limit_reached", labels: labels,
+        help: "1 when the last run stopped asking because the provider's max_lookups_per_day was reached."
+      ).set(reached ? 1.0 : 0.0)
+    }
   }
 
   /// A gauge named exactly `name` (no unit suffix appended), with its `# HELP` line.

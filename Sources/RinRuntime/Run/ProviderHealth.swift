@@ -16,6 +16,9 @@ public struct ProviderHealth: Sendable, Codable, Equatable {
   public var nextProbeAfter: String?
   /// The run that recorded this (in `status`, which reads it from `provider_breakers`).
   public var runID: Int64?
+  /// True when the run stopped asking because `max_lookups_per_day` was reached; nil when the
+  /// run did not say (`status`).
+  public var dailyLimitReached: Bool?
 
   public init(
     provider: String, available: Bool, cause: String? = nil, keysDeferred: Int = 0, openedAt: String? = nil,

@@ -60,6 +60,9 @@ enum Migrations {
     Step(
       name: "remember the buckets of each owner's contacts' numbers",
       sql: RuntimeSchema.enrichmentOwnerBuckets),
+    Step(
+      name: "share each provider's request rate, daily lookups and keys in flight among workers",
+      sql: RuntimeSchema.providerAllowances),
   ]
 
   static var migrator: DatabaseMigrator {

@@ -36,6 +36,19 @@ enum RuntimeSchema {
       keys_deferred INTEGER NOT NULL, run_id INTEGER NOT NULL, updated_at INTEGER NOT NULL);
     """
 
+  /// What every worker calling a provider shares (`ProviderAllowance`, `ProviderKeyClaims`):
+  /// when the provider's next request may start (wall clock, microseconds) and how many lookups
+  /// were sent on `day` (UTC); and which run is asking for a key now, so that no other asks too
+  /// (a hash of the contact's number or address, never the value).
+  static let providerAllowances = """
+    CREATE TABLE provider_allowances (
+      provider TEXT PRIMARY KEY, next_request_at INTEGER NOT NULL, day TEXT NOT NULL,
+      lookups_on_day INTEGER NOT NULL);
+    CREATE TABLE provider_key_claims (
+      provider TEXT NOT NULL, lookup_key TEXT NOT NULL, run_id INTEGER NOT NULL,
+      claimed_until INTEGER NOT NULL, PRIMARY KEY (provider, lookup_key)) WITHOUT ROWID;
+    """
+
   /// circle-patterns' memory of what each contact's numbers showed (PhoneEvidence): a night
   /// parses only the numbers of contacts whose numbers, owner's region or libphonenumber changed.
   /// No number is kept here: a fingerprint of the inputs and the derived area codes only.

@@ -90,6 +90,20 @@ struct ConfigValidationTests {
     #expect(retries.message == "'jobs.enrichment-fetch.provider.max_retries' must be at least 0, got -1")
   }
 
+  @Test func aDailyLookupBudgetIsAPositiveWholeNumberAndNoneByDefault() throws {
+    let zero = try configError(exampleConfig(replacingLine: 12, with: "      max_lookups_per_day: 0"))
+    #expect(
+      zero.description
+        == "pipelines.yaml:12:28: 'jobs.enrichment-fetch.provider.max_lookups_per_day' must be at least 1, got 0"
+    )
+    let set = try ConfigLoader.parse(
+      yaml: exampleConfig(replacingLine: 12, with: "      max_lookups_per_day: 250000"),
+      file: "pipelines.yaml")
+    #expect(set.jobs.enrichmentFetch.provider?.maxLookupsPerDay == 250_000)
+    let unset = try ConfigLoader.parse(yaml: examplePipelinesYAML, file: "pipelines.yaml")
+    #expect(unset.jobs.enrichmentFetch.provider?.maxLookupsPerDay == nil)
+  }
+
   @Test func circuitBreakerKeys() throws {
     let zero = try configError(
       exampleConfig(replacingLine: 12, with: "      circuit_breaker:\n        failures: 0"))

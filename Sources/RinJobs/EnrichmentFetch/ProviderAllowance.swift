@@ -1,0 +1,40 @@
+import Foundation
+import RinDomain
+import RinProviderClient
+import RinRuntime
+import RinStorage
+
+/// The provider's request turns and daily budget as every worker sees them: in
+/// `provider_allowances`, so that concurrent shard workers, on one host or many, together send
+/// at most `requests_per_minute` (requests start 60/rpm seconds apart, whoever sends them) and
+/// at most `max_lookups_per_day` lookups a UTC day. Times are the hosts' wall clocks: keep them
+/// in sync (NTP), as the leases already ask.
+struct ProviderAllowance: SharedRequestTurns {
+  let storage: Storage
+  let provider: String
+  let requestsPerMinute: Int
+  let maxLookupsPerDay: Int?
+
+  var intervalMicroseconds: Int64 { 60_000_000 / Int64(max(requestsPerMinute, 1)) }
+
+  func take(lookups: Int) async throws -> Double? {
+    let now = Date().timeIntervalSince1970
+    let day = CalendarDate(utcInstant: Int64(now)).description
+    let turn = try storage.write { tx in
+      try tx.takeProviderTurn(
+        provider: provider, nowMicroseconds: Int64(now * 1_000_000),
+        intervalMicroseconds: intervalMicroseconds,
+        lookups: lookups, day: day, dailyLimit: maxLookupsPerDay)
+    }
+    switch turn {
+    case .startAt(let microseconds): return Double(microseconds) / 1_000_000
+    case .dailyLimitReached: return nil
+    }
+  }
+
+  func holdAll(until wallSeconds: Double) async throws {
+    try storage.write { tx in
+      try tx.holdProviderRequests(provider: provider, untilMicroseconds: Int64(wallSeconds * 1_000_000))
+    }
+  }
+}

@@ -1,0 +1,137 @@
+/// One provider request's place in the rate and the day's budget that every worker calling the
+/// provider shares (`provider_allowances`).
+public enum ProviderTurn: Sendable, Equatable {
+  /// The request may start at this wall-clock time (microseconds since 1970), now or later.
+  case startAt(microseconds: Int64)
+  /// Sending its lookups would pass `max_lookups_per_day` for today (UTC).
+  case dailyLimitReached
+}
+
+extension StorageTransaction {
+  /// Takes the provider's next request turn: no earlier than `nowMicroseconds`, and
+  /// `intervalMicroseconds` after the turn taken before it by any worker, so that requests of all
+  /// workers together keep the provider's rate; and counts `lookups` against `day`'s budget,
+  /// unless that would pass `dailyLimit`. One statement, so two workers cannot take one turn:
+  /// SQLite's write lock and PostgreSQL's row lock order them.
+  public func takeProviderTurn(
+    provider: String, nowMicroseconds: Int64, intervalMicroseconds: Int64, lookups: Int, day: String,
+    dailyLimit: Int?
+  ) throws -> ProviderTurn {
+    _ = try sql.execute(
+      """
+      INSERT INTO provider_allowances (provider, next_request_at, day, lookups_on_day) VALUES (?, 0, ?, 0)
+      ON CONFLICT (provider) DO NOTHING
+      """, [.text(provider), .text(day)])
+    let spentToday = "CASE WHEN day = ? THEN lookups_on_day ELSE 0 END"
+    var startAt: Int64?
+    // Every expression of SET reads the row as it was: the turn starts at the later of now and
+    // the previous turn's end.
+    try sql.forEachRow(
+      """
+      UPDATE provider_allowances SET
+        lookups_on_day = \(spentToday) + ?, day = ?,
+        next_request_at = CASE WHEN next_request_at > ? THEN next_request_at ELSE ? END + ?
+      WHERE provider = ? AND \(spentToday) + ? <= ?
+      RETURNING next_request_at - ?
+      """,
+      [
+        .text(day), .integer(Int64(lookups)), .text(day), .integer(nowMicroseconds),
+        .integer(nowMicroseconds),
+        .integer(intervalMicroseconds), .text(provider), .text(day), .integer(Int64(lookups)),
+        .integer(Int64(dailyLimit ?? Int.max)), .integer(intervalMicroseconds),
+      ]
+    ) { startAt = $0.int64(0) }
+    guard let startAt else { return .dailyLimitReached }
+    return .startAt(microseconds: startAt)
+  }
+
+  /// No request of any worker starts before `untilMicroseconds` (a 429's wait).
+  public func holdProviderRequests(provider: String, untilMicroseconds: Int64) throws {
+    _ = try sql.execute(
+      "UPDATE provider_allowances SET next_request_at = ? WHERE provider = ? AND next_request_at < ?",
+      [.integer(untilMicroseconds), .text(provider), .integer(untilMicroseconds)])
+  }
+
+  /// Lookups sent to the provider on `day` (UTC) by all workers.
+  public func providerLookups(provider: String, day: String) throws -> Int {
+    Int(
+      try sql.fetchInt(
+        "SELECT lookups_on_day FROM provider_allowances WHERE provider = ? AND day = ?",
+        [.text(provider), .text(day)]) ?? 0)
+  }
+}
+
+extension StorageTransaction {
+  /// How long a claim on a key holds: longer than a worker takes to ask for a batch's keys,
+  /// so that only a run that died leaves one to expire (the others then wait that long at most,
+  /// and leave the key to their next run).
+  public static let lookupKeyClaimMicroseconds: Int64 = 600_000_000
+
+  /// Claims `keys` for `runID` for `lookupKeyClaimMicroseconds` from `nowMicroseconds` (wall
+  /// clock), unless another run holds an unexpired claim; returns the keys this run holds now.
+  public func claimLookupKeys(
+    provider: String, keys: [String], runID: Int64, nowMicroseconds: Int64
+  ) throws -> Set<String> {
+    guard !keys.isEmpty else { return [] }
+    let until = nowMicroseconds + Self.lookupKeyClaimMicroseconds
+    try Self.keyClaimUpsert.execute(
+      keys.map { [.text(provider), .text($0), .integer(runID), .integer(until)] }, on: sql)
+    var held: Set<String> = []
+    try sql.forEachRow(
+      sql.dialect.placeholders(
+        "SELECT lookup_key FROM provider_key_claims WHERE provider = ? AND run_id = ? AND lookup_key IN (\(sql.dialect.textSet))"
+      ), [.text(provider), .integer(runID), SQLDialect.jsonArray(keys)]
+    ) { row in
+      if let key = row.text(0) { held.insert(key) }
+    }
+    return held
+  }
+
+  /// Of `keys`, those another run still claims: unexpired at `nowMicroseconds`, and its run
+  /// still holds its lease (a killed run's claims die with its lease).
+  public func lookupKeysClaimedByOthers(
+    provider: String, keys: [String], runID: Int64, nowMicroseconds: Int64
+  ) throws -> Set<String> {
+    guard !keys.isEmpty else { return [] }
+    var claimed: Set<String> = []
+    try sql.forEachRow(
+      sql.dialect.placeholders(
+        """
+        SELECT lookup_key FROM provider_key_claims
+        WHERE provider = ? AND run_id <> ? AND claimed_until >= ? AND lookup_key IN (\(sql.dialect.textSet))
+          AND EXISTS (
+            SELECT 1 FROM job_leases l WHERE l.run_id = provider_key_claims.run_id AND l.expires_at >= ?)
+        """),
+      [
+        .text(provider), .integer(runID), .integer(nowMicroseconds), SQLDialect.jsonArray(keys),
+        .integer(nowMicroseconds / 1_000_000),
+      ]
+    ) { row in
+      if let key = row.text(0) { claimed.insert(key) }
+    }
+    return claimed
+  }
+
+  /// Lets go of this run's claims on `keys`: their answers are cached, or they are left.
+  public func releaseLookupKeys(provider: String, keys: [String], runID: Int64) throws {
+    guard !keys.isEmpty else { return }
+    _ = try sql.execute(
+      sql.dialect.placeholders(
+        "DELETE FROM provider_key_claims WHERE provider = ? AND run_id = ? AND lookup_key IN (\(sql.dialect.textSet))"
+      ), [.text(provider), .integer(runID), SQLDialect.jsonArray(keys)])
+  }
+
+  /// The claim of another run wins while it has not expired (its end is before the new claim's
+  /// start, which is the new claim's end less the claim's length) and its run holds a lease; a
+  /// claim left by a run that died (its lease taken over or expired and released) is taken over.
+  private static let keyClaimUpsert = MultiRowStatement(
+    head: "INSERT INTO provider_key_claims (provider, lookup_key, run_id, claimed_until) VALUES",
+    columns: 4,
+    tail: """
+      ON CONFLICT (provider, lookup_key) DO UPDATE SET run_id = excluded.run_id,
+        claimed_until = excluded.claimed_until
+      WHERE provider_key_claims.claimed_until < excluded.claimed_until - \(lookupKeyClaimMicroseconds)
+        OR provider_key_claims.run_id = excluded.run_id
+        OR NOT EXISTS (SELECT 1 FROM job_leases l WHERE l.run_id = provider_key_claims.run_id)
+      """)
+}
