@@ -57,6 +57,21 @@ extension EnrichmentEndToEnd {
       try db.execute("DELETE FROM owner_examinations WHERE job = 'enrichment-fetch'")
     }
 
+    /// Every data-contract table holds the same rows on both databases. The cache holds the
+    /// same answers; only their insertion order (rowid) follows which contacts each run looked at.
+    static func expectSameResult(
+      _ incremental: TestDatabase, _ full: TestDatabase, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+      let lookups =
+        "SELECT lookup_key || '|' || status || '|' || fetched_at || '|' || expires_at FROM enrichment_lookups ORDER BY 1"
+      #expect(try incremental.strings(lookups) == full.strings(lookups), sourceLocation: sourceLocation)
+      let tables = DataContract.allTables.filter { $0 != "enrichment_lookups" }
+      let (got, want) = (try incremental.contentDigest(of: tables), try full.contentDigest(of: tables))
+      #expect(
+        got == want, "differ: \(got.keys.filter { got[$0] != want[$0] }.sorted())",
+        sourceLocation: sourceLocation)
+    }
+
     @Test(arguments: Backend.available) func theSecondNightEqualsAFullCheckAndLooksAtFewContacts(
       backend: Backend
     ) async throws {
@@ -91,14 +106,7 @@ extension EnrichmentEndToEnd {
       #expect(stub.requestCount > requestsBefore, "the new number and the changed address were looked up")
       #expect(await EnrichmentSeededTests.run(full, stub, night).status == .succeeded)
 
-      // The cache holds the same answers; only their insertion order (rowid) follows which
-      // contacts each run looked at.
-      let lookups =
-        "SELECT lookup_key || '|' || status || '|' || fetched_at || '|' || expires_at FROM enrichment_lookups ORDER BY 1"
-      #expect(try incremental.strings(lookups) == full.strings(lookups))
-      let tables = DataContract.allTables.filter { $0 != "enrichment_lookups" }
-      let (got, want) = (try incremental.contentDigest(of: tables), try full.contentDigest(of: tables))
-      #expect(got == want, "differ: \(got.keys.filter { got[$0] != want[$0] }.sorted())")
+      try Self.expectSameResult(incremental, full)
       #expect(
         try incremental.int("SELECT count(*) FROM contacts WHERE rin_user_id = 900001") > 0,
         "an unchanged contact linked to the user who joined")
@@ -133,12 +141,7 @@ extension EnrichmentEndToEnd {
       #expect(await run(full, days: 31).status == .succeeded)
       #expect(stub.requestCount > requestsBefore, "expired no-match answers were asked again")
       #expect((night.counts.read["users examined (due)"] ?? 0) > 0, "\(night.counts.read)")
-      let lookups =
-        "SELECT lookup_key || '|' || status || '|' || fetched_at || '|' || expires_at FROM enrichment_lookups ORDER BY 1"
-      #expect(try incremental.strings(lookups) == full.strings(lookups))
-      let tables = DataContract.allTables.filter { $0 != "enrichment_lookups" }
-      let (got, want) = (try incremental.contentDigest(of: tables), try full.contentDigest(of: tables))
-      #expect(got == want, "differ: \(got.keys.filter { got[$0] != want[$0] }.sorted())")
+      try Self.expectSameResult(incremental, full)
 
       // The next night nothing is due; 60 days after the first night, those not due since are.
       let quiet = await run(incremental, days: 32)
