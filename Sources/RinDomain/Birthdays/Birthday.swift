@@ -24,14 +24,17 @@ public struct Birthday: Sendable, Hashable {
     }
   }
 
-  /// This birthday in `year`: Feb 29 falls on Feb 28 in a common year.
-  public func occurrence(in year: Int) -> CalendarDate {
-    CalendarDate(year: year, month: month, clampingDay: day)
+  /// This birthday in `year`: Feb 29 falls on Feb 28, or Mar 1, in a common year.
+  public func occurrence(in year: Int, feb29: Feb29Rule = .feb28) -> CalendarDate {
+    if month == 2, day == 29, !CalendarDate.isLeap(year), feb29 == .mar1 {
+      return CalendarDate(year: year, month: 3, clampingDay: 1)
+    }
+    return CalendarDate(year: year, month: month, clampingDay: day)
   }
 
   /// The first occurrence on or after `today` (today itself when it is the day).
-  public func nextOccurrence(onOrAfter today: CalendarDate) -> CalendarDate {
-    let thisYear = occurrence(in: today.year)
-    return thisYear >= today ? thisYear : occurrence(in: today.year + 1)
+  public func nextOccurrence(onOrAfter today: CalendarDate, feb29: Feb29Rule = .feb28) -> CalendarDate {
+    let thisYear = occurrence(in: today.year, feb29: feb29)
+    return thisYear >= today ? thisYear : occurrence(in: today.year + 1, feb29: feb29)
   }
 }

@@ -15,10 +15,12 @@ public struct UpcomingWindow: Sendable, Hashable {
   public let today: CalendarDate
   /// Days after `today` that still count.
   public let days: Int
+  public let feb29: Feb29Rule
 
-  public init(today: CalendarDate, days: Int) {
+  public init(today: CalendarDate, days: Int, feb29: Feb29Rule = .feb28) {
     self.today = today
     self.days = max(0, days)
+    self.feb29 = feb29
   }
 
   public var last: CalendarDate { today.adding(days: days) }
@@ -29,7 +31,8 @@ public struct UpcomingWindow: Sendable, Hashable {
   public func birthday(contactID: Int64, text: String) -> Outcome {
     guard let birthday = Birthday(text) else { return .malformed }
     return event(
-      .birthday, refID: contactID, contactID: contactID, on: birthday.nextOccurrence(onOrAfter: today))
+      .birthday, refID: contactID, contactID: contactID,
+      on: birthday.nextOccurrence(onOrAfter: today, feb29: feb29))
   }
 
   /// A reminder not completed whose due date falls in the window. An overdue reminder is not

@@ -5,7 +5,9 @@ import RinStorage
 /// Each user's occurrences in their window, read for a whole batch with three queries: users'
 /// zones, live contacts' birthdays and open reminders, both streamed.
 enum UpcomingBirthdaysInputs {
-  static func wanted(_ batch: UserBatch, now: Int64, windowDays: Int) throws -> [Int64: [UpcomingEvent]] {
+  static func wanted(
+    _ batch: UserBatch, now: Int64, windowDays: Int, feb29: Feb29Rule
+  ) throws -> [Int64: [UpcomingEvent]] {
     let tx = batch.tx
     var windows: [Int64: UpcomingWindow] = [:]
     for (user, zone) in try tx.userTimeZones(of: batch.userIDs) {
@@ -15,7 +17,7 @@ enum UpcomingBirthdaysInputs {
       case .missing: batch.counts.addSkipped("user time zone missing (UTC date used)")
       case .invalid: batch.counts.addSkipped("user time zone invalid (UTC date used)")
       }
-      windows[user] = UpcomingWindow(today: day.date, days: windowDays)
+      windows[user] = UpcomingWindow(today: day.date, days: windowDays, feb29: feb29)
     }
     batch.counts.addRead("users", windows.count)
 

@@ -14,7 +14,7 @@ public struct UpcomingBirthdaysJob: Job {
     let settings = context.config.jobs.upcomingBirthdays
     try context.forEachUserBatch(batchSize: settings.batchSize) { batch in
       let wanted = try UpcomingBirthdaysInputs.wanted(
-        batch, now: context.now, windowDays: settings.windowDays)
+        batch, now: context.now, windowDays: settings.windowDays, feb29: settings.feb29InCommonYears)
       let stored = try batch.tx.upcomingEvents(of: batch.userIDs)
       // The batch's upserts go in a few multi-row statements once every user is planned.
       var upserts: [(userID: Int64, event: UpcomingEvent, isNew: Bool)] = []

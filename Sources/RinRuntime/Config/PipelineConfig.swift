@@ -9,22 +9,30 @@ public struct PipelineConfig: Sendable, Hashable {
   public var timezone: String
   /// Run in this order; later jobs see earlier jobs' effects.
   public var jobs: [JobName]
+  /// Pause the pipeline after this many failed slots in a row; nil: never.
+  public var pauseAfterFailures: Int?
 
-  public init(name: String, schedule: CronExpression, timezone: String = "UTC", jobs: [JobName]) {
+  public init(
+    name: String, schedule: CronExpression, timezone: String = "UTC", jobs: [JobName],
+    pauseAfterFailures: Int? = nil
+  ) {
     self.name = name
     self.schedule = schedule
     self.timezone = timezone
     self.jobs = jobs
+    self.pauseAfterFailures = pauseAfterFailures
   }
 
-  static let keys = ["schedule", "timezone", "jobs"]
+  static let keys = ["schedule", "timezone", "jobs", "pause_after_failures"]
 
   init(name: String, reading config: ConfigMapping) throws(ConfigError) {
     self.init(
       name: name,
       schedule: try Self.readSchedule(config),
       timezone: try Self.readTimezone(config),
-      jobs: try Self.readJobs(config))
+      jobs: try Self.readJobs(config),
+      pauseAfterFailures: config.entry("pause_after_failures") == nil
+        ? nil : try config.int("pause_after_failures", default: 0, in: 1...1_000))
   }
 
   private static func readSchedule(_ config: ConfigMapping) throws(ConfigError) -> CronExpression {
@@ -41,7 +49,8 @@ public struct PipelineConfig: Sendable, Hashable {
     guard TimeZone(identifier: identifier) != nil else {
       throw config.error(
         at: config.entry("timezone")?.value,
-        "unknown time zone '\(identifier)' in '\(config.childPath("timezone"))'; use an IANA name such as UTC or Europe/Paris")
+        "unknown time zone '\(identifier)' in '\(config.childPath("timezone"))'; use an IANA name such as UTC or Europe/Paris"
+      )
     }
     return identifier
   }

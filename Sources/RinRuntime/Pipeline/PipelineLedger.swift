@@ -5,6 +5,9 @@ import RinStorage
 public enum PipelineLedger {
   public static func runJob(_ pipeline: String) -> String { "pipeline:\(pipeline)" }
 
+  /// The skip reason of a slot whose time came while its pipeline was paused.
+  static let pausedReason = "paused"
+
   /// The `counts` column of a pipeline's row.
   struct Counts: Codable, Equatable {
     struct JobEntry: Codable, Equatable {
@@ -16,6 +19,8 @@ public enum PipelineLedger {
     var jobs: [JobEntry] = []
     /// Set on the row of a missed slot that `--catch-up latest` skipped for a later one.
     var supersededBy: String?
+    /// Why a slot ran no job: `paused`.
+    var skipReason: String?
 
     var json: String? { JSONText.encode(self) }
 

@@ -51,6 +51,10 @@ public struct PipelineRunner: Sendable {
       if options.dryRun {
         report.runs = try await runDry(pipeline, targets: targets, options: options)
         report.superseded = plan?.supersede.map(\.slot) ?? []
+      } else if let plan, let pause = try storage.read({ try $0.pipelinePause(pipeline.name) }) {
+        // A paused pipeline's slots are recorded as skipped on purpose, so `status` does not
+        // owe them; a one-off run (no slot) is an operator's explicit request and goes ahead.
+        report.runs = try recordPaused(plan.run + plan.supersede, pause: pause, pipeline: pipeline.name)
       } else {
         for target in targets {
           let run = await runReal(pipeline, slot: target.slot, jobNow: target.jobNow, options: options)
@@ -62,6 +66,9 @@ public struct PipelineRunner: Sendable {
         {
           try supersede(plan.supersede, by: latest, pipeline: pipeline.name)
           report.superseded = plan.supersede.map(\.slot)
+        }
+        if plan != nil, report.runs.contains(where: { $0.status == .failed }) {
+          try pauseAfterFailures(pipeline)
         }
       }
     } catch {

@@ -30,6 +30,10 @@ public struct PipelineStatus: Sendable, Codable {
   public var failed: [Problem] = []
   /// The external providers the pipeline's jobs call, as their last run found them.
   public var providers: [ProviderHealth] = []
+  /// Set while the pipeline is paused (`rinjobs pipeline pause`): not a problem.
+  public var paused: PipelinePause?
+  /// Slots whose time came while the pipeline was paused: skipped, not owed.
+  public var slotsPaused = 0
 
   public var problems: Int { missed.count + failed.count }
 
@@ -41,10 +45,11 @@ public struct PipelineStatus: Sendable, Codable {
       throw RunFailure(.configuration, "pipeline \(pipeline.name): unknown time zone '\(pipeline.timezone)'")
     }
     let runJob = PipelineLedger.runJob(pipeline.name)
-    let (firstSlot, lastRun) = try storage.read { tx in
+    let (firstSlot, lastRun, paused) = try storage.read { tx in
       (
         try tx.earliestPipelineSlot(runJob: runJob, pipeline: pipeline.name),
-        try tx.lastPipelineRun(runJob: runJob, pipeline: pipeline.name)
+        try tx.lastPipelineRun(runJob: runJob, pipeline: pipeline.name),
+        try tx.pipelinePause(pipeline.name)
       )
     }
     let start = max(now - lookBack.wholeSeconds, firstSlot.flatMap(SlotInstant.parse) ?? Int64.min)
@@ -52,6 +57,7 @@ public struct PipelineStatus: Sendable, Codable {
       pipeline: pipeline.name, schedule: pipeline.schedule.text, timezone: pipeline.timezone,
       windowStart: SlotInstant.format(start), now: SlotInstant.format(now), lastRun: lastRun,
       nextSlot: schedule.next(from: now + 1)?.slot)
+    status.paused = paused
     let fires = schedule.fires(from: start, through: now)
     let states = try SlotState.load(
       fires, pipeline: pipeline.name, storage: storage, staleBefore: staleBefore)
@@ -59,6 +65,7 @@ public struct PipelineStatus: Sendable, Codable {
       status.slotsExpected += 1
       switch states[fire.slot] ?? .missing {
       case .succeeded, .superseded: status.slotsSucceeded += 1
+      case .paused: status.slotsPaused += 1
       case .running: status.running.append(fire.slot)
       case .failed(let runID, let error):
         status.failed.append(Problem(slot: fire.slot, runID: runID, detail: error))

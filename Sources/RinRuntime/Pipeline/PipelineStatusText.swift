@@ -12,11 +12,17 @@ public enum PipelineStatusText {
       var verdict = s.problems == 0 ? "OK" : "\(s.problems) problem\(s.problems == 1 ? "" : "s")"
       let down = s.providers.filter { !$0.available }.map(\.provider)
       if !down.isEmpty { verdict += ", DEGRADED: provider \(down.joined(separator: ", ")) unavailable" }
+      if s.paused != nil { verdict += ", PAUSED" }
       lines.append("\(s.pipeline)  \"\(s.schedule)\" \(s.timezone)  \(verdict)")
       lines.append("  last run: \(describe(s.lastRun))")
       lines.append(
         "  slots from \(s.windowStart) to \(s.now) (look-back \(DurationFormat.format(lookBack))): \(s.slotsExpected) slots, \(s.slotsSucceeded) succeeded; next slot \(s.nextSlot ?? "none")"
       )
+      if let pause = s.paused {
+        lines.append(
+          "  paused since \(SlotInstant.format(pause.pausedAt)) by \(pause.pausedBy)\(pause.reason.map { ": \($0)" } ?? ""); \(s.slotsPaused) slots skipped; resume: rinjobs pipeline resume \(s.pipeline)"
+        )
+      }
       for provider in s.providers { lines.append("  \(describe(provider))") }
       if !s.running.isEmpty { lines.append("  running: \(s.running.joined(separator: ", "))") }
       if !s.due.isEmpty { lines.append("  due now, not run yet: \(s.due.joined(separator: ", "))") }

@@ -38,7 +38,7 @@ public struct SlotPlan: Sendable {
     let owed = candidates.filter { fire in
       switch states[fire.slot] ?? .missing {
       case .missing, .incomplete, .failed: true
-      case .succeeded, .superseded, .running: false
+      case .succeeded, .superseded, .paused, .running: false
       }
     }
     switch options.catchUp {
@@ -63,6 +63,7 @@ public struct SlotPlan: Sendable {
     case .missing: "has not run"
     case .succeeded(let id): "already succeeded (run \(id))"
     case .superseded(let by): "was superseded by slot \(by)"
+    case .paused(let id): "was skipped while the pipeline was paused (run \(id))"
     case .running(let id): "is running now (run \(id))"
     case .failed(let id, _):
       "already failed (run \(id)); `rinjobs status` reports it and `pipeline run --catch-up` retries it"

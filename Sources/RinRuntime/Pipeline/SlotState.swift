@@ -7,6 +7,8 @@ public enum SlotState: Sendable, Equatable {
   case succeeded(runID: Int64)
   /// A missed slot that `--catch-up latest` replaced by a later one.
   case superseded(by: String)
+  /// Its time came while the pipeline was paused: skipped on purpose, not owed.
+  case paused(runID: Int64)
   /// A run holds it now (its heartbeat is fresh).
   case running(runID: Int64)
   case failed(runID: Int64, error: String?)
@@ -17,7 +19,7 @@ public enum SlotState: Sendable, Equatable {
   /// Nothing more is owed for this slot.
   public var isDone: Bool {
     switch self {
-    case .succeeded, .superseded: true
+    case .succeeded, .superseded, .paused: true
     default: false
     }
   }
@@ -27,7 +29,9 @@ public enum SlotState: Sendable, Equatable {
   static func of(_ runs: [RunRecord], staleBefore: Int64) -> SlotState {
     if let done = runs.last(where: { $0.status == .succeeded }) { return .succeeded(runID: done.id) }
     for run in runs.reversed() where run.status == .skipped {
-      if let by = PipelineLedger.Counts.decode(run.counts)?.supersededBy { return .superseded(by: by) }
+      let counts = PipelineLedger.Counts.decode(run.counts)
+      if let by = counts?.supersededBy { return .superseded(by: by) }
+      if counts?.skipReason == PipelineLedger.pausedReason { return .paused(runID: run.id) }
     }
     if let live = runs.last(where: {
       $0.status == .running && ($0.heartbeatAt ?? $0.startedAt) >= staleBefore

@@ -22,6 +22,8 @@ struct ReportPage {
     var moreProblems: String
     var providers: String
     var hasProviders: Bool
+    var paused: String
+    var isPaused: Bool
   }
 
   struct ProblemView {
@@ -144,7 +146,10 @@ struct ReportPage {
       problems: Array(shown), hasProblems: !problems.isEmpty,
       moreProblems: problems.count > shown.count ? "and \(problems.count - shown.count) earlier" : "",
       providers: status.providers.map { "\($0.provider): \($0.available ? "available" : "DEGRADED")" }
-        .joined(separator: ", "), hasProviders: !status.providers.isEmpty)
+        .joined(separator: ", "), hasProviders: !status.providers.isEmpty,
+      paused: status.paused.map {
+        "Paused since \(SlotInstant.format($0.pausedAt)) by \($0.pausedBy)\($0.reason.map { ": \($0)" } ?? ""); \(status.slotsPaused) slots skipped."
+      } ?? "", isPaused: status.paused != nil)
   }
 
   static func job(_ job: OperatorReport.JobRuns, from: Int64, to: Int64) -> JobView {

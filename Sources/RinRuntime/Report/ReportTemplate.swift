@@ -48,6 +48,7 @@ enum ReportTemplate {
     {{#pipelines}}
     <div class="card" id="pipeline-{{name}}">
     <h3>{{name}}</h3>
+    {{#isPaused}}<p class="warn" id="paused-{{name}}">{{paused}}</p>{{/isPaused}}
     <p><code>{{schedule}}</code> in {{timezone}}. Next: {{nextFires}}.</p>
     <p>Last run: {{lastSlot}}, <span class="{{outcomeClass}}">{{lastOutcome}}</span>.
     {{slotsSucceeded}} of {{slotsExpected}} slots succeeded; <span id="problems-{{name}}">{{problemCount}}</span> missed or failed.</p>

@@ -63,6 +63,7 @@ enum Migrations {
     Step(
       name: "share each provider's request rate, daily lookups and keys in flight among workers",
       sql: RuntimeSchema.providerAllowances),
+    Step(name: "remember which pipelines are paused", sql: RuntimeSchema.pipelinePauses),
   ]
 
   static var migrator: DatabaseMigrator {

@@ -49,6 +49,14 @@ enum RuntimeSchema {
       claimed_until INTEGER NOT NULL, PRIMARY KEY (provider, lookup_key)) WITHOUT ROWID;
     """
 
+  /// Paused pipelines (`rinjobs pipeline pause`): their scheduled slots are recorded as skipped,
+  /// reason `paused`, until `rinjobs pipeline resume`. `paused_by` is user@host, or rinjobs
+  /// itself after `pause_after_failures`.
+  static let pipelinePauses = """
+    CREATE TABLE pipeline_pauses (
+      pipeline TEXT PRIMARY KEY, paused_at INTEGER NOT NULL, paused_by TEXT NOT NULL, reason TEXT);
+    """
+
   /// circle-patterns' memory of what each contact's numbers showed (PhoneEvidence): a night
   /// parses only the numbers of contacts whose numbers, owner's region or libphonenumber changed.
   /// No number is kept here: a fingerprint of the inputs and the derived area codes only.

@@ -51,4 +51,27 @@ struct BirthdayTests {
     }
     #expect(try next("--02-28", from: "2028-02-01") == "2028-02-28", "Feb 28 stays Feb 28 in a leap year")
   }
+
+  @Test func feb29FallsOnMar1InCommonYearsWhenSoConfigured() throws {
+    func next(_ birthday: String, from today: String) throws -> String {
+      try #require(Birthday(birthday)).nextOccurrence(onOrAfter: date(today), feb29: .mar1).description
+    }
+    for birthday in ["--02-29", "2000-02-29"] {
+      #expect(try next(birthday, from: "2027-02-28") == "2027-03-01", "not yet on Feb 28")
+      #expect(try next(birthday, from: "2027-03-01") == "2027-03-01")
+      #expect(try next(birthday, from: "2027-03-02") == "2028-02-29", "a leap year keeps Feb 29")
+      #expect(try next(birthday, from: "2099-12-31") == "2100-03-01", "2100 is not a leap year")
+    }
+    #expect(try next("--02-28", from: "2027-02-28") == "2027-02-28", "Feb 28 birthdays do not move")
+    #expect(try next("--03-01", from: "2027-02-28") == "2027-03-01")
+    // The window on Feb 28 of a common year: with mar1 a Feb 29 birthday is tomorrow, not today.
+    let window = UpcomingWindow(today: try date("2027-02-28"), days: 0, feb29: .mar1)
+    #expect(window.birthday(contactID: 1, text: "--02-29") == .notUpcoming)
+    let wider = UpcomingWindow(today: try date("2027-02-28"), days: 1, feb29: .mar1)
+    guard case .upcoming(let event) = wider.birthday(contactID: 1, text: "--02-29") else {
+      Issue.record("a Feb 29 birthday is upcoming on Mar 1")
+      return
+    }
+    #expect(event.occursOn.description == "2027-03-01" && event.daysUntil == 1)
+  }
 }

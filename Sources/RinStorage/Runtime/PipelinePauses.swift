@@ -1,0 +1,64 @@
+/// A paused pipeline, as `pipeline_pauses` keeps it.
+public struct PipelinePause: Sendable, Codable, Equatable {
+  public var pipeline: String
+  /// Wall-clock seconds.
+  public var pausedAt: Int64
+  /// user@host, or `rinjobs (pause_after_failures)`.
+  public var pausedBy: String
+  public var reason: String?
+
+  public init(pipeline: String, pausedAt: Int64, pausedBy: String, reason: String?) {
+    self.pipeline = pipeline
+    self.pausedAt = pausedAt
+    self.pausedBy = pausedBy
+    self.reason = reason
+  }
+}
+
+extension StorageTransaction {
+  /// Pauses `pause.pipeline`; a pipeline already paused keeps its first pause (when, by whom,
+  /// why). Returns the pause in force.
+  @discardableResult
+  public func pausePipeline(_ pause: PipelinePause) throws -> PipelinePause {
+    _ = try sql.execute(
+      """
+      INSERT INTO pipeline_pauses (pipeline, paused_at, paused_by, reason) VALUES (?, ?, ?, ?)
+      ON CONFLICT (pipeline) DO NOTHING
+      """,
+      [.text(pause.pipeline), .integer(pause.pausedAt), .text(pause.pausedBy), SQLValue(pause.reason)])
+    return try pipelinePause(pause.pipeline) ?? pause
+  }
+
+  /// Resumes a paused pipeline; false when it was not paused.
+  public func resumePipeline(_ pipeline: String) throws -> Bool {
+    try sql.execute("DELETE FROM pipeline_pauses WHERE pipeline = ?", [.text(pipeline)]) > 0
+  }
+
+  public func pipelinePause(_ pipeline: String) throws -> PipelinePause? {
+    var found: PipelinePause?
+    try sql.forEachRow(
+      "SELECT paused_at, paused_by, reason FROM pipeline_pauses WHERE pipeline = ?", [.text(pipeline)]
+    ) { row in
+      found = PipelinePause(
+        pipeline: pipeline, pausedAt: row.integer(0), pausedBy: row.text(1) ?? "", reason: row.text(2))
+    }
+    return found
+  }
+
+  /// The statuses of the pipeline's latest `count` slots that ran, newest first (a slot's
+  /// latest row), for `pause_after_failures`.
+  public func latestSlotStatuses(runJob: String, pipeline: String, count: Int) throws -> [RunRecord.Status] {
+    var statuses: [RunRecord.Status] = []
+    try sql.forEachRow(
+      """
+      SELECT status FROM job_runs r
+      WHERE job = ? AND pipeline = ? AND slot IS NOT NULL AND dry_run = 0
+        AND id = (SELECT max(id) FROM job_runs x WHERE x.job = r.job AND x.pipeline = r.pipeline AND x.slot = r.slot)
+      ORDER BY slot DESC LIMIT ?
+      """, [.text(runJob), .text(pipeline), .integer(Int64(count))]
+    ) { row in
+      if let status = row.text(0).flatMap(RunRecord.Status.init(rawValue:)) { statuses.append(status) }
+    }
+    return statuses
+  }
+}
