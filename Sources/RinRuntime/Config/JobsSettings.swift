@@ -6,6 +6,8 @@ public struct JobsSettings: Sendable, Hashable {
   public var upcomingBirthdays: UpcomingBirthdaysSettings
   public var attributionExpiry: AttributionExpirySettings
   public var badgeRecount: BadgeRecountSettings
+  /// `jobs.<job>.timeout` of each job that has one (`RunDeadline`).
+  public var timeouts: [JobName: Duration] = [:]
 
   public init(
     dailyScore: DailyScoreSettings = .init(), circlePatterns: CirclePatternsSettings = .init(),
@@ -22,6 +24,11 @@ public struct JobsSettings: Sendable, Hashable {
     self.badgeRecount = badgeRecount
   }
 
+  public func timeout(for job: JobName) -> Duration? { timeouts[job] }
+
+  /// Every job's section takes `timeout` beside its own keys.
+  static let timeoutKey = "timeout"
+
   /// The runtime batches users without knowing which job it runs.
   public func batchSize(for job: JobName) -> Int {
     switch job {
@@ -37,7 +44,7 @@ public struct JobsSettings: Sendable, Hashable {
   init(reading config: ConfigMapping) throws(ConfigError) {
     try config.rejectUnknownKeys(allowed: JobName.allCases.map(\.rawValue), what: "job")
     func section(_ job: JobName, _ keys: [String]) throws(ConfigError) -> ConfigMapping {
-      try config.section(job.rawValue, allowing: keys)
+      try config.section(job.rawValue, allowing: keys + [Self.timeoutKey])
     }
     self.init(
       dailyScore: try .init(reading: section(.dailyScore, DailyScoreSettings.keys)),
@@ -48,5 +55,11 @@ public struct JobsSettings: Sendable, Hashable {
       attributionExpiry: try .init(
         reading: section(.attributionExpiry, AttributionExpirySettings.keys)),
       badgeRecount: try .init(reading: section(.badgeRecount, BadgeRecountSettings.keys)))
+    for job in JobName.allCases {
+      let jobSection = try config.section(job.rawValue, allowing: nil)
+      // The duration reader rejects zero and negative durations with file:line:column.
+      guard jobSection.entry(Self.timeoutKey) != nil else { continue }
+      timeouts[job] = try jobSection.duration(Self.timeoutKey, default: .zero)
+    }
   }
 }

@@ -64,11 +64,17 @@ extension JobContext {
     logger.debug(
       "batch committed", metadata: ["through_user": "\(last)", "users": "\(batchCounts.usersProcessed)"])
     counts.merge(batchCounts)
+    batchesCommitted += 1
     progress?.advance(by: batchCounts.usersProcessed, rows: batchCounts.read.values.reduce(0, +))
   }
 
   func throwIfStopped(after: Int64) throws {
+    if !stop.isRequested, let deadline, batchesCommitted > 0, deadline.hasPassed {
+      details["stop_reason"] = "timeout"
+      throw deadline.failure(after: after)
+    }
     guard stop.isRequested else { return }
+    details["stop_reason"] = "signal"
     throw RunFailure(
       .interrupted,
       "stopped by signal after user \(after == Int64.min ? "none" : String(after)); the next run resumes there"

@@ -33,6 +33,10 @@ public final class JobContext {
   public internal(set) var environment: [String: String] = [:]
   /// `--full`: a job that skips what did not change since its last run examines everything.
   public internal(set) var fullPass = false
+  /// `jobs.<job>.timeout`, when set.
+  var deadline: RunDeadline?
+  /// Batches committed by this run (a deadline stops a run only after its first).
+  var batchesCommitted = 0
 
   init(
     job: JobName, runID: Int64, storage: Storage, config: RinConfig, dryRun: Bool,
@@ -88,5 +92,9 @@ public final class JobContext {
     try storage.read(body)
   }
 
-  public var isStopRequested: Bool { stop.isRequested }
+  /// A stop signal, or the run's timeout once it committed a batch: work inside a batch (provider
+  /// calls) stops asking for more.
+  public var isStopRequested: Bool {
+    stop.isRequested || (batchesCommitted > 0 && deadline?.hasPassed == true)
+  }
 }

@@ -83,6 +83,12 @@ public struct JobRunner: Sendable {
         progress: ProgressBar(label: job.name.rawValue))
       ctx.environment = environment.variables
       ctx.fullPass = options.full
+      ctx.deadline = config.jobs.timeout(for: job.name).map {
+        RunDeadline(
+          job: job.name, timeout: $0,
+          at: started + Double($0.components.seconds)
+            + Double($0.components.attoseconds) / 1e18, clock: environment.wallClock)
+      }
       context = ctx
       if joinsOpenDryRun {
         try await job.run(ctx)

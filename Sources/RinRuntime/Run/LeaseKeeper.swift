@@ -16,7 +16,9 @@ final class LeaseKeeper: Sendable {
   /// it lost and stop the process, and a pipeline's next job with it.
   private let released = Mutex<Bool>(false)
 
-  private init(storage: Storage, lease: Lease, environment: RuntimeEnvironment, logger: Logger, stop: StopSignal) {
+  private init(
+    storage: Storage, lease: Lease, environment: RuntimeEnvironment, logger: Logger, stop: StopSignal
+  ) {
     self.storage = storage
     self.lease = lease
     self.environment = environment
@@ -52,7 +54,8 @@ final class LeaseKeeper: Sendable {
           attempt = try storage.write(waitingAtMost: 0.25) { tx in
             try tryAcquire(tx, record: record, environment: environment)
           }
-        } catch let error as StorageError where error.code == .busy && environment.wallClock() < busyDeadline {
+        } catch let error as StorageError where error.code == .busy && environment.wallClock() < busyDeadline
+        {
           continue
         }
       }
@@ -67,7 +70,8 @@ final class LeaseKeeper: Sendable {
           job: record.job, shard: record.shard, runID: runID, host: environment.host,
           pid: environment.pid, acquiredAt: environment.wallSeconds,
           expiresAt: environment.wallSeconds + environment.leaseTTLSeconds)
-        let keeper = LeaseKeeper(storage: storage, lease: lease, environment: environment, logger: logger, stop: stop)
+        let keeper = LeaseKeeper(
+          storage: storage, lease: lease, environment: environment, logger: logger, stop: stop)
         keeper.startRenewing()
         return keeper
       case .held(let holder):
@@ -92,7 +96,9 @@ final class LeaseKeeper: Sendable {
     }
   }
 
-  private static func tryAcquire(_ tx: StorageTransaction, record: RunRecord, environment: RuntimeEnvironment) throws -> Attempt {
+  private static func tryAcquire(_ tx: StorageTransaction, record: RunRecord, environment: RuntimeEnvironment)
+    throws -> Attempt
+  {
     let now = environment.wallSeconds
     let existing = try tx.lease(job: record.job, shard: record.shard)
     if let existing {
@@ -112,7 +118,8 @@ final class LeaseKeeper: Sendable {
 
   /// Unexpired, and not held by a process that no longer exists on this host.
   private static func isLive(_ lease: Lease, environment: RuntimeEnvironment) -> Bool {
-    let holderGone = lease.host == environment.host && lease.pid != environment.pid
+    let holderGone =
+      lease.host == environment.host && lease.pid != environment.pid
       && !RuntimeEnvironment.processExists(lease.pid)
     return lease.expiresAt > environment.wallSeconds && !holderGone
   }
@@ -145,7 +152,9 @@ final class LeaseKeeper: Sendable {
           job: lease.job, shard: lease.shard, runID: lease.runID, until: now + environment.leaseTTLSeconds)
       }
       if !kept {
-        logger.error("lost the lease to another run; stopping after the current batch", metadata: ["job": "\(lease.job)"])
+        logger.error(
+          "lost the lease to another run; stopping after the current batch", metadata: ["job": "\(lease.job)"]
+        )
         stop.request()
       }
     } catch {
@@ -161,7 +170,8 @@ final class LeaseKeeper: Sendable {
     do {
       try storage.write { try $0.releaseLease(job: lease.job, shard: lease.shard, runID: lease.runID) }
     } catch {
-      logger.warning("could not release the lease; it expires by itself: \(error)", metadata: ["job": "\(lease.job)"])
+      logger.warning(
+        "could not release the lease; it expires by itself: \(error)", metadata: ["job": "\(lease.job)"])
     }
   }
 }

@@ -8,7 +8,8 @@ struct ConfigValidationTests {
   @Test func marksAreOneBased() throws {
     let error = try configError("jobs:\n  daily-score: {foo: 1}\n")
     #expect(
-      error.description == "pipelines.yaml:2:17: unknown key 'foo' in 'jobs.daily-score'; allowed: batch_size"
+      error.description
+        == "pipelines.yaml:2:17: unknown key 'foo' in 'jobs.daily-score'; allowed: batch_size, timeout"
     )
   }
 

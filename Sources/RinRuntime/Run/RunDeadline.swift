@@ -1,0 +1,20 @@
+/// `jobs.<job>.timeout`: the wall-clock time after which a run stops between batches, like a
+/// SIGTERM (the batch commits with its checkpoint, the run ends `interrupted` with exit 75, and
+/// the next run resumes after it). A run always completes one batch first, so that a limit
+/// shorter than one batch still makes progress run after run.
+struct RunDeadline: Sendable {
+  let job: JobName
+  let timeout: Duration
+  /// Wall-clock seconds.
+  let at: Double
+  let clock: @Sendable () -> Double
+
+  var hasPassed: Bool { clock() >= at }
+
+  func failure(after user: Int64) -> RunFailure {
+    RunFailure(
+      .interrupted,
+      "timeout: jobs.\(job.rawValue).timeout (\(DurationFormat.format(timeout))) reached; stopped after user \(user == Int64.min ? "none" : String(user)); the next run resumes there"
+    )
+  }
+}
