@@ -10,7 +10,7 @@ public struct RinJobsCommand: AsyncParsableCommand {
     subcommands: [
       RunCommand.self, ValidateCommand.self, MigrateCommand.self, SeedCommand.self,
       HistoryCommand.self, DemoCommand.self, PipelineCommand.self, PlanCommand.self, StatusCommand.self,
-      CrontabCommand.self, ProviderStubCommand.self, ReportCommand.self,
+      CrontabCommand.self, ProviderStubCommand.self, ReportCommand.self, BackfillCommand.self,
     ])
 
   public init() {}

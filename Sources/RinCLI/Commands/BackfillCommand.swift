@@ -1,0 +1,121 @@
+import ArgumentParser
+import Foundation
+import Logging
+import RinDomain
+import RinJobs
+import RinRuntime
+import RinStorage
+
+/// `rinjobs backfill JOB --from DATE --to DATE`: one run of a dated job per day, in order, each in
+/// the ledger. Stops at the first day that does not succeed (exit 1, naming it); the same command
+/// again continues from there, since days that succeeded are skipped (`--reprocess missing`).
+struct BackfillCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "backfill",
+    abstract: "Run a dated job (daily-score) once per day over a range, resuming where it stopped.")
+
+  /// Jobs whose work is a function of `--as-of`: a day of theirs can be computed again later.
+  static let datedJobs: [JobName] = [.dailyScore]
+
+  @Argument(help: "The job: \(BackfillCommand.datedJobs.map(\.rawValue).joined(separator: ", ")).")
+  var job: JobName
+
+  @OptionGroup var storage: StorageOptions
+
+  @Option(help: "The first day, YYYY-MM-DD.") var from: String
+  @Option(help: "The last day, YYYY-MM-DD (included).") var to: String
+
+  @Option(
+    help:
+      "Which days to run: missing (no succeeded run yet), failed (latest run failed or was interrupted), all."
+  )
+  var reprocess: BackfillPlan.Reprocess = .missing
+
+  @Flag(help: "Newest day first.") var backwards = false
+
+  @Flag(help: "List the days and what each would do; run nothing.") var dryRun = false
+
+  func validate() throws {
+    _ = try range()
+    guard Self.datedJobs.contains(job) else {
+      throw ValidationError(
+        "backfill runs jobs that compute for a date (\(Self.datedJobs.map(\.rawValue).joined(separator: ", "))); \(job.rawValue) works on the present only"
+      )
+    }
+  }
+
+  private func range() throws -> (CalendarDate, CalendarDate) {
+    guard let first = CalendarDate(from) else {
+      throw ValidationError("--from '\(from)': expected a date as YYYY-MM-DD, e.g. 2026-11-01")
+    }
+    guard let last = CalendarDate(to) else {
+      throw ValidationError("--to '\(to)': expected a date as YYYY-MM-DD, e.g. 2026-11-05")
+    }
+    guard first <= last else { throw ValidationError("--from \(from) is after --to \(to)") }
+    guard first.days(until: last) < 3_660 else {
+      throw ValidationError("--from … --to spans more than ten years")
+    }
+    return (first, last)
+  }
+
+  func run() async throws {
+    try await CLIFailure.reporting("rinjobs backfill") {
+      LogSetup.bootstrap()
+      let (first, last) = try range()
+      let config = try storage.loadConfig()
+      let opened = try storage.openStorage(config)
+      guard let implementation = JobCatalog.job(job) else {
+        throw CLIFailure(.failure, "\(job.rawValue) is not built in this release")
+      }
+      let history = try opened.read {
+        try $0.backfillHistory(job: job.rawValue, from: first.description, through: last.description)
+      }
+      let plan = BackfillPlan.make(
+        BackfillPlan.dates(from: first, to: last, backwards: backwards),
+        history: history.mapValues {
+          BackfillPlan.History(succeededRunID: $0.succeeded, latest: $0.latest)
+        }, reprocess: reprocess)
+      if dryRun {
+        for day in plan.days { print("\(day.date)  \(Self.describe(day.action))") }
+        let runs = plan.days.count { if case .run = $0.action { true } else { false } }
+        print("dry run: \(runs) of \(plan.days.count) days would run; nothing ran")
+        return
+      }
+      let stop = StopSignal()
+      stop.trapTerminationSignals()
+      let runner = JobRunner(
+        config: config, storage: opened, logger: Logger(label: "rinjobs.backfill"), stop: stop)
+      var ran = 0
+      for day in plan.days {
+        guard case .run = day.action else {
+          print("\(day.date)  \(Self.describe(day.action))")
+          continue
+        }
+        var options = RunOptions()
+        options.asOf = day.date
+        let summary = await runner.run(implementation, options: options)
+        print(
+          "\(day.date)  run \(summary.runID.map(String.init) ?? "-") \(summary.status.rawValue) in \(summary.durationSeconds) s"
+        )
+        guard summary.exitCode == .success else {
+          let code: RinExitCode = summary.exitCode == .temporary ? .temporary : .failure
+          throw CLIFailure(
+            code,
+            "stopped at \(day.date): \(job.rawValue) run \(summary.runID.map(String.init) ?? "-") \(summary.status.rawValue): \(summary.error ?? "no error recorded"); after \(ran) days. Run the same command again to continue from \(day.date)"
+          )
+        }
+        ran += 1
+      }
+      print("backfill \(job.rawValue) \(first) … \(last): \(ran) days ran, \(plan.days.count - ran) skipped")
+    }
+  }
+
+  static func describe(_ action: BackfillPlan.Action) -> String {
+    switch action {
+    case .run(let why): "run (\(why))"
+    case .skip(let why): "skip: \(why)"
+    }
+  }
+}
+
+extension BackfillPlan.Reprocess: ExpressibleByArgument {}
