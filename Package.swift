@@ -70,6 +70,8 @@ let package = Package(
       dependencies: [
         "RinDomain",
         "RinStorage",
+        // Its URLSession transport sends the pipelines' notify pings.
+        "RinProviderClient",
         "Yams",
         .product(name: "Logging", package: "swift-log"),
         .product(name: "Prometheus", package: "swift-prometheus"),

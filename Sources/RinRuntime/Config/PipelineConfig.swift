@@ -11,19 +11,22 @@ public struct PipelineConfig: Sendable, Hashable {
   public var jobs: [JobName]
   /// Pause the pipeline after this many failed slots in a row; nil: never.
   public var pauseAfterFailures: Int?
+  /// URLs to ping when a run starts, succeeds or fails.
+  public var notify: PipelineNotify?
 
   public init(
     name: String, schedule: CronExpression, timezone: String = "UTC", jobs: [JobName],
-    pauseAfterFailures: Int? = nil
+    pauseAfterFailures: Int? = nil, notify: PipelineNotify? = nil
   ) {
     self.name = name
     self.schedule = schedule
     self.timezone = timezone
     self.jobs = jobs
     self.pauseAfterFailures = pauseAfterFailures
+    self.notify = notify
   }
 
-  static let keys = ["schedule", "timezone", "jobs", "pause_after_failures"]
+  static let keys = ["schedule", "timezone", "jobs", "pause_after_failures", PipelineNotify.key]
 
   init(name: String, reading config: ConfigMapping) throws(ConfigError) {
     self.init(
@@ -32,7 +35,10 @@ public struct PipelineConfig: Sendable, Hashable {
       timezone: try Self.readTimezone(config),
       jobs: try Self.readJobs(config),
       pauseAfterFailures: config.entry("pause_after_failures") == nil
-        ? nil : try config.int("pause_after_failures", default: 0, in: 1...1_000))
+        ? nil : try config.int("pause_after_failures", default: 0, in: 1...1_000),
+      notify: try config.optionalSection(PipelineNotify.key, allowing: PipelineNotify.keys).map {
+        (section) throws(ConfigError) in try PipelineNotify(reading: section)
+      })
   }
 
   private static func readSchedule(_ config: ConfigMapping) throws(ConfigError) -> CronExpression {

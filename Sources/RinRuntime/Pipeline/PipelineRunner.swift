@@ -110,6 +110,11 @@ public struct PipelineRunner: Sendable {
     }
     defer { keeper.release() }
     summary.runID = keeper.runID
+    let pings = pipeline.notify.map { PipelinePings($0, environment: environment, logger: logger) }
+    await pings?.send(
+      .start,
+      .init(event: "start", pipeline: pipeline.name, runID: keeper.runID, slot: slot?.slot, status: "running")
+    )
     if let slot, let doneBy = anotherRunFinished(slot, pipeline: pipeline.name, besides: keeper.runID) {
       // Another trigger finished this slot between our plan and our lease.
       summary.status = .skipped
@@ -129,6 +134,15 @@ public struct PipelineRunner: Sendable {
       }
     } catch {
       logger.error("could not record the end of pipeline run \(keeper.runID) in the ledger: \(error)")
+    }
+    if summary.status != .skipped {
+      let event: PipelinePings.Event = summary.status == .succeeded ? .success : .failure
+      await pings?.send(
+        event,
+        .init(
+          event: event.rawValue, pipeline: pipeline.name, runID: keeper.runID, slot: slot?.slot,
+          status: summary.status.rawValue, exitCode: summary.exitCode.rawValue,
+          durationSeconds: summary.durationSeconds))
     }
     return summary
   }

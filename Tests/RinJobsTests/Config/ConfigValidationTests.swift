@@ -105,6 +105,20 @@ struct ConfigValidationTests {
     #expect(unset.jobs.enrichmentFetch.provider?.maxLookupsPerDay == nil)
   }
 
+  @Test func notifyTakesHTTPURLs() throws {
+    let bad = try configError(
+      "pipelines:\n  p:\n    schedule: \"@daily\"\n    jobs: [daily-score]\n    notify: {start: hc-ping.com/x}\n"
+    )
+    #expect(
+      bad.message
+        == "'pipelines.p.notify.start' must be an http or https URL such as https://hc-ping.com/UUID, got 'hc-ping.com/x'"
+    )
+    let unknown = try configError(
+      "pipelines:\n  p:\n    schedule: \"@daily\"\n    jobs: [daily-score]\n    notify: {begin: https://x.example}\n"
+    )
+    #expect(unknown.message.hasPrefix("unknown key 'begin' in 'pipelines.p.notify'"), "\(unknown.message)")
+  }
+
   @Test func circuitBreakerKeys() throws {
     let zero = try configError(
       exampleConfig(replacingLine: 12, with: "      circuit_breaker:\n        failures: 0"))

@@ -1,0 +1,72 @@
+import FlyingFox
+import Foundation
+import Synchronization
+
+/// A loopback HTTP server that records every request it gets and answers 200: the dead-man's
+/// switch (healthchecks-style) that a pipeline's `notify` URLs ping, for tests and demos.
+public final class PingReceiver: Sendable {
+  public struct Ping: Sendable, Equatable {
+    public var method: String
+    public var path: String
+    public var authorization: String?
+    public var body: String
+  }
+
+  public let port: UInt16
+  private let server: HTTPServer
+  private let task: Task<Void, any Error>
+  private let executor: DedicatedExecutor
+  private let store: PingStore
+
+  public static func start() async throws -> PingReceiver {
+    let store = PingStore()
+    let server = HTTPServer(
+      address: try .inet(ip4: "127.0.0.1", port: 0), timeout: 30,
+      pool: NoDelaySocketPool(inner: HTTPServer.defaultPool()), logger: .disabled)
+    await server.appendRoute("*") { request in
+      let body = (try? await request.bodyData).map { String(decoding: $0, as: UTF8.self) } ?? ""
+      store.pings.withLock {
+        $0.append(
+          Ping(
+            method: request.method.rawValue, path: request.path,
+            authorization: request.headers[HTTPHeader("Authorization")], body: body))
+      }
+      return HTTPResponse(statusCode: HTTPStatusCode(200, phrase: "OK"), body: Data("OK".utf8))
+    }
+    let executor = DedicatedExecutor()
+    let task = Task(executorPreference: executor) { try await server.run() }
+    try await server.waitUntilListening(timeout: 10)
+    guard case .ip4(_, let port) = await server.listeningAddress else {
+      task.cancel()
+      throw ProviderStub.StubError.notListening
+    }
+    return PingReceiver(port: port, server: server, task: task, executor: executor, store: store)
+  }
+
+  private init(
+    port: UInt16, server: HTTPServer, task: Task<Void, any Error>, executor: DedicatedExecutor,
+    store: PingStore
+  ) {
+    self.port = port
+    self.server = server
+    self.task = task
+    self.executor = executor
+    self.store = store
+  }
+
+  /// `http://127.0.0.1:PORT`
+  public var baseURL: String { "http://127.0.0.1:\(port)" }
+
+  public var pings: [Ping] { store.pings.withLock { $0 } }
+
+  public func stop() async {
+    await server.stop(timeout: 1)
+    task.cancel()
+    executor.shutdown()
+  }
+}
+
+/// The requests a `PingReceiver` got, shared with its route handler.
+final class PingStore: Sendable {
+  let pings = Mutex<[PingReceiver.Ping]>([])
+}
