@@ -92,7 +92,10 @@ struct PipelineRunCommand: AsyncParsableCommand {
       print(json ? (JSONText.encode(report) ?? "{}") : PipelineReportText.render(report))
       if let metricsFile, !report.runs.isEmpty {
         try MetricsFile.write(
-          MetricsFile.render(try MetricsFile.facts(for: report, storage: opened)), to: metricsFile)
+          MetricsFile.render(
+            try MetricsFile.facts(
+              for: report, storage: opened, deadline: pipeline.deadline,
+              finishedAt: Int64(Date().timeIntervalSince1970))), to: metricsFile)
       }
       guard report.exitCode == .success else { throw ExitCode(report.exitCode.rawValue) }
     }

@@ -13,10 +13,12 @@ public struct PipelineConfig: Sendable, Hashable {
   public var pauseAfterFailures: Int?
   /// URLs to ping when a run starts, succeeds or fails.
   public var notify: PipelineNotify?
+  /// How long after its fire time a slot should be done; `status` lists the slots that were not.
+  public var deadline: Duration?
 
   public init(
     name: String, schedule: CronExpression, timezone: String = "UTC", jobs: [JobName],
-    pauseAfterFailures: Int? = nil, notify: PipelineNotify? = nil
+    pauseAfterFailures: Int? = nil, notify: PipelineNotify? = nil, deadline: Duration? = nil
   ) {
     self.name = name
     self.schedule = schedule
@@ -24,9 +26,10 @@ public struct PipelineConfig: Sendable, Hashable {
     self.jobs = jobs
     self.pauseAfterFailures = pauseAfterFailures
     self.notify = notify
+    self.deadline = deadline
   }
 
-  static let keys = ["schedule", "timezone", "jobs", "pause_after_failures", PipelineNotify.key]
+  static let keys = ["schedule", "timezone", "jobs", "pause_after_failures", PipelineNotify.key, "deadline"]
 
   init(name: String, reading config: ConfigMapping) throws(ConfigError) {
     self.init(
@@ -38,7 +41,8 @@ public struct PipelineConfig: Sendable, Hashable {
         ? nil : try config.int("pause_after_failures", default: 0, in: 1...1_000),
       notify: try config.optionalSection(PipelineNotify.key, allowing: PipelineNotify.keys).map {
         (section) throws(ConfigError) in try PipelineNotify(reading: section)
-      })
+      },
+      deadline: config.entry("deadline") == nil ? nil : try config.duration("deadline", default: .zero))
   }
 
   private static func readSchedule(_ config: ConfigMapping) throws(ConfigError) -> CronExpression {

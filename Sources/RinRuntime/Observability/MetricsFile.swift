@@ -17,6 +17,8 @@ public enum MetricsFile {
     public var usersProcessed: Int
     /// The external provider's health, for a job that calls one.
     public var provider: ProviderHealth? = nil
+    /// For a pipeline with a `deadline`: how long after it its last slot finished (0 on time).
+    public var deadlineLatenessSeconds: Double? = nil
   }
 
   public static func render(_ facts: [JobFacts]) -> String {
@@ -54,6 +56,13 @@ public enum MetricsFile {
         ).set(Double(value))
       }
       if let provider = f.provider { renderProvider(provider, into: registry) }
+      if let lateness = f.deadlineLatenessSeconds {
+        gauge(
+          registry,
+          name: "rinjobs_deadline_lateness_seconds", labels: labels,
+          help: "How long after the pipeline's deadline its last slot finished (0 when on time)."
+        ).set(lateness)
+      }
     }
     return registry.emitToString()
   }

@@ -3,7 +3,12 @@ import RinStorage
 extension MetricsFile {
   /// The facts of a pipeline run: each job's latest run in it, and the pipeline as a whole
   /// (label `job="pipeline:NAME"`), so an alert can watch either.
-  public static func facts(for report: PipelineReport, storage: Storage) throws -> [JobFacts] {
+  /// - Parameters:
+  ///   - deadline: the pipeline's `deadline`, if any; with `finishedAt` (wall-clock seconds),
+  ///     the lateness of the last slot.
+  public static func facts(
+    for report: PipelineReport, storage: Storage, deadline: Duration? = nil, finishedAt: Int64 = 0
+  ) throws -> [JobFacts] {
     guard let last = report.runs.last else { return [] }
     var latestByJob: [String: RunSummary] = [:]
     var order: [String] = []
@@ -17,6 +22,9 @@ extension MetricsFile {
       (try tx.lastSuccessfulFinish(job: runJob), try tx.failedRunCount(job: runJob))
     }
     let jobs = last.jobs
+    let lateness = deadline.flatMap { deadline in
+      last.slot.flatMap(SlotInstant.parse).map { Double(max(0, finishedAt - $0 - deadline.wholeSeconds)) }
+    }
     facts.append(
       JobFacts(
         job: runJob, lastSuccessAt: lastSuccess, lastDurationSeconds: last.durationSeconds,
@@ -24,7 +32,7 @@ extension MetricsFile {
         itemsRead: jobs.reduce(0) { $0 + $1.counts.read.values.reduce(0, +) },
         itemsWritten: jobs.reduce(0) { $0 + $1.changes.tables.values.reduce(0) { $0 + $1.total } },
         itemsSkipped: jobs.reduce(0) { $0 + $1.counts.skipped.values.reduce(0, +) },
-        usersProcessed: jobs.reduce(0) { $0 + $1.counts.usersProcessed }))
+        usersProcessed: jobs.reduce(0) { $0 + $1.counts.usersProcessed }, deadlineLatenessSeconds: lateness))
     return facts
   }
 }

@@ -27,6 +27,9 @@ public struct PipelineStatus: Sendable, Codable {
   /// Slots still inside the grace window that have not run yet: not a problem yet.
   public var due: [String] = []
   public var missed: [Problem] = []
+  /// With `deadline`: slots that succeeded after their deadline, or are still running past it
+  /// (slots missed or failed are listed as such).
+  public var late: [Problem] = []
   public var failed: [Problem] = []
   /// The external providers the pipeline's jobs call, as their last run found them.
   public var providers: [ProviderHealth] = []
@@ -35,7 +38,7 @@ public struct PipelineStatus: Sendable, Codable {
   /// Slots whose time came while the pipeline was paused: skipped, not owed.
   public var slotsPaused = 0
 
-  public var problems: Int { missed.count + failed.count }
+  public var problems: Int { missed.count + failed.count + late.count }
 
   public static func compute(
     _ pipeline: PipelineConfig, storage: Storage, now: Int64, lookBack: Duration, grace: Duration,
@@ -62,6 +65,12 @@ public struct PipelineStatus: Sendable, Codable {
     let states = try SlotState.load(
       fires, pipeline: pipeline.name, storage: storage, staleBefore: staleBefore)
     for fire in fires {
+      if let deadline = pipeline.deadline,
+        let lateness = Self.lateness(
+          states[fire.slot] ?? .missing, due: fire.instant + deadline.wholeSeconds, now: now)
+      {
+        status.late.append(Problem(slot: fire.slot, runID: lateness.runID, detail: lateness.detail))
+      }
       status.slotsExpected += 1
       switch states[fire.slot] ?? .missing {
       case .succeeded, .superseded: status.slotsSucceeded += 1
@@ -77,5 +86,23 @@ public struct PipelineStatus: Sendable, Codable {
       }
     }
     return status
+  }
+
+  /// How a slot due by `due` missed it, if it did: it succeeded after, or still runs past it.
+  static func lateness(_ state: SlotState, due: Int64, now: Int64) -> (runID: Int64?, detail: String)? {
+    switch state {
+    case .succeeded(let id, let finished?) where finished > due:
+      return (
+        id,
+        "finished \(DurationFormat.format(.seconds(finished - due))) after its deadline \(SlotInstant.format(due))"
+      )
+    case .running(let id) where now > due:
+      return (
+        id,
+        "still running \(DurationFormat.format(.seconds(now - due))) after its deadline \(SlotInstant.format(due))"
+      )
+    default:
+      return nil
+    }
   }
 }

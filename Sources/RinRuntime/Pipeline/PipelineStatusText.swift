@@ -36,6 +36,7 @@ public enum PipelineStatusText {
         }
         lines.append("  missed: \(problem.slot)\(problem.detail.map { " (\($0))" } ?? "")")
       }
+      for problem in s.late { lines.append("  late: \(problem.slot) (\(problem.detail ?? ""))") }
       for problem in s.failed {
         lines.append(
           "  failed: \(problem.slot) (run \(problem.runID ?? 0)): \(problem.detail ?? "no error recorded")")

@@ -61,7 +61,7 @@ public struct SlotPlan: Sendable {
   static func describe(_ state: SlotState) -> String {
     switch state {
     case .missing: "has not run"
-    case .succeeded(let id): "already succeeded (run \(id))"
+    case .succeeded(let id, _): "already succeeded (run \(id))"
     case .superseded(let by): "was superseded by slot \(by)"
     case .paused(let id): "was skipped while the pipeline was paused (run \(id))"
     case .running(let id): "is running now (run \(id))"

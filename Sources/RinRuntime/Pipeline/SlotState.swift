@@ -4,7 +4,8 @@ import RinStorage
 public enum SlotState: Sendable, Equatable {
   /// No run was ever recorded for it.
   case missing
-  case succeeded(runID: Int64)
+  /// `finishedAt`: wall-clock seconds, for deadlines.
+  case succeeded(runID: Int64, finishedAt: Int64?)
   /// A missed slot that `--catch-up latest` replaced by a later one.
   case superseded(by: String)
   /// Its time came while the pipeline was paused: skipped on purpose, not owed.
@@ -27,7 +28,9 @@ public enum SlotState: Sendable, Equatable {
   /// `runs` are one slot's rows, oldest first. A row still `running` whose heartbeat (or start)
   /// is older than `staleBefore` (wall-clock seconds) belongs to a process that died.
   static func of(_ runs: [RunRecord], staleBefore: Int64) -> SlotState {
-    if let done = runs.last(where: { $0.status == .succeeded }) { return .succeeded(runID: done.id) }
+    if let done = runs.last(where: { $0.status == .succeeded }) {
+      return .succeeded(runID: done.id, finishedAt: done.finishedAt)
+    }
     for run in runs.reversed() where run.status == .skipped {
       let counts = PipelineLedger.Counts.decode(run.counts)
       if let by = counts?.supersededBy { return .superseded(by: by) }

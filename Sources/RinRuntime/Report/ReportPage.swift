@@ -133,6 +133,7 @@ struct ReportPage {
     let problems =
       status.missed.map { ProblemView(slot: $0.slot, kind: "missed", detail: $0.detail ?? "") }
       + status.failed.map { ProblemView(slot: $0.slot, kind: "failed", detail: $0.detail ?? "") }
+      + status.late.map { ProblemView(slot: $0.slot, kind: "late", detail: $0.detail ?? "") }
     let shown = problems.sorted { $0.slot > $1.slot }.prefix(problemsShown)
     let lastSlot = last.map {
       $0.slot.map { "slot \($0)" } ?? "run by hand at \(SlotInstant.format($0.startedAt))"
