@@ -106,6 +106,8 @@ struct PlannedFire: Encodable {
       switch fire.adjustment {
       case .springForwardGap: "spring_forward_gap"
       case .fallBackFirstOccurrence: "fall_back_first_occurrence"
+      case .fallBackLastOccurrence: "fall_back_last_occurrence"
+      case .fallBackSecondOccurrence: "fall_back_second_occurrence"
       case nil: nil
       }
     note = fire.ruleNote

@@ -15,10 +15,13 @@ public struct PipelineConfig: Sendable, Hashable {
   public var notify: PipelineNotify?
   /// How long after its fire time a slot should be done; `status` lists the slots that were not.
   public var deadline: Duration?
+  /// What the schedule does with wall times daylight saving skips or repeats.
+  public var dst: DSTPolicy
 
   public init(
     name: String, schedule: CronExpression, timezone: String = "UTC", jobs: [JobName],
-    pauseAfterFailures: Int? = nil, notify: PipelineNotify? = nil, deadline: Duration? = nil
+    pauseAfterFailures: Int? = nil, notify: PipelineNotify? = nil, deadline: Duration? = nil,
+    dst: DSTPolicy = DSTPolicy()
   ) {
     self.name = name
     self.schedule = schedule
@@ -27,9 +30,12 @@ public struct PipelineConfig: Sendable, Hashable {
     self.pauseAfterFailures = pauseAfterFailures
     self.notify = notify
     self.deadline = deadline
+    self.dst = dst
   }
 
-  static let keys = ["schedule", "timezone", "jobs", "pause_after_failures", PipelineNotify.key, "deadline"]
+  static let keys = [
+    "schedule", "timezone", "jobs", "pause_after_failures", PipelineNotify.key, "deadline", DSTPolicy.key,
+  ]
 
   init(name: String, reading config: ConfigMapping) throws(ConfigError) {
     self.init(
@@ -42,7 +48,8 @@ public struct PipelineConfig: Sendable, Hashable {
       notify: try config.optionalSection(PipelineNotify.key, allowing: PipelineNotify.keys).map {
         (section) throws(ConfigError) in try PipelineNotify(reading: section)
       },
-      deadline: config.entry("deadline") == nil ? nil : try config.duration("deadline", default: .zero))
+      deadline: config.entry("deadline") == nil ? nil : try config.duration("deadline", default: .zero),
+      dst: try DSTPolicy(reading: config.section(DSTPolicy.key, allowing: DSTPolicy.keys)))
   }
 
   private static func readSchedule(_ config: ConfigMapping) throws(ConfigError) -> CronExpression {

@@ -2,17 +2,19 @@ import Foundation
 import RinDomain
 
 /// A cron expression read in an IANA time zone: the fire times of a pipeline (DESIGN.md §4).
-/// A wall time skipped by a spring-forward gap fires at the first instant after the gap; one
-/// repeated by a fall-back fires at its first occurrence only; two scheduled times that land on
-/// the same instant fire once.
+/// A wall time skipped by a spring-forward gap fires at the first instant after the gap (or not
+/// at all, `dst.gap: skip`); one repeated by a fall-back fires at its first occurrence (or its
+/// last, or both: `dst.repeat`); two scheduled times that land on the same instant fire once.
 public struct CronSchedule: Sendable {
   public let expression: CronExpression
   public let timeZone: TimeZone
+  public let dst: DSTPolicy
   let clock: ZoneClock
 
-  public init(expression: CronExpression, timeZone: TimeZone) {
+  public init(expression: CronExpression, timeZone: TimeZone, dst: DSTPolicy = DSTPolicy()) {
     self.expression = expression
     self.timeZone = timeZone
+    self.dst = dst
     self.clock = ZoneClock(timeZone: timeZone)
   }
 
@@ -20,7 +22,7 @@ public struct CronSchedule: Sendable {
   /// config loader has already rejected those).
   public init?(pipeline: PipelineConfig) {
     guard let zone = TimeZone(identifier: pipeline.timezone) else { return nil }
-    self.init(expression: pipeline.schedule, timeZone: zone)
+    self.init(expression: pipeline.schedule, timeZone: zone, dst: pipeline.dst)
   }
 
   /// Fire times at or after `start`, ascending, lazily.
@@ -55,29 +57,40 @@ public struct CronSchedule: Sendable {
     for hour in expression.hour.values {
       for minute in expression.minute.values {
         let wall = LocalDateTime(date: date, hour: hour, minute: minute)
-        let fire =
+        let fires =
           constant.map { offset in
-            FireTime(
-              instant: wall.secondsAsIfUTC - Int64(offset), scheduled: wall, offsetSeconds: offset,
-              adjustment: nil)
-          } ?? resolvedFire(wall)
-        // Several wall times in one gap (or a gap time and the time after it) share an instant.
-        if let last = result.last, last.instant >= fire.instant { continue }
-        result.append(fire)
+            [
+              FireTime(
+                instant: wall.secondsAsIfUTC - Int64(offset), scheduled: wall, offsetSeconds: offset,
+                adjustment: nil)
+            ]
+          } ?? resolvedFires(wall)
+        for fire in fires {
+          // Several wall times in one gap (or a gap time and the time after it) share an instant.
+          if let last = result.last, last.instant >= fire.instant { continue }
+          result.append(fire)
+        }
       }
     }
     return result
   }
 
-  private func resolvedFire(_ wall: LocalDateTime) -> FireTime {
-    let (instant, adjustment): (Int64, FireTime.Adjustment?) =
-      switch clock.resolve(wall) {
-      case .unique(let instant): (instant, nil)
-      case .repeated(let first, _): (first, .fallBackFirstOccurrence)
-      case .gap(let gapEnd): (gapEnd, .springForwardGap)
+  /// The fire times of a wall time on a transition day, as the DST policy has them.
+  private func resolvedFires(_ wall: LocalDateTime) -> [FireTime] {
+    let fires: [(Int64, FireTime.Adjustment?)] =
+      switch (clock.resolve(wall), dst.gap, dst.repeat) {
+      case (.unique(let instant), _, _): [(instant, nil)]
+      case (.repeated(let first, _), _, .first): [(first, .fallBackFirstOccurrence)]
+      case (.repeated(_, let second), _, .last): [(second, .fallBackLastOccurrence)]
+      case (.repeated(let first, let second), _, .both):
+        [(first, .fallBackFirstOccurrence), (second, .fallBackSecondOccurrence)]
+      case (.gap(let gapEnd), .shift, _): [(gapEnd, .springForwardGap)]
+      case (.gap, .skip, _): []
       }
-    return FireTime(
-      instant: instant, scheduled: wall, offsetSeconds: clock.offset(at: instant), adjustment: adjustment)
+    return fires.map { instant, adjustment in
+      FireTime(
+        instant: instant, scheduled: wall, offsetSeconds: clock.offset(at: instant), adjustment: adjustment)
+    }
   }
 
   /// The zone's calendar date at `instant`.

@@ -5,8 +5,13 @@ public struct FireTime: Sendable, Hashable {
     /// The scheduled wall time does not exist (clocks sprang forward over it): it fires at the
     /// first instant after the gap.
     case springForwardGap
-    /// The scheduled wall time happens twice (clocks fell back): it fires at the first only.
+    /// The scheduled wall time happens twice (clocks fell back): it fires at the first only
+    /// (`dst.repeat: first`), or at the first of two (`both`).
     case fallBackFirstOccurrence
+    /// It fires at the second occurrence only (`dst.repeat: last`).
+    case fallBackLastOccurrence
+    /// The second of two fires (`dst.repeat: both`).
+    case fallBackSecondOccurrence
   }
 
   /// Unix seconds, UTC.
@@ -37,6 +42,10 @@ public struct FireTime: Sendable, Hashable {
       "spring forward: \(scheduled.clock) does not exist on \(scheduled.date); fires at \(local.clock), the first instant after the gap"
     case .fallBackFirstOccurrence:
       "fall back: \(scheduled.clock) happens twice on \(scheduled.date); fires at the first (UTC\(UTCOffset.format(offsetSeconds))) only"
+    case .fallBackLastOccurrence:
+      "fall back: \(scheduled.clock) happens twice on \(scheduled.date); fires at the second (UTC\(UTCOffset.format(offsetSeconds))) only (dst.repeat: last)"
+    case .fallBackSecondOccurrence:
+      "fall back: \(scheduled.clock) happens twice on \(scheduled.date); this is the second of both (UTC\(UTCOffset.format(offsetSeconds))) (dst.repeat: both)"
     case nil: nil
     }
   }

@@ -38,6 +38,8 @@ enum ExpectedFire {
     switch fire.adjustment {
     case .springForwardGap: return text + " gap"
     case .fallBackFirstOccurrence: return text + " twice"
+    case .fallBackLastOccurrence: return text + " twice, last"
+    case .fallBackSecondOccurrence: return text + " twice, second"
     case nil: return text
     }
   }
