@@ -61,7 +61,8 @@ struct JobTimeoutCommandLineTests {
     let run = try Executable.run("rinjobs", ["validate", "--config", path])
     #expect(run.exitCode == 78)
     #expect(
-      run.stderr.contains("bad.yaml:2:28: 'jobs.badge-recount.timeout' must be longer than zero, got 0s"), "\(run.stderr)"
+      run.stderr.contains("bad.yaml:2:28: 'jobs.badge-recount.timeout' must be longer than zero, got 0s"),
+      "\(run.stderr)"
     )
   }
 }

@@ -121,7 +121,10 @@ struct ReportCommandLineTests {
 
   /// The number inside the element with this id.
   static func number(in dom: String, id: String) -> Int? {
-    guard let match = dom.firstMatch(of: try! Regex("id=\"\(id)\"[^>]*>([0-9,]+)<")) else { return nil }
+    guard let pattern = try? Regex("id=\"\(id)\"[^>]*>([0-9,]+)<"), let match = dom.firstMatch(of: pattern)
+    else {
+      return nil
+    }
     return Int((match.output[1].substring ?? "").replacingOccurrences(of: ",", with: ""))
   }
 
