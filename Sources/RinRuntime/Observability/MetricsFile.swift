@@ -19,6 +19,8 @@ public enum MetricsFile {
     public var provider: ProviderHealth? = nil
     /// For a pipeline with a `deadline`: how long after it its last slot finished (0 on time).
     public var deadlineLatenessSeconds: Double? = nil
+    /// Every skip of the job so far, by reason (`job_skips`).
+    public var skips: [String: Int] = [:]
   }
 
   public static func render(_ facts: [JobFacts]) -> String {
@@ -56,6 +58,16 @@ public enum MetricsFile {
         ).set(Double(value))
       }
       if let provider = f.provider { renderProvider(provider, into: registry) }
+      for (reason, count) in f.skips.sorted(by: { $0.key < $1.key }) {
+        registry.makeCounter(
+          descriptor: MetricNameDescriptor(
+            metricName: "rin_job_skipped", unitName: "total",
+            helpText:
+              "Runs of the job that did not start or stopped early, by reason, since the database was created."
+          ),
+          labels: labels + [("reason", reason)]
+        ).increment(by: Int64(count))
+      }
       if let lateness = f.deadlineLatenessSeconds {
         gauge(
           registry,
@@ -113,8 +125,11 @@ public enum MetricsFile {
 extension MetricsFile {
   /// The facts of `summary`'s job: this run, plus the ledger's last success and failures.
   public static func facts(for summary: RunSummary, storage: Storage) throws -> JobFacts {
-    let (lastSuccess, failures) = try storage.read { tx in
-      (try tx.lastSuccessfulFinish(job: summary.job), try tx.failedRunCount(job: summary.job))
+    let (lastSuccess, failures, skips) = try storage.read { tx in
+      (
+        try tx.lastSuccessfulFinish(job: summary.job), try tx.failedRunCount(job: summary.job),
+        try tx.skipCounts(job: summary.job)
+      )
     }
     return JobFacts(
       job: summary.job, lastSuccessAt: lastSuccess, lastDurationSeconds: summary.durationSeconds,
@@ -122,6 +137,6 @@ extension MetricsFile {
       itemsRead: summary.counts.read.values.reduce(0, +),
       itemsWritten: summary.changes.tables.values.reduce(0) { $0 + $1.total },
       itemsSkipped: summary.counts.skipped.values.reduce(0, +),
-      usersProcessed: summary.counts.usersProcessed, provider: summary.provider)
+      usersProcessed: summary.counts.usersProcessed, provider: summary.provider, skips: skips)
   }
 }

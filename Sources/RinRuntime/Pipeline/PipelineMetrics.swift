@@ -18,8 +18,11 @@ extension MetricsFile {
     }
     var facts = try order.compactMap { latestByJob[$0] }.map { try Self.facts(for: $0, storage: storage) }
     let runJob = PipelineLedger.runJob(report.pipeline)
-    let (lastSuccess, failures) = try storage.read { tx in
-      (try tx.lastSuccessfulFinish(job: runJob), try tx.failedRunCount(job: runJob))
+    let (lastSuccess, failures, skips) = try storage.read { tx in
+      (
+        try tx.lastSuccessfulFinish(job: runJob), try tx.failedRunCount(job: runJob),
+        try tx.skipCounts(job: runJob)
+      )
     }
     let jobs = last.jobs
     let lateness = deadline.flatMap { deadline in
@@ -32,7 +35,8 @@ extension MetricsFile {
         itemsRead: jobs.reduce(0) { $0 + $1.counts.read.values.reduce(0, +) },
         itemsWritten: jobs.reduce(0) { $0 + $1.changes.tables.values.reduce(0) { $0 + $1.total } },
         itemsSkipped: jobs.reduce(0) { $0 + $1.counts.skipped.values.reduce(0, +) },
-        usersProcessed: jobs.reduce(0) { $0 + $1.counts.usersProcessed }, deadlineLatenessSeconds: lateness))
+        usersProcessed: jobs.reduce(0) { $0 + $1.counts.usersProcessed }, deadlineLatenessSeconds: lateness,
+        skips: skips))
     return facts
   }
 }

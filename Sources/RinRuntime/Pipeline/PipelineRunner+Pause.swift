@@ -7,6 +7,9 @@ extension PipelineRunner {
     -> [PipelineRunSummary]
   {
     let now = environment.wallSeconds
+    for _ in slots {
+      SkipReason.count(.paused, job: PipelineLedger.runJob(pipeline), storage: storage, at: now)
+    }
     let why =
       "pipeline paused since \(SlotInstant.format(pause.pausedAt)) by \(pause.pausedBy)\(pause.reason.map { ": \($0)" } ?? ""); resume with rinjobs pipeline resume \(pipeline)"
     return try storage.write { tx in

@@ -43,6 +43,10 @@ public struct PipelineRunner: Sendable {
           try SlotState.load(fires, pipeline: pipeline.name, storage: storage, staleBefore: staleBefore)
         }
         report.idleReason = plan?.idleReason
+        if let idle = plan?.idleKind, !options.dryRun {
+          SkipReason.count(
+            idle, job: PipelineLedger.runJob(pipeline.name), storage: storage, at: environment.wallSeconds)
+        }
       }
       // A slot's jobs run with the slot's instant as their clock, so a caught-up slot computes
       // what it would have computed on time; a one-off run uses `now`.

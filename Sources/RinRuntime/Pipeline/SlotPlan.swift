@@ -6,6 +6,8 @@ public struct SlotPlan: Sendable {
   public var supersede: [FireTime] = []
   /// Why nothing runs, when `run` is empty: "not due", "already succeeded", …
   public var idleReason: String?
+  /// The skip reason of an idle plan, for the counters.
+  var idleKind: SkipReason?
 
   /// `--scheduled`: the due slot is the latest fire time in (now − grace, now]. It runs unless
   /// it succeeded, failed (a failure is retried only by `--catch-up`, so a broken pipeline is
@@ -27,11 +29,14 @@ public struct SlotPlan: Sendable {
     if options.catchUp == nil {
       guard let due else {
         plan.idleReason = notDue(schedule: schedule, now: now, grace: options.grace)
+        plan.idleKind = .notDue
         return plan
       }
       switch states[due.slot] ?? .missing {
       case .missing, .incomplete: plan.run = [due]
-      case let state: plan.idleReason = "slot \(due.slot) \(describe(state)); nothing to do"
+      case let state:
+        plan.idleReason = "slot \(due.slot) \(describe(state)); nothing to do"
+        plan.idleKind = .alreadyDone
       }
       return plan
     }
@@ -54,6 +59,7 @@ public struct SlotPlan: Sendable {
         candidates.isEmpty
         ? "no slot fell in the last \(DurationFormat.format(options.maxAge ?? .zero)) (since \(since)); nothing to catch up"
         : "every slot since \(since) succeeded or is running; nothing to catch up"
+      plan.idleKind = candidates.isEmpty ? .notDue : .alreadyDone
     }
     return plan
   }

@@ -115,6 +115,9 @@ public struct JobRunner: Sendable {
         default: .failed
         }
     }
+    if summary.status == .interrupted, let reason = context?.details["stop_reason"].flatMap(SkipReason.init) {
+      SkipReason.count(reason, job: job.name.rawValue, storage: storage, at: environment.wallSeconds)
+    }
     if let context {
       summary.counts = context.counts
       summary.changes = context.changes

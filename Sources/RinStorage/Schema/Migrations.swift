@@ -64,6 +64,7 @@ enum Migrations {
       name: "share each provider's request rate, daily lookups and keys in flight among workers",
       sql: RuntimeSchema.providerAllowances),
     Step(name: "remember which pipelines are paused", sql: RuntimeSchema.pipelinePauses),
+    Step(name: "count why runs did not start or stopped early", sql: RuntimeSchema.jobSkips),
   ]
 
   static var migrator: DatabaseMigrator {

@@ -49,6 +49,15 @@ enum RuntimeSchema {
       claimed_until INTEGER NOT NULL, PRIMARY KEY (provider, lookup_key)) WITHOUT ROWID;
     """
 
+  /// How many times each job (or `pipeline:NAME`) did not start or stopped early, by reason:
+  /// counters for `rin_job_skipped_total` that include the triggers that found nothing to do,
+  /// which get no ledger row (cron triggers every hour: a row each would bury the runs).
+  static let jobSkips = """
+    CREATE TABLE job_skips (
+      job TEXT NOT NULL, reason TEXT NOT NULL, count INTEGER NOT NULL, last_at INTEGER NOT NULL,
+      PRIMARY KEY (job, reason));
+    """
+
   /// Paused pipelines (`rinjobs pipeline pause`): their scheduled slots are recorded as skipped,
   /// reason `paused`, until `rinjobs pipeline resume`. `paused_by` is user@host, or rinjobs
   /// itself after `pause_after_failures`.

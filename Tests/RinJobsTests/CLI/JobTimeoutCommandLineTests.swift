@@ -25,16 +25,25 @@ struct JobTimeoutCommandLineTests {
 
     // A limit shorter than any batch: each run commits one batch of 5 users, then stops.
     var exits: [Int32] = []
+    let metrics = limited.directory.path("daily-score.prom")
     while exits.last != 0, exits.count < 20 {
       let run = try Executable.run(
         "rin-daily-score",
-        ["--config", try Self.config(limited, timeout: "1ms"), "--db", limited.path] + arguments)
+        [
+          "--config", try Self.config(limited, timeout: "1ms"), "--db", limited.path, "--metrics-file",
+          metrics,
+        ]
+          + arguments)
       exits.append(run.exitCode)
       if run.exitCode == 75 {
         #expect(run.stderr.contains("timeout: jobs.daily-score.timeout (1ms) reached"))
       }
     }
     #expect(exits.last == 0, "\(exits)")
+    let text = try String(contentsOfFile: metrics, encoding: .utf8)
+    #expect(
+      text.contains("rin_job_skipped_total{job=\"daily-score\",reason=\"timeout\"} \(exits.count - 1)"),
+      "\(text)")
     #expect(exits.dropLast().allSatisfy { $0 == 75 } && exits.count >= 4, "\(exits)")
     let interrupted = try limited.strings(
       "SELECT coalesce(error, '') FROM job_runs WHERE job = 'daily-score' AND status = 'interrupted'")

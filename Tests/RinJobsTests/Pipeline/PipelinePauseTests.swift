@@ -43,9 +43,23 @@ struct PipelinePauseTests {
     #expect(pause.exitCode == 0, "\(pause.stderr)")
     #expect(pause.stdout.contains("pipeline scores paused since"))
 
+    // A trigger with nothing due, then the paused slot; the counters reach the metrics file.
+    let idle = try Self.rinjobs(
+      db, config, ["pipeline", "run", "scores", "--scheduled", "--now", "2026-11-22T05:00:00Z"])
+    #expect(idle.exitCode == 0, "\(idle.stderr)")
+    let metrics = db.directory.path("scores.prom")
     let due = try Self.rinjobs(
-      db, config, ["pipeline", "run", "scores", "--scheduled", "--now", "2026-11-22T07:30:20Z"])
+      db, config,
+      [
+        "pipeline", "run", "scores", "--scheduled", "--now", "2026-11-22T07:30:20Z", "--metrics-file",
+        metrics,
+      ])
     #expect(due.exitCode == 0, "\(due.stderr)")
+    let counters = try String(contentsOfFile: metrics, encoding: .utf8)
+    #expect(
+      counters.contains("rin_job_skipped_total{job=\"pipeline:scores\",reason=\"paused\"} 1"), "\(counters)")
+    #expect(
+      counters.contains("rin_job_skipped_total{job=\"pipeline:scores\",reason=\"not due\"} 1"), "\(counters)")
     #expect(try db.int("SELECT count(*) FROM job_runs WHERE job NOT LIKE 'pipeline:%'") == 0, "no job ran")
     let row = try db.strings(
       "SELECT status || ' ' || coalesce(counts, '') || ' ' || coalesce(error, '') FROM job_runs WHERE job = 'pipeline:scores'"
