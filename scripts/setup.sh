@@ -19,4 +19,6 @@ if [ "${#missing[@]}" -gt 0 ]; then
   $sudo_cmd apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
+# The Kubernetes manifests' schema check (scripts/test.sh), from PyPI.
+command -v kubernetes-validate >/dev/null || python3 -m pip install -q kubernetes-validate==1.37.0
 command -v swift >/dev/null || { echo "setup: the Swift toolchain (6.0 or later) is required" >&2; exit 1; }

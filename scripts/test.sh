@@ -13,6 +13,9 @@ fi
 # The committed crontab must be what pipelines.yaml gives (regenerate: rinjobs crontab > crontab).
 # Checked before the tests so that the test runner's summary stays the last thing printed.
 "$(swift build --show-bin-path)/rinjobs" crontab --check crontab --config pipelines.yaml
+# Every manifest under deploy/kubernetes/ against the Kubernetes API schema, strictly (an
+# unknown field is an error, as `kubectl apply --validate=strict` would make it).
+kubernetes-validate --strict --quiet deploy/kubernetes/*.yaml
 # Three runs, so that tests which block threads of Swift's small cooperative pool (2 on 2
 # cores: tests waiting for child processes) never share the process with tests whose timing
 # needs that pool (a provider stub on loopback answering within a client's timeout):

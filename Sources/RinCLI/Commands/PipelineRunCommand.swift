@@ -44,6 +44,12 @@ struct PipelineRunCommand: AsyncParsableCommand {
 
   @Option(help: "Wait up to SECONDS for another run's lease instead of exiting 75.") var wait: Double = 0
 
+  @Option(
+    help:
+      "Run every job on users with id mod N = K: K/N, or auto/N to read K from JOB_COMPLETION_INDEX (Kubernetes). The ledger, lease and slots are then per shard."
+  )
+  var shard: String?
+
   func validate() throws {
     _ = try runOptions()
   }
@@ -64,6 +70,12 @@ struct PipelineRunCommand: AsyncParsableCommand {
     }
     guard wait >= 0, wait.isFinite else { throw ValidationError("--wait must be 0 or more seconds") }
     options.waitSeconds = wait
+    if let shard {
+      switch ShardSpec.parse(shard) {
+      case .success(let spec): options.shard = spec
+      case .failure(let failure): throw ValidationError(failure.message)
+      }
+    }
     if let problem = options.usageProblem() { throw ValidationError(problem) }
     return options
   }

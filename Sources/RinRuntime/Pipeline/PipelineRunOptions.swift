@@ -18,6 +18,9 @@ public struct PipelineRunOptions: Sendable {
   /// The scheduler's clock, Unix seconds (`--now`); nil means the real time.
   public var now: Int64?
   public var waitSeconds: Double = 0
+  /// Run every job of the pipeline on this shard of the users (`--shard K/N` or `auto/N`): the
+  /// pipeline's ledger rows, lease and slots are then per shard.
+  public var shard: ShardSpec?
 
   /// Cron starts a trigger within a second of its minute; ten minutes leaves room for a slow
   /// start or a busy host while staying under the 15 minutes between two triggers.

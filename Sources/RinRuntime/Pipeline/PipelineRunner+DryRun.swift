@@ -50,14 +50,14 @@ extension PipelineRunner {
 
   /// Marks missed slots that `--catch-up latest` replaced by `latest`, so `status` no longer
   /// owes them.
-  func supersede(_ slots: [FireTime], by latest: FireTime, pipeline: String) throws {
+  func supersede(_ slots: [FireTime], by latest: FireTime, pipeline: String, shard: String) throws {
     let now = environment.wallSeconds
     try storage.write { tx in
       for slot in slots {
         _ = try tx.insertRun(
           RunRecord(
             job: PipelineLedger.runJob(pipeline), pipeline: pipeline, slot: slot.slot, asOf: nil,
-            shard: "all",
+            shard: shard,
             dryRun: false, status: .skipped, host: environment.host, pid: environment.pid, startedAt: now,
             finishedAt: now, counts: PipelineLedger.Counts(supersededBy: latest.slot).json,
             error: "superseded by slot \(latest.slot): --catch-up latest ran only the newest missed slot"))

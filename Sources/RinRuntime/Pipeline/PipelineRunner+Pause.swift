@@ -3,7 +3,7 @@ import RinStorage
 extension PipelineRunner {
   /// Records each of `slots` as skipped because the pipeline is paused: no job runs, the run
   /// exits 0, and `status` counts the slots as paused, not missed.
-  func recordPaused(_ slots: [FireTime], pause: PipelinePause, pipeline: String) throws
+  func recordPaused(_ slots: [FireTime], pause: PipelinePause, pipeline: String, shard: String) throws
     -> [PipelineRunSummary]
   {
     let now = environment.wallSeconds
@@ -20,7 +20,7 @@ extension PipelineRunner {
         summary.runID = try tx.insertRun(
           RunRecord(
             job: PipelineLedger.runJob(pipeline), pipeline: pipeline, slot: slot.slot, asOf: nil,
-            shard: "all",
+            shard: shard,
             dryRun: false, status: .skipped, host: environment.host, pid: environment.pid, startedAt: now,
             finishedAt: now, counts: PipelineLedger.Counts(skipReason: PipelineLedger.pausedReason).json,
             error: why))

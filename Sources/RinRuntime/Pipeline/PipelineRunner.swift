@@ -33,6 +33,7 @@ public struct PipelineRunner: Sendable {
     var report = PipelineReport(pipeline: pipeline.name, dryRun: options.dryRun, now: now)
     do {
       if let problem = options.usageProblem() { throw RunFailure.usage(problem) }
+      let shard = try shardLabel(options)
       var plan: SlotPlan?
       if options.isSlotted {
         guard let schedule = CronSchedule(pipeline: pipeline) else {
@@ -40,7 +41,8 @@ public struct PipelineRunner: Sendable {
             .configuration, "pipeline \(pipeline.name): unknown time zone '\(pipeline.timezone)'")
         }
         plan = try SlotPlan.make(schedule: schedule, now: now, options: options) { fires in
-          try SlotState.load(fires, pipeline: pipeline.name, storage: storage, staleBefore: staleBefore)
+          try SlotState.load(
+            fires, pipeline: pipeline.name, storage: storage, staleBefore: staleBefore, shard: shard)
         }
         report.idleReason = plan?.idleReason
         if let idle = plan?.idleKind, !options.dryRun {
@@ -58,7 +60,8 @@ public struct PipelineRunner: Sendable {
       } else if let plan, let pause = try storage.read({ try $0.pipelinePause(pipeline.name) }) {
         // A paused pipeline's slots are recorded as skipped on purpose, so `status` does not
         // owe them; a one-off run (no slot) is an operator's explicit request and goes ahead.
-        report.runs = try recordPaused(plan.run + plan.supersede, pause: pause, pipeline: pipeline.name)
+        report.runs = try recordPaused(
+          plan.run + plan.supersede, pause: pause, pipeline: pipeline.name, shard: shard)
       } else {
         for target in targets {
           let run = await runReal(pipeline, slot: target.slot, jobNow: target.jobNow, options: options)
@@ -68,7 +71,7 @@ public struct PipelineRunner: Sendable {
         if let plan, let latest = plan.run.last, !plan.supersede.isEmpty,
           report.runs.allSatisfy({ $0.exitCode == .success })
         {
-          try supersede(plan.supersede, by: latest, pipeline: pipeline.name)
+          try supersede(plan.supersede, by: latest, pipeline: pipeline.name, shard: shard)
           report.superseded = plan.supersede.map(\.slot)
         }
         if plan != nil, report.runs.contains(where: { $0.status == .failed }) {
@@ -98,7 +101,8 @@ public struct PipelineRunner: Sendable {
     let started = environment.wallClock()
     let record = RunRecord(
       job: PipelineLedger.runJob(pipeline.name), pipeline: pipeline.name, slot: slot?.slot, asOf: nil,
-      shard: "all", dryRun: false, status: .running, host: environment.host, pid: environment.pid,
+      shard: (try? shardLabel(options)) ?? "all", dryRun: false, status: .running, host: environment.host,
+      pid: environment.pid,
       startedAt: Int64(started))
     let keeper: LeaseKeeper
     do {
@@ -119,7 +123,10 @@ public struct PipelineRunner: Sendable {
       .start,
       .init(event: "start", pipeline: pipeline.name, runID: keeper.runID, slot: slot?.slot, status: "running")
     )
-    if let slot, let doneBy = anotherRunFinished(slot, pipeline: pipeline.name, besides: keeper.runID) {
+    if let slot,
+      let doneBy = anotherRunFinished(
+        slot, pipeline: pipeline.name, shard: record.shard, besides: keeper.runID)
+    {
       // Another trigger finished this slot between our plan and our lease.
       summary.status = .skipped
       summary.error = "slot \(slot.slot) \(SlotPlan.describe(doneBy)) meanwhile"
@@ -151,8 +158,11 @@ public struct PipelineRunner: Sendable {
     return summary
   }
 
-  private func anotherRunFinished(_ slot: FireTime, pipeline: String, besides runID: Int64) -> SlotState? {
-    let states = try? SlotState.load([slot], pipeline: pipeline, storage: storage, staleBefore: staleBefore)
+  private func anotherRunFinished(
+    _ slot: FireTime, pipeline: String, shard: String, besides runID: Int64
+  ) -> SlotState? {
+    let states = try? SlotState.load(
+      [slot], pipeline: pipeline, storage: storage, staleBefore: staleBefore, shard: shard)
     guard let state = states?[slot.slot], state.isDone else { return nil }
     return state
   }

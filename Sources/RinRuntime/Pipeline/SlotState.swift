@@ -46,9 +46,11 @@ public enum SlotState: Sendable, Equatable {
     return .incomplete(runID: last.id, status: last.status == .running ? .abandoned : last.status)
   }
 
-  /// Loads the state of every slot in `fires` with one ledger query.
+  /// Loads the state of every slot in `fires` with one ledger query. With `shard` (`K/N` or
+  /// `all`), of that shard's runs only: what a shard worker owes. Without, of the pipeline as a
+  /// whole: a slot run in N shards is done when every shard's run is (`combined`).
   static func load(
-    _ fires: [FireTime], pipeline: String, storage: Storage, staleBefore: Int64
+    _ fires: [FireTime], pipeline: String, storage: Storage, staleBefore: Int64, shard: String? = nil
   ) throws -> [String: SlotState] {
     guard let first = fires.first, let last = fires.last else { return [:] }
     let runs = try storage.read {
@@ -56,11 +58,41 @@ public enum SlotState: Sendable, Equatable {
         runJob: PipelineLedger.runJob(pipeline), pipeline: pipeline, fromSlot: first.slot,
         throughSlot: last.slot)
     }
-    let bySlot = Dictionary(grouping: runs, by: { $0.slot ?? "" })
+    let bySlot = Dictionary(
+      grouping: runs.filter { shard == nil || $0.shard == shard }, by: { $0.slot ?? "" })
     var states: [String: SlotState] = [:]
     for fire in fires {
-      states[fire.slot] = of(bySlot[fire.slot] ?? [], staleBefore: staleBefore)
+      let slotRuns = bySlot[fire.slot] ?? []
+      states[fire.slot] =
+        shard == nil ? combined(slotRuns, staleBefore: staleBefore) : of(slotRuns, staleBefore: staleBefore)
     }
     return states
+  }
+
+  /// A slot's state over its shards: unsharded runs as `of`; runs of shards `K/N` are done when
+  /// every K of 0..<N is, and otherwise as the first shard that is not (running, failed, …).
+  static func combined(_ runs: [RunRecord], staleBefore: Int64) -> SlotState {
+    let sharded = runs.filter { $0.shard != "all" }
+    guard !sharded.isEmpty else { return of(runs, staleBefore: staleBefore) }
+    let count = sharded.compactMap { $0.shard.split(separator: "/").last.flatMap { Int($0) } }.max() ?? 1
+    let byShard = Dictionary(grouping: sharded, by: \.shard)
+    let states = (0..<count).map { of(byShard["\($0)/\(count)"] ?? [], staleBefore: staleBefore) }
+    if states.allSatisfy(\.isDone) {
+      // Succeeded in every shard: when the last shard finished (for deadlines).
+      let finishes = states.compactMap { state -> (Int64, Int64?)? in
+        if case .succeeded(let id, let finished) = state { (id, finished) } else { nil }
+      }
+      if finishes.count == states.count, let last = finishes.max(by: { ($0.1 ?? 0) < ($1.1 ?? 0) }) {
+        return .succeeded(runID: last.0, finishedAt: last.1)
+      }
+      return states.first { !$0.isSucceeded } ?? states[0]
+    }
+    return states.first { if case .running = $0 { true } else { false } }
+      ?? states.first { if case .failed = $0 { true } else { false } }
+      ?? states.first { !$0.isDone } ?? .missing
+  }
+
+  var isSucceeded: Bool {
+    if case .succeeded = self { true } else { false }
   }
 }
