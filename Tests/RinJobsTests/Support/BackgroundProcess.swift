@@ -18,6 +18,13 @@ final class BackgroundProcess: Sendable {
     self.process = process
     pipe.fileHandleForReading.readabilityHandler = { [output] handle in
       let data = handle.availableData
+      // At end of file, stop watching: a handler left on a descriptor that is later closed
+      // leaves its dispatch source in epoll, and libdispatch's event loop can crash on it
+      // (seen as SIGSEGV in _dispatch_event_loop_drain while another test started processes).
+      guard !data.isEmpty else {
+        handle.readabilityHandler = nil
+        return
+      }
       output.append(String(decoding: data, as: UTF8.self))
     }
     try process.run()
