@@ -19,8 +19,8 @@ kubernetes-validate --strict --quiet deploy/kubernetes/*.yaml
 # Three runs, so that tests which block threads of Swift's small cooperative pool (2 on 2
 # cores: tests waiting for child processes) never share the process with tests whose timing
 # needs that pool (a provider stub on loopback answering within a client's timeout):
-# everything else, then the loopback provider and enrichment suites, then the reliability
+# everything else, then the loopback provider, enrichment and ping-receiver suites, then the reliability
 # suites, which kill, signal and wait for many child processes.
-swift test --skip-build --skip Reliability --skip Provider --skip Enrichment
-swift test --skip-build --filter Provider --filter Enrichment
+swift test --skip-build --skip Reliability --skip Provider --skip Enrichment --skip PipelinePing
+swift test --skip-build --filter Provider --filter Enrichment --filter PipelinePing
 swift test --skip-build --filter Reliability
