@@ -30,9 +30,18 @@ protocol SQLExecutor {
   /// Streams the rows of a query through a cursor; memory does not grow with the result.
   func forEachRow(_ sql: String, _ arguments: [SQLValue], _ body: (any SQLRowReader) throws -> Void)
     throws
+  /// `execute` of an `INSERT`, `UPDATE` or `DELETE` (no `RETURNING`): the path of
+  /// `MultiRowStatement`, whose chunks bind hundreds of values each.
+  @discardableResult
+  func executeWrite(_ sql: String, _ arguments: [SQLValue]) throws -> Int
 }
 
 extension SQLExecutor {
+  @discardableResult
+  func executeWrite(_ sql: String, _ arguments: [SQLValue]) throws -> Int {
+    try execute(sql, arguments)
+  }
+
   func forEachRow(_ query: (String, [SQLValue]), _ body: (any SQLRowReader) throws -> Void) throws {
     try forEachRow(query.0, query.1, body)
   }

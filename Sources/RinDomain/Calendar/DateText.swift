@@ -4,22 +4,26 @@
 enum DateText {
   /// Year, month and day of exactly `YYYY-MM-DD`, not yet checked as a calendar date.
   static func yearMonthDay(_ text: String) -> (year: Int, month: Int, day: Int)? {
-    withBytes(text) { b in
-      guard b.count == 10, b[4] == dash, b[7] == dash, let y = number(b, 0, 4), let m = number(b, 5, 2),
-        let d = number(b, 8, 2)
-      else { return nil }
-      return (y, m, d)
-    }
+    withBytes(text, yearMonthDay(utf8:))
   }
 
   /// Month and day of exactly `--MM-DD`, not yet checked as a calendar date.
   static func monthDay(_ text: String) -> (month: Int, day: Int)? {
-    withBytes(text) { b in
-      guard b.count == 7, b[0] == dash, b[1] == dash, b[4] == dash, let m = number(b, 2, 2),
-        let d = number(b, 5, 2)
-      else { return nil }
-      return (m, d)
-    }
+    withBytes(text, monthDay(utf8:))
+  }
+
+  static func yearMonthDay(utf8 b: UnsafeBufferPointer<UInt8>) -> (year: Int, month: Int, day: Int)? {
+    guard b.count == 10, b[4] == dash, b[7] == dash, let y = number(b, 0, 4), let m = number(b, 5, 2),
+      let d = number(b, 8, 2)
+    else { return nil }
+    return (y, m, d)
+  }
+
+  static func monthDay(utf8 b: UnsafeBufferPointer<UInt8>) -> (month: Int, day: Int)? {
+    guard b.count == 7, b[0] == dash, b[1] == dash, b[4] == dash, let m = number(b, 2, 2),
+      let d = number(b, 5, 2)
+    else { return nil }
+    return (m, d)
   }
 
   private static let dash = UInt8(ascii: "-")

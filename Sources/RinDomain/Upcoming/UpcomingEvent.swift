@@ -58,4 +58,12 @@ public struct UpcomingEvent: Sendable, Hashable {
   }
 
   public var key: Key { Key(kind: kind.rawValue, refID: refID, occursOn: occursOn.description) }
+
+  /// `a.key < b.key` without building the keys: dates compare as their `YYYY-MM-DD` texts do
+  /// (four-digit years) and the kinds as their names do (birthday before reminder).
+  static func keyOrder(_ a: UpcomingEvent, _ b: UpcomingEvent) -> Bool {
+    if a.occursOn != b.occursOn { return a.occursOn < b.occursOn }
+    if a.kind != b.kind { return a.kind == .birthday }
+    return a.refID < b.refID
+  }
 }

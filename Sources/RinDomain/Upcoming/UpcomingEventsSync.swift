@@ -13,14 +13,17 @@ public struct UpcomingEventsSync: Sendable, Equatable {
   ///   - wanted: the user's occurrences in the window (a repeated key counts once).
   ///   - stored: the user's rows now.
   public init(wanted: [UpcomingEvent], stored: [UpcomingEvent.Stored]) {
+    // Whatever is left here once the wanted occurrences took theirs is no longer wanted.
     var storedByKey: [UpcomingEvent.Key: UpcomingEvent.Stored] = [:]
+    storedByKey.reserveCapacity(stored.count)
     for row in stored { storedByKey[row.key] = row }
-    var wantedKeys = Set<UpcomingEvent.Key>()
-    // Each key built once: building it inside the comparator formatted dates n log n times.
-    let keyed = wanted.map { (key: $0.key, event: $0) }.sorted { $0.key < $1.key }
-    for (key, event) in keyed {
-      guard wantedKeys.insert(key).inserted else { continue }
-      let row = storedByKey[key]
+    // In key order, compared as typed values: a key's texts (the date formatted) are built only
+    // to look up a stored row, and not at all for a user with none (a first run).
+    var previous: UpcomingEvent?
+    for event in wanted.sorted(by: UpcomingEvent.keyOrder) {
+      if let previous, UpcomingEvent.keyOrder(previous, event) == false { continue }
+      previous = event
+      let row = storedByKey.isEmpty ? nil : storedByKey.removeValue(forKey: event.key)
       if let row {
         if row.contactID != event.contactID || row.daysUntil != event.daysUntil { updates.append(event) }
       } else {
@@ -30,6 +33,6 @@ public struct UpcomingEventsSync: Sendable, Equatable {
         remindersDue.append(event)
       }
     }
-    deletes = stored.map(\.key).filter { !wantedKeys.contains($0) }.sorted()
+    deletes = storedByKey.keys.sorted()
   }
 }

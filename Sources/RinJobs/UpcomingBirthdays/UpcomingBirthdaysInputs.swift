@@ -30,11 +30,24 @@ enum UpcomingBirthdaysInputs {
       case .contactGone: batch.counts.addSkipped("reminder of a deleted contact")
       }
     }
+    // Users of one zone share a window, and so its table; rows come user after user, so the
+    // table is looked up once per run of a user's rows, not per contact.
+    var tables: [UpcomingWindow: BirthdayTable] = [:]
+    var tableOfUser: (user: Int64, table: BirthdayTable?)?
     var birthdays = 0
-    try tx.forEachContactBirthday(of: batch.userIDs) { user, contact, text in
-      guard let window = windows[user] else { return }
+    try tx.forEachContactBirthday(of: batch.userIDs) { user, contact, bytes in
+      if tableOfUser?.user != user {
+        let table = windows[user].map { window in
+          if let table = tables[window] { return table }
+          let table = BirthdayTable(window)
+          tables[window] = table
+          return table
+        }
+        tableOfUser = (user, table)
+      }
+      guard let table = tableOfUser?.table else { return }
       birthdays += 1
-      add(window.birthday(contactID: contact, text: text), for: user, malformed: "contact birthday malformed")
+      add(table.birthday(contactID: contact, utf8: bytes), for: user, malformed: "contact birthday malformed")
     }
     var reminders = 0
     try tx.forEachOpenReminder(of: batch.userIDs) { user, reminder in

@@ -9,6 +9,22 @@ struct MultiRowStatement {
   let columns: Int
   /// `ON CONFLICT … DO …`, and `RETURNING …` when `forEachReturnedRow` is used.
   let tail: String
+  /// The statement for each chunk size, built once: a chunk's text is about a kilobyte.
+  private let texts: [Int: String]
+
+  init(head: String, columns: Int, tail: String) {
+    self.head = head
+    self.columns = columns
+    self.tail = tail
+    var texts: [Int: String] = [:]
+    var size = Self.chunk
+    while size > 0 {
+      let row = "(" + SQLDialect.list(columns) + ")"
+      texts[size] = head + " " + Array(repeating: row, count: size).joined(separator: ", ") + " " + tail
+      size /= 2
+    }
+    self.texts = texts
+  }
 
   /// Chunk sizes for `count` rows: 64s, then the binary digits of the rest.
   static func chunks(_ count: Int) -> [Int] {
@@ -25,21 +41,23 @@ struct MultiRowStatement {
     return sizes
   }
 
-  func text(rows: Int) -> String {
-    let row = "(" + SQLDialect.list(columns) + ")"
-    return head + " " + Array(repeating: row, count: rows).joined(separator: ", ") + " " + tail
-  }
+  func text(rows: Int) -> String { texts[rows]! }
 
   /// Runs over `rows` (each `columns` values); returns the number of rows changed.
   @discardableResult
   func execute(_ rows: [[SQLValue]], on sql: any SQLExecutor) throws -> Int {
+    try execute(rows, on: sql) { row, values in values.append(contentsOf: row) }
+  }
+
+  /// Runs over `rows`, each appending its `columns` values: a chunk's values go into one buffer
+  /// reused from chunk to chunk, so a batch of 20,000 rows makes no array per row and no array
+  /// of all of them (building and flattening those was a fifth of a first upcoming-birthdays).
+  @discardableResult
+  func execute<Rows: Collection>(
+    _ rows: Rows, on sql: any SQLExecutor, values append: (Rows.Element, inout [SQLValue]) -> Void
+  ) throws -> Int {
     var changed = 0
-    var start = 0
-    for size in Self.chunks(rows.count) {
-      let values = rows[start..<start + size].flatMap { $0 }
-      changed += try sql.execute(sql.dialect.placeholders(text(rows: size)), values)
-      start += size
-    }
+    try forEachChunk(rows, append) { text, values in changed += try sql.executeWrite(text, values) }
     return changed
   }
 
@@ -47,11 +65,25 @@ struct MultiRowStatement {
   func forEachReturnedRow(
     _ rows: [[SQLValue]], on sql: any SQLExecutor, _ body: (any SQLRowReader) throws -> Void
   ) throws {
-    var start = 0
+    try forEachChunk(rows, { row, values in values.append(contentsOf: row) }) { text, values in
+      try sql.forEachRow(text, values, body)
+    }
+  }
+
+  private func forEachChunk<Rows: Collection>(
+    _ rows: Rows, _ append: (Rows.Element, inout [SQLValue]) -> Void,
+    _ body: (_ text: String, _ values: [SQLValue]) throws -> Void
+  ) throws {
+    var values: [SQLValue] = []
+    values.reserveCapacity(Self.chunk * columns)
+    var next = rows.startIndex
     for size in Self.chunks(rows.count) {
-      let values = rows[start..<start + size].flatMap { $0 }
-      try sql.forEachRow(sql.dialect.placeholders(text(rows: size)), values, body)
-      start += size
+      values.removeAll(keepingCapacity: true)
+      for _ in 0..<size {
+        append(rows[next], &values)
+        next = rows.index(after: next)
+      }
+      try body(text(rows: size), values)
     }
   }
 }

@@ -12,9 +12,12 @@ extension StorageTransaction {
     return zones
   }
 
-  /// Streams the `birthday` text of every live contact of `ids` that has one.
+  /// Streams the `birthday` of every live contact of `ids` that has one, as the UTF-8 bytes of
+  /// its text (valid only during the call: no `String` is made for the 3 million a run reads at
+  /// M). The owner index hands each user's contacts out one after another.
   public func forEachContactBirthday(
-    of ids: [Int64], _ body: (_ userID: Int64, _ contactID: Int64, _ birthday: String) throws -> Void
+    of ids: [Int64],
+    _ body: (_ userID: Int64, _ contactID: Int64, _ birthday: UnsafeBufferPointer<UInt8>) throws -> Void
   ) throws {
     try sql.forEachRow(
       """
@@ -22,8 +25,10 @@ extension StorageTransaction {
       WHERE user_id IN (\(SQLDialect.list(ids.count))) AND deleted_at IS NULL AND birthday IS NOT NULL
       """, ids.map(SQLValue.integer)
     ) { row in
-      guard let user = row.int64(0), let contact = row.int64(1), let birthday = row.text(2) else { return }
-      try body(user, contact, birthday)
+      // Both are keys: NOT NULL integers.
+      let user = row.integer(0)
+      let contact = row.integer(1)
+      _ = try row.withUTF8(2) { try body(user, contact, $0) }
     }
   }
 
@@ -73,19 +78,24 @@ extension StorageTransaction {
   )
     throws
   {
-    let rows = events.map { userID, event, _ in
-      [
-        SQLValue.integer(userID), .integer(event.contactID), .text(event.kind.rawValue),
-        .integer(event.refID),
-        .text(event.occursOn.description), .integer(Int64(event.daysUntil)), .integer(createdAt),
+    try Self.upcomingEventUpsert.execute(events, on: sql) { row, values in
+      values += [
+        .integer(row.userID), .integer(row.event.contactID), .text(row.event.kind.rawValue),
+        .integer(row.event.refID), .text(row.event.occursOn.description),
+        .integer(Int64(row.event.daysUntil)), .integer(createdAt),
       ]
     }
-    try Self.upcomingEventUpsert.execute(rows, on: sql)
-    for (userID, event, isNew) in events {
+    // The first rows one by one, for their samples; the rest (thousands a batch) counted per kind.
+    let sampled = events.prefix(ChangeSet.samplesPerTable)
+    for (userID, event, isNew) in sampled {
       changes.record(
         "upcoming_events", isNew ? .insert : .update,
         sample: "user \(userID): \(event.key), days_until \(event.daysUntil)")
     }
+    let rest = events.dropFirst(sampled.count)
+    let inserted = rest.reduce(0) { $0 + ($1.isNew ? 1 : 0) }
+    changes.record("upcoming_events", .insert, count: inserted, sample: "")
+    changes.record("upcoming_events", .update, count: rest.count - inserted, sample: "")
   }
 
   private static let upcomingEventUpsert = MultiRowStatement(

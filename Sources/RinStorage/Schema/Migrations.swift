@@ -9,9 +9,10 @@ enum Migrations {
     enum Kind: Sendable {
       /// Our own tables, or a change the services' writes can wait for: one transaction.
       case schema
-      /// An index on a table the online services write (one `CREATE INDEX`, then the `DROP
-      /// INDEX` of any index it replaces): on PostgreSQL built with `CONCURRENTLY`, outside a
-      /// transaction, by `rinjobs migrate` (docs/OPERATIONS.md "Upgrading the schema").
+      /// An index on a table the online services write or the app reads (one `CREATE INDEX`,
+      /// then the `DROP INDEX` of any index it replaces; or drops alone): on PostgreSQL built
+      /// and dropped with `CONCURRENTLY`, outside a transaction, by `rinjobs migrate`
+      /// (docs/OPERATIONS.md "Upgrading the schema").
       case serviceIndex
     }
 
@@ -65,6 +66,11 @@ enum Migrations {
       sql: RuntimeSchema.providerAllowances),
     Step(name: "remember which pipelines are paused", sql: RuntimeSchema.pipelinePauses),
     Step(name: "count why runs did not start or stopped early", sql: RuntimeSchema.jobSkips),
+    // The app reads upcoming_events: on PostgreSQL the drop waits for `rinjobs migrate`, which
+    // drops it CONCURRENTLY, so that no read waits on the table's lock.
+    Step(
+      name: "drop the owner index of upcoming events that their key already covers",
+      sql: DataContractSchema.dropUpcomingEventsByOwner, kind: .serviceIndex),
   ]
 
   static var migrator: DatabaseMigrator {

@@ -68,4 +68,30 @@ struct UpcomingEventsSyncTests {
     let a = try Self.event(.birthday, 1, "2026-11-23", days: 1)
     #expect(UpcomingEventsSync(wanted: [a, a], stored: []).inserts == [a])
   }
+
+  /// The sync orders and matches occurrences by their typed values; the table's key is text.
+  /// Both must agree: across a year's end, both kinds, equal ids on different days, repeats.
+  @Test func writesComeInTheOrderOfTheTablesKeyAndMatchItsRows() throws {
+    var generator = SystemRandomNumberGenerator()
+    let first = try #require(CalendarDate("2026-12-24"))
+    var wanted: [UpcomingEvent] = []
+    for _ in 0..<400 {
+      let day = Int.random(in: 0..<20, using: &generator)
+      wanted.append(
+        UpcomingEvent(
+          kind: Bool.random(using: &generator) ? .birthday : .reminder,
+          refID: Int64.random(in: 1...30, using: &generator), occursOn: first.adding(days: day),
+          contactID: 1, daysUntil: day))
+    }
+    let stored = wanted.prefix(150).map { Self.stored($0, days: $0.daysUntil + 1) }
+    let sync = UpcomingEventsSync(wanted: wanted.shuffled(using: &generator), stored: stored)
+
+    let storedKeys = Set(stored.map(\.key))
+    let wantedKeys = Set(wanted.map(\.key))
+    #expect(sync.inserts.map(\.key) == wantedKeys.subtracting(storedKeys).sorted())
+    #expect(sync.updates.map(\.key) == wantedKeys.intersection(storedKeys).sorted())
+    #expect(sync.deletes.isEmpty)
+    let unchanged = UpcomingEventsSync(wanted: wanted, stored: wanted.map { Self.stored($0) })
+    #expect(unchanged.inserts.isEmpty && unchanged.updates.isEmpty && unchanged.deletes.isEmpty)
+  }
 }
