@@ -43,8 +43,15 @@ public struct JobsSettings: Sendable, Hashable {
 
   init(reading config: ConfigMapping) throws(ConfigError) {
     try config.rejectUnknownKeys(allowed: JobName.allCases.map(\.rawValue), what: "job")
+    // Each job's section read once: its own keys, and the `timeout` every job accepts.
+    var timeouts: [JobName: Duration] = [:]
     func section(_ job: JobName, _ keys: [String]) throws(ConfigError) -> ConfigMapping {
-      try config.section(job.rawValue, allowing: keys + [Self.timeoutKey])
+      let section = try config.section(job.rawValue, allowing: keys + [Self.timeoutKey])
+      // The duration reader rejects zero and negative durations with file:line:column.
+      if section.entry(Self.timeoutKey) != nil {
+        timeouts[job] = try section.duration(Self.timeoutKey, default: .zero)
+      }
+      return section
     }
     self.init(
       dailyScore: try .init(reading: section(.dailyScore, DailyScoreSettings.keys)),
@@ -55,11 +62,6 @@ public struct JobsSettings: Sendable, Hashable {
       attributionExpiry: try .init(
         reading: section(.attributionExpiry, AttributionExpirySettings.keys)),
       badgeRecount: try .init(reading: section(.badgeRecount, BadgeRecountSettings.keys)))
-    for job in JobName.allCases {
-      let jobSection = try config.section(job.rawValue, allowing: nil)
-      // The duration reader rejects zero and negative durations with file:line:column.
-      guard jobSection.entry(Self.timeoutKey) != nil else { continue }
-      timeouts[job] = try jobSection.duration(Self.timeoutKey, default: .zero)
-    }
+    self.timeouts = timeouts
   }
 }

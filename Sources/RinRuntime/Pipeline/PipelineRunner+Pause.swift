@@ -8,7 +8,8 @@ extension PipelineRunner {
   {
     let now = environment.wallSeconds
     for _ in slots {
-      SkipReason.count(.paused, job: PipelineLedger.runJob(pipeline), storage: storage, at: now)
+      SkipReason.count(
+        .paused, job: PipelineLedger.runJob(pipeline), storage: storage, at: now, logger: logger)
     }
     let why =
       "pipeline paused since \(SlotInstant.format(pause.pausedAt)) by \(pause.pausedBy)\(pause.reason.map { ": \($0)" } ?? ""); resume with rinjobs pipeline resume \(pipeline)"

@@ -47,7 +47,8 @@ public struct PipelineRunner: Sendable {
         report.idleReason = plan?.idleReason
         if let idle = plan?.idleKind, !options.dryRun {
           SkipReason.count(
-            idle, job: PipelineLedger.runJob(pipeline.name), storage: storage, at: environment.wallSeconds)
+            idle, job: PipelineLedger.runJob(pipeline.name), storage: storage, at: environment.wallSeconds,
+            logger: logger)
         }
       }
       // A slot's jobs run with the slot's instant as their clock, so a caught-up slot computes

@@ -91,7 +91,9 @@ public struct OperatorReport: Sendable, Codable {
           upcomingFrom: today.description, upcomingTo: today.adding(days: 7).description)
       )
     }
-    let runs = records.filter { !$0.job.hasPrefix("pipeline:") }.map(Run.init)
+    // Each row's counts JSON decoded once, for the run list and the output tallies alike.
+    let ledger = records.map { (record: $0, counts: LedgerCountsText.decode($0.counts)) }
+    let runs = ledger.filter { !$0.record.job.hasPrefix("pipeline:") }.map(Run.init)
     var byJob: [String: [Run]] = [:]
     for run in runs.reversed() { byJob[run.job, default: []].append(run) }
     let jobs = byJob.keys.sorted().map { job in
@@ -103,15 +105,15 @@ public struct OperatorReport: Sendable, Codable {
     return OperatorReport(
       generatedAt: SlotInstant.format(now), since: SlotInstant.format(since), pipelines: pipelines,
       jobs: jobs, lastRuns: Array(runs.prefix(lastRunsShown)), outputs: outputs,
-      enrichmentByDay: enrichmentDays(records), clicksDeletedByDay: clicksDeleted(records))
+      enrichmentByDay: enrichmentDays(ledger), clicksDeletedByDay: clicksDeleted(ledger))
   }
 
   /// From the ledger rows of real runs of enrichment-fetch: what the provider answered and
   /// what was spent, per day the run started.
-  static func enrichmentDays(_ records: [RunRecord]) -> [EnrichmentDay] {
+  static func enrichmentDays(_ ledger: [LedgerRow]) -> [EnrichmentDay] {
     var days: [String: EnrichmentDay] = [:]
-    for record in records where record.job == "enrichment-fetch" && !record.dryRun {
-      guard let counts = LedgerCountsText.decode(record.counts) else { continue }
+    for (record, counts) in ledger where record.job == "enrichment-fetch" && !record.dryRun {
+      guard let counts else { continue }
       let day = CalendarDate(utcInstant: record.startedAt).description
       var entry = days[day] ?? EnrichmentDay(day: day)
       let detail = { (key: String) in Int(counts.details[key] ?? "") ?? 0 }
@@ -125,10 +127,10 @@ public struct OperatorReport: Sendable, Codable {
   }
 
   /// From the ledger rows of real runs of attribution-expiry: invite clicks deleted per day.
-  static func clicksDeleted(_ records: [RunRecord]) -> [DayCount] {
+  static func clicksDeleted(_ ledger: [LedgerRow]) -> [DayCount] {
     var days: [String: Int] = [:]
-    for record in records where record.job == "attribution-expiry" && !record.dryRun {
-      guard let counts = LedgerCountsText.decode(record.counts) else { continue }
+    for (record, counts) in ledger where record.job == "attribution-expiry" && !record.dryRun {
+      guard let counts else { continue }
       let day = CalendarDate(utcInstant: record.startedAt).description
       days[day, default: 0] += counts.changes["invite_clicks"]?.deleted ?? 0
     }
@@ -136,9 +138,14 @@ public struct OperatorReport: Sendable, Codable {
   }
 }
 
+extension OperatorReport {
+  /// A ledger row with its `counts` column decoded (nil when absent or unreadable).
+  typealias LedgerRow = (record: RunRecord, counts: RunSummary.LedgerCounts?)
+}
+
 extension OperatorReport.Run {
-  init(_ record: RunRecord) {
-    let counts = LedgerCountsText.decode(record.counts)
+  init(_ row: OperatorReport.LedgerRow) {
+    let (record, counts) = row
     let seconds = record.finishedAt.map { $0 - record.startedAt }
     let read = counts?.counts.read.values.reduce(0, +) ?? 0
     self.init(

@@ -116,7 +116,8 @@ public struct JobRunner: Sendable {
         }
     }
     if summary.status == .interrupted, let reason = context?.details["stop_reason"].flatMap(SkipReason.init) {
-      SkipReason.count(reason, job: job.name.rawValue, storage: storage, at: environment.wallSeconds)
+      SkipReason.count(
+        reason, job: job.name.rawValue, storage: storage, at: environment.wallSeconds, logger: logger)
     }
     if let context {
       summary.counts = context.counts

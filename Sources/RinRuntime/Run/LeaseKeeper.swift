@@ -86,7 +86,8 @@ final class LeaseKeeper: Sendable {
         skipped.finishedAt = environment.wallSeconds
         skipped.error = message
         skipped.counts = "{\"skip_reason\":\"\(SkipReason.leaseHeld.rawValue)\"}"
-        SkipReason.count(.leaseHeld, job: record.job, storage: storage, at: environment.wallSeconds)
+        SkipReason.count(
+          .leaseHeld, job: record.job, storage: storage, at: environment.wallSeconds, logger: logger)
         do {
           _ = try storage.write { try $0.insertRun(skipped) }
         } catch {

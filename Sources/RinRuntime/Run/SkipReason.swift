@@ -1,3 +1,4 @@
+import Logging
 import RinStorage
 
 /// Why a run did not start, or stopped early: counted per job (`job_skips`) and exported as
@@ -16,8 +17,13 @@ public enum SkipReason: String, Sendable, CaseIterable {
   /// SIGTERM or SIGINT stopped it between batches.
   case signal
 
-  /// Counts one skip; a failure to count is logged by the caller's caller, never fatal.
-  static func count(_ reason: SkipReason, job: String, storage: Storage, at: Int64) {
-    try? storage.write { try $0.countSkip(job: job, reason: reason.rawValue, at: at) }
+  /// Counts one skip. A failure to count (the database busy with the run that holds the lease)
+  /// is logged and never fails the run: the count is telemetry, the run's outcome is not.
+  static func count(_ reason: SkipReason, job: String, storage: Storage, at: Int64, logger: Logger) {
+    do {
+      try storage.write { try $0.countSkip(job: job, reason: reason.rawValue, at: at) }
+    } catch {
+      logger.warning("could not count the skip '\(reason.rawValue)' of \(job): \(error)")
+    }
   }
 }
