@@ -41,8 +41,9 @@ public struct AttributionExpiryJob: Job {
     guard !context.dryRun else { return }
     if deleted > 0 {
       // Rebalancing during the deletes left copies of moved rows in unused page space.
-      let rewritten = try context.write { try $0.rewriteInviteClicks() }
-      context.details["clicks_rewritten"] = String(rewritten)
+      if let rewritten = try context.write({ try $0.rewriteInviteClicks() }) {
+        context.details["clicks_rewritten"] = String(rewritten)
+      }
     }
     if try !context.storage.checkpointWriteAheadLog() {
       context.logger.warning(

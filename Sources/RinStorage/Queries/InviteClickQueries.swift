@@ -40,8 +40,12 @@ extension StorageTransaction {
   /// a table it leaves copies of moved rows in the unused space of the pages they left; freeing
   /// those pages (zeroed, with secure delete) and appending the rows in id order (which moves no
   /// row) leaves no copy of a deleted click anywhere. Costs one pass over the kept clicks.
-  /// Returns how many rows were written again.
-  public func rewriteInviteClicks() throws -> Int {
+  /// Returns how many rows were written again; nil on PostgreSQL, which keeps no such copies to
+  /// free this way: a deleted row stays in its page, dead, until `VACUUM` makes the space
+  /// reusable, and a rewrite would only add a dead copy of every kept click (DESIGN.md §3.5 asks
+  /// for the scrub on SQLite; docs/JOBS.md "attribution-expiry").
+  public func rewriteInviteClicks() throws -> Int? {
+    guard !sql.dialect.isPostgres else { return nil }
     // `SELECT *`: a column the services add later is carried over too.
     try sql.execute("CREATE TEMP TABLE rin_kept_invite_clicks AS SELECT * FROM invite_clicks", [])
     try sql.execute("DELETE FROM invite_clicks", [])

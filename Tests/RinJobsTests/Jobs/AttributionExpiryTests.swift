@@ -39,13 +39,16 @@ struct AttributionExpiryTests {
     try db.read { try Int64.fetchAll($0, sql: "SELECT id FROM invite_clicks ORDER BY id") }
   }
 
-  @Test(arguments: Backend.available) func theBoundaryClickIsDeletedAndTheNextSecondKept(backend: Backend) async throws {
+  @Test(arguments: Backend.available) func theBoundaryClickIsDeletedAndTheNextSecondKept(backend: Backend)
+    async throws
+  {
     let db = try TestDatabase(backend)
     let c = Self.cutoff
     try Self.insertClicks(db, [c - 86_400, c - 1, c, c + 1, TestClock.now, TestClock.now + 60, nil])
     // Text in an INTEGER column is possible on SQLite only; PostgreSQL's typed column holds null.
     let malformed: String? = backend == .sqlite ? "soon" : nil
-    try db.execute("INSERT INTO invite_clicks (id, code, device_hash, clicked_at) VALUES (8, 'X', 'h8', ?)", [malformed])
+    try db.execute(
+      "INSERT INTO invite_clicks (id, code, device_hash, clicked_at) VALUES (8, 'X', 'h8', ?)", [malformed])
     try db.execute(
       """
       INSERT INTO attributions (invitee_user_id, code, inviter_user_id, clicked_at, installed_at) VALUES
@@ -62,7 +65,9 @@ struct AttributionExpiryTests {
     #expect(try db.contentDigest(of: ["attributions"]) == attributions, "attributions are kept forever")
   }
 
-  @Test(arguments: Backend.available) func clicksGoInBatchesOfTheConfiguredSizeAndADryRunOnlyReports(backend: Backend) async throws {
+  @Test(arguments: Backend.available) func clicksGoInBatchesOfTheConfiguredSizeAndADryRunOnlyReports(
+    backend: Backend
+  ) async throws {
     let db = try TestDatabase(backend)
     try Self.insertClicks(db, (0..<10).map { Self.cutoff - $0 } + [Self.cutoff + 1])
     let config = Self.config(db, batch: 3)
@@ -77,8 +82,8 @@ struct AttributionExpiryTests {
     let real = await Self.run(db, config)
     #expect(real.changes == dry.changes)
     var reported = real.details
-    #expect(
-      reported.removeValue(forKey: "clicks_rewritten") == "1", "the kept click is written into fresh pages")
+    // SQLite writes the kept click into fresh pages; PostgreSQL has nothing to scrub that way.
+    #expect(reported.removeValue(forKey: "clicks_rewritten") == (backend == .sqlite ? "1" : nil))
     #expect(reported == dry.details)
     #expect(try remainingIDs(db) == [11])
 
@@ -89,7 +94,9 @@ struct AttributionExpiryTests {
     #expect(try db.contentDigest() == after)
   }
 
-  @Test(arguments: Backend.available) func anExactMultipleOfTheBatchSizeEndsWithAnEmptyBatch(backend: Backend) async throws {
+  @Test(arguments: Backend.available) func anExactMultipleOfTheBatchSizeEndsWithAnEmptyBatch(backend: Backend)
+    async throws
+  {
     let db = try TestDatabase(backend)
     try Self.insertClicks(db, (0..<6).map { Self.cutoff - $0 })
     let summary = await Self.run(db, Self.config(db, batch: 3))
@@ -109,11 +116,12 @@ struct AttributionExpiryTests {
     try Self.insertClicks(db, [TestClock.now - 2 * day], firstID: 4)
     let again = await Self.run(db, Self.config(db, window: .seconds(day)))
     #expect(again.details["clicks_deleted"] == "1")
-    #expect(again.details["clicks_rewritten"] == "1")
+    #expect(again.details["clicks_rewritten"] == (backend == .sqlite ? "1" : nil))
     #expect(try remainingIDs(db) == [3])
   }
 
-  @Test(arguments: Backend.available) func aStopRequestEndsTheRunBetweenBatches(backend: Backend) async throws {
+  @Test(arguments: Backend.available) func aStopRequestEndsTheRunBetweenBatches(backend: Backend) async throws
+  {
     let db = try TestDatabase(backend)
     try Self.insertClicks(db, [Self.cutoff])
     let stop = StopSignal()
