@@ -42,10 +42,12 @@ extension StorageTransaction {
   public func forgetCirclePhoneEvidenceOfDeletedContacts(of userIDs: [Int64]) throws {
     _ = try sql.execute(
       sql.dialect.placeholders(
-        """
-        DELETE FROM circle_phone_evidence WHERE contact_id IN (
-          SELECT id FROM contacts WHERE user_id IN (\(SQLDialect.list(userIDs.count))) AND deleted_at IS NOT NULL)
-        """), userIDs.map(SQLValue.integer))
+        "DELETE FROM circle_phone_evidence WHERE "
+          + sql.dialect.isIn(
+            "contact_id",
+            subquery:
+              "SELECT id FROM contacts WHERE user_id IN (\(SQLDialect.list(userIDs.count))) AND deleted_at IS NOT NULL"
+          )), userIDs.map(SQLValue.integer))
   }
 
   private static let circlePhoneEvidenceUpsert = MultiRowStatement(

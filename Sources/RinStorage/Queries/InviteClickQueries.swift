@@ -4,10 +4,11 @@ extension StorageTransaction {
   public func deleteInviteClicks(clickedAtOrBefore cutoff: Int64, limit: Int) throws -> Int {
     let deleted = try sql.execute(
       sql.dialect.placeholders(
-        """
-        DELETE FROM invite_clicks WHERE id IN (
-          SELECT id FROM invite_clicks WHERE clicked_at <= ? ORDER BY clicked_at, id LIMIT ?)
-        """), [.integer(cutoff), .integer(Int64(limit))])
+        "DELETE FROM invite_clicks WHERE "
+          + sql.dialect.isIn(
+            "id",
+            subquery: "SELECT id FROM invite_clicks WHERE clicked_at <= ? ORDER BY clicked_at, id LIMIT ?")),
+      [.integer(cutoff), .integer(Int64(limit))])
     changes.record(
       "invite_clicks", .delete, count: deleted, sample: "\(deleted) clicks with clicked_at <= \(cutoff)")
     return deleted
