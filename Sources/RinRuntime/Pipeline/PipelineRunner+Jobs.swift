@@ -1,15 +1,9 @@
 import RinStorage
 
 extension PipelineRunner {
-  /// The shard a run takes, `auto/N` resolved from `JOB_COMPLETION_INDEX`; nil for all users.
-  func resolvedShard(_ options: PipelineRunOptions) throws -> UserSelection.Shard? {
-    try options.shard.map { try $0.resolve(environment: environment.variables).get() }
-  }
-
-  /// The ledger's `shard` of a pipeline run: `K/N`, or `all`.
-  func shardLabel(_ options: PipelineRunOptions) throws -> String {
-    try resolvedShard(options).map { "\($0.index)/\($0.count)" } ?? "all"
-  }
+  /// The ledger's `shard` of a pipeline run: `K/N`, or `all`. `run` has resolved `auto/N` by
+  /// then, so the spec is fixed.
+  func shardLabel(_ options: PipelineRunOptions) -> String { options.shard?.description ?? "all" }
 
   /// What running the jobs of one pipeline run gave, with wall-clock times for a dry run's
   /// ledger rows (written after its rollback).
@@ -48,7 +42,7 @@ extension PipelineRunner {
         jobOptions.pipeline = pipeline.name
         jobOptions.slot = slot
         jobOptions.waitSeconds = options.waitSeconds
-        jobOptions.shard = try? resolvedShard(options).map { .fixed(index: $0.index, count: $0.count) }
+        jobOptions.shard = options.shard
         job = await runner.run(implementation, options: jobOptions)
       } else {
         job = notBuilt(

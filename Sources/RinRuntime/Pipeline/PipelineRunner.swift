@@ -29,11 +29,17 @@ public struct PipelineRunner: Sendable {
   }
 
   public func run(_ pipeline: PipelineConfig, options: PipelineRunOptions) async -> PipelineReport {
+    var options = options
     let now = options.now ?? environment.wallSeconds
     var report = PipelineReport(pipeline: pipeline.name, dryRun: options.dryRun, now: now)
     do {
       if let problem = options.usageProblem() { throw RunFailure.usage(problem) }
-      let shard = try shardLabel(options)
+      // `auto/N` reads JOB_COMPLETION_INDEX here, once: every run and job below gets it fixed.
+      options.shard = try options.shard.map { spec in
+        let shard = try spec.resolve(environment: environment.variables).get()
+        return .fixed(index: shard.index, count: shard.count)
+      }
+      let shard = shardLabel(options)
       var plan: SlotPlan?
       if options.isSlotted {
         guard let schedule = CronSchedule(pipeline: pipeline) else {
@@ -102,7 +108,7 @@ public struct PipelineRunner: Sendable {
     let started = environment.wallClock()
     let record = RunRecord(
       job: PipelineLedger.runJob(pipeline.name), pipeline: pipeline.name, slot: slot?.slot, asOf: nil,
-      shard: (try? shardLabel(options)) ?? "all", dryRun: false, status: .running, host: environment.host,
+      shard: shardLabel(options), dryRun: false, status: .running, host: environment.host,
       pid: environment.pid,
       startedAt: Int64(started))
     let keeper: LeaseKeeper
