@@ -23,6 +23,7 @@ final class BackgroundProcess: Sendable {
       // (seen as SIGSEGV in _dispatch_event_loop_drain while another test started processes).
       guard !data.isEmpty else {
         handle.readabilityHandler = nil
+        output.end()
         return
       }
       output.append(String(decoding: data, as: UTF8.self))
@@ -60,6 +61,10 @@ final class BackgroundProcess: Sendable {
       try await Task.sleep(nanoseconds: 20_000_000)
     }
     process.waitUntilExit()
+    // The process may end before the handler has read its last output (under load, a job's
+    // `--json` summary was missing from `text`): wait for the end of its output too.
+    let drained = Date().addingTimeInterval(10)
+    while !output.hasEnded && Date() < drained { try await Task.sleep(nanoseconds: 5_000_000) }
     return process.terminationStatus
   }
 
@@ -72,6 +77,8 @@ final class BackgroundProcess: Sendable {
     while process.isRunning && Date() < deadline { usleep(10_000) }
     if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     process.waitUntilExit()
+    let drained = Date().addingTimeInterval(10)
+    while !output.hasEnded && Date() < drained { usleep(5_000) }
     return process.terminationStatus
   }
 
@@ -79,7 +86,10 @@ final class BackgroundProcess: Sendable {
 }
 
 private final class OutputBuffer: Sendable {
-  private let buffer = Mutex("")
-  var text: String { buffer.withLock { $0 } }
-  func append(_ text: String) { buffer.withLock { $0 += text } }
+  private let buffer = Mutex((text: "", ended: false))
+  var text: String { buffer.withLock { $0.text } }
+  /// The pipe reached end of file: every byte the process wrote is in `text`.
+  var hasEnded: Bool { buffer.withLock { $0.ended } }
+  func append(_ text: String) { buffer.withLock { $0.text += text } }
+  func end() { buffer.withLock { $0.ended = true } }
 }
