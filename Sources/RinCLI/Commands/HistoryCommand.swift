@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RinDomain
 import RinRuntime
 import RinStorage
 
@@ -19,7 +20,9 @@ struct HistoryCommand: AsyncParsableCommand {
 
   func validate() throws {
     if let status, RunRecord.Status(rawValue: status) == nil {
-      throw ValidationError("--status '\(status)': expected one of \(RunRecord.Status.allCases.map(\.rawValue).joined(separator: ", "))")
+      throw ValidationError(
+        "--status '\(status)': expected one of \(RunRecord.Status.allCases.map(\.rawValue).joined(separator: ", "))"
+      )
     }
     guard limit > 0 else { throw ValidationError("--limit must be positive") }
   }
@@ -30,7 +33,9 @@ struct HistoryCommand: AsyncParsableCommand {
       let opened = try storage.openStorage(config)
       let runs = try opened.read {
         try $0.runs(
-          .init(job: job?.rawValue, pipeline: pipeline, status: status.flatMap(RunRecord.Status.init), limit: limit))
+          .init(
+            job: job?.rawValue, pipeline: pipeline, status: status.flatMap(RunRecord.Status.init),
+            limit: limit))
       }
       if json {
         for run in runs { print(JSONText.encode(run) ?? "{}") }
@@ -44,7 +49,9 @@ struct HistoryCommand: AsyncParsableCommand {
 enum HistoryTable {
   static func render(_ runs: [RunRecord]) -> String {
     guard !runs.isEmpty else { return "no runs recorded yet" }
-    var lines = ["   id  job                 status       started (UTC)         secs  as of       shard  mode  pipeline/slot"]
+    var lines = [
+      "   id  job                 status       started (UTC)         secs  as of       shard  mode  pipeline/slot"
+    ]
     for r in runs {
       let seconds = r.finishedAt.map { String($0 - r.startedAt) } ?? "-"
       let place = [r.pipeline, r.slot].compactMap { $0 }.joined(separator: "/")
@@ -60,8 +67,7 @@ enum HistoryTable {
   }
 
   static func instant(_ seconds: Int64) -> String {
-    let formatter = ISO8601DateFormatter()
-    return formatter.string(from: Date(timeIntervalSince1970: Double(seconds)))
+    UTCInstant.text(seconds)
   }
 
   static func pad(_ s: String, _ width: Int, right: Bool = false) -> String {

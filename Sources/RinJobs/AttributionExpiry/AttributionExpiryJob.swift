@@ -53,6 +53,6 @@ public struct AttributionExpiryJob: Job {
   }
 
   static func iso8601(_ seconds: Int64) -> String {
-    ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: TimeInterval(seconds)))
+    UTCInstant.text(seconds)
   }
 }

@@ -1,11 +1,13 @@
 import Foundation
 import Logging
+import RinDomain
 
 /// Logs go to stderr: human text on a terminal, JSON lines otherwise (cron mail, journald,
 /// log shippers). `RIN_LOG_LEVEL` sets the level (default info).
 public enum LogSetup {
   public static func bootstrap() {
-    let level = ProcessInfo.processInfo.environment["RIN_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+    let level =
+      ProcessInfo.processInfo.environment["RIN_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
     let terminal = Terminal.stderrIsTerminal
     LoggingSystem.bootstrap { label in
       var handler: any LogHandler =
@@ -33,7 +35,7 @@ public struct JSONLinesLogHandler: LogHandler {
 
   public func log(event: LogEvent) {
     var object: [String: String] = [
-      "ts": ISO8601DateFormatter().string(from: Date()),
+      "ts": UTCInstant.text(Int64(Date().timeIntervalSince1970.rounded(.down))),
       "level": event.level.rawValue,
       "label": label,
       "msg": event.message.description,
@@ -42,7 +44,8 @@ public struct JSONLinesLogHandler: LogHandler {
       object[key] = value.description
     }
     guard
-      let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+      let data = try? JSONSerialization.data(
+        withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
     else { return }
     FileHandle.standardError.write(data + Data("\n".utf8))
   }

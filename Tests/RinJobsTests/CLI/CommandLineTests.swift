@@ -28,9 +28,25 @@ struct CommandLineTests {
 
   @Test func badUsageExits64() throws {
     let db = try TestDatabase()
-    #expect(try Executable.run("rin-badge-recount", ["--db", db.path, "--as-of", "2026-02-30"]).exitCode == 64)
+    #expect(
+      try Executable.run("rin-badge-recount", ["--db", db.path, "--as-of", "2026-02-30"]).exitCode == 64)
     #expect(try Executable.run("rin-badge-recount", ["--db", db.path, "--shard", "3/2"]).exitCode == 64)
     #expect(try Executable.run("rin-badge-recount", ["--db", db.path, "--now", "yesterday"]).exitCode == 64)
+    // Foundation's ISO 8601 parser takes an hour of 25 and a February 30th; the option does not.
+    for now in [
+      "2026-11-20T25:00:00Z", "2026-11-20T03:60:00Z", "2026-02-30T03:00:00Z", "2026-11-20T03:00:00",
+    ] {
+      #expect(
+        try Executable.run("rin-badge-recount", ["--db", db.path, "--now", now]).exitCode == 64, "\(now)")
+    }
+  }
+
+  @Test func nowTakesAnOffsetAndFractions() throws {
+    let db = try TestDatabase()
+    let result = try Executable.run(
+      "rin-badge-recount", ["--db", db.path, "--json", "--dry-run", "--now", "2026-11-22T23:30:00.5-05:00"])
+    #expect(result.exitCode == 0, "\(result.stderr)")
+    #expect(result.stdout.contains(#""as_of":"2026-11-23""#), "04:30 UTC on the 23rd: \(result.stdout)")
   }
 
   @Test func aMissingDatabaseFailsClearlyWithoutCreatingOne() throws {
@@ -45,7 +61,8 @@ struct CommandLineTests {
     let db = try BadgeRecountTests.makeDatabase(backend)
     let metrics = db.directory.path("rinjobs.prom")
     let result = try Executable.run(
-      "rin-badge-recount", ["--db", db.path, "--json", "--metrics-file", metrics, "--now", "2026-11-22T12:00:00Z"])
+      "rin-badge-recount",
+      ["--db", db.path, "--json", "--metrics-file", metrics, "--now", "2026-11-22T12:00:00Z"])
     #expect(result.exitCode == 0, "\(result.stderr)")
     let lines = result.stdout.split(separator: "\n")
     #expect(lines.count == 1)
@@ -62,7 +79,9 @@ struct CommandLineTests {
     #expect(text.contains(#"rinjobs_last_run_failed{job="badge-recount"} 0"#))
   }
 
-  @Test(arguments: Backend.available) func whileOneRunHoldsTheLeaseASecondExits75AtOnce(backend: Backend) throws {
+  @Test(arguments: Backend.available) func whileOneRunHoldsTheLeaseASecondExits75AtOnce(backend: Backend)
+    throws
+  {
     let db = try BadgeRecountTests.makeDatabase(backend)
     // pid 1 always exists, so this lease has a live holder on this host.
     try db.execute(
@@ -94,7 +113,9 @@ enum PrometheusText {
   }
 
   static func validate(_ text: String) throws {
-    let sample = try Regex(#"^[a-zA-Z_:][a-zA-Z0-9_:]*(\{([a-zA-Z_][a-zA-Z0-9_]*="([^"\\]|\\.)*",?)*\})? [-+]?([0-9.]+([eE][-+]?[0-9]+)?|NaN|\+Inf|-Inf)( [0-9]+)?$"#)
+    let sample = try Regex(
+      #"^[a-zA-Z_:][a-zA-Z0-9_:]*(\{([a-zA-Z_][a-zA-Z0-9_]*="([^"\\]|\\.)*",?)*\})? [-+]?([0-9.]+([eE][-+]?[0-9]+)?|NaN|\+Inf|-Inf)( [0-9]+)?$"#
+    )
     let comment = try Regex(#"^# (HELP|TYPE) [a-zA-Z_:][a-zA-Z0-9_:]* .*$"#)
     var samples = 0
     for line in text.split(separator: "\n") {

@@ -20,6 +20,14 @@ struct CalendarDateTests {
     #expect(CalendarDate("0001-01-01")?.year == 1)
   }
 
+  @Test func utcInstantsPrintAsISO8601() {
+    #expect(UTCInstant.text(0) == "1970-01-01T00:00:00Z")
+    #expect(UTCInstant.text(1_795_143_600) == "2026-11-20T03:00:00Z")
+    #expect(UTCInstant.text(1_795_229_999) == "2026-11-21T02:59:59Z")
+    #expect(UTCInstant.text(-1) == "1969-12-31T23:59:59Z", "before the epoch the day still starts at 00:00")
+    #expect(UTCInstant.text(951_782_400) == "2000-02-29T00:00:00Z")
+  }
+
   @Test func descriptionsPadToFourAndTwoDigits() {
     #expect(CalendarDate(year: 5, month: 3, clampingDay: 9).description == "0005-03-09")
     #expect(CalendarDate(year: 9999, month: 12, clampingDay: 31).description == "9999-12-31")

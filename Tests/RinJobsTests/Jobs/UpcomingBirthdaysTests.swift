@@ -1,4 +1,5 @@
 import GRDB
+import RinDomain
 import RinJobs
 import RinRuntime
 import Testing
@@ -32,9 +33,12 @@ struct UpcomingBirthdaysTests {
     return db
   }
 
-  @Test(arguments: Backend.available) func usersAtUTCMinus12AndUTCPlus14SeeTheirOwnToday(backend: Backend) async throws {
+  @Test(arguments: Backend.available) func usersAtUTCMinus12AndUTCPlus14SeeTheirOwnToday(backend: Backend)
+    async throws
+  {
     // At 11:00Z it is Nov 21 at UTC−12, Nov 22 in UTC and Nov 23 at UTC+14.
-    let db = try Self.database(backend, 
+    let db = try Self.database(
+      backend,
       zones: ["Etc/GMT+12", "Pacific/Kiritimati", "UTC"],
       birthdays: ["--11-21", "--11-29", "--11-30", "1990-11-23"])
     _ = try await Self.run(db, at: "2026-11-22T11:00:00Z")
@@ -51,7 +55,9 @@ struct UpcomingBirthdaysTests {
         ].sorted())
   }
 
-  @Test(arguments: Backend.available) func aUserWhoseLocalDateIsNotUTCsGetsRemindersDueOnTheirDate(backend: Backend) async throws {
+  @Test(arguments: Backend.available) func aUserWhoseLocalDateIsNotUTCsGetsRemindersDueOnTheirDate(
+    backend: Backend
+  ) async throws {
     // 05:00Z on Nov 22 is 21:00 on Nov 21 in Los Angeles.
     let db = try Self.database(backend, zones: ["America/Los_Angeles"], birthdays: ["--11-21"])
     try db.execute(
@@ -80,7 +86,8 @@ struct UpcomingBirthdaysTests {
   }
 
   @Test(arguments: Backend.available) func theLocalDateFollowsADSTChange(backend: Backend) async throws {
-    let db = try Self.database(backend, 
+    let db = try Self.database(
+      backend,
       zones: ["America/New_York"],
       birthdays: ["--10-31", "--11-01", "--11-07", "--11-08", "--11-09", "--11-14"])
     // 00:30 EDT on Nov 1, the day DST ends.
@@ -97,8 +104,11 @@ struct UpcomingBirthdaysTests {
       ])
   }
 
-  @Test(arguments: Backend.available) func theWindowRunsFromDecember28IntoJanuary(backend: Backend) async throws {
-    let db = try Self.database(backend, 
+  @Test(arguments: Backend.available) func theWindowRunsFromDecember28IntoJanuary(backend: Backend)
+    async throws
+  {
+    let db = try Self.database(
+      backend,
       zones: ["UTC"], birthdays: ["--12-27", "--12-28", "--12-31", "--01-03", "1990-01-04", "--01-05"])
     try db.execute("INSERT INTO reminders (id, user_id, contact_id, due_on) VALUES (7, 1, 12, '2027-01-03')")
     _ = try await Self.run(db, at: "2026-12-28T12:00:00Z")
@@ -126,8 +136,11 @@ struct UpcomingBirthdaysTests {
     #expect(try occurrences() == ["13 2028-02-28 3", "11 2028-02-29 4", "12 2028-02-29 4"])
   }
 
-  @Test(arguments: Backend.available) func invalidDatesAndZonesAreSkippedAndCountedNeverFatal(backend: Backend) async throws {
-    let db = try Self.database(backend, 
+  @Test(arguments: Backend.available) func invalidDatesAndZonesAreSkippedAndCountedNeverFatal(
+    backend: Backend
+  ) async throws {
+    let db = try Self.database(
+      backend,
       zones: ["Mars/Base", "", nil, "GMT+25"],
       birthdays: ["1990-02-30", "--13-01", "yesterday", "", "2001-02-29", "--11-23"])
     try db.execute(
@@ -149,7 +162,9 @@ struct UpcomingBirthdaysTests {
     #expect(rows.filter { $0.kind == "reminder" }.map(\.ref) == [4])
   }
 
-  @Test(arguments: Backend.available) func aDismissedOccurrenceStaysDismissedAndStaleRowsGo(backend: Backend) async throws {
+  @Test(arguments: Backend.available) func aDismissedOccurrenceStaysDismissedAndStaleRowsGo(backend: Backend)
+    async throws
+  {
     let db = try Self.database(backend, zones: ["UTC"], birthdays: ["--11-24", "--11-25", "--11-26"])
     try db.execute(
       """
@@ -186,7 +201,9 @@ struct UpcomingBirthdaysTests {
     #expect(try db.int("SELECT count(*) FROM upcoming_events WHERE dismissed_at IS NOT NULL") == 0)
   }
 
-  @Test(arguments: Backend.available) func aReminderDueTodayPushesOnceHoweverOftenTheJobRuns(backend: Backend) async throws {
+  @Test(arguments: Backend.available) func aReminderDueTodayPushesOnceHoweverOftenTheJobRuns(backend: Backend)
+    async throws
+  {
     let db = try Self.database(backend, zones: ["Europe/Berlin"], birthdays: ["--11-22"])
     try db.execute(
       """
@@ -202,11 +219,18 @@ struct UpcomingBirthdaysTests {
     #expect(
       try db.strings("SELECT dedupe_key FROM notification_outbox ORDER BY id")
         == ["reminder_due:1:2026-11-22", "reminder_due:2:2026-11-23"])
-    #expect(try db.strings("SELECT deep_link FROM notification_outbox WHERE dedupe_key = 'reminder_due:2:2026-11-23'") == ["rin://contacts/11"])
+    #expect(
+      try db.strings(
+        "SELECT deep_link FROM notification_outbox WHERE dedupe_key = 'reminder_due:2:2026-11-23'") == [
+          "rin://contacts/11"
+        ])
   }
 
-  @Test(arguments: Backend.available) func aDryRunChangesNothingAndARerunAtTheSameNowChangesNothing(backend: Backend) async throws {
-    let db = try Self.database(backend, zones: ["Asia/Tokyo", "America/St_Johns"], birthdays: ["--11-22", "--11-26"])
+  @Test(arguments: Backend.available) func aDryRunChangesNothingAndARerunAtTheSameNowChangesNothing(
+    backend: Backend
+  ) async throws {
+    let db = try Self.database(
+      backend, zones: ["Asia/Tokyo", "America/St_Johns"], birthdays: ["--11-22", "--11-26"])
     try db.execute("INSERT INTO reminders (id, user_id, contact_id, due_on) VALUES (1, 1, 11, '2026-11-22')")
     let before = try db.contentDigest()
     let dry = try await Self.run(db, at: "2026-11-22T12:00:00Z", dryRun: true)
@@ -231,5 +255,59 @@ struct UpcomingBirthdaysTests {
     config.jobs.upcomingBirthdays.windowDays = 10
     _ = try await Self.run(db, at: "2026-11-22T12:00:00Z", config: config)
     #expect(try R.all(db).map(\.ref) == [11, 12, 13])
+  }
+
+  /// Texts that look almost right, in and out of the window, in two zones a day apart, give the
+  /// rows and skip counts the domain's own rules give, on both backends: each backend hands the
+  /// job the bytes it stored, and nothing a backend does to a text may change its verdict.
+  @Test(arguments: Backend.available) func hostileBirthdaysAreJudgedAsTheDomainJudgesThem(backend: Backend)
+    async throws
+  {
+    let texts = [
+      "1990-05-01", "--05-01", "1990-11-25", "--11-25", "0000-11-26", "9999-05-01", "2000-02-29", "--02-29",
+      "2001-02-29", "1990-02-30", "--02-30", "1990-04-31", "--00-10", "--13-01", "1990-00-01", "1990-05-01\n",
+      "1990-05-01 ", " --05-01", "--05-01x", "１９９０-05-01", "1990-0５-01", "199-05-01", "19900-05-01",
+      "-1990-05-01", "1990/05/01", "--5-01", "---05-01", "1990-11-2", "", "1990-1125",
+      "1990-05-01T00:00", "+990-05-01", "1990-12-31", "--01-01", "1990-11-22", "--11-21",
+    ]
+    let zones = ["Pacific/Kiritimati", "Pacific/Pago_Pago"]
+    let db = try TestDatabase(backend)
+    for (index, zone) in zones.enumerated() {
+      let user = Int64(index + 1)
+      try db.execute("INSERT INTO users (id, timezone, created_at) VALUES (?, ?, 0)", [user, zone])
+      for (position, text) in texts.enumerated() {
+        try db.execute(
+          "INSERT INTO contacts (id, user_id, birthday, created_at) VALUES (?, ?, ?, 0)",
+          [user * 100 + Int64(position), user, text])
+      }
+    }
+    let now = "2026-11-22T11:30:00Z"
+    let summary = try await Self.run(db, at: now)
+
+    var expected: [R] = []
+    var malformed = 0
+    for (index, zone) in zones.enumerated() {
+      let user = Int64(index + 1)
+      let window = UpcomingWindow(
+        today: LocalDay(at: try instant(now), zoneName: zone).date, days: 7, feb29: .feb28)
+      for (position, text) in texts.enumerated() {
+        let contact = user * 100 + Int64(position)
+        switch window.birthday(contactID: contact, text: text) {
+        case .upcoming(let event):
+          expected.append(
+            R(
+              user: user, kind: "birthday", ref: contact, occursOn: event.occursOn.description,
+              contact: contact,
+              daysUntil: event.daysUntil))
+        case .malformed: malformed += 1
+        default: break
+        }
+      }
+    }
+    #expect(expected.count == 7, "both windows hold some of the texts")
+    #expect(malformed == 48)
+    #expect(summary.counts.skipped["contact birthday malformed"] == malformed)
+    let rows = try R.all(db)
+    #expect(rows == expected.sorted(), "\(rows) \(expected.sorted()) \(summary.counts.skipped)")
   }
 }
