@@ -6,5 +6,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 command -v python3 >/dev/null || { echo "bench: python3 is required" >&2; exit 1; }
-swift build -c release --product rinjobs
+scripts/build-release.sh
 exec python3 bench/bench.py --rinjobs "$(swift build -c release --show-bin-path)/rinjobs" "$@"

@@ -3,5 +3,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
-swift build -c release --product rinjobs
+scripts/build-release.sh
 exec .build/release/rinjobs demo "$@"

@@ -7,7 +7,9 @@
 # Idempotent and quiet when everything is there.
 set -euo pipefail
 
-packages=(libsqlite3-dev sqlite3 libphonenumber-dev libpsl-dev libpq-dev postgresql chromium)
+# libcurl4-openssl-dev: the release build links Foundation statically (scripts/build-release.sh),
+# and FoundationNetworking then links against libcurl at build time.
+packages=(libsqlite3-dev sqlite3 libphonenumber-dev libpsl-dev libpq-dev libcurl4-openssl-dev postgresql chromium)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

@@ -25,6 +25,9 @@ from .pg_cluster import Cluster
 JOBS = ["daily-score", "circle-patterns", "upcoming-birthdays", "attribution-expiry", "badge-recount"]
 # The per-user jobs whose shard speed-up is measured (cheap enough to run at every round).
 SHARDED = ["daily-score", "upcoming-birthdays", "badge-recount"]
+# The per-user jobs whose shard efficiency is measured (issue 16): `--shard 0/N` alone, for each N
+# of `--alone`, against the whole run: whole / (N × one shard), wall time (the server does the work).
+ALONE = SHARDED + ["circle-patterns"]
 # Where each job's data comes from: attribution-expiry deletes the fixture's expired clicks.
 CLICKS_JOB = "attribution-expiry"
 
@@ -51,7 +54,8 @@ class Build:
         s.written.append(written)
 
 
-def run(builds, cache: Cache, size: settings.Size, jobs, runs: int, shards: int, timeout, log) -> dict:
+def run(builds, cache: Cache, size: settings.Size, jobs, runs: int, shards: int, timeout, log,
+        alone=()) -> dict:
     """Measures `builds` (the first is the one under test: SQLite too; the others PostgreSQL
     only); returns the facts the report needs."""
     main = builds[0]
@@ -121,6 +125,12 @@ def run(builds, cache: Cache, size: settings.Size, jobs, runs: int, shards: int,
                             [job_argv(build, job, cluster.url("rin_run"), ["--shard", f"{k}/{shards}"])
                              for k in range(shards)], scratch, env, timeout)
                         build.add("sharded", job, wall, load, written)
+                    cluster.sql("DROP DATABASE rin_run")
+                for n in alone if job in ALONE else ():
+                    cluster.copy_of(templates[job], "rin_run")
+                    m = _checked(measure(job_argv(main, job, cluster.url("rin_run"), ["--shard", f"0/{n}"]),
+                                         cwd=scratch, env=env, timeout=timeout), f"{job} --shard 0/{n} on PostgreSQL")
+                    main.add(f"alone 0/{n}", job, m.wall, m.load1, _written(m.stdout))
                     cluster.sql("DROP DATABASE rin_run")
                 log(f"postgres: round {i + 1}/{runs} {job}: " + _round_line(builds, job))
         facts["load_end"] = load_average()

@@ -23,6 +23,8 @@ def main(argv):
                    help="comma-separated, of: " + ", ".join(postgres.JOBS))
     p.add_argument("--compare", metavar="LABEL=RINJOBS", action="append", default=[],
                    help="another rinjobs (an older build), measured on PostgreSQL in the same rounds")
+    p.add_argument("--alone", default="2,4,8",
+                   help="shard counts N whose `--shard 0/N` runs alone, for shard efficiency ('' for none)")
     p.add_argument("--out", default="BENCHMARKS.md")
     p.add_argument("--rinjobs", required=True, help=argparse.SUPPRESS)
     args = p.parse_args(argv)
@@ -41,9 +43,10 @@ def main(argv):
             p.error(f"--compare {other}: want LABEL=PATH")
         builds.append(postgres.Build(label, Path(path).resolve()))
     described = machine.describe(repo)
+    alone = [int(n) for n in args.alone.split(",") if n.strip()]
     facts = postgres.run(builds, Cache(repo, rinjobs), size, jobs, args.runs, args.shards,
-                         settings.DEFAULT_TIMEOUT_SECONDS, log)
-    generated = postgres_report.render(size, jobs, args.shards, args.runs, builds, facts, described)
+                         settings.DEFAULT_TIMEOUT_SECONDS, log, alone)
+    generated = postgres_report.render(size, jobs, args.shards, args.runs, builds, facts, described, alone)
     out = repo / args.out
     out.write_text(replace_generated(out.read_text() if out.exists() else "", generated))
     print(generated)

@@ -33,7 +33,31 @@ def _written(builds, job) -> str:
     return f"{distinct[0]:,}" if len(distinct) == 1 else "differ: " + " / ".join(f"{v:,}" for v in distinct)
 
 
-def render(size: settings.Size, jobs, shards: int, runs: int, builds, facts: dict, machine: dict) -> str:
+def _efficiency_section(jobs, main, alone) -> list:
+    """Issue 16's shard efficiency on PostgreSQL: whole run / (N × `--shard 0/N` alone), wall."""
+    measured = [j for j in jobs if any(j in main.series.get(f"alone 0/{n}", {}) for n in alone)]
+    if not measured:
+        return []
+    lines = [
+        "",
+        f"Shard efficiency on PostgreSQL: each job also ran `--shard 0/N` alone on a fresh copy; efficiency is the "
+        f"whole run's wall time / (N × that shard's), median walls (target ≥ {settings.SHARD_EFFICIENCY_TARGET}).",
+        "",
+        "| job | whole run | " + " | ".join(f"0/{n} alone | efficiency" for n in alone) + " |",
+        "|---|---:|" + "---:|---:|" * len(alone),
+    ]
+    for job in measured:
+        whole = _median(main.series.get("postgres", {}), job)
+        row = [job, _seconds(whole)]
+        for n in alone:
+            one = _median(main.series.get(f"alone 0/{n}", {}), job)
+            row += ["—" if one is None else f"{one:.2f}", "—" if not (one and whole) else f"{whole / (n * one):.2f}"]
+        lines.append("| " + " | ".join(row) + " |")
+    return lines
+
+
+def render(size: settings.Size, jobs, shards: int, runs: int, builds, facts: dict, machine: dict,
+           alone=()) -> str:
     main, others = builds[0], builds[1:]
     head = ["job", "SQLite", "PostgreSQL", f"PostgreSQL, {shards} shards at once", f"speed-up of {shards} shards"]
     for b in others:
@@ -67,6 +91,7 @@ def render(size: settings.Size, jobs, shards: int, runs: int, builds, facts: dic
         met = "met" if pg / sharded >= TARGET else "not met"
         lines += ["", f"Target: {shards} shards of {TARGET_JOB} at least {TARGET}× faster than 1 worker: "
                   f"{pg / sharded:.2f}×, {met}."]
+    lines += _efficiency_section(jobs, main, alone)
     lines += [
         "",
         f"Load average (1 min): {facts['load_start']:.2f} when the bench started, {facts['load_end']:.2f} when it "
@@ -80,7 +105,7 @@ def render(size: settings.Size, jobs, shards: int, runs: int, builds, facts: dic
     for i in range(runs):
         for job in jobs:
             for build in builds:
-                for kind in ("sqlite", "postgres", "sharded"):
+                for kind in ("sqlite", "postgres", "sharded", *(f"alone 0/{n}" for n in alone)):
                     s = build.series.get(kind, {}).get(job)
                     if s and i < len(s.walls):
                         lines.append(f"- round {i + 1} {job} {kind} ({build.label}): {s.walls[i]:.2f} s, "

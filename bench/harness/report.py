@@ -118,7 +118,7 @@ def render(machine, command, runs, facts, results, clustered=None, sharded=None)
         "each on a fresh copy of the cached database.",
         "",
         f"- Machine: {machine['cpus']} × {machine['cpu']}, {machine['memory']} memory, {machine['kernel']}",
-        f"- {machine['swift']}; sqlite3 {machine['sqlite3']}; `rinjobs` built with `-c release`",
+        f"- {machine['swift']}; sqlite3 {machine['sqlite3']}; `rinjobs` built with `-c release --static-swift-stdlib` (scripts/build-release.sh)",
         f"- Load average when the run ended: {' '.join(machine['load'])} (1, 5, 15 min). The machine "
         "is shared: other builds ran beside the bench, so the numbers are noisy; each run's load is "
         "listed below.",
