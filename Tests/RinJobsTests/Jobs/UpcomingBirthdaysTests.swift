@@ -18,8 +18,11 @@ struct UpcomingBirthdaysTests {
     return summary
   }
 
-  /// Users 1–3 in `zones`; each user u owns contacts 10u+1… with `birthdays` in that order.
-  static func database(_ backend: Backend, zones: [String?], birthdays: [String]) throws -> TestDatabase {
+  /// Users 1, 2, … in `zones`; each user u owns contacts `stride`·u+1… with `birthdays` in that
+  /// order (`stride` above the number of birthdays keeps the users' ids apart).
+  static func database(_ backend: Backend, zones: [String?], birthdays: [String], stride: Int64 = 10) throws
+    -> TestDatabase
+  {
     let db = try TestDatabase(backend)
     for (index, zone) in zones.enumerated() {
       let user = Int64(index + 1)
@@ -27,7 +30,7 @@ struct UpcomingBirthdaysTests {
       for (position, birthday) in birthdays.enumerated() {
         try db.execute(
           "INSERT INTO contacts (id, user_id, birthday, created_at) VALUES (?, ?, ?, 0)",
-          [user * 10 + Int64(position) + 1, user, birthday])
+          [user * stride + Int64(position) + 1, user, birthday])
       }
     }
     return db
@@ -271,16 +274,7 @@ struct UpcomingBirthdaysTests {
       "1990-05-01T00:00", "+990-05-01", "1990-12-31", "--01-01", "1990-11-22", "--11-21",
     ]
     let zones = ["Pacific/Kiritimati", "Pacific/Pago_Pago"]
-    let db = try TestDatabase(backend)
-    for (index, zone) in zones.enumerated() {
-      let user = Int64(index + 1)
-      try db.execute("INSERT INTO users (id, timezone, created_at) VALUES (?, ?, 0)", [user, zone])
-      for (position, text) in texts.enumerated() {
-        try db.execute(
-          "INSERT INTO contacts (id, user_id, birthday, created_at) VALUES (?, ?, ?, 0)",
-          [user * 100 + Int64(position), user, text])
-      }
-    }
+    let db = try Self.database(backend, zones: zones, birthdays: texts, stride: 100)
     let now = "2026-11-22T11:30:00Z"
     let summary = try await Self.run(db, at: now)
 
@@ -291,7 +285,7 @@ struct UpcomingBirthdaysTests {
       let window = UpcomingWindow(
         today: LocalDay(at: try instant(now), zoneName: zone).date, days: 7, feb29: .feb28)
       for (position, text) in texts.enumerated() {
-        let contact = user * 100 + Int64(position)
+        let contact = user * 100 + Int64(position) + 1
         switch window.birthday(contactID: contact, text: text) {
         case .upcoming(let event):
           expected.append(
