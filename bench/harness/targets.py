@@ -68,19 +68,21 @@ def evaluate(results, clustered=None, sharded=None) -> list:
         else:
             verdicts.append(Verdict(target, "—", _unmeasured(results, "M", job)))
 
-    def ratio_target(job, limit, what="baseline"):
-        target = f"{job} ≤ {limit} × {what} at M"
-        r = _result(results, "M", job)
+    def ratio_target(job, limit, what="baseline", size="M"):
+        target = f"{job} ≤ {limit} × {what} at {size}"
+        r = _result(results, size, job)
         if r and r.measured and r.ratio is not None:
             v = _check(target, r.ratio, limit)
             if r.cpu_ratio is not None:
                 v.measured += f" (CPU {r.cpu_ratio:.2f} ×)"
             verdicts.append(v)
         else:
-            verdicts.append(Verdict(target, "—", _unmeasured(results, "M", job)))
+            verdicts.append(Verdict(target, "—", _unmeasured(results, size, job)))
 
-    for job in ("daily-score", "badge-recount", "upcoming-birthdays"):
+    for job in ("daily-score", "upcoming-birthdays"):
         ratio_target(job, 1.5)
+    # A second run, where the counts are stored and only the drift is written (issue 16).
+    ratio_target("badge-recount", 1.5, "baseline (a second run)", size="L")
     ratio_target("circle-patterns", 10, "baseline (its first night)")
     for night, job in settings.NEXT_NIGHT_OF.items():
         share = settings.NEXT_NIGHT_SHARE_TARGET
