@@ -58,16 +58,12 @@ enum HistoryTable {
       lines.append(
         [
           pad(String(r.id), 5, right: true), pad(r.job, 19), pad(r.status.rawValue, 12),
-          pad(instant(r.startedAt), 21), pad(seconds, 5, right: true), pad(r.asOf ?? "-", 11),
+          pad(UTCInstant.text(r.startedAt), 21), pad(seconds, 5, right: true), pad(r.asOf ?? "-", 11),
           pad(r.shard, 6), pad(r.dryRun ? "dry" : "real", 5), place,
         ].joined(separator: " "))
       if let error = r.error, r.status != .succeeded { lines.append("       ↳ \(error)") }
     }
     return lines.joined(separator: "\n")
-  }
-
-  static func instant(_ seconds: Int64) -> String {
-    UTCInstant.text(seconds)
   }
 
   static func pad(_ s: String, _ width: Int, right: Bool = false) -> String {

@@ -14,7 +14,7 @@ public struct AttributionExpiryJob: Job {
   public func run(_ context: JobContext) async throws {
     let settings = context.config.jobs.attributionExpiry
     let cutoff = ClickRetention.cutoff(now: context.now, window: settings.window)
-    context.details["clicks_deleted_through"] = Self.iso8601(cutoff)
+    context.details["clicks_deleted_through"] = UTCInstant.text(cutoff)
     var deleted = 0
     var batches = 0
     while true {
@@ -35,7 +35,7 @@ public struct AttributionExpiryJob: Job {
     let (oldest, withoutTime) = try context.read { tx in
       (try tx.oldestInviteClick(), try tx.countInviteClicksWithoutTime())
     }
-    context.details["oldest_click_kept"] = oldest.map(Self.iso8601) ?? "none"
+    context.details["oldest_click_kept"] = oldest.map(UTCInstant.text) ?? "none"
     context.addSkipped("invite click with missing or malformed clicked_at (kept)", withoutTime)
     // A dry run commits nothing, so there is nothing to scrub (and its transaction is open).
     guard !context.dryRun else { return }
@@ -50,9 +50,5 @@ public struct AttributionExpiryJob: Job {
         "a reader kept the write-ahead log from being checkpointed; a later checkpoint completes it")
       context.details["wal_checkpoint"] = "incomplete"
     }
-  }
-
-  static func iso8601(_ seconds: Int64) -> String {
-    UTCInstant.text(seconds)
   }
 }
