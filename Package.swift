@@ -101,7 +101,8 @@ let package = Package(
     .testTarget(
       name: "RinJobsTests",
       dependencies: [
-        "RinCLI", "RinDomain", "RinJobs", "RinNormalize", "RinProviderClient", "RinProviderStub", "RinRuntime",
+        "RinCLI", "RinDomain", "RinJobs", "RinNormalize", "RinProviderClient", "RinProviderStub",
+        "RinRuntime",
         "RinSeed", "RinStorage",
         // Tests read the database directly, independently of the storage module they check.
         .product(name: "GRDB", package: "GRDB.swift"), "CLibPQ",

@@ -3,6 +3,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
+# Every Swift file against the committed .swift-format, strictly: a finding fails the run
+# (fix with `swift format -i --recursive Sources Tests jobs Package.swift`).
+swift format lint --strict --parallel --recursive Sources Tests jobs Package.swift
 log=$(mktemp)
 swift build --build-tests 2>&1 | tee "$log"
 # No warnings in our own code (dependencies' warnings are theirs).

@@ -1,6 +1,5 @@
-import RinRuntime
-
 import ArgumentParser
+import RinRuntime
 
 /// `rinjobs`: the operator's tool.
 public struct RinJobsCommand: AsyncParsableCommand {

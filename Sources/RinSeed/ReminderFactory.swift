@@ -1,5 +1,5 @@
-import RinStorage
 import RinDomain
+import RinStorage
 
 /// Reminders around the upcoming-events window (today … today + 7 in the user's zone):
 /// inside it, just outside it, long past, far ahead, completed, and malformed `due_on`.

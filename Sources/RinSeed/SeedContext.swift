@@ -1,4 +1,5 @@
 import RinDomain
+
 /// The fixed inputs every generator reads.
 struct SeedContext: Sendable {
   let seed: UInt64

@@ -44,7 +44,9 @@ extension StorageError {
   /// (it creates the write-ahead log beside the file): name that cause instead.
   func naming(readOnlyFolderOf path: String, exists: Bool) -> StorageError {
     let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-    guard code == .cannotOpen, exists, !FileManager.default.isWritableFile(atPath: folder) else { return self }
+    guard code == .cannotOpen, exists, !FileManager.default.isWritableFile(atPath: folder) else {
+      return self
+    }
     return StorageError(
       .readOnly, location: location, detail: "its folder cannot be written (a read-only file system?)",
       hint: "SQLite writes its log beside the database file: make the folder writable.")

@@ -59,7 +59,9 @@ public enum MilestoneRule {
     }
     if f.promptsShown >= maxPromptsShown { return .suppressed(.tooManyPromptsShown) }
     if within(f.lastPromptAt, days: Int64(promptCooldownDays)) { return .suppressed(.promptedRecently) }
-    if within(f.lastDismissedAt, days: Int64(dismissalCooldownDays)) { return .suppressed(.dismissedRecently) }
+    if within(f.lastDismissedAt, days: Int64(dismissalCooldownDays)) {
+      return .suppressed(.dismissedRecently)
+    }
     if within(f.lastShareAt, days: Int64(shareCooldownDays)) { return .suppressed(.sharedRecently) }
     if f.liveContacts < minimumContacts { return .suppressed(.tooFewContacts) }
     return .queue

@@ -33,17 +33,20 @@ public enum ScoreFormula {
     let quality: Double? =
       i.contacts == 0
       ? nil
-      : 100 * (0.6 * Double(i.complete) / n + 0.2 * Double(i.enriched) / n
-        + 0.2 * max(0, 1 - 5 * Double(i.pendingDuplicates) / n))
+      : 100
+        * (0.6 * Double(i.complete) / n + 0.2 * Double(i.enriched) / n
+          + 0.2 * max(0, 1 - 5 * Double(i.pendingDuplicates) / n))
     let position: Double? =
       i.contacts == 0
       ? nil
-      : 100 * (0.5 * min(1, log(1 + Double(i.rin)) / log(51.0)) + 0.3 * Double(i.organized) / n
-        + 0.2 * min(1, Double(i.customCircles) / 5))
+      : 100
+        * (0.5 * min(1, log(1 + Double(i.rin)) / log(51.0)) + 0.3 * Double(i.organized) / n
+          + 0.2 * min(1, Double(i.customCircles) / 5))
     let stability: Double? =
       i.tenureDays < 7 || i.contacts == 0 ? nil : 100 * max(0, 1 - Double(i.churn) / n)
     let trust =
-      100 * (0.4 * (i.phoneVerified ? 1 : 0) + 0.3 * max(0, 1 - Double(i.openSecurityItems) / 3)
+      100
+      * (0.4 * (i.phoneVerified ? 1 : 0) + 0.3 * max(0, 1 - Double(i.openSecurityItems) / 3)
         + 0.3 * (i.rin > 0 ? Double(i.mutual) / Double(i.rin) : 0))
     return Components(quality: quality, position: position, stability: stability, trust: trust)
   }

@@ -16,7 +16,9 @@ public struct ScoreWindow: Sendable, Equatable {
 
   /// Folds one contact into the user's inputs.
   public func add(_ c: ScoreContact, userCreatedAt: Int64, to inputs: inout ScoreInputs) {
-    if c.createdAt > churnStart && c.createdAt <= end && c.createdAt >= Self.saturating(userCreatedAt, plus: 86_400) {
+    if c.createdAt > churnStart && c.createdAt <= end
+      && c.createdAt >= Self.saturating(userCreatedAt, plus: 86_400)
+    {
       inputs.churn += 1
     }
     if let deleted = c.deletedAt, deleted > churnStart, deleted <= end { inputs.churn += 1 }

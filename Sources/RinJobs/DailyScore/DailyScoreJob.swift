@@ -55,7 +55,8 @@ public struct DailyScoreJob: Job {
     }
     let decision = MilestoneRule.decide(
       MilestoneRule.Facts(
-        score: result.score, reachedBefore: history.reachedThresholdBefore, promptsShown: prompts.promptsShown,
+        score: result.score, reachedBefore: history.reachedThresholdBefore,
+        promptsShown: prompts.promptsShown,
         lastPromptAt: prompts.lastPromptAt, lastDismissedAt: prompts.lastDismissedAt,
         lastShareAt: prompts.lastShareAt, liveContacts: inputs.contacts, now: context.now))
     switch decision {

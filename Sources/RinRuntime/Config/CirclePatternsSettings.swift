@@ -42,7 +42,8 @@ public struct CirclePatternsSettings: Sendable, Hashable {
     let share = 0.0...1.0
     self.init(
       batchSize: try BatchSize.read(config),
-      emailDomainShare: try config.double("email_domain_share", default: defaults.emailDomainShare, in: share),
+      emailDomainShare: try config.double(
+        "email_domain_share", default: defaults.emailDomainShare, in: share),
       areaCodeShare: try config.double("area_code_share", default: defaults.areaCodeShare, in: share),
       familyNameShare: try config.double("family_name_share", default: defaults.familyNameShare, in: share),
       minMembers: try config.int("min_members", default: defaults.minMembers, in: 1...Int.max),

@@ -14,7 +14,9 @@ extension ConfigMapping {
     return number
   }
 
-  func double(_ key: String, default value: Double, in range: ClosedRange<Double>) throws(ConfigError) -> Double {
+  func double(_ key: String, default value: Double, in range: ClosedRange<Double>) throws(ConfigError)
+    -> Double
+  {
     guard let node = entry(key)?.value else { return value }
     guard node.tagName == .int || node.tagName == .float, let number = node.float else {
       throw typeError(key, node, expected: "a number")

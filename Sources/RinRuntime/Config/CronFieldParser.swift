@@ -23,7 +23,9 @@ struct CronFieldParser {
     guard bounds.count <= 2 else { throw fail("'\(base)' is not a value or a range a-b") }
     let low = try parseValue(String(bounds[0]))
     // `a/n` means from a to the end of the range, stepping by n.
-    let high = try bounds.count == 2 ? parseValue(String(bounds[1]))
+    let high =
+      try bounds.count == 2
+      ? parseValue(String(bounds[1]))
       : (parts.count == 2 ? kind.range.upperBound : low)
     guard low <= high else {
       let sundayHint = kind == .dayOfWeek ? " (use 7 for Sunday at the end of a range)" : ""

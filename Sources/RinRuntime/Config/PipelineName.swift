@@ -8,7 +8,8 @@ enum PipelineName {
     guard allowed, let first = name.first, first.isASCII, first.isLetter || first.isNumber else {
       throw config.error(
         at: node,
-        "pipeline name '\(name)' must start with a letter or digit and use only letters, digits, '-', '_' and '.'")
+        "pipeline name '\(name)' must start with a letter or digit and use only letters, digits, '-', '_' and '.'"
+      )
     }
   }
 }

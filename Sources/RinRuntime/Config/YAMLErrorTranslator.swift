@@ -13,7 +13,8 @@ enum YAMLErrorTranslator {
     case let .reader(problem, offset, _, _):
       let (line, column) = position(of: offset ?? 0, in: yaml)
       return ConfigError(
-        file: file, line: line, column: column, message: "unreadable YAML: \(problem); save the file as UTF-8")
+        file: file, line: line, column: column, message: "unreadable YAML: \(problem); save the file as UTF-8"
+      )
     case let .duplicatedKeysInMapping(duplicates, context):
       let keys = duplicates.map { "'\($0)'" }.joined(separator: ", ")
       return ConfigError(

@@ -21,7 +21,9 @@ extension StorageTransaction {
 
   /// Records that `job` examined these owners, in a few multi-row statements. Bookkeeping, like
   /// a checkpoint: not reported as a change of the data contract.
-  public func saveOwnerExaminations(job: String, _ owners: [(userID: Int64, examination: StoredOwnerExamination)])
+  public func saveOwnerExaminations(
+    job: String, _ owners: [(userID: Int64, examination: StoredOwnerExamination)]
+  )
     throws
   {
     try Self.ownerExaminationUpsert.execute(

@@ -5,12 +5,14 @@ public struct SampleRows: Sendable {
 }
 
 extension StorageTransaction {
-  public func sampleRows(_ table: String, columns: [String], orderBy: String, limit: Int) throws -> SampleRows {
+  public func sampleRows(_ table: String, columns: [String], orderBy: String, limit: Int) throws -> SampleRows
+  {
     precondition(DataContract.outputTables.contains(table), "samples come from output tables only")
     var rows: [[String]] = []
     let list = columns.map { "\"\($0)\"" }.joined(separator: ", ")
     try sql.forEachRow(
-      sql.dialect.placeholders("SELECT \(list) FROM \(table) ORDER BY \(orderBy) LIMIT ?"), [.integer(Int64(limit))]
+      sql.dialect.placeholders("SELECT \(list) FROM \(table) ORDER BY \(orderBy) LIMIT ?"),
+      [.integer(Int64(limit))]
     ) { row in
       rows.append((0..<columns.count).map { row.value($0).display })
     }

@@ -71,14 +71,16 @@ extension StorageTransaction {
             AND c.created_at < :end AND (c.deleted_at IS NULL OR c.deleted_at >= :end))
       GROUP BY k.user_id
       """
-    try sql.forEachRow(sql.dialect.named(query, ["end": .integer(end)], then: ids.map(SQLValue.integer))) { row in
+    try sql.forEachRow(sql.dialect.named(query, ["end": .integer(end)], then: ids.map(SQLValue.integer))) {
+      row in
       if let user = row.int64(0) { counts[user] = Int(row.int64(1) ?? 0) }
     }
     return counts
   }
 
   /// Confidences of pending merge suggestions created before `end`, per user.
-  public func pendingMergeConfidences(of ids: [Int64], createdBefore end: Int64) throws -> [Int64: [Double?]] {
+  public func pendingMergeConfidences(of ids: [Int64], createdBefore end: Int64) throws -> [Int64: [Double?]]
+  {
     var result: [Int64: [Double?]] = [:]
     try sql.forEachRow(
       sql.dialect.placeholders(

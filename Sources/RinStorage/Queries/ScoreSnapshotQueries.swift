@@ -12,7 +12,9 @@ public struct SnapshotHistory: Sendable, Equatable {
 }
 
 extension StorageTransaction {
-  public func snapshotHistory(of ids: [Int64], asOf: String, threshold: Int) throws -> [Int64: SnapshotHistory] {
+  public func snapshotHistory(of ids: [Int64], asOf: String, threshold: Int) throws -> [Int64:
+    SnapshotHistory]
+  {
     var history: [Int64: SnapshotHistory] = [:]
     let list = SQLDialect.list(ids.count)
     let idValues = ids.map(SQLValue.integer)

@@ -71,24 +71,31 @@ struct CronExpressionTests {
     #expect(!summer.matchesDay(month: 5, dayOfMonth: 1, weekday: 3))
   }
 
-  @Test(arguments: [
-    ("", nil, "expected 5 fields (minute hour day-of-month month day-of-week) but found 0"),
-    ("0 0 * * * *", nil, "expected 5 fields (minute hour day-of-month month day-of-week) but found 6"),
-    ("60 * * * *", "minute", "60 is out of range 0-59"),
-    ("* 24 * * *", "hour", "24 is out of range 0-23"),
-    ("* * 0 * *", "day-of-month", "0 is out of range 1-31"),
-    ("* * * 13 *", "month", "13 is out of range 1-12"),
-    ("* * * * 8", "day-of-week", "8 is out of range 0-7"),
-    ("* * * * FUN", "day-of-week", "'FUN' is not a number or a name SUN-SAT"),
-    ("MON * * * *", "minute", "'MON' is not a number"),
-    ("1,,2 * * * *", "minute", "empty item in list '1,,2'"),
-    ("30-10 * * * *", "minute", "range 30-10 goes backwards; write the smaller value first"),
-    ("* * * * SAT-SUN", "day-of-week", "range SAT-SUN goes backwards; write the smaller value first (use 7 for Sunday at the end of a range)"),
-    ("*/x * * * *", "minute", "step 'x' is not a whole number"),
-    ("1/2/3 * * * *", "minute", "'1/2/3' has more than one '/'"),
-    ("1-2-3 * * * *", "minute", "'1-2-3' is not a value or a range a-b"),
-    ("0 0 31 APR,JUN *", "day-of-month", "day 31 never occurs in the chosen month(s), so this schedule would never fire"),
-  ] as [(String, String?, String)])
+  @Test(
+    arguments: [
+      ("", nil, "expected 5 fields (minute hour day-of-month month day-of-week) but found 0"),
+      ("0 0 * * * *", nil, "expected 5 fields (minute hour day-of-month month day-of-week) but found 6"),
+      ("60 * * * *", "minute", "60 is out of range 0-59"),
+      ("* 24 * * *", "hour", "24 is out of range 0-23"),
+      ("* * 0 * *", "day-of-month", "0 is out of range 1-31"),
+      ("* * * 13 *", "month", "13 is out of range 1-12"),
+      ("* * * * 8", "day-of-week", "8 is out of range 0-7"),
+      ("* * * * FUN", "day-of-week", "'FUN' is not a number or a name SUN-SAT"),
+      ("MON * * * *", "minute", "'MON' is not a number"),
+      ("1,,2 * * * *", "minute", "empty item in list '1,,2'"),
+      ("30-10 * * * *", "minute", "range 30-10 goes backwards; write the smaller value first"),
+      (
+        "* * * * SAT-SUN", "day-of-week",
+        "range SAT-SUN goes backwards; write the smaller value first (use 7 for Sunday at the end of a range)"
+      ),
+      ("*/x * * * *", "minute", "step 'x' is not a whole number"),
+      ("1/2/3 * * * *", "minute", "'1/2/3' has more than one '/'"),
+      ("1-2-3 * * * *", "minute", "'1-2-3' is not a value or a range a-b"),
+      (
+        "0 0 31 APR,JUN *", "day-of-month",
+        "day 31 never occurs in the chosen month(s), so this schedule would never fire"
+      ),
+    ] as [(String, String?, String)])
   func rejects(text: String, field: String?, reason: String) {
     #expect(throws: CronParseError(field: field, reason: reason)) { try CronExpression(parsing: text) }
   }

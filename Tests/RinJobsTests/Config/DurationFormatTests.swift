@@ -34,9 +34,14 @@ struct DurationFormatTests {
     ("", "empty duration; write a number with a unit (w, d, h, m, s, ms), e.g. 7d, 48h or 1h30m"),
     ("30m1h", "'30m1h' repeats a unit or lists a smaller unit before a larger one; write e.g. 1h30m"),
     ("1h1h", "'1h1h' repeats a unit or lists a smaller unit before a larger one; write e.g. 1h30m"),
-    ("3y", "'3y' has unknown unit 'y'; write a number with a unit (w, d, h, m, s, ms), e.g. 7d, 48h or 1h30m"),
+    (
+      "3y", "'3y' has unknown unit 'y'; write a number with a unit (w, d, h, m, s, ms), e.g. 7d, 48h or 1h30m"
+    ),
     ("-3d", "'-3d' is not a duration; write a number with a unit (w, d, h, m, s, ms), e.g. 7d, 48h or 1h30m"),
-    ("1h30", "'1h30' has a number without a unit; write a number with a unit (w, d, h, m, s, ms), e.g. 7d, 48h or 1h30m"),
+    (
+      "1h30",
+      "'1h30' has a number without a unit; write a number with a unit (w, d, h, m, s, ms), e.g. 7d, 48h or 1h30m"
+    ),
     ("99999999999999w", "'99999999999999w' is too large"),
   ])
   func rejects(text: String, message: String) {

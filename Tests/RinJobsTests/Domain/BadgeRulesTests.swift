@@ -3,17 +3,21 @@ import Testing
 
 @Suite("Badge rules")
 struct BadgeRulesTests {
-  @Test("the review band is 0.70 inclusive to 0.95 exclusive", arguments: [
-    (0.70, MergeSuggestionBand.Verdict.inBand), (0.9499, .inBand), (0.8, .inBand),
-    (0.95, .outsideBand), (0.6999, .outsideBand), (1.0, .outsideBand), (0.0, .outsideBand),
-  ])
+  @Test(
+    "the review band is 0.70 inclusive to 0.95 exclusive",
+    arguments: [
+      (0.70, MergeSuggestionBand.Verdict.inBand), (0.9499, .inBand), (0.8, .inBand),
+      (0.95, .outsideBand), (0.6999, .outsideBand), (1.0, .outsideBand), (0.0, .outsideBand),
+    ])
   func band(confidence: Double, verdict: MergeSuggestionBand.Verdict) {
     #expect(MergeSuggestionBand.classify(confidence) == verdict)
   }
 
-  @Test("null, non-finite and out-of-range confidences are malformed", arguments: [
-    nil, 1.7, -0.2, Double.nan, Double.infinity,
-  ] as [Double?])
+  @Test(
+    "null, non-finite and out-of-range confidences are malformed",
+    arguments: [
+      nil, 1.7, -0.2, Double.nan, Double.infinity,
+    ] as [Double?])
   func malformed(confidence: Double?) {
     #expect(MergeSuggestionBand.classify(confidence) == .malformed)
   }
@@ -39,9 +43,11 @@ struct BadgeRulesTests {
     #expect(BadgeRules.scoreBadge(changedAt: 10, viewedAt: 11) == 0)
   }
 
-  @Test("display: nothing, the number, or 99+", arguments: [
-    (0, nil), (-1, nil), (1, "1"), (99, "99"), (100, "99+"), (5000, "99+"),
-  ] as [(Int, String?)])
+  @Test(
+    "display: nothing, the number, or 99+",
+    arguments: [
+      (0, nil), (-1, nil), (1, "1"), (99, "99"), (100, "99+"), (5000, "99+"),
+    ] as [(Int, String?)])
   func display(count: Int, shown: String?) {
     #expect(BadgeRules.display(count) == shown)
   }

@@ -47,7 +47,8 @@ struct OwnerStampsTests {
       -> OwnerExamination?
     {
       OwnerExamination.reason(
-        stored: stored.map { StoredOwnerExamination(fingerprint: $0.0, examinedAt: $0.1) }, fingerprint: fingerprint, now: now,
+        stored: stored.map { StoredOwnerExamination(fingerprint: $0.0, examinedAt: $0.1) },
+        fingerprint: fingerprint, now: now,
         fullEverySeconds: Self.week, forced: forced)
     }
     #expect(reason(nil) == .new)
@@ -59,7 +60,8 @@ struct OwnerStampsTests {
     let dueTonight = StoredOwnerExamination(fingerprint: 9, examinedAt: now - Self.day, dueAt: now)
     let dueTomorrow = StoredOwnerExamination(fingerprint: 9, examinedAt: now - Self.day, dueAt: now + 1)
     func reason(_ stored: StoredOwnerExamination) -> OwnerExamination? {
-      OwnerExamination.reason(stored: stored, fingerprint: 9, now: now, fullEverySeconds: Self.week, forced: false)
+      OwnerExamination.reason(
+        stored: stored, fingerprint: 9, now: now, fullEverySeconds: Self.week, forced: false)
     }
     #expect(reason(dueTonight) == .due, "due at the run's instant")
     #expect(reason(dueTomorrow) == nil)

@@ -24,7 +24,9 @@ struct ScoreContactTests {
     #expect(!ScoreContact(givenName: " ", familyName: "\t", displayName: "", createdAt: 0).hasName)
   }
 
-  @Test(arguments: [[0xFF], [0x20, 0xC3], [0xC2, 0xA0], [0xC2, 0x85, 0x20], [0xE2, 0x80, 0x83, 0x41], [0xCC, 0x81]])
+  @Test(arguments: [
+    [0xFF], [0x20, 0xC3], [0xC2, 0xA0], [0xC2, 0x85, 0x20], [0xE2, 0x80, 0x83, 0x41], [0xCC, 0x81],
+  ])
   func theByteRuleReadsInvalidUTF8AsStringDoes(_ bytes: [UInt8]) {
     let decoded = String(decoding: bytes, as: UTF8.self)
     let expected = decoded.contains { !$0.isWhitespace }

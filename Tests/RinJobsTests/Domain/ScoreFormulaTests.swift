@@ -26,7 +26,10 @@ struct ScoreFormulaTests {
   }
 
   @Test func withNoContactsOnlyTrustCounts() {
-    let result = ScoreFormula.evaluate(Self.inputs { $0.phoneVerified = true; $0.tenureDays = 400 })
+    let result = ScoreFormula.evaluate(
+      Self.inputs {
+        $0.phoneVerified = true; $0.tenureDays = 400
+      })
     #expect(result.components.quality == nil)
     #expect(result.components.position == nil)
     #expect(result.components.stability == nil)
@@ -74,7 +77,9 @@ struct ScoreFormulaTests {
     #expect(clamped.trust == 0)
   }
 
-  @Test("rounding is half up at exactly .5", arguments: [(59.5, 60), (60.5, 61), (59.4999, 59), (0.5, 1), (99.5, 100)])
+  @Test(
+    "rounding is half up at exactly .5",
+    arguments: [(59.5, 60), (60.5, 61), (59.4999, 59), (0.5, 1), (99.5, 100)])
   func roundsHalfUp(mean: Double, score: Int) {
     #expect(ScoreFormula.score(.init(quality: mean, position: nil, stability: nil, trust: mean)) == score)
   }
@@ -87,10 +92,12 @@ struct ScoreFormulaTests {
     #expect(ScoreFormula.score(d) == 15)
   }
 
-  @Test("tier boundaries", arguments: [
-    (0, Tier.building), (39, .building), (40, .fair), (59, .fair), (60, .good), (74, .good), (75, .strong),
-    (89, .strong), (90, .excellent), (100, .excellent),
-  ])
+  @Test(
+    "tier boundaries",
+    arguments: [
+      (0, Tier.building), (39, .building), (40, .fair), (59, .fair), (60, .good), (74, .good), (75, .strong),
+      (89, .strong), (90, .excellent), (100, .excellent),
+    ])
   func tiers(score: Int, tier: Tier) {
     #expect(Tier(score: score) == tier)
   }
@@ -116,11 +123,17 @@ struct MilestoneRuleTests {
   @Test func eachSuppressionRuleBlocksItInTurn() {
     #expect(MilestoneRule.decide(Self.facts { $0.promptsShown = 3 }) == .suppressed(.tooManyPromptsShown))
     #expect(MilestoneRule.decide(Self.facts { $0.promptsShown = 2 }) == .queue)
-    #expect(MilestoneRule.decide(Self.facts { $0.lastPromptAt = Self.now - 7 * Self.day + 1 }) == .suppressed(.promptedRecently))
+    #expect(
+      MilestoneRule.decide(Self.facts { $0.lastPromptAt = Self.now - 7 * Self.day + 1 })
+        == .suppressed(.promptedRecently))
     #expect(MilestoneRule.decide(Self.facts { $0.lastPromptAt = Self.now - 7 * Self.day }) == .queue)
-    #expect(MilestoneRule.decide(Self.facts { $0.lastDismissedAt = Self.now - Self.day }) == .suppressed(.dismissedRecently))
+    #expect(
+      MilestoneRule.decide(Self.facts { $0.lastDismissedAt = Self.now - Self.day })
+        == .suppressed(.dismissedRecently))
     #expect(MilestoneRule.decide(Self.facts { $0.lastDismissedAt = Self.now - 8 * Self.day }) == .queue)
-    #expect(MilestoneRule.decide(Self.facts { $0.lastShareAt = Self.now - 13 * Self.day }) == .suppressed(.sharedRecently))
+    #expect(
+      MilestoneRule.decide(Self.facts { $0.lastShareAt = Self.now - 13 * Self.day })
+        == .suppressed(.sharedRecently))
     #expect(MilestoneRule.decide(Self.facts { $0.lastShareAt = Self.now - 15 * Self.day }) == .queue)
     #expect(MilestoneRule.decide(Self.facts { $0.liveContacts = 9 }) == .suppressed(.tooFewContacts))
   }

@@ -5,7 +5,9 @@ import Testing
 
 @Suite("attribution-expiry on a seeded database")
 struct AttributionExpirySeededTests {
-  @Test(arguments: Backend.available) func everyClickPastTheWindowGoesAndNothingElse(backend: Backend) async throws {
+  @Test(arguments: Backend.available) func everyClickPastTheWindowGoesAndNothingElse(backend: Backend)
+    async throws
+  {
     let db = try TestDatabase(backend, seedUsers: 200, seed: 31)
     let cutoff = TestClock.now - 7 * 86_400
     // What should stay, read before the run: clicks inside the window (and any without a time).

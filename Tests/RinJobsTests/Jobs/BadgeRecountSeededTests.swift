@@ -24,7 +24,9 @@ struct BadgeRecountSeededTests {
     try db.raw.read { d in try Row.fetchAll(d, sql: sql).map { row in (0..<5).map { row[$0] } } }
   }
 
-  @Test(arguments: Backend.available) func badgeCountsEqualARecomputationStraightFromTheTables(backend: Backend) async throws {
+  @Test(arguments: Backend.available) func badgeCountsEqualARecomputationStraightFromTheTables(
+    backend: Backend
+  ) async throws {
     let db = try TestDatabase(backend, seedUsers: 300, seed: 11)
     let before = try db.contentDigest()
     let dry = await db.run(BadgeRecountJob(), TestClock.options(dryRun: true))
@@ -41,9 +43,14 @@ struct BadgeRecountSeededTests {
     )
     #expect(written == expected)
     // The seed exercises every badge, and malformed confidences are counted, not fatal.
-    for column in 1...4 { #expect(expected.contains { $0[column] > 0 }, "column \(column) is never non-zero") }
+    for column in 1...4 {
+      #expect(expected.contains { $0[column] > 0 }, "column \(column) is never non-zero")
+    }
     #expect((summary.counts.skipped["merge suggestion with malformed confidence"] ?? 0) > 0)
-    #expect(try db.int("SELECT count(*) FROM badge_counts b JOIN users u ON u.id = b.user_id WHERE u.deleted_at IS NOT NULL") == 0)
+    #expect(
+      try db.int(
+        "SELECT count(*) FROM badge_counts b JOIN users u ON u.id = b.user_id WHERE u.deleted_at IS NOT NULL")
+        == 0)
 
     let outbox = try db.int("SELECT count(*) FROM notification_outbox")
     let after = try db.contentDigest()

@@ -55,7 +55,9 @@ struct BadgeRecountTests {
     }
   }
 
-  @Test(arguments: Backend.available) func dryRunChangesNothingAndReportsWhatItWouldWrite(backend: Backend) async throws {
+  @Test(arguments: Backend.available) func dryRunChangesNothingAndReportsWhatItWouldWrite(backend: Backend)
+    async throws
+  {
     let db = try Self.makeDatabase(backend)
     let before = try db.contentDigest()
     let summary = await db.run(BadgeRecountJob(), TestClock.options(dryRun: true))
@@ -69,7 +71,9 @@ struct BadgeRecountTests {
     #expect(try db.int("SELECT count(*) FROM job_runs WHERE dry_run = 1 AND status = 'succeeded'") == 1)
   }
 
-  @Test(arguments: Backend.available) func realRunWritesTheRecomputedCountsOnceAndNotifiesChanges(backend: Backend) async throws {
+  @Test(arguments: Backend.available) func realRunWritesTheRecomputedCountsOnceAndNotifiesChanges(
+    backend: Backend
+  ) async throws {
     let db = try Self.makeDatabase(backend)
     let summary = await db.run(BadgeRecountJob(), TestClock.options())
     #expect(summary.status == .succeeded)
@@ -100,7 +104,9 @@ struct BadgeRecountTests {
     #expect(try db.int("SELECT home FROM badge_counts WHERE user_id = 1") == 3)
   }
 
-  @Test(arguments: Backend.available) func userAndShardSelectionsPartitionTheWork(backend: Backend) async throws {
+  @Test(arguments: Backend.available) func userAndShardSelectionsPartitionTheWork(backend: Backend)
+    async throws
+  {
     let db = try Self.makeDatabase(backend)
     var one = TestClock.options()
     one.userIDs = [5]

@@ -50,7 +50,8 @@ struct CirclePatternsPhoneEvidenceTests {
     #expect(stored > 300)
 
     // A full pass: owners unchanged since the first night are examined again, from stored evidence.
-    let second = await db.run(CirclePatternsJob(), TestClock.options(now: TestClock.now + Self.day, full: true))
+    let second = await db.run(
+      CirclePatternsJob(), TestClock.options(now: TestClock.now + Self.day, full: true))
     #expect(second.status == .succeeded, "\(second.error ?? "")")
     #expect(second.counts.read["phones parsed"] ?? 0 == 0)
     #expect((second.counts.read["phones recalled"] ?? 0) >= (first.counts.read["phones parsed"] ?? 0))

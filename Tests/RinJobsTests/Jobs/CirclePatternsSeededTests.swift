@@ -93,7 +93,8 @@ struct CirclePatternsSeededTests {
     }
   }
 
-  @Test(arguments: Backend.available) func suggestionsNameOnlyLiveNonMembersThatShareThePatternAndDismissalsStick(backend: Backend) async throws {
+  @Test(arguments: Backend.available)
+  func suggestionsNameOnlyLiveNonMembersThatShareThePatternAndDismissalsStick(backend: Backend) async throws {
     let db = try TestDatabase(backend, seedUsers: 100, seed: 13)
     let before = try db.contentDigest()
     let dry = await db.run(CirclePatternsJob(), TestClock.options(dryRun: true))

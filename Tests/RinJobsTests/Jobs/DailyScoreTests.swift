@@ -13,7 +13,9 @@ struct DailyScoreTests {
     return options
   }
 
-  func snapshots(_ db: TestDatabase, asOf: String = DailyScoreTests.asOf) throws -> [Int64: IndependentScore.Expected] {
+  func snapshots(_ db: TestDatabase, asOf: String = DailyScoreTests.asOf) throws -> [Int64: IndependentScore
+    .Expected]
+  {
     try db.read { d in
       var rows: [Int64: IndependentScore.Expected] = [:]
       for r in try Row.fetchAll(d, sql: "SELECT * FROM score_snapshots WHERE as_of = ?", arguments: [asOf]) {
@@ -39,11 +41,14 @@ struct DailyScoreTests {
       default: false
       }
     }
-    return a.score == b.score && a.tier == b.tier && near(a.quality, b.quality) && near(a.position, b.position)
+    return a.score == b.score && a.tier == b.tier && near(a.quality, b.quality)
+      && near(a.position, b.position)
       && near(a.stability, b.stability) && near(a.trust, b.trust)
   }
 
-  @Test(arguments: Backend.available) func everySnapshotEqualsAnIndependentRecomputation(backend: Backend) async throws {
+  @Test(arguments: Backend.available) func everySnapshotEqualsAnIndependentRecomputation(backend: Backend)
+    async throws
+  {
     let db = try TestDatabase(backend, seedUsers: 120, seed: 5)
     let before = try db.contentDigest()
     let dry = await db.run(DailyScoreJob(), Self.options(dryRun: true))
@@ -61,8 +66,10 @@ struct DailyScoreTests {
       #expect(Self.close(got, want), "user \(user): got \(got), want \(want)")
     }
     #expect(Set(written.values.map(\.tier)).count >= 2, "the seed spreads scores over tiers")
-    #expect(summary.changes.tables["score_snapshots"]?.inserted == dry.changes.tables["score_snapshots"]?.inserted)
-    #expect(try db.int("SELECT count(*) FROM score_snapshots WHERE delta IS NOT NULL") == 0, "no earlier snapshot")
+    #expect(
+      summary.changes.tables["score_snapshots"]?.inserted == dry.changes.tables["score_snapshots"]?.inserted)
+    #expect(
+      try db.int("SELECT count(*) FROM score_snapshots WHERE delta IS NOT NULL") == 0, "no earlier snapshot")
 
     let after = try db.contentDigest()
     let again = await db.run(DailyScoreJob(), Self.options())
@@ -70,11 +77,14 @@ struct DailyScoreTests {
     #expect(try db.contentDigest() == after)
   }
 
-  @Test(arguments: Backend.available) func theNextDaysDeltaComesFromTheDayBefore(backend: Backend) async throws {
+  @Test(arguments: Backend.available) func theNextDaysDeltaComesFromTheDayBefore(backend: Backend)
+    async throws
+  {
     let db = try TestDatabase(backend, seedUsers: 60, seed: 6)
     _ = await db.run(DailyScoreJob(), Self.options(asOf: "2026-11-20"))
     // Something changes for one user between the days: three open security items.
-    let user = try db.int("SELECT min(id) FROM users WHERE deleted_at IS NULL AND created_at < ?", [TestClock.now - 86_400 * 3])
+    let user = try db.int(
+      "SELECT min(id) FROM users WHERE deleted_at IS NULL AND created_at < ?", [TestClock.now - 86_400 * 3])
     try db.execute(
       "INSERT INTO security_items (user_id, kind, status, created_at) VALUES (?, 'x', 'open', 0), (?, 'x', 'open', 0), (?, 'x', 'open', 0)",
       [user, user, user])
@@ -86,16 +96,24 @@ struct DailyScoreTests {
       WHERE d.as_of = '2026-11-21' AND d.delta IS NOT d.score - p.score
       """)
     #expect(mismatched == 0)
-    let delta = try db.int("SELECT delta FROM score_snapshots WHERE user_id = ? AND as_of = '2026-11-21'", [user])
+    let delta = try db.int(
+      "SELECT delta FROM score_snapshots WHERE user_id = ? AND as_of = '2026-11-21'", [user])
     #expect(delta < 0)
-    #expect(try db.int("SELECT count(*) FROM notification_outbox WHERE dedupe_key = ?", ["score_updated:\(user):2026-11-21"]) == 1)
-    #expect(try db.int("SELECT score_card_expires_at - score_changed_at FROM user_state WHERE user_id = ?", [user]) == 48 * 3600)
+    #expect(
+      try db.int(
+        "SELECT count(*) FROM notification_outbox WHERE dedupe_key = ?", ["score_updated:\(user):2026-11-21"])
+        == 1)
+    #expect(
+      try db.int("SELECT score_card_expires_at - score_changed_at FROM user_state WHERE user_id = ?", [user])
+        == 48 * 3600)
     let outbox = try db.int("SELECT count(*) FROM notification_outbox")
     _ = await db.run(DailyScoreJob(), Self.options(asOf: "2026-11-21"))
     #expect(try db.int("SELECT count(*) FROM notification_outbox") == outbox, "a rerun queues nothing again")
   }
 
-  @Test(arguments: Backend.available) func usersCreatedAfterAsOfAndDeletedUsersGetNoRow(backend: Backend) async throws {
+  @Test(arguments: Backend.available) func usersCreatedAfterAsOfAndDeletedUsersGetNoRow(backend: Backend)
+    async throws
+  {
     let db = try TestDatabase(backend, seedUsers: 60, seed: 8)
     let end = TestClock.now - 12 * 3600  // 2026-11-22T00:00Z, the end of 2026-11-21
     try db.execute("UPDATE users SET created_at = ? WHERE id = 1", [end])
@@ -103,12 +121,18 @@ struct DailyScoreTests {
     try db.execute("UPDATE users SET deleted_at = ?, created_at = 0 WHERE id = 3", [end])
     _ = await db.run(DailyScoreJob(), Self.options())
     #expect(try db.int("SELECT count(*) FROM score_snapshots WHERE user_id IN (1, 2)") == 0)
-    #expect(try db.int("SELECT count(*) FROM score_snapshots WHERE user_id = 3") == 1, "deleted after as_of: scored")
-    let live = try db.int("SELECT count(*) FROM users WHERE created_at < ? AND (deleted_at IS NULL OR deleted_at >= ?)", [end, end])
+    #expect(
+      try db.int("SELECT count(*) FROM score_snapshots WHERE user_id = 3") == 1, "deleted after as_of: scored"
+    )
+    let live = try db.int(
+      "SELECT count(*) FROM users WHERE created_at < ? AND (deleted_at IS NULL OR deleted_at >= ?)",
+      [end, end])
     #expect(try db.int("SELECT count(*) FROM score_snapshots") == live)
   }
 
-  @Test(arguments: Backend.available) func twoShardsTogetherEqualTheUnshardedRunAndUserSelects(backend: Backend) async throws {
+  @Test(arguments: Backend.available) func twoShardsTogetherEqualTheUnshardedRunAndUserSelects(
+    backend: Backend
+  ) async throws {
     let whole = try TestDatabase(backend, seedUsers: 80, seed: 9)
     let sharded = try TestDatabase(backend, seedUsers: 80, seed: 9)
     _ = await whole.run(DailyScoreJob(), Self.options())

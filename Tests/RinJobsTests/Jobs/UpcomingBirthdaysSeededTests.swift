@@ -13,7 +13,9 @@ struct UpcomingBirthdaysSeededTests {
     "2026-12-29T06:00:00Z", "2027-02-27T23:30:00Z", "2028-02-28T13:00:00Z",
   ]
 
-  @Test(arguments: Backend.available) func rowsAtEveryNowEqualAnIndependentComputationAndRerunsChangeNothing(backend: Backend) async throws {
+  @Test(arguments: Backend.available) func rowsAtEveryNowEqualAnIndependentComputationAndRerunsChangeNothing(
+    backend: Backend
+  ) async throws {
     let db = try TestDatabase(backend, seedUsers: 60, seed: 21)
     var dismissed = Set<String>()
     var expectedPushes = Set<String>()
@@ -65,7 +67,9 @@ struct UpcomingBirthdaysSeededTests {
   /// An occurrence, whatever its day count.
   func key(_ row: UpcomingEventRow) -> String { "\(row.user) \(row.kind) \(row.ref) \(row.occursOn)" }
 
-  @Test(arguments: Backend.available) func theSeedsBadZonesDatesAndRemindersAreCountedNotFatal(backend: Backend) async throws {
+  @Test(arguments: Backend.available) func theSeedsBadZonesDatesAndRemindersAreCountedNotFatal(
+    backend: Backend
+  ) async throws {
     let db = try TestDatabase(backend, seedUsers: 80, seed: 22)
     let summary = await db.run(UpcomingBirthdaysJob(), TestClock.options())
     #expect(summary.status == .succeeded)

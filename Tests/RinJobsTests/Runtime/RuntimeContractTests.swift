@@ -33,11 +33,14 @@ struct RuntimeContractTests {
 
   static let host = ProcessInfo.processInfo.hostName
 
-  @Test(arguments: Backend.available) func aLiveLeaseMakesASecondRunExit75AtOnceNamingTheHolder(backend: Backend) async throws {
+  @Test(arguments: Backend.available) func aLiveLeaseMakesASecondRunExit75AtOnceNamingTheHolder(
+    backend: Backend
+  ) async throws {
     let db = try Self.usersDatabase(backend)
     // pid 1 always exists: a live holder on this host.
     try db.execute(
-      "INSERT INTO job_leases VALUES ('badge-recount', 'all', 77, ?, 1, 0, ?)", [Self.host, TestClock.now * 2])
+      "INSERT INTO job_leases VALUES ('badge-recount', 'all', 77, ?, 1, 0, ?)",
+      [Self.host, TestClock.now * 2])
     let started = Date()
     let summary = await db.run(BadgeRecountJob(), TestClock.options())
     #expect(summary.exitCode == .temporary)
@@ -48,38 +51,49 @@ struct RuntimeContractTests {
     #expect(try db.int("SELECT count(*) FROM badge_counts") == 0)
   }
 
-  @Test(arguments: Backend.available) func aDeadHolderOnThisHostIsTakenOverAtOnceAndMarkedAbandoned(backend: Backend) async throws {
+  @Test(arguments: Backend.available) func aDeadHolderOnThisHostIsTakenOverAtOnceAndMarkedAbandoned(
+    backend: Backend
+  ) async throws {
     let db = try Self.usersDatabase(backend)
     try db.execute(
       "INSERT INTO job_runs (id, job, shard, dry_run, status, host, pid, started_at) VALUES (9, 'badge-recount', 'all', 0, 'running', ?, 999999, 0)",
       [Self.host])
     try db.execute(
-      "INSERT INTO job_leases VALUES ('badge-recount', 'all', 9, ?, 999999, 0, ?)", [Self.host, TestClock.now * 2])
+      "INSERT INTO job_leases VALUES ('badge-recount', 'all', 9, ?, 999999, 0, ?)",
+      [Self.host, TestClock.now * 2])
     let summary = await db.run(BadgeRecountJob(), TestClock.options())
     #expect(summary.status == .succeeded)
     #expect(try db.int("SELECT count(*) FROM job_runs WHERE id = 9 AND status = 'abandoned'") == 1)
     #expect(try db.int("SELECT count(*) FROM job_leases") == 0, "released at the end")
   }
 
-  @Test(arguments: Backend.available) func anExpiredLeaseOfAnotherHostIsTakenOver(backend: Backend) async throws {
+  @Test(arguments: Backend.available) func anExpiredLeaseOfAnotherHostIsTakenOver(backend: Backend)
+    async throws
+  {
     let db = try Self.usersDatabase(backend)
     try db.execute(
-      "INSERT INTO job_runs (id, job, shard, dry_run, status, host, pid, started_at) VALUES (9, 'badge-recount', 'all', 0, 'running', 'other-host', 1, 0)")
+      "INSERT INTO job_runs (id, job, shard, dry_run, status, host, pid, started_at) VALUES (9, 'badge-recount', 'all', 0, 'running', 'other-host', 1, 0)"
+    )
     try db.execute("INSERT INTO job_leases VALUES ('badge-recount', 'all', 9, 'other-host', 1, 0, 10)")
     let summary = await db.run(BadgeRecountJob(), TestClock.options())
     #expect(summary.status == .succeeded)
     #expect(try db.int("SELECT count(*) FROM job_runs WHERE id = 9 AND status = 'abandoned'") == 1)
   }
 
-  @Test(arguments: Backend.available) func aLiveLeaseOfAnotherHostIsRespectedEvenWithADeadLookingPid(backend: Backend) async throws {
+  @Test(arguments: Backend.available) func aLiveLeaseOfAnotherHostIsRespectedEvenWithADeadLookingPid(
+    backend: Backend
+  ) async throws {
     let db = try Self.usersDatabase(backend)
     try db.execute(
-      "INSERT INTO job_leases VALUES ('badge-recount', 'all', 9, 'other-host', 999999, 0, ?)", [TestClock.now * 2])
+      "INSERT INTO job_leases VALUES ('badge-recount', 'all', 9, 'other-host', 999999, 0, ?)",
+      [TestClock.now * 2])
     let summary = await db.run(BadgeRecountJob(), TestClock.options())
     #expect(summary.exitCode == .temporary)
   }
 
-  @Test(arguments: Backend.available) func aStopFinishesTheBatchMarksTheRunInterruptedAndTheNextRunResumes(backend: Backend) async throws {
+  @Test(arguments: Backend.available) func aStopFinishesTheBatchMarksTheRunInterruptedAndTheNextRunResumes(
+    backend: Backend
+  ) async throws {
     let db = try Self.usersDatabase(backend)
     let stop = StopSignal()
     let first = RecordingJob(stopAfterFirstBatch: stop)
@@ -99,7 +113,9 @@ struct RuntimeContractTests {
     #expect(try db.int("SELECT count(*) FROM job_checkpoints") == 0)
   }
 
-  @Test(arguments: Backend.available) func aCheckpointOfAnotherAsOfOrScopeIsNotResumed(backend: Backend) async throws {
+  @Test(arguments: Backend.available) func aCheckpointOfAnotherAsOfOrScopeIsNotResumed(backend: Backend)
+    async throws
+  {
     let db = try Self.usersDatabase(backend)
     try db.execute("INSERT INTO job_checkpoints VALUES ('daily-score', '2026-11-21', 'all', 1, 4, 0)")
     try db.execute("INSERT INTO job_checkpoints VALUES ('daily-score', '2026-11-22', '0/2', 1, 4, 0)")
@@ -108,12 +124,15 @@ struct RuntimeContractTests {
     #expect(job.seen.withLock { $0 } == [1, 2, 3, 4, 5])
   }
 
-  @Test(arguments: Backend.available) func autoShardReadsTheKubernetesCompletionIndex(backend: Backend) async throws {
+  @Test(arguments: Backend.available) func autoShardReadsTheKubernetesCompletionIndex(backend: Backend)
+    async throws
+  {
     let db = try Self.usersDatabase(backend)
     var options = TestClock.options()
     options.shard = .auto(count: 2)
     let job = RecordingJob()
-    let summary = await db.run(job, options, environment: RuntimeEnvironment(variables: ["JOB_COMPLETION_INDEX": "1"]))
+    let summary = await db.run(
+      job, options, environment: RuntimeEnvironment(variables: ["JOB_COMPLETION_INDEX": "1"]))
     #expect(summary.shard == "1/2")
     #expect(job.seen.withLock { $0 } == [1, 3, 5])
     let missing = await db.run(RecordingJob(), options, environment: RuntimeEnvironment(variables: [:]))
