@@ -1,5 +1,5 @@
 -- Baseline for badge-recount: one aggregate pass over every row of the tables the job reads,
--- touching each column it reads (DESIGN.md §3.6; Sources/RinStorage/Queries/BadgeQueries.swift).
+-- touching each column it reads (docs/CONTRACT.md §3.6; Sources/RinStorage/Queries/BadgeQueries.swift).
 -- Output: table | rows | a checksum that forces each value to be read.
 SELECT 'users', count(*), total(id) + total(deleted_at) FROM users
 UNION ALL SELECT 'merge_suggestions', count(*), total(user_id) + total(confidence) + total(length(status)) FROM merge_suggestions

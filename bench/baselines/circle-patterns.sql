@@ -1,5 +1,5 @@
 -- Baseline for circle-patterns: one aggregate pass over every row of the tables the job reads,
--- touching each column it reads (DESIGN.md §3.2: members' and non-members' family names, phones
+-- touching each column it reads (docs/CONTRACT.md §3.2: members' and non-members' family names, phones
 -- and emails, the owners' regions, removals, and earlier suggestions' fingerprints).
 -- Output: table | rows | a checksum that forces each value to be read.
 SELECT 'users', count(*), total(id) + total(length(region)) + total(deleted_at) FROM users

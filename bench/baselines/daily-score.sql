@@ -1,5 +1,5 @@
 -- Baseline for daily-score: one aggregate pass over every row of the tables the job reads,
--- touching each column it reads (DESIGN.md §3.1; Sources/RinStorage/Queries/ScoreQueries.swift,
+-- touching each column it reads (docs/CONTRACT.md §3.1; Sources/RinStorage/Queries/ScoreQueries.swift,
 -- ScoreSnapshotQueries.swift). Output: table | rows | a checksum that forces each value to be read.
 SELECT 'users', count(*), total(id) + total(created_at) + total(deleted_at) + total(phone_verified) FROM users
 UNION ALL SELECT 'contacts', count(*), total(user_id) + total(length(given_name)) + total(length(family_name))

@@ -1,5 +1,5 @@
 -- Baseline for enrichment-fetch: one aggregate pass over every row of the tables the job reads,
--- touching each column it reads (DESIGN.md §3.3: contacts with their owner's region, phones and
+-- touching each column it reads (docs/CONTRACT.md §3.3: contacts with their owner's region, phones and
 -- emails, verified user phones, the lookup cache and existing enrichments). Its target is
 -- lookups per second against the stub; this ratio is for information.
 -- Output: table | rows | a checksum that forces each value to be read.

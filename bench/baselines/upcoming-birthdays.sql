@@ -1,5 +1,5 @@
 -- Baseline for upcoming-birthdays: one aggregate pass over every row of the tables the job reads,
--- touching each column it reads (DESIGN.md §3.4; Sources/RinStorage/Queries/UpcomingEventQueries.swift).
+-- touching each column it reads (docs/CONTRACT.md §3.4; Sources/RinStorage/Queries/UpcomingEventQueries.swift).
 -- Output: table | rows | a checksum that forces each value to be read.
 SELECT 'users', count(*), total(id) + total(length(timezone)) + total(deleted_at) FROM users
 UNION ALL SELECT 'contacts', count(*), total(id) + total(user_id) + total(length(birthday)) + total(deleted_at) FROM contacts

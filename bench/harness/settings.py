@@ -1,9 +1,9 @@
-"""What the bench measures: sizes, clocks, jobs and the provider settings (issue 8, DESIGN.md §6)."""
+"""What the bench measures: sizes, clocks, jobs and the provider settings (issue 8, docs/CONTRACT.md §6)."""
 
 from dataclasses import dataclass
 from datetime import datetime
 
-# The six jobs of DESIGN.md §3, in the order the report lists them. Each has a baseline in
+# The six jobs of docs/CONTRACT.md §3, in the order the report lists them. Each has a baseline in
 # bench/baselines/JOB.sql. A job this build has not built yet is reported as "not built".
 JOBS = [
     "daily-score",
@@ -89,7 +89,7 @@ SECOND_NIGHT_JOBS = ("daily-score", "badge-recount")
 # Its target is at M; at L the first night alone would take well over an hour.
 NIGHTLY_SIZES = ("S", "M")
 
-# How `rinjobs seed` hands out contact ids (DESIGN.md §6): every measurement runs on the
+# How `rinjobs seed` hands out contact ids (docs/CONTRACT.md §6): every measurement runs on the
 # production layout (ids in creation order across users); at the sizes of `--compare-layouts`
 # (default M) each job that reads contacts also runs on the clustered layout (one run of ids per
 # user), and the report gives the CPU ratio: what the job's cost owes to clustered ids.
