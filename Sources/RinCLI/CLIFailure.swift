@@ -4,7 +4,7 @@ import RinRuntime
 import RinStorage
 
 /// An expected failure of a command: printed as one line on stderr, no stack trace, and the
-/// process exits with the code of DESIGN.md §4.
+/// process exits with the code of docs/CONTRACT.md §4.
 struct CLIFailure: Error, CustomStringConvertible {
   let exitCode: RinExitCode
   let message: String

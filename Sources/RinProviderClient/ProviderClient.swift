@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 
-/// The provider's bulk protocol (DESIGN.md §3.3): one `lookup` is one request of at most
+/// The provider's bulk protocol (docs/CONTRACT.md §3.3): one `lookup` is one request of at most
 /// `batch_size` keys, paced by the shared rate limit, retried within `max_retries`, and sent
 /// only while the circuit breaker lets it: once the provider looks down, the run stops asking.
 public final class ProviderClient: Sendable {

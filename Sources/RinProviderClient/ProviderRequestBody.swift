@@ -1,7 +1,7 @@
 import Foundation
 import RinDomain
 
-/// `{"requests":[{"id":KEY,"email":…}|{"id":KEY,"phone":"+1…"}]}` (DESIGN.md §3.3), written
+/// `{"requests":[{"id":KEY,"email":…}|{"id":KEY,"phone":"+1…"}]}` (docs/CONTRACT.md §3.3), written
 /// directly: Foundation's JSONSerialization spent more time on this than the whole HTTP exchange.
 enum ProviderRequestBody {
   static func encode(_ lookups: [ProviderLookup]) -> Data {

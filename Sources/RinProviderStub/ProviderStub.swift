@@ -1,7 +1,7 @@
 import FlyingFox
 import Foundation
 
-/// A real HTTP server on loopback speaking the provider's bulk protocol (DESIGN.md §3.3), for
+/// A real HTTP server on loopback speaking the provider's bulk protocol (docs/CONTRACT.md §3.3), for
 /// tests and for trying enrichment locally (`rinjobs provider-stub`). Tests script how it answers
 /// and read back every request it received.
 public final class ProviderStub: Sendable {

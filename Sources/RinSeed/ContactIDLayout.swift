@@ -1,4 +1,4 @@
-/// How a seeded database hands out contact ids (DESIGN.md §6).
+/// How a seeded database hands out contact ids (docs/CONTRACT.md §6).
 public enum ContactIDLayout: String, Sendable, CaseIterable {
   /// As production does: ids in the order contacts were created, across all users. A user's
   /// import at signup lands in one run of ids among the other users who signed up around then;

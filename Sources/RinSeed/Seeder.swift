@@ -1,7 +1,7 @@
 import Foundation
 import RinStorage
 
-/// Writes a deterministic synthetic database for demos, tests and benchmarks (DESIGN.md §6).
+/// Writes a deterministic synthetic database for demos, tests and benchmarks (docs/CONTRACT.md §6).
 public enum Seeder {
   /// Seeds `users` users and everything they own into an empty database, committing every
   /// `usersPerTransaction` users so memory stays flat. Output tables are left empty.

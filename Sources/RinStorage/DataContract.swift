@@ -1,4 +1,4 @@
-/// Table names of DESIGN.md §2, for summaries, dry-run reports and tests.
+/// Table names of docs/CONTRACT.md §2, for summaries, dry-run reports and tests.
 public enum DataContract {
   public static let inputTables = [
     "users", "contacts", "contact_phones", "contact_emails", "circles", "circle_members",

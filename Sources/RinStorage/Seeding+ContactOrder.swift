@@ -1,4 +1,4 @@
-/// Renumbering a seeded database's contacts into creation order (`rinjobs seed`, DESIGN.md §6).
+/// Renumbering a seeded database's contacts into creation order (`rinjobs seed`, docs/CONTRACT.md §6).
 extension StorageTransaction {
   /// Hands every contact id out again in the order the contacts were created (`created_at`,
   /// then the generated id), as Rin's online services do, and rewrites every row that refers

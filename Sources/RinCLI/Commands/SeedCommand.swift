@@ -4,7 +4,7 @@ import RinDomain
 import RinRuntime
 import RinSeed
 
-/// `rinjobs seed`: a deterministic synthetic database (DESIGN.md §6).
+/// `rinjobs seed`: a deterministic synthetic database (docs/CONTRACT.md §6).
 struct SeedCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "seed",

@@ -3,7 +3,7 @@ import Foundation
 import RinDomain
 import RinRuntime
 
-/// The options every job takes (DESIGN.md §4), for `rinjobs run JOB` and `rin-JOB` alike.
+/// The options every job takes (docs/CONTRACT.md §4), for `rinjobs run JOB` and `rin-JOB` alike.
 public struct JobOptions: ParsableArguments {
   @OptionGroup var storage: StorageOptions
 

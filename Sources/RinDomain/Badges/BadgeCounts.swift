@@ -1,4 +1,4 @@
-/// The four tab badges of 003 §6, as numbers.
+/// The four tab badges (docs/CONTRACT.md §3.6), as numbers.
 public struct BadgeCounts: Sendable, Equatable, Codable {
   public var home: Int
   public var circles: Int

@@ -1,4 +1,4 @@
-/// DESIGN.md §3.6: what each tab badge counts. Pure: the job gathers the inputs.
+/// docs/CONTRACT.md §3.6: what each tab badge counts. Pure: the job gathers the inputs.
 public enum BadgeRules {
   public struct Inputs: Sendable, Equatable {
     /// Confidences of the user's `pending` merge suggestions, skipped ones included;

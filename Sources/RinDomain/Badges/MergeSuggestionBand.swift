@@ -1,5 +1,5 @@
 /// The confidence band in which a pending merge suggestion asks the user to review it
-/// (000 §7): at or above 0.70 and below 0.95. Above the band the services merge automatically.
+/// (docs/CONTRACT.md §3.6): at or above 0.70 and below 0.95. Above the band the services merge automatically.
 public enum MergeSuggestionBand {
   public static let lower = 0.70
   public static let upper = 0.95

@@ -1,5 +1,5 @@
 /// A contact's birthday as the data contract stores it: `YYYY-MM-DD`, or `--MM-DD` when the
-/// year is unknown (DESIGN.md §2, §3.4).
+/// year is unknown (docs/CONTRACT.md §2, §3.4).
 public struct Birthday: Sendable, Hashable {
   public let month: Int
   public let day: Int

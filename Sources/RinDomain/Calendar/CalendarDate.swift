@@ -15,7 +15,7 @@ public struct CalendarDate: Sendable, Hashable, Comparable, CustomStringConverti
   }
 
   /// The date, with a day past the month's end moved back to its last day: Feb 29 becomes
-  /// Feb 28 in a common year (a birthday's rule, DESIGN.md §3.4).
+  /// Feb 28 in a common year (a birthday's rule, docs/CONTRACT.md §3.4).
   public init(year: Int, month: Int, clampingDay day: Int) {
     let m = min(max(month, 1), 12)
     self.year = year

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A user's calendar date at an instant, read in their IANA time zone (DESIGN.md §3.4). A
+/// A user's calendar date at an instant, read in their IANA time zone (docs/CONTRACT.md §3.4). A
 /// missing or invalid zone falls back to UTC and says so, so the caller can count it.
 public struct LocalDay: Sendable, Equatable {
   public enum Zone: Sendable, Equatable {

@@ -1,4 +1,4 @@
-/// DESIGN.md §3.2 for one user: which non-members of each circle share a pattern that the
+/// docs/CONTRACT.md §3.2 for one user: which non-members of each circle share a pattern that the
 /// circle's members share. Built once per user over all their live contacts.
 public struct CirclePatternFinder: Sendable {
   public let thresholds: CirclePatternThresholds

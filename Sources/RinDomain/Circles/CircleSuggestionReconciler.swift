@@ -20,7 +20,7 @@ public struct ExistingCircleSuggestion: Sendable, Equatable {
 }
 
 /// What to write given every group found now for one user and every suggestion stored for
-/// them (000 §3.1.4).
+/// them (docs/CONTRACT.md §3.2).
 public enum CircleSuggestionReconciler {
   public struct Plan: Sendable, Equatable {
     /// Groups never suggested before.

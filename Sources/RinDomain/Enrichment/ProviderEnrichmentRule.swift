@@ -1,4 +1,4 @@
-/// Which provider values a contact gets (DESIGN.md §3.3): matches below `min_likelihood` are
+/// Which provider values a contact gets (docs/CONTRACT.md §3.3): matches below `min_likelihood` are
 /// discarded, fields the user edited are never written, and when several of the contact's keys
 /// matched, each field takes the value of the most likely match that has one (ties: the smaller
 /// key, so the choice never depends on order).

@@ -1,4 +1,4 @@
-/// Whether a provider's value is fit to show: providers are input too (DESIGN.md §5).
+/// Whether a provider's value is fit to show: providers are input too (docs/CONTRACT.md §5).
 enum ProviderValueCheck {
   /// Longer company names or titles are garbage, not data.
   static let maxTextLength = 200

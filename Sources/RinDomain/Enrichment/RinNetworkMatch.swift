@@ -1,4 +1,4 @@
-/// The Rin-network source (DESIGN.md §3.3): a contact is a Rin user when one of its phone
+/// The Rin-network source (docs/CONTRACT.md §3.3): a contact is a Rin user when one of its phone
 /// numbers, in E.164, is a live user's verified `phone_e164` — never the owner's own.
 public enum RinNetworkMatch {
   public enum Outcome: Sendable, Equatable {

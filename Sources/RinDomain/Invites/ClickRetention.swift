@@ -1,4 +1,4 @@
-/// How long raw invite clicks are kept: the attribution window (001 §6.1, §14; DESIGN.md §3.5).
+/// How long raw invite clicks are kept: the attribution window (docs/CONTRACT.md §3.5).
 public enum ClickRetention {
   /// The latest `clicked_at` (Unix seconds) that is deleted at `now`: a click with
   /// `clicked_at <= now − window` is out of the window, the boundary click included. A window

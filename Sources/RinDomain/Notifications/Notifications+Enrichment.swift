@@ -8,7 +8,7 @@ extension Notifications {
     "contact_enrichment:\(user):\(runID)"
   }
 
-  /// The contact when only one was enriched, else the Home tab's Enrichment Updates (003 §3.4).
+  /// The contact when only one was enriched, else the Home tab's Enrichment Updates (docs/CONTRACT.md §2, notifications).
   public static func contactEnrichmentDeepLink(contactIDs: Set<Int64>) -> String {
     if contactIDs.count == 1, let only = contactIDs.first { return "rin://contacts/\(only)" }
     return "rin://home?section=enrichment"

@@ -1,4 +1,4 @@
-/// Outbox kinds, dedupe keys and deep links (003 §3.4). One key per event, ever: the key is
+/// Outbox kinds, dedupe keys and deep links (docs/CONTRACT.md §2, notifications). One key per event, ever: the key is
 /// what makes a rerun or a resumed run unable to notify twice.
 public enum Notifications {
   /// A silent badge update; one per change of counts, so A → B → A notifies every time.
@@ -12,7 +12,7 @@ public enum Notifications {
     #"{"circles":\#(counts.circles),"home":\#(counts.home),"profile":\#(counts.profile),"score":\#(counts.score)}"#
   }
 
-  /// The Score tab (003 §3.4).
+  /// The Score tab (docs/CONTRACT.md §2, notifications).
   public static let scoreDeepLink = "rin://score"
 
   public static func scoreUpdatedKey(user: Int64, asOf: CalendarDate) -> String {
@@ -21,7 +21,7 @@ public enum Notifications {
 }
 
 extension Notifications {
-  /// A contact's detail screen (003 §3.4).
+  /// A contact's detail screen (docs/CONTRACT.md §2, notifications).
   public static func contactDeepLink(_ contactID: Int64) -> String {
     "rin://contacts/\(contactID)"
   }

@@ -1,4 +1,4 @@
-/// When reaching a score of 60 may queue an invite prompt (001 §9.2, §9.4). Pure: the job
+/// When reaching a score of 60 may queue an invite prompt (docs/CONTRACT.md §3.1). Pure: the job
 /// gathers the facts.
 public enum MilestoneRule {
   public static let threshold = 60

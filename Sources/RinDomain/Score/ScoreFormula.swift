@@ -1,6 +1,6 @@
 import Foundation
 
-/// The Rin Score, `score_v1` (DESIGN.md §3.1). A new formula gets a new version; this one never
+/// The Rin Score, `score_v1` (docs/CONTRACT.md §3.1). A new formula gets a new version; this one never
 /// changes silently.
 public enum ScoreFormula {
   public static let version = "score_v1"

@@ -1,4 +1,4 @@
-/// What daily-score counts for one user at the end of `as_of` (DESIGN.md §3.1).
+/// What daily-score counts for one user at the end of `as_of` (docs/CONTRACT.md §3.1).
 public struct ScoreInputs: Sendable, Equatable {
   /// Live contacts (N).
   public var contacts = 0

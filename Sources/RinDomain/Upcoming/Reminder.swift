@@ -1,4 +1,4 @@
-/// A reminder not yet completed, as upcoming-birthdays reads it (`reminders`, DESIGN.md §2).
+/// A reminder not yet completed, as upcoming-birthdays reads it (`reminders`, docs/CONTRACT.md §2).
 public struct Reminder: Sendable, Hashable {
   public var id: Int64
   public var contactID: Int64

@@ -1,4 +1,4 @@
-/// One occurrence the Home tab's Upcoming section shows (000 §3.1.6): a row of `upcoming_events`.
+/// One occurrence the Home tab's Upcoming section shows (docs/CONTRACT.md §3.4): a row of `upcoming_events`.
 public struct UpcomingEvent: Sendable, Hashable {
   public enum Kind: String, Sendable, CaseIterable {
     case birthday

@@ -3,7 +3,7 @@ import RinDomain
 import RinRuntime
 import RinStorage
 
-/// DESIGN.md §3.5: deletes raw invite clicks older than the attribution window, a bounded batch
+/// docs/CONTRACT.md §3.5: deletes raw invite clicks older than the attribution window, a bounded batch
 /// per transaction so the write lock is never held long. `attributions` are never touched. Not
 /// a per-user job: a stopped run simply leaves the rest to the next one.
 public struct AttributionExpiryJob: Job {

@@ -2,7 +2,7 @@ import RinDomain
 import RinRuntime
 import RinStorage
 
-/// DESIGN.md §3.6: recomputes the four tab badges of every live user and writes only those
+/// docs/CONTRACT.md §3.6: recomputes the four tab badges of every live user and writes only those
 /// that changed, each with one silent `badge` outbox row.
 public struct BadgeRecountJob: Job {
   public let name = JobName.badgeRecount

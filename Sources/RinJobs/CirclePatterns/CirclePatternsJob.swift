@@ -3,7 +3,7 @@ import RinNormalize
 import RinRuntime
 import RinStorage
 
-/// DESIGN.md §3.2: suggests live non-members for each circle whose members share a work
+/// docs/CONTRACT.md §3.2: suggests live non-members for each circle whose members share a work
 /// domain, a geographic area code or a family name. Works on the current state of the tables
 /// (`--as-of` only labels the run). Writes `circle_suggestions` only; no notification.
 ///

@@ -2,11 +2,11 @@ import RinDomain
 import RinRuntime
 import RinStorage
 
-/// DESIGN.md §3.1: each live user's Rin Score for `as_of`, its delta, the Score Changed card and
+/// docs/CONTRACT.md §3.1: each live user's Rin Score for `as_of`, its delta, the Score Changed card and
 /// notification, and the score-milestone invite prompt.
 public struct DailyScoreJob: Job {
   public let name = JobName.dailyScore
-  /// How long the Score Changed card stays (000 §3.1.5).
+  /// How long the Score Changed card stays (docs/CONTRACT.md §3.1).
   static let cardLifetime: Int64 = 48 * 3600
 
   public init() {}

@@ -3,7 +3,7 @@ import RinProviderClient
 import RinRuntime
 import RinStorage
 
-/// DESIGN.md §3.3: links contacts to the Rin users they are (Rin network, no network calls),
+/// docs/CONTRACT.md §3.3: links contacts to the Rin users they are (Rin network, no network calls),
 /// then fills company, title and birthday from the external provider, paying for each lookup
 /// key at most once per cache lifetime.
 public struct EnrichmentFetchJob: Job {

@@ -2,7 +2,7 @@ import RinDomain
 import RinRuntime
 import RinStorage
 
-/// DESIGN.md §3.4: each live user's birthdays and reminders from their today through the next
+/// docs/CONTRACT.md §3.4: each live user's birthdays and reminders from their today through the next
 /// `window_days` days, in their own time zone, as `upcoming_events` rows; a `reminder_due` push
 /// for each reminder due today. Runs hourly: it reads `--now`, not `--as-of`.
 public struct UpcomingBirthdaysJob: Job {

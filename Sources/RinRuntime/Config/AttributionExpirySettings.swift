@@ -1,7 +1,7 @@
 /// `jobs.attribution-expiry:`
 public struct AttributionExpirySettings: Sendable, Hashable {
   public var batchSize: Int
-  /// Raw clicks older than this are deleted (001 §6.1: the attribution window).
+  /// Raw clicks older than this are deleted (docs/CONTRACT.md §3.5: the attribution window).
   public var window: Duration
   /// Clicks deleted per transaction, small enough never to hold a long write lock.
   public var deleteBatchSize: Int

@@ -1,4 +1,4 @@
-/// `jobs.circle-patterns:` — thresholds for suggesting contacts to a circle (000 §3.1.4).
+/// `jobs.circle-patterns:` — thresholds for suggesting contacts to a circle (docs/CONTRACT.md §3.2).
 public struct CirclePatternsSettings: Sendable, Hashable {
   public var batchSize: Int
   /// Share of members with an email that must share a registrable domain.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// `jobs.enrichment-fetch.provider:` — the external people-data API (DESIGN §3.3).
+/// `jobs.enrichment-fetch.provider:` — the external people-data API (docs/CONTRACT.md §3.3).
 /// The API key itself never appears in the file, only the name of the variable holding it.
 public struct EnrichmentProviderSettings: Sendable, Hashable {
   /// Recorded as `source` on enrichments and as `provider` on cached lookups.

@@ -1,7 +1,7 @@
 import Logging
 import RinStorage
 
-/// Runs a pipeline's jobs in order in this process (DESIGN.md §4): for the slot due now, for
+/// Runs a pipeline's jobs in order in this process (docs/CONTRACT.md §4): for the slot due now, for
 /// missed slots, or once now. A job that does not succeed stops the pipeline, and the ledger
 /// names it. Never throws: every outcome is a `PipelineReport`.
 public struct PipelineRunner: Sendable {

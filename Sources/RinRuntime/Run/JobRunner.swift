@@ -2,7 +2,7 @@ import Logging
 import RinDomain
 import RinStorage
 
-/// Runs one job under the runtime contract of DESIGN.md §4: ledger row, lease, checkpoint,
+/// Runs one job under the runtime contract of docs/CONTRACT.md §4: ledger row, lease, checkpoint,
 /// dry-run transaction, signals, summary. Never throws: every outcome is a `RunSummary`.
 public struct JobRunner: Sendable {
   public var config: RinConfig

@@ -1,4 +1,4 @@
-/// Exit codes of DESIGN.md §4 (sysexits, as cron users expect).
+/// Exit codes of docs/CONTRACT.md §4 (sysexits, as cron users expect).
 public enum RinExitCode: Int32, Sendable, Codable {
   /// Success, also "not due" and "already done".
   case success = 0

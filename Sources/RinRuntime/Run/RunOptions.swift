@@ -46,7 +46,7 @@ public enum ShardSpec: Sendable, Equatable, CustomStringConvertible {
   }
 }
 
-/// The options every job takes (DESIGN.md §4), already parsed and checked.
+/// The options every job takes (docs/CONTRACT.md §4), already parsed and checked.
 public struct RunOptions: Sendable {
   public var dryRun = false
   public var asOf: CalendarDate?

@@ -1,7 +1,7 @@
 import Foundation
 import RinDomain
 
-/// A cron expression read in an IANA time zone: the fire times of a pipeline (DESIGN.md §4).
+/// A cron expression read in an IANA time zone: the fire times of a pipeline (docs/CONTRACT.md §4).
 /// A wall time skipped by a spring-forward gap fires at the first instant after the gap (or not
 /// at all, `dst.gap: skip`); one repeated by a fall-back fires at its first occurrence (or its
 /// last, or both: `dst.repeat`); two scheduled times that land on the same instant fire once.

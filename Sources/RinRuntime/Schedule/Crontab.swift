@@ -24,7 +24,7 @@ public enum Crontab {
     # - Cron reads these lines in the host's zone, which need not be a pipeline's `timezone` and
     #   may itself change offset twice a year. So cron only triggers, and
     #   `rinjobs pipeline run NAME --scheduled` decides: it computes the pipeline's fire times in
-    #   the pipeline's own IANA zone (DST rules of DESIGN.md §4) and runs the slot due now, the
+    #   the pipeline's own IANA zone (DST rules of docs/CONTRACT.md §4) and runs the slot due now, the
     #   latest fire time in the last 10 minutes, unless the run ledger shows that slot already
     #   succeeded or failed. The pipeline's lease keeps two triggers from running it at once. A
     #   trigger with no slot due exits 0 at once and writes nothing.

@@ -1,5 +1,5 @@
 /// One instant a schedule fires at, with the local time it was scheduled for and the DST rule
-/// that moved or thinned it, if one did (DESIGN.md §4).
+/// that moved or thinned it, if one did (docs/CONTRACT.md §4).
 public struct FireTime: Sendable, Hashable {
   public enum Adjustment: Sendable, Hashable {
     /// The scheduled wall time does not exist (clocks sprang forward over it): it fires at the

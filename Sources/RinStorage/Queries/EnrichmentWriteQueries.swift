@@ -45,7 +45,7 @@ extension StorageTransaction {
       "contact_enrichments", isNew ? .insert : .update, sample: "contact \(contactID) \(field) (\(source))")
   }
 
-  /// Links a contact to the Rin user it is (DESIGN.md §3.3, Rin-network source).
+  /// Links a contact to the Rin user it is (docs/CONTRACT.md §3.3, Rin-network source).
   public func linkRinUser(contactID: Int64, userID: Int64) throws {
     let changed = try sql.execute(
       sql.dialect.placeholders(

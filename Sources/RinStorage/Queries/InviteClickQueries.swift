@@ -43,7 +43,7 @@ extension StorageTransaction {
   /// row) leaves no copy of a deleted click anywhere. Costs one pass over the kept clicks.
   /// Returns how many rows were written again; nil on PostgreSQL, which keeps no such copies to
   /// free this way: a deleted row stays in its page, dead, until `VACUUM` makes the space
-  /// reusable, and a rewrite would only add a dead copy of every kept click (DESIGN.md §3.5 asks
+  /// reusable, and a rewrite would only add a dead copy of every kept click (docs/CONTRACT.md §3.5 asks
   /// for the scrub on SQLite; docs/JOBS.md "attribution-expiry").
   public func rewriteInviteClicks() throws -> Int? {
     guard !sql.dialect.isPostgres else { return nil }

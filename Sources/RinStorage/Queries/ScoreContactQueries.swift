@@ -5,7 +5,7 @@ extension StorageTransaction {
   /// needs), with the existence checks answered for contacts live at `end` only.
   ///
   /// Every read goes through an index keyed by owner, so a batch costs the same however its
-  /// users' contact ids are spread among everyone else's (DESIGN.md §6): the contacts from
+  /// users' contact ids are spread among everyone else's (docs/CONTRACT.md §6): the contacts from
   /// `contacts_for_score_by_user`, their names' and child rows' facts from
   /// `score_contact_facts`, their circles from `circles_by_user` and each circle's members in
   /// one run of `circle_members_by_circle_with_added_at`; *mutual* from

@@ -1,4 +1,4 @@
-/// DDL of DESIGN.md §2, the contract with Rin's online services. Input tables carry no CHECK
+/// DDL of docs/CONTRACT.md §2, the contract with Rin's online services. Input tables carry no CHECK
 /// constraints: the services may write malformed values and the jobs validate as they read.
 enum DataContractSchema {
   static let inputTables = """

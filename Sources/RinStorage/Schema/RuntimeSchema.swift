@@ -1,4 +1,4 @@
-/// Tables of our own (DESIGN.md §2 allows them): the run ledger, leases and checkpoints.
+/// Tables of our own (docs/CONTRACT.md §2 allows them): the run ledger, leases and checkpoints.
 enum RuntimeSchema {
   static let tables = """
     CREATE TABLE job_runs (

@@ -3,7 +3,7 @@ import Testing
 
 @testable import RinRuntime
 
-/// The repository's `pipelines.yaml` shape (DESIGN §4), line numbers matter to the tests.
+/// The repository's `pipelines.yaml` shape (docs/CONTRACT.md §4), line numbers matter to the tests.
 let examplePipelinesYAML = """
   storage:
     url: var/rin.sqlite

@@ -7,7 +7,7 @@ import RinProviderStub
 import RinRuntime
 import RinStorage
 
-/// A small database covering every rule of DESIGN.md §3.3, a provider stub on loopback that
+/// A small database covering every rule of docs/CONTRACT.md §3.3, a provider stub on loopback that
 /// answers by email, and the expected outcome, written out by hand. Numbers go through the real
 /// normalizer: contact 10's national form parses in its owner's region (US), contact 20's does
 /// not in its owner's (GB).

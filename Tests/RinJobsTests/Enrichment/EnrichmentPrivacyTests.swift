@@ -5,7 +5,7 @@ import RinRuntime
 import Testing
 
 extension EnrichmentEndToEnd {
-  /// DESIGN.md §3.3: secrets never appear in logs, errors or the ledger; nor do emails or phone
+  /// docs/CONTRACT.md §3.3: secrets never appear in logs, errors or the ledger; nor do emails or phone
   /// numbers (nor the keys, which are hashes of them).
   @Suite("enrichment-fetch keeps secrets and contact data out of logs")
   struct EnrichmentPrivacyTests {

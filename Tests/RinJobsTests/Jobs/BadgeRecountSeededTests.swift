@@ -5,7 +5,7 @@ import Testing
 
 @Suite("badge-recount on a seeded database")
 struct BadgeRecountSeededTests {
-  /// DESIGN.md §3.6 written again as one SQL query, independent of the job's code.
+  /// docs/CONTRACT.md §3.6 written again as one SQL query, independent of the job's code.
   static let recomputation = """
     SELECT u.id,
       (SELECT count(*) FROM merge_suggestions m WHERE m.user_id = u.id AND m.status = 'pending'

@@ -6,7 +6,7 @@ import Testing
 
 @Suite("badge-recount end to end")
 struct BadgeRecountTests {
-  /// Five users covering every rule of DESIGN.md §3.6; see the expectations below.
+  /// Five users covering every rule of docs/CONTRACT.md §3.6; see the expectations below.
   static func makeDatabase(_ backend: Backend) throws -> TestDatabase {
     let db = try TestDatabase(backend)
     // Text in a REAL column is possible on SQLite only; PostgreSQL's typed column holds null.

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-/// DESIGN.md §3.1 computed again, user by user, straight from the tables — deliberately naive
+/// docs/CONTRACT.md §3.1 computed again, user by user, straight from the tables — deliberately naive
 /// and sharing no code with the job, so that the end-to-end test checks the job against the
 /// design rather than against itself.
 enum IndependentScore {

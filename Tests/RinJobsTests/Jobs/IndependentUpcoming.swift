@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-/// DESIGN.md §3.4 computed again from the raw tables with Foundation's calendar, without the
+/// docs/CONTRACT.md §3.4 computed again from the raw tables with Foundation's calendar, without the
 /// production rules (no `Birthday`, `LocalDay`, `UpcomingWindow` or `CalendarDate`).
 enum IndependentUpcoming {
   static let utc: Calendar = {

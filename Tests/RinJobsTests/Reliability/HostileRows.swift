@@ -1,6 +1,6 @@
 import GRDB
 
-/// Rows the online services might write (DESIGN.md §2 "Input data is not clean"): garbage,
+/// Rows the online services might write (docs/CONTRACT.md §2 "Input data is not clean"): garbage,
 /// megabyte strings, NUL bytes, invalid UTF-8, blobs where text belongs, odd Unicode, NULLs,
 /// out-of-range and non-numeric confidences, unknown zones, impossible dates, extreme instants.
 /// Plain SQL through raw GRDB, so that no rule of ours shapes them.

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import Testing
 
-/// DESIGN.md §5 "two runs at once": four processes start the same job at the same moment;
+/// docs/CONTRACT.md §5 "two runs at once": four processes start the same job at the same moment;
 /// exactly one does the work, three exit 75 naming the holder.
 @Suite("Reliability: four runs of a job started at once", .serialized)
 struct ReliabilityConcurrencyTests {

@@ -3,7 +3,7 @@ import Testing
 
 @testable import RinRuntime
 
-/// DESIGN.md §5 "malformed YAML … exit 78, file:line:col": thousands of seeded mutations of
+/// docs/CONTRACT.md §5 "malformed YAML … exit 78, file:line:col": thousands of seeded mutations of
 /// the committed pipelines.yaml go through the loader `rinjobs validate` uses; none may crash
 /// or hang, and every one it rejects names a position in the file. A sample also goes through
 /// the real executable, which must exit 78 with that message.

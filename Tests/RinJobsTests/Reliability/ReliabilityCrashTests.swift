@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import Testing
 
-/// DESIGN.md §5 "kill -9 at any point": each job's real executable is killed at seeded points
+/// docs/CONTRACT.md §5 "kill -9 at any point": each job's real executable is killed at seeded points
 /// across its batches and commits, then run again; the final tables must equal those of an
 /// uninterrupted run on an identical copy.
 @Suite("Reliability: kill -9 at seeded points, then run again", .serialized)

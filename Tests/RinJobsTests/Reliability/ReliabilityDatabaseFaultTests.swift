@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import Testing
 
-/// DESIGN.md §5 "database missing, unreadable, locked, disk full": a clear message, exit 75 or
+/// docs/CONTRACT.md §5 "database missing, unreadable, locked, disk full": a clear message, exit 75 or
 /// 1, the open transaction rolled back, nothing half-written. Made for real: a read-only
 /// tmpfs, an immutable file (`chattr +i`: root ignores file modes), a full tmpfs, and another
 /// connection holding the write lock.

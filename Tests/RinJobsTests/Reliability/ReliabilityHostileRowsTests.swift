@@ -4,7 +4,7 @@ import RinDomain
 import RinNormalize
 import Testing
 
-/// DESIGN.md §5 "a row with a malformed phone, email, birthday, timezone or confidence": every
+/// docs/CONTRACT.md §5 "a row with a malformed phone, email, birthday, timezone or confidence": every
 /// job runs to success over hostile rows, counts what it skipped and why, logs none of the
 /// text, and a second run changes nothing.
 @Suite("Reliability: hostile input rows", .serialized)

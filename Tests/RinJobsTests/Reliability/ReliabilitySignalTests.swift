@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import Testing
 
-/// DESIGN.md §4 "Signals": SIGTERM finishes the current batch, commits it with its checkpoint,
+/// docs/CONTRACT.md §4 "Signals": SIGTERM finishes the current batch, commits it with its checkpoint,
 /// marks the run `interrupted` and exits 75; the next run resumes after that checkpoint.
 @Suite("Reliability: SIGTERM stops after the batch, the next run resumes", .serialized)
 struct ReliabilitySignalTests {

@@ -3,7 +3,7 @@ import GRDB
 import RinSeed
 import Testing
 
-/// DESIGN.md §6: seeded contact ids lie as production's do, in creation order across users,
+/// docs/CONTRACT.md §6: seeded contact ids lie as production's do, in creation order across users,
 /// and the clustered layout holds the same rows under other ids.
 @Suite("Seeder: contact id layout")
 struct SeedContactIDLayoutTests {

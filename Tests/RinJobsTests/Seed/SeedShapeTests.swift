@@ -3,7 +3,7 @@ import RinSeed
 import RinStorage
 import Testing
 
-/// The edge cases DESIGN.md §6 and the jobs need must all be present in a 50-user database.
+/// The edge cases docs/CONTRACT.md §6 and the jobs need must all be present in a 50-user database.
 /// Each test seeds its own file (Swift Testing makes one suite instance per test), so no
 /// temporary file outlives its test.
 @Suite("Seeder: shape and edge cases")

@@ -56,7 +56,7 @@ struct EnrichmentQueriesTests {
     #expect(contacts.first?.emails == ["B@x", "a@x", "b@x"])
   }
 
-  /// The services may write a phone or address of any length (DESIGN.md §2: no constraints on
+  /// The services may write a phone or address of any length (docs/CONTRACT.md §2: no constraints on
   /// input): no index of ours may refuse it (a PostgreSQL btree entry holds about 2.7 KB).
   @Test(arguments: Backend.available) func aPhoneOrAddressOfAnyLengthCanBeWrittenAndRead(backend: Backend)
     throws
