@@ -68,7 +68,7 @@ struct BackfillCommand: AsyncParsableCommand {
         throw CLIFailure(.failure, "\(job.rawValue) is not built in this release")
       }
       let history = try opened.read {
-        try $0.backfillHistory(job: job.rawValue, from: first.description, through: last.description)
+        try $0.backfillHistory(job: job, from: first, through: last)
       }
       let plan = BackfillPlan.make(
         BackfillPlan.dates(from: first, to: last, backwards: backwards),

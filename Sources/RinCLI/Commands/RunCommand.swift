@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import RinDomain
 import RinJobs
 import RinRuntime
 import RinStorage
@@ -10,7 +11,7 @@ public struct RunCommand: AsyncParsableCommand {
   public static let configuration = CommandConfiguration(
     commandName: "run", abstract: "Run one job once.")
 
-  @Argument(help: "The job: \(JobName.allCases.map(\.rawValue).joined(separator: ", ")).")
+  @Argument(help: "The job: \(JobName.allNames).")
   var job: JobName
 
   @OptionGroup var options: JobOptions

@@ -1,3 +1,5 @@
+import RinDomain
+
 /// `jobs:` — one settings value per job. A job left out of the file gets its defaults.
 public struct JobsSettings: Sendable, Hashable {
   public var dailyScore: DailyScoreSettings

@@ -1,3 +1,4 @@
+import RinDomain
 import RinStorage
 
 extension PipelineRunner {

@@ -1,4 +1,5 @@
 import Logging
+import RinDomain
 import RinStorage
 
 /// Runs a pipeline's jobs in order in this process (DESIGN.md §4): for the slot due now, for

@@ -69,7 +69,7 @@ public struct JobRunner: Sendable {
       let checkpoint =
         options.dryRun
         ? nil
-        : try storage.read { try $0.checkpoint(job: job.name.rawValue, asOf: asOf.description, scope: scope) }
+        : try storage.read { try $0.checkpoint(job: job.name, asOf: asOf, scope: scope) }
       if let checkpoint {
         summary.resumedAfterUser = checkpoint.lastUserID
         logger.info(
@@ -99,7 +99,7 @@ public struct JobRunner: Sendable {
       } else {
         try await job.run(ctx)
         try storage.write {
-          try $0.clearCheckpoint(job: job.name.rawValue, asOf: asOf.description, scope: scope)
+          try $0.clearCheckpoint(job: job.name, asOf: asOf, scope: scope)
         }
       }
       summary.status = .succeeded

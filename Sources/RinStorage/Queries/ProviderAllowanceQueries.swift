@@ -1,3 +1,5 @@
+import RinDomain
+
 /// One provider request's place in the rate and the day's budget that every worker calling the
 /// provider shares (`provider_allowances`).
 public enum ProviderTurn: Sendable, Equatable {
@@ -14,9 +16,10 @@ extension StorageTransaction {
   /// unless that would pass `dailyLimit`. One statement, so two workers cannot take one turn:
   /// SQLite's write lock and PostgreSQL's row lock order them.
   public func takeProviderTurn(
-    provider: String, nowMicroseconds: Int64, intervalMicroseconds: Int64, lookups: Int, day: String,
-    dailyLimit: Int?
+    provider: String, nowMicroseconds: Int64, intervalMicroseconds: Int64, lookups: Int,
+    day: CalendarDate, dailyLimit: Int?
   ) throws -> ProviderTurn {
+    let day = day.description
     _ = try sql.execute(
       """
       INSERT INTO provider_allowances (provider, next_request_at, day, lookups_on_day) VALUES (?, 0, ?, 0)
@@ -53,11 +56,11 @@ extension StorageTransaction {
   }
 
   /// Lookups sent to the provider on `day` (UTC) by all workers.
-  public func providerLookups(provider: String, day: String) throws -> Int {
+  public func providerLookups(provider: String, day: CalendarDate) throws -> Int {
     Int(
       try sql.fetchInt(
         "SELECT lookups_on_day FROM provider_allowances WHERE provider = ? AND day = ?",
-        [.text(provider), .text(day)]) ?? 0)
+        [.text(provider), .text(day.description)]) ?? 0)
   }
 }
 

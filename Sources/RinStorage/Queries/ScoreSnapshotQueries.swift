@@ -1,3 +1,5 @@
+import RinDomain
+
 /// The snapshots around one `as_of`, per user, as daily-score needs them.
 public struct SnapshotHistory: Sendable, Equatable {
   /// The row for this `as_of`, if a run wrote one.
@@ -12,9 +14,10 @@ public struct SnapshotHistory: Sendable, Equatable {
 }
 
 extension StorageTransaction {
-  public func snapshotHistory(of ids: [Int64], asOf: String, threshold: Int) throws -> [Int64:
-    SnapshotHistory]
+  public func snapshotHistory(of ids: [Int64], asOf date: CalendarDate, threshold: Int) throws
+    -> [Int64: SnapshotHistory]
   {
+    let asOf = date.description
     var history: [Int64: SnapshotHistory] = [:]
     let list = SQLDialect.list(ids.count)
     let idValues = ids.map(SQLValue.integer)
@@ -27,7 +30,7 @@ extension StorageTransaction {
     ) { row in
       guard let user = row.int64(0) else { return }
       history[user, default: SnapshotHistory()].current = ScoreSnapshotRow(
-        userID: user, asOf: row.text(1) ?? asOf, score: Int(row.int64(2) ?? 0), quality: row.double(3),
+        userID: user, asOf: date, score: Int(row.int64(2) ?? 0), quality: row.double(3),
         position: row.double(4), stability: row.double(5), trust: row.double(6), tier: row.text(7) ?? "",
         delta: row.int64(8).map { Int($0) }, formulaVersion: row.text(9) ?? "")
     }

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Logging
+import RinDomain
 import RinJobs
 import RinRuntime
 import RinStorage
