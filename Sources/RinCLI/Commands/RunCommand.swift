@@ -21,7 +21,7 @@ public struct RunCommand: AsyncParsableCommand {
   public func run() async throws {
     try await CLIFailure.reporting("rin-\(job.rawValue)") {
       LogSetup.bootstrap()
-      let runOptions = try options.runOptions()
+      let runOptions = options.runOptions
       let config = try options.storage.loadConfig()
       guard let implementation = JobCatalog.job(job) else {
         throw CLIFailure(

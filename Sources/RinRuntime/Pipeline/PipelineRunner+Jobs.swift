@@ -39,7 +39,7 @@ extension PipelineRunner {
       if let implementation = jobs(name) {
         var jobOptions = RunOptions()
         jobOptions.dryRun = dryRun
-        jobOptions.now = jobNow
+        jobOptions.now = UTCInstant(seconds: jobNow)
         jobOptions.pipeline = pipeline.name
         jobOptions.slot = slot
         jobOptions.waitSeconds = options.waitSeconds

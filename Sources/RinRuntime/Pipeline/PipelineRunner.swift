@@ -31,7 +31,7 @@ public struct PipelineRunner: Sendable {
 
   public func run(_ pipeline: PipelineConfig, options: PipelineRunOptions) async -> PipelineReport {
     var options = options
-    let now = options.now ?? environment.wallSeconds
+    let now = options.now?.seconds ?? environment.wallSeconds
     var report = PipelineReport(pipeline: pipeline.name, dryRun: options.dryRun, now: now)
     do {
       if let problem = options.usageProblem() { throw RunFailure.usage(problem) }

@@ -33,7 +33,7 @@ public struct JobRunner: Sendable {
     var logger = self.logger
     logger[metadataKey: "job"] = "\(job.name.rawValue)"
     do {
-      let now = options.now ?? Int64(started)
+      let now = options.now?.seconds ?? Int64(started)
       let asOf = options.asOf ?? CalendarDate(utcInstant: now)
       let shard = try options.shard.map { try $0.resolve(environment: environment.variables).get() }
       let users = options.userIDs.isEmpty ? nil : Array(Set(options.userIDs)).sorted()
