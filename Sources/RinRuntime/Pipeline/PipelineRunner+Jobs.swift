@@ -67,7 +67,7 @@ extension PipelineRunner {
       executed.summary.exitCode = .success
     }
     executed.finished = environment.wallSeconds
-    executed.summary.durationSeconds = ((environment.wallClock() - started) * 1000).rounded() / 1000
+    executed.summary.durationSeconds = environment.secondsSince(started)
     return executed
   }
 

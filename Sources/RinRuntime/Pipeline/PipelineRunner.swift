@@ -144,7 +144,7 @@ public struct PipelineRunner: Sendable {
       summary = executed.summary
       summary.runID = keeper.runID
     }
-    summary.durationSeconds = ((environment.wallClock() - started) * 1000).rounded() / 1000
+    summary.durationSeconds = environment.secondsSince(started)
     do {
       try storage.write {
         try $0.finishRun(

@@ -125,7 +125,7 @@ public struct JobRunner: Sendable {
       summary.details = context.details
       summary.provider = context.providerHealth
     }
-    summary.durationSeconds = ((environment.wallClock() - started) * 1000).rounded() / 1000
+    summary.durationSeconds = environment.secondsSince(started)
     finishLedger(runID: runID, summary: summary, logger: logger)
     // Only after the ledger row is final: a crash in between leaves the lease of a dead pid,
     // which the next run takes over, rather than a row that says `running` forever.
