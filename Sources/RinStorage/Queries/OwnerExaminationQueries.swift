@@ -11,7 +11,7 @@ extension StorageTransaction {
         """
         SELECT user_id, fingerprint, examined_at, due_at FROM owner_examinations
         WHERE job = ? AND user_id IN (\(SQLDialect.list(userIDs.count)))
-        """), [.text(job.rawValue)] + userIDs.map(SQLValue.integer)
+        """), [SQLValue(job)] + userIDs.map(SQLValue.integer)
     ) { row in
       guard let user = row.int64(0), let fingerprint = row.int64(1), let at = row.int64(2) else { return }
       stored[user] = StoredOwnerExamination(fingerprint: fingerprint, examinedAt: at, dueAt: row.int64(3))
@@ -29,7 +29,7 @@ extension StorageTransaction {
     try Self.ownerExaminationUpsert.execute(
       owners.map { owner in
         [
-          .text(job.rawValue), .integer(owner.userID), .integer(owner.examination.fingerprint),
+          SQLValue(job), .integer(owner.userID), .integer(owner.examination.fingerprint),
           .integer(owner.examination.examinedAt), SQLValue(owner.examination.dueAt),
         ]
       }, on: sql)

@@ -19,12 +19,12 @@ extension StorageTransaction {
     provider: String, nowMicroseconds: Int64, intervalMicroseconds: Int64, lookups: Int,
     day: CalendarDate, dailyLimit: Int?
   ) throws -> ProviderTurn {
-    let day = day.description
+    let day = SQLValue(day)
     _ = try sql.execute(
       """
       INSERT INTO provider_allowances (provider, next_request_at, day, lookups_on_day) VALUES (?, 0, ?, 0)
       ON CONFLICT (provider) DO NOTHING
-      """, [.text(provider), .text(day)])
+      """, [.text(provider), day])
     let spentToday = "CASE WHEN day = ? THEN lookups_on_day ELSE 0 END"
     var startAt: Int64?
     // Every expression of SET reads the row as it was: the turn starts at the later of now and
@@ -38,9 +38,9 @@ extension StorageTransaction {
       RETURNING next_request_at - ?
       """,
       [
-        .text(day), .integer(Int64(lookups)), .text(day), .integer(nowMicroseconds),
+        day, .integer(Int64(lookups)), day, .integer(nowMicroseconds),
         .integer(nowMicroseconds),
-        .integer(intervalMicroseconds), .text(provider), .text(day), .integer(Int64(lookups)),
+        .integer(intervalMicroseconds), .text(provider), day, .integer(Int64(lookups)),
         .integer(Int64(dailyLimit ?? Int.max)), .integer(intervalMicroseconds),
       ]
     ) { startAt = $0.int64(0) }
@@ -60,7 +60,7 @@ extension StorageTransaction {
     Int(
       try sql.fetchInt(
         "SELECT lookups_on_day FROM provider_allowances WHERE provider = ? AND day = ?",
-        [.text(provider), .text(day.description)]) ?? 0)
+        [.text(provider), SQLValue(day)]) ?? 0)
   }
 }
 

@@ -17,7 +17,7 @@ extension StorageTransaction {
   public func snapshotHistory(of ids: [Int64], asOf date: CalendarDate, threshold: Int) throws
     -> [Int64: SnapshotHistory]
   {
-    let asOf = date.description
+    let asOf = SQLValue(date)
     var history: [Int64: SnapshotHistory] = [:]
     let list = SQLDialect.list(ids.count)
     let idValues = ids.map(SQLValue.integer)
@@ -26,7 +26,7 @@ extension StorageTransaction {
         """
         SELECT user_id, as_of, score, quality, position, stability, trust, tier, delta, formula_version
         FROM score_snapshots WHERE user_id IN (\(list)) AND as_of = ?
-        """), idValues + [.text(asOf)]
+        """), idValues + [asOf]
     ) { row in
       guard let user = row.int64(0) else { return }
       history[user, default: SnapshotHistory()].current = ScoreSnapshotRow(
@@ -40,7 +40,7 @@ extension StorageTransaction {
         SELECT s.user_id, s.score FROM score_snapshots s
         WHERE s.user_id IN (\(list)) AND s.as_of = (
           SELECT max(t.as_of) FROM score_snapshots t WHERE t.user_id = s.user_id AND t.as_of < ?)
-        """), idValues + [.text(asOf)]
+        """), idValues + [asOf]
     ) { row in
       guard let user = row.int64(0) else { return }
       history[user, default: SnapshotHistory()].previousScore = row.int64(1).map { Int($0) }
@@ -51,7 +51,7 @@ extension StorageTransaction {
         SELECT user_id, max(CASE WHEN as_of < ? AND score >= ? THEN 1 ELSE 0 END),
           max(CASE WHEN as_of > ? THEN 1 ELSE 0 END)
         FROM score_snapshots WHERE user_id IN (\(list)) AND as_of <> ? GROUP BY user_id
-        """), [.text(asOf), .integer(Int64(threshold)), .text(asOf)] + idValues + [.text(asOf)]
+        """), [asOf, .integer(Int64(threshold)), asOf] + idValues + [asOf]
     ) { row in
       guard let user = row.int64(0) else { return }
       history[user, default: SnapshotHistory()].reachedThresholdBefore = row.int64(1) == 1

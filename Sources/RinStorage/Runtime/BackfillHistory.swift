@@ -13,7 +13,7 @@ extension StorageTransaction {
       SELECT as_of, id, status FROM job_runs
       WHERE job = ? AND dry_run = 0 AND shard = 'all' AND users IS NULL AND as_of >= ? AND as_of <= ?
       ORDER BY id
-      """, [.text(job.rawValue), .text(from.description), .text(to.description)]
+      """, [SQLValue(job), SQLValue(from), SQLValue(to)]
     ) { row in
       guard let asOf = row.text(0).flatMap(CalendarDate.init),
         let status = row.text(2).flatMap(RunRecord.Status.init(rawValue:))

@@ -24,7 +24,7 @@ extension StorageTransaction {
     try sql.forEachRow(
       sql.dialect.placeholders(
         "SELECT run_id, last_user_id FROM job_checkpoints WHERE job = ? AND as_of = ? AND scope = ?"),
-      [.text(job.rawValue), .text(asOf.description), .text(scope)]
+      [SQLValue(job), SQLValue(asOf), .text(scope)]
     ) { row in
       found = Checkpoint(
         job: job, asOf: asOf, scope: scope, runID: row.int64(0) ?? 0, lastUserID: row.int64(1) ?? 0)
@@ -42,7 +42,7 @@ extension StorageTransaction {
           last_user_id = excluded.last_user_id, updated_at = excluded.updated_at
         """),
       [
-        .text(checkpoint.job.rawValue), .text(checkpoint.asOf.description), .text(checkpoint.scope),
+        SQLValue(checkpoint.job), SQLValue(checkpoint.asOf), .text(checkpoint.scope),
         .integer(checkpoint.runID), .integer(checkpoint.lastUserID), .integer(instant),
       ])
   }
@@ -50,6 +50,6 @@ extension StorageTransaction {
   public func clearCheckpoint(job: JobName, asOf: CalendarDate, scope: String) throws {
     try sql.execute(
       sql.dialect.placeholders("DELETE FROM job_checkpoints WHERE job = ? AND as_of = ? AND scope = ?"),
-      [.text(job.rawValue), .text(asOf.description), .text(scope)])
+      [SQLValue(job), SQLValue(asOf), .text(scope)])
   }
 }
