@@ -1,4 +1,5 @@
 import ArgumentParser
+import RinDomain
 import RinRuntime
 
 /// `rinjobs`: the operator's tool.

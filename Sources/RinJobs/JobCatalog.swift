@@ -1,3 +1,4 @@
+import RinDomain
 import RinRuntime
 
 /// The jobs this build can run. A job missing here is not built yet: running it exits 1 and

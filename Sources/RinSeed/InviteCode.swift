@@ -9,7 +9,7 @@ enum InviteCode {
 
   static func make(seed: UInt64, user: Int64, index: Int) -> String {
     let n = (UInt64(user) &* 4 &+ UInt64(index)) % space
-    let offset = SeedRandom.mix(seed) % space
+    let offset = SplitMix64.mix(seed) % space
     let product = n.multipliedFullWidth(by: multiplier)
     var value = (space.dividingFullWidth((product.high, product.low)).remainder + offset) % space
     var chars: [Character] = []

@@ -1,37 +1,19 @@
 import Foundation
 
-/// SplitMix64: tiny, fast and fully specified, so a seed gives the same stream on every
-/// platform and Swift release. It deliberately does not conform to `RandomNumberGenerator`:
-/// the standard library's `random(in:using:)` and `shuffled(using:)` may change their
-/// algorithms between releases, which would silently change seeded databases.
+/// The seeder's draws from a `SplitMix64` stream. It deliberately does not offer the standard
+/// library's `random(in:using:)` and `shuffled(using:)`: they may change their algorithms
+/// between releases, which would silently change seeded databases; the draws below are ours.
 struct SeedRandom {
-  private var state: UInt64
-
-  init(state: UInt64) {
-    self.state = state
-  }
+  private var generator: SplitMix64
 
   /// An independent stream for one purpose and one entity, so that a user's data does not
   /// depend on how much randomness earlier users consumed or on the commit chunk size.
   init(seed: UInt64, stream: Stream, id: Int64 = 0) {
-    let a = Self.mix(seed &+ 0x9E37_79B9_7F4A_7C15 &* stream.rawValue)
-    state = Self.mix(a ^ (UInt64(bitPattern: id) &* 0xD6E8_FEB8_6659_FD93))
+    let a = SplitMix64.mix(seed &+ 0x9E37_79B9_7F4A_7C15 &* stream.rawValue)
+    generator = SplitMix64(seed: SplitMix64.mix(a ^ (UInt64(bitPattern: id) &* 0xD6E8_FEB8_6659_FD93)))
   }
 
-  static func mix(_ value: UInt64) -> UInt64 {
-    var z = value &+ 0x9E37_79B9_7F4A_7C15
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
+  mutating func next() -> UInt64 { generator.next() }
 
   /// Uniform in `0..<bound` (Lemire's multiply-shift with rejection: no modulo bias).
   mutating func below(_ bound: Int) -> Int {

@@ -8,8 +8,8 @@ enum SocialGraph {
 
   private static func pairHash(_ seed: UInt64, _ a: Int64, _ b: Int64) -> UInt64 {
     let (low, high) = a < b ? (a, b) : (b, a)
-    return SeedRandom.mix(
-      seed ^ SeedRandom.mix(UInt64(bitPattern: low) &* 0x1_0000_0001 &+ UInt64(bitPattern: high)))
+    return SplitMix64.mix(
+      seed ^ SplitMix64.mix(UInt64(bitPattern: low) &* 0x1_0000_0001 &+ UInt64(bitPattern: high)))
   }
 
   static func linked(_ seed: UInt64, _ a: Int64, _ b: Int64) -> Bool {

@@ -22,8 +22,10 @@ struct BackfillCommand: AsyncParsableCommand {
 
   @OptionGroup var storage: StorageOptions
 
-  @Option(help: "The first day, YYYY-MM-DD.") var from: String
-  @Option(help: "The last day, YYYY-MM-DD (included).") var to: String
+  @Option(help: "The first day, YYYY-MM-DD.", transform: CalendarDate.parse(argument:))
+  var from: CalendarDate
+  @Option(help: "The last day, YYYY-MM-DD (included).", transform: CalendarDate.parse(argument:))
+  var to: CalendarDate
 
   @Option(
     help:
@@ -36,7 +38,10 @@ struct BackfillCommand: AsyncParsableCommand {
   @Flag(help: "List the days and what each would do; run nothing.") var dryRun = false
 
   func validate() throws {
-    _ = try range()
+    guard from <= to else { throw ValidationError("--from \(from) is after --to \(to)") }
+    guard from.days(until: to) < 3_660 else {
+      throw ValidationError("--from … --to spans more than ten years")
+    }
     guard Self.datedJobs.contains(job) else {
       throw ValidationError(
         "backfill runs jobs that compute for a date (\(Self.datedJobs.map(\.rawValue).joined(separator: ", "))); \(job.rawValue) works on the present only"
@@ -44,34 +49,19 @@ struct BackfillCommand: AsyncParsableCommand {
     }
   }
 
-  private func range() throws -> (CalendarDate, CalendarDate) {
-    guard let first = CalendarDate(from) else {
-      throw ValidationError("--from '\(from)': expected a date as YYYY-MM-DD, e.g. 2026-11-01")
-    }
-    guard let last = CalendarDate(to) else {
-      throw ValidationError("--to '\(to)': expected a date as YYYY-MM-DD, e.g. 2026-11-05")
-    }
-    guard first <= last else { throw ValidationError("--from \(from) is after --to \(to)") }
-    guard first.days(until: last) < 3_660 else {
-      throw ValidationError("--from … --to spans more than ten years")
-    }
-    return (first, last)
-  }
-
   func run() async throws {
     try await CLIFailure.reporting("rinjobs backfill") {
       LogSetup.bootstrap()
-      let (first, last) = try range()
       let config = try storage.loadConfig()
       let opened = try storage.openStorage(config)
       guard let implementation = JobCatalog.job(job) else {
         throw CLIFailure(.failure, "\(job.rawValue) is not built in this release")
       }
       let history = try opened.read {
-        try $0.backfillHistory(job: job.rawValue, from: first.description, through: last.description)
+        try $0.backfillHistory(job: job, from: from, through: to)
       }
       let plan = BackfillPlan.make(
-        BackfillPlan.dates(from: first, to: last, backwards: backwards),
+        BackfillPlan.dates(from: from, to: to, backwards: backwards),
         history: history.mapValues {
           BackfillPlan.History(succeededRunID: $0.succeeded, latest: $0.latest)
         }, reprocess: reprocess)
@@ -106,7 +96,7 @@ struct BackfillCommand: AsyncParsableCommand {
         }
         ran += 1
       }
-      print("backfill \(job.rawValue) \(first) … \(last): \(ran) days ran, \(plan.days.count - ran) skipped")
+      print("backfill \(job.rawValue) \(from) … \(to): \(ran) days ran, \(plan.days.count - ran) skipped")
     }
   }
 

@@ -11,7 +11,8 @@ struct PipelineRunCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "run",
     abstract:
-      "Run a pipeline's jobs in order: now, the slot due now (--scheduled), or missed slots (--catch-up).")
+      "Run a pipeline's jobs in order: now, the slot due now (--scheduled), or missed slots (--catch-up).",
+    discussion: "--now sets the scheduler's clock; slot runs give each job the slot's instant.")
 
   @Argument(help: "The pipeline, as named in pipelines.yaml.") var name: String
 
@@ -30,68 +31,47 @@ struct PipelineRunCommand: AsyncParsableCommand {
   @Option(help: "Run missed (or failed) slots within --max-age: 'all' oldest first, or only the 'latest'.")
   var catchUp: PipelineRunOptions.CatchUp?
 
-  @Option(help: "How far back --catch-up looks, e.g. 3d.") var maxAge: String?
+  @Option(help: "How far back --catch-up looks, e.g. 3d.", transform: Duration.parse(argument:))
+  var maxAge: Duration?
 
-  @Option(help: "How long after its fire time a slot is still due for --scheduled (default 10m).")
-  var grace: String?
+  @Option(
+    help: "How long after its fire time a slot is still due for --scheduled (default 10m).",
+    transform: Duration.parse(argument:))
+  var grace: Duration?
 
-  @Option(help: "The scheduler's clock, ISO 8601 (default: now). Slot runs give each job the slot's instant.")
-  var now: String?
+  @OptionGroup var clock: ClockOptions
 
-  @Flag(help: "Print a machine-readable report on stdout.") var json = false
+  @OptionGroup var output: RunOutputOptions
 
-  @Option(help: "Write Prometheus text-format metrics to this file (atomically).") var metricsFile: String?
-
-  @Option(help: "Wait up to SECONDS for another run's lease instead of exiting 75.") var wait: Double = 0
+  @OptionGroup var lease: LeaseWaitOptions
 
   @Option(
     help:
-      "Run every job on users with id mod N = K: K/N, or auto/N to read K from JOB_COMPLETION_INDEX (Kubernetes). The ledger, lease and slots are then per shard."
-  )
-  var shard: String?
+      "Run every job on users with id mod N = K: K/N, or auto/N to read K from JOB_COMPLETION_INDEX (Kubernetes). The ledger, lease and slots are then per shard.",
+    transform: ShardSpec.parse(argument:))
+  var shard: ShardSpec?
 
   func validate() throws {
-    _ = try runOptions()
+    if let problem = runOptions.usageProblem() { throw ValidationError(problem) }
   }
 
-  func runOptions() throws -> PipelineRunOptions {
+  var runOptions: PipelineRunOptions {
     var options = PipelineRunOptions()
     options.dryRun = dryRun
     options.scheduled = scheduled
     options.catchUp = catchUp
-    options.maxAge = try maxAge.map { try Self.duration($0, option: "--max-age") }
-    options.grace =
-      try grace.map { try Self.duration($0, option: "--grace") } ?? PipelineRunOptions.defaultGrace
-    if let now {
-      guard let instant = InstantParser.parse(now) else {
-        throw ValidationError("--now '\(now)': expected ISO 8601 with a zone, e.g. 2026-11-22T02:30:00Z")
-      }
-      options.now = instant
-    }
-    guard wait >= 0, wait.isFinite else { throw ValidationError("--wait must be 0 or more seconds") }
-    options.waitSeconds = wait
-    if let shard {
-      switch ShardSpec.parse(shard) {
-      case .success(let spec): options.shard = spec
-      case .failure(let failure): throw ValidationError(failure.message)
-      }
-    }
-    if let problem = options.usageProblem() { throw ValidationError(problem) }
+    options.maxAge = maxAge
+    options.grace = grace ?? PipelineRunOptions.defaultGrace
+    options.now = clock.now
+    options.waitSeconds = lease.wait
+    options.shard = shard
     return options
-  }
-
-  static func duration(_ text: String, option: String) throws -> Duration {
-    do {
-      return try DurationFormat.parse(text)
-    } catch {
-      throw ValidationError("\(option) '\(text)': \(error)")
-    }
   }
 
   func run() async throws {
     try await CLIFailure.reporting("rinjobs pipeline run \(name)") {
       LogSetup.bootstrap()
-      let options = try runOptions()
+      let options = runOptions
       let config = try storage.loadConfig()
       guard let pipeline = try PipelineLookup.select(name, in: config).first else { return }
       let opened = try storage.openStorage(config)
@@ -101,8 +81,8 @@ struct PipelineRunCommand: AsyncParsableCommand {
         config: config, storage: opened, logger: Logger(label: "rinjobs"), stop: stop,
         jobs: { JobCatalog.job($0) })
       let report = await runner.run(pipeline, options: options)
-      print(json ? (JSONText.encode(report) ?? "{}") : PipelineReportText.render(report))
-      if let metricsFile, !report.runs.isEmpty {
+      print(output.json ? (JSONText.encode(report) ?? "{}") : PipelineReportText.render(report))
+      if let metricsFile = output.metricsFile, !report.runs.isEmpty {
         try MetricsFile.write(
           MetricsFile.render(
             try MetricsFile.facts(

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RinDomain
 import RinRuntime
 
 /// `rinjobs plan`: the next fire times of the pipelines, in UTC and in each pipeline's zone,
@@ -16,8 +17,10 @@ struct PlanCommand: AsyncParsableCommand {
 
   @Option(help: "How many fire times per pipeline (1-1000).") var count = 5
 
-  @Option(help: "Start from this instant, ISO 8601 or YYYY-MM-DD (default: now); a fire time at it counts.")
-  var from: String?
+  @Option(
+    help: "Start from this instant, ISO 8601 or YYYY-MM-DD (default: now); a fire time at it counts.",
+    transform: UTCInstant.parse(argument:))
+  var from: UTCInstant?
 
   @Option(help: "Plan this cron expression instead of the config's pipelines (try one out).")
   var schedule: String?
@@ -28,17 +31,13 @@ struct PlanCommand: AsyncParsableCommand {
 
   func validate() throws {
     guard (1...1000).contains(count) else { throw ValidationError("--count must be from 1 to 1000") }
-    if let from, InstantParser.parse(from) == nil {
-      throw ValidationError(
-        "--from '\(from)': expected ISO 8601 with a zone (2026-11-22T02:30:00Z) or YYYY-MM-DD")
-    }
     if timezone != nil, schedule == nil { throw ValidationError("--timezone goes with --schedule") }
     if schedule != nil, pipeline != nil { throw ValidationError("give a PIPELINE or --schedule, not both") }
   }
 
   func run() async throws {
     try await CLIFailure.reporting("rinjobs plan") {
-      let start = from.flatMap(InstantParser.parse) ?? Int64(Date().timeIntervalSince1970)
+      let start = from?.seconds ?? Int64(Date().timeIntervalSince1970)
       let plans = try pipelinesToPlan().map { entry in
         PipelinePlan(
           name: entry.name, schedule: entry.schedule.expression.text, timezone: entry.zone,

@@ -17,30 +17,30 @@ struct ReportCommand: AsyncParsableCommand {
 
   @Option(help: "Where to write the HTML file.") var out = "report.html"
 
-  @Option(help: "How far back to look: runs, missed and failed slots, enrichment and clicks per day.")
-  var since = "30d"
+  @Option(
+    help:
+      "How far back to look: runs, missed and failed slots, enrichment and clicks per day. (default: \(Self.defaultPeriod.configString))",
+    transform: Duration.parse(argument:))
+  var since = Self.defaultPeriod
 
-  @Option(help: "The clock, ISO 8601 (default: now).") var now: String?
+  @OptionGroup var clock: ClockOptions
 
   @Flag(help: "Print the report's data as JSON on stdout instead of writing HTML.") var json = false
 
+  static let defaultPeriod: Duration = .seconds(30 * 86_400)
+
   func validate() throws {
-    let period = try PipelineRunCommand.duration(since, option: "--since")
-    guard period > .zero else { throw ValidationError("--since must be more than 0s") }
-    if let now, InstantParser.parse(now) == nil {
-      throw ValidationError("--now '\(now)': expected ISO 8601 with a zone, e.g. 2026-11-22T02:30:00Z")
-    }
+    guard since > .zero else { throw ValidationError("--since must be more than 0s") }
   }
 
   func run() async throws {
     try await CLIFailure.reporting("rinjobs report") {
-      let period = try PipelineRunCommand.duration(since, option: "--since")
       let config = try storage.loadConfig()
       let opened = try storage.openStorage(config)
       let environment = RuntimeEnvironment()
-      let clock = now.flatMap(InstantParser.parse) ?? environment.wallSecondsNow
+      let now = clock.now?.seconds ?? environment.wallSecondsNow
       let report = try OperatorReport.build(
-        config: config, storage: opened, now: clock, period: period,
+        config: config, storage: opened, now: now, period: since,
         staleBefore: environment.wallSecondsNow - 3 * environment.leaseTTLSeconds)
       if json {
         print(JSONText.encode(report) ?? "{}")

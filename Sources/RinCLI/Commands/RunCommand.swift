@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import RinDomain
 import RinJobs
 import RinRuntime
 import RinStorage
@@ -10,7 +11,7 @@ public struct RunCommand: AsyncParsableCommand {
   public static let configuration = CommandConfiguration(
     commandName: "run", abstract: "Run one job once.")
 
-  @Argument(help: "The job: \(JobName.allCases.map(\.rawValue).joined(separator: ", ")).")
+  @Argument(help: "The job: \(JobName.allNames).")
   var job: JobName
 
   @OptionGroup var options: JobOptions
@@ -20,7 +21,7 @@ public struct RunCommand: AsyncParsableCommand {
   public func run() async throws {
     try await CLIFailure.reporting("rin-\(job.rawValue)") {
       LogSetup.bootstrap()
-      let runOptions = try options.runOptions()
+      let runOptions = options.runOptions
       let config = try options.storage.loadConfig()
       guard let implementation = JobCatalog.job(job) else {
         throw CLIFailure(

@@ -14,8 +14,10 @@ struct SeedCommand: AsyncParsableCommand {
 
   @Option(help: "How many users.") var users = 2_000
   @Option(help: "The random seed.") var seed: UInt64 = 1
-  @Option(help: "The instant the data is relative to, ISO 8601 (default: today 00:00 UTC).")
-  var now: String?
+  @Option(
+    help: "The instant the data is relative to, ISO 8601 (default: today 00:00 UTC).",
+    transform: UTCInstant.parse(argument:))
+  var now: UTCInstant?
   @Option(
     name: .customLong("contact-ids"),
     help: """
@@ -26,16 +28,13 @@ struct SeedCommand: AsyncParsableCommand {
 
   func validate() throws {
     guard users > 0 else { throw ValidationError("--users must be positive") }
-    if let now, InstantParser.parse(now) == nil {
-      throw ValidationError("--now '\(now)': expected ISO 8601 with a zone, e.g. 2026-11-22T00:00:00Z")
-    }
   }
 
   func run() async throws {
     try await CLIFailure.reporting("rinjobs seed") {
       let config = try storage.loadConfig()
       let opened = try storage.openStorage(config, create: true)
-      let instant = now.flatMap(InstantParser.parse) ?? SeedDefaults.todayUTC()
+      let instant = now?.seconds ?? SeedDefaults.todayUTC()
       let summary = try Seeder.seed(
         into: opened, options: SeedOptions(users: users, seed: seed, now: instant, contactIDs: contactIDs),
         progress: SeedDefaults.progress())

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RinDomain
 import RinRuntime
 
 /// `rinjobs status`: per pipeline, the last run and the slots over a look-back window that were
@@ -14,31 +15,28 @@ struct StatusCommand: AsyncParsableCommand {
 
   @Argument(help: "Only this pipeline (default: every pipeline in the config).") var pipeline: String?
 
-  @Option(help: "How far back to look for missed and failed slots.") var lookBack = "7d"
+  @Option(
+    help: "How far back to look for missed and failed slots. (default: \(Self.defaultLookBack.configString))",
+    transform: Duration.parse(argument:))
+  var lookBack = Self.defaultLookBack
 
-  @Option(help: "A slot younger than this is due, not missed (default 10m, as pipeline run --scheduled).")
-  var grace: String?
+  @Option(
+    help: "A slot younger than this is due, not missed (default 10m, as pipeline run --scheduled).",
+    transform: Duration.parse(argument:))
+  var grace: Duration?
 
-  @Option(help: "The clock, ISO 8601 (default: now).") var now: String?
+  @OptionGroup var clock: ClockOptions
 
   @Flag(help: "Print JSON on stdout.") var json = false
 
-  func validate() throws {
-    _ = try windows()
-    if let now, InstantParser.parse(now) == nil {
-      throw ValidationError("--now '\(now)': expected ISO 8601 with a zone, e.g. 2026-11-22T02:30:00Z")
-    }
-  }
+  static let defaultLookBack: Duration = .seconds(7 * 86_400)
 
-  private func windows() throws -> (lookBack: Duration, grace: Duration) {
-    let lookBack = try PipelineRunCommand.duration(lookBack, option: "--look-back")
-    let grace =
-      try grace.map { try PipelineRunCommand.duration($0, option: "--grace") }
-      ?? PipelineRunOptions.defaultGrace
-    guard lookBack > .zero, grace > .zero else {
+  var dueWindow: Duration { grace ?? PipelineRunOptions.defaultGrace }
+
+  func validate() throws {
+    guard lookBack > .zero, dueWindow > .zero else {
       throw ValidationError("--look-back and --grace must be more than 0s")
     }
-    return (lookBack, grace)
   }
 
   struct Output: Encodable {
@@ -50,15 +48,14 @@ struct StatusCommand: AsyncParsableCommand {
 
   func run() async throws {
     try await CLIFailure.reporting("rinjobs status") {
-      let (lookBack, grace) = try windows()
       let config = try storage.loadConfig()
       let chosen = try PipelineLookup.select(pipeline, in: config)
       let opened = try storage.openStorage(config)
       let environment = RuntimeEnvironment()
-      let clock = now.flatMap(InstantParser.parse) ?? environment.wallSecondsNow
+      let now = clock.now?.seconds ?? environment.wallSecondsNow
       let statuses = try chosen.map { pipeline in
         var status = try PipelineStatus.compute(
-          pipeline, storage: opened, now: clock, lookBack: lookBack, grace: grace,
+          pipeline, storage: opened, now: now, lookBack: lookBack, grace: dueWindow,
           staleBefore: environment.wallSecondsNow - 3 * environment.leaseTTLSeconds)
         try status.addProviderHealth(pipeline, config: config, storage: opened)
         return status
@@ -66,7 +63,7 @@ struct StatusCommand: AsyncParsableCommand {
       let problems = statuses.reduce(0) { $0 + $1.problems }
       if json {
         let output = Output(
-          now: SlotInstant.format(clock), lookBack: DurationFormat.format(lookBack), problems: problems,
+          now: UTCInstant.text(now), lookBack: DurationFormat.format(lookBack), problems: problems,
           pipelines: statuses)
         print(JSONText.encode(output) ?? "{}")
       } else {

@@ -12,6 +12,20 @@ enum DateText {
     withBytes(text, monthDay(utf8:))
   }
 
+  /// Date and time of day of the `YYYY-MM-DDTHH:MM:SS` that begins an ISO 8601 date-time
+  /// (the zone follows), not yet checked as either; the separators after the date are left to
+  /// the parser of the whole text.
+  static func dateAndTimeOfDay(
+    _ text: String
+  ) -> (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int)? {
+    withBytes(text) { b in
+      guard b.count >= 20, let (y, m, d) = yearMonthDay(utf8: UnsafeBufferPointer(rebasing: b[0..<10])),
+        let hour = number(b, 11, 2), let minute = number(b, 14, 2), let second = number(b, 17, 2)
+      else { return nil }
+      return (y, m, d, hour, minute, second)
+    }
+  }
+
   static func yearMonthDay(utf8 b: UnsafeBufferPointer<UInt8>) -> (year: Int, month: Int, day: Int)? {
     guard b.count == 10, b[4] == dash, b[7] == dash, let y = number(b, 0, 4), let m = number(b, 5, 2),
       let d = number(b, 8, 2)

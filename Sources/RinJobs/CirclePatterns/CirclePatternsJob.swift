@@ -25,7 +25,7 @@ public struct CirclePatternsJob: Job {
     try context.forEachUserBatch(batchSize: settings.batchSize) { batch in
       batch.counts.addRead("users", batch.userIDs.count)
       let stamps = try batch.tx.ownerStamps(of: batch.userIDs, circles: true)
-      let stored = try batch.tx.ownerExaminations(job: name.rawValue, of: batch.userIDs)
+      let stored = try batch.tx.ownerExaminations(job: name, of: batch.userIDs)
       var examined: [(userID: Int64, examination: StoredOwnerExamination)] = []
       for user in batch.userIDs {
         let fingerprint = stamps[user, default: OwnerStamps()].fingerprint(settings: settingsDigest)
@@ -45,7 +45,7 @@ public struct CirclePatternsJob: Job {
       for user in users {
         try suggest(for: user, inputs: inputs, thresholds: thresholds, batch: batch, now: context.now)
       }
-      try batch.tx.saveOwnerExaminations(job: name.rawValue, examined)
+      try batch.tx.saveOwnerExaminations(job: name, examined)
     }
   }
 

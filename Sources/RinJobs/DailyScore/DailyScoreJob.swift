@@ -17,7 +17,7 @@ public struct DailyScoreJob: Job {
     try context.forEachUserBatch(batchSize: batchSize, liveAt: window.end) { batch in
       let inputs = try DailyScoreInputs.read(batch, window: window)
       let history = try batch.tx.snapshotHistory(
-        of: batch.userIDs, asOf: context.asOf.description, threshold: MilestoneRule.threshold)
+        of: batch.userIDs, asOf: context.asOf, threshold: MilestoneRule.threshold)
       let prompts = try batch.tx.invitePromptStates(of: batch.userIDs)
       var writes = DailyScoreWrites()
       for user in batch.userIDs {
@@ -37,7 +37,7 @@ public struct DailyScoreJob: Job {
     let result = ScoreFormula.evaluate(inputs)
     let delta = history.previousScore.map { result.score - $0 }
     let snapshot = ScoreSnapshotRow(
-      userID: user, asOf: context.asOf.description, score: result.score, quality: result.components.quality,
+      userID: user, asOf: context.asOf, score: result.score, quality: result.components.quality,
       position: result.components.position, stability: result.components.stability,
       trust: result.components.trust, tier: result.tier.rawValue, delta: delta,
       formulaVersion: ScoreFormula.version)

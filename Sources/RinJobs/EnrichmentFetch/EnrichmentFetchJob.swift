@@ -81,7 +81,7 @@ public struct EnrichmentFetchJob: Job {
         let dueAt = prepared.unchangedDueAt.merging(checkedDueAt) { min($0, $1) }
         try batch.tx.saveEnrichmentOwnerBuckets(prepared.buckets)
         try batch.tx.saveOwnerExaminations(
-          job: name.rawValue,
+          job: name,
           prepared.owners.records(buckets: prepared.buckets, dueAt: dueAt, recheck: recheck, now: context.now)
         )
       })

@@ -19,7 +19,7 @@ struct EnrichmentOwners: Sendable {
   static func select(
     _ ids: [Int64], recheck: RecheckRule, fullEverySeconds: Int64, context: JobContext
   ) throws -> EnrichmentOwners {
-    let job = context.job.rawValue
+    let job = context.job
     let (stamps, stored, buckets) = try context.read { tx in
       (
         try tx.ownerStamps(of: ids, circles: false), try tx.ownerExaminations(job: job, of: ids),

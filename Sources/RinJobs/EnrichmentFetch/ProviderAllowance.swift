@@ -19,7 +19,7 @@ struct ProviderAllowance: SharedRequestTurns {
 
   func take(lookups: Int) async throws -> Double? {
     let now = Date().timeIntervalSince1970
-    let day = CalendarDate(utcInstant: Int64(now)).description
+    let day = CalendarDate(utcInstant: Int64(now))
     let turn = try storage.write { tx in
       try tx.takeProviderTurn(
         provider: provider, nowMicroseconds: Int64(now * 1_000_000),

@@ -49,11 +49,11 @@ public struct BackfillPlan: Sendable, Equatable {
   }
 
   public static func make(
-    _ dates: [CalendarDate], history: [String: History], reprocess: Reprocess
+    _ dates: [CalendarDate], history: [CalendarDate: History], reprocess: Reprocess
   ) -> BackfillPlan {
     BackfillPlan(
       days: dates.map { date in
-        Day(date: date, action: action(history[date.description] ?? History(), reprocess: reprocess))
+        Day(date: date, action: action(history[date] ?? History(), reprocess: reprocess))
       })
   }
 

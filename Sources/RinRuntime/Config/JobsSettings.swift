@@ -1,20 +1,22 @@
+import RinDomain
+
 /// `jobs:` — one settings value per job. A job left out of the file gets its defaults.
 public struct JobsSettings: Sendable, Hashable {
-  public var dailyScore: DailyScoreSettings
+  public var dailyScore: BatchSizeSettings
   public var circlePatterns: CirclePatternsSettings
   public var enrichmentFetch: EnrichmentFetchSettings
   public var upcomingBirthdays: UpcomingBirthdaysSettings
   public var attributionExpiry: AttributionExpirySettings
-  public var badgeRecount: BadgeRecountSettings
+  public var badgeRecount: BatchSizeSettings
   /// `jobs.<job>.timeout` of each job that has one (`RunDeadline`).
   public var timeouts: [JobName: Duration] = [:]
 
   public init(
-    dailyScore: DailyScoreSettings = .init(), circlePatterns: CirclePatternsSettings = .init(),
+    dailyScore: BatchSizeSettings = .init(), circlePatterns: CirclePatternsSettings = .init(),
     enrichmentFetch: EnrichmentFetchSettings = .init(),
     upcomingBirthdays: UpcomingBirthdaysSettings = .init(),
     attributionExpiry: AttributionExpirySettings = .init(),
-    badgeRecount: BadgeRecountSettings = .init()
+    badgeRecount: BatchSizeSettings = .init()
   ) {
     self.dailyScore = dailyScore
     self.circlePatterns = circlePatterns
@@ -54,14 +56,14 @@ public struct JobsSettings: Sendable, Hashable {
       return section
     }
     self.init(
-      dailyScore: try .init(reading: section(.dailyScore, DailyScoreSettings.keys)),
+      dailyScore: try .init(reading: section(.dailyScore, BatchSizeSettings.keys)),
       circlePatterns: try .init(reading: section(.circlePatterns, CirclePatternsSettings.keys)),
       enrichmentFetch: try .init(reading: section(.enrichmentFetch, EnrichmentFetchSettings.keys)),
       upcomingBirthdays: try .init(
         reading: section(.upcomingBirthdays, UpcomingBirthdaysSettings.keys)),
       attributionExpiry: try .init(
         reading: section(.attributionExpiry, AttributionExpirySettings.keys)),
-      badgeRecount: try .init(reading: section(.badgeRecount, BadgeRecountSettings.keys)))
+      badgeRecount: try .init(reading: section(.badgeRecount, BatchSizeSettings.keys)))
     self.timeouts = timeouts
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import RinDomain
 import Yams
 
 /// One entry under `pipelines:` — an ordered list of jobs run on a cron schedule.

@@ -1,3 +1,5 @@
+import RinDomain
+
 /// How `rinjobs pipeline run NAME` was asked to run, already parsed and checked.
 public struct PipelineRunOptions: Sendable {
   public enum CatchUp: String, Sendable, CaseIterable {
@@ -15,8 +17,8 @@ public struct PipelineRunOptions: Sendable {
   public var maxAge: Duration?
   /// How long after its fire time a slot still counts as due for `scheduled`.
   public var grace: Duration = PipelineRunOptions.defaultGrace
-  /// The scheduler's clock, Unix seconds (`--now`); nil means the real time.
-  public var now: Int64?
+  /// The scheduler's clock (`--now`); nil means the real time.
+  public var now: UTCInstant?
   public var waitSeconds: Double = 0
   /// Run every job of the pipeline on this shard of the users (`--shard K/N` or `auto/N`): the
   /// pipeline's ledger rows, lease and slots are then per shard.

@@ -1,3 +1,4 @@
+import RinDomain
 import RinStorage
 
 extension PipelineRunner {
@@ -38,7 +39,7 @@ extension PipelineRunner {
       if let implementation = jobs(name) {
         var jobOptions = RunOptions()
         jobOptions.dryRun = dryRun
-        jobOptions.now = jobNow
+        jobOptions.now = UTCInstant(seconds: jobNow)
         jobOptions.pipeline = pipeline.name
         jobOptions.slot = slot
         jobOptions.waitSeconds = options.waitSeconds
@@ -66,7 +67,7 @@ extension PipelineRunner {
       executed.summary.exitCode = .success
     }
     executed.finished = environment.wallSeconds
-    executed.summary.durationSeconds = ((environment.wallClock() - started) * 1000).rounded() / 1000
+    executed.summary.durationSeconds = environment.secondsSince(started)
     return executed
   }
 

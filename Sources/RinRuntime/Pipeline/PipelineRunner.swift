@@ -1,4 +1,5 @@
 import Logging
+import RinDomain
 import RinStorage
 
 /// Runs a pipeline's jobs in order in this process (docs/CONTRACT.md §4): for the slot due now, for
@@ -30,7 +31,7 @@ public struct PipelineRunner: Sendable {
 
   public func run(_ pipeline: PipelineConfig, options: PipelineRunOptions) async -> PipelineReport {
     var options = options
-    let now = options.now ?? environment.wallSeconds
+    let now = options.now?.seconds ?? environment.wallSeconds
     var report = PipelineReport(pipeline: pipeline.name, dryRun: options.dryRun, now: now)
     do {
       if let problem = options.usageProblem() { throw RunFailure.usage(problem) }
@@ -143,7 +144,7 @@ public struct PipelineRunner: Sendable {
       summary = executed.summary
       summary.runID = keeper.runID
     }
-    summary.durationSeconds = ((environment.wallClock() - started) * 1000).rounded() / 1000
+    summary.durationSeconds = environment.secondsSince(started)
     do {
       try storage.write {
         try $0.finishRun(

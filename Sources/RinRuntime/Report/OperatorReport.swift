@@ -88,7 +88,7 @@ public struct OperatorReport: Sendable, Codable {
       (
         try tx.runs(.init(startedSince: since, limit: runsRead)),
         try tx.outputTallies(
-          upcomingFrom: today.description, upcomingTo: today.adding(days: 7).description)
+          upcomingFrom: today, upcomingTo: today.adding(days: 7))
       )
     }
     // Each row's counts JSON decoded once, for the run list and the output tallies alike.

@@ -51,7 +51,7 @@ extension JobContext {
     if !dryRun, let last = batch.userIDs.last {
       try batch.tx.saveCheckpoint(
         Checkpoint(
-          job: job.rawValue, asOf: asOf.description, scope: checkpointScope, runID: runID, lastUserID: last),
+          job: job, asOf: asOf, scope: checkpointScope, runID: runID, lastUserID: last),
         at: now)
     }
     batch.counts.usersProcessed = batch.userIDs.count

@@ -33,7 +33,7 @@ public struct JobRunner: Sendable {
     var logger = self.logger
     logger[metadataKey: "job"] = "\(job.name.rawValue)"
     do {
-      let now = options.now ?? Int64(started)
+      let now = options.now?.seconds ?? Int64(started)
       let asOf = options.asOf ?? CalendarDate(utcInstant: now)
       let shard = try options.shard.map { try $0.resolve(environment: environment.variables).get() }
       let users = options.userIDs.isEmpty ? nil : Array(Set(options.userIDs)).sorted()
@@ -69,7 +69,7 @@ public struct JobRunner: Sendable {
       let checkpoint =
         options.dryRun
         ? nil
-        : try storage.read { try $0.checkpoint(job: job.name.rawValue, asOf: asOf.description, scope: scope) }
+        : try storage.read { try $0.checkpoint(job: job.name, asOf: asOf, scope: scope) }
       if let checkpoint {
         summary.resumedAfterUser = checkpoint.lastUserID
         logger.info(
@@ -99,7 +99,7 @@ public struct JobRunner: Sendable {
       } else {
         try await job.run(ctx)
         try storage.write {
-          try $0.clearCheckpoint(job: job.name.rawValue, asOf: asOf.description, scope: scope)
+          try $0.clearCheckpoint(job: job.name, asOf: asOf, scope: scope)
         }
       }
       summary.status = .succeeded
@@ -125,7 +125,7 @@ public struct JobRunner: Sendable {
       summary.details = context.details
       summary.provider = context.providerHealth
     }
-    summary.durationSeconds = ((environment.wallClock() - started) * 1000).rounded() / 1000
+    summary.durationSeconds = environment.secondsSince(started)
     finishLedger(runID: runID, summary: summary, logger: logger)
     // Only after the ledger row is final: a crash in between leaves the lease of a dead pid,
     // which the next run takes over, rather than a row that says `running` forever.

@@ -1,3 +1,5 @@
+import RinDomain
+
 /// `jobs.<job>.timeout`: the wall-clock time after which a run stops between batches, like a
 /// SIGTERM (the batch commits with its checkpoint, the run ends `interrupted` with exit 75, and
 /// the next run resumes after it). A run always completes one batch first, so that a limit

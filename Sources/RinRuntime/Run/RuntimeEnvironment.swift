@@ -27,6 +27,10 @@ public struct RuntimeEnvironment: Sendable {
 
   var wallSeconds: Int64 { Int64(wallClock()) }
 
+  /// Seconds on the wall clock since `start` (a `wallClock()` reading), to the millisecond: how
+  /// long a run took, as summaries, logs and the ledger report it.
+  func secondsSince(_ start: Double) -> Double { ((wallClock() - start) * 1000).rounded() / 1000 }
+
   /// Whether a process with this pid exists on this host.
   static func processExists(_ pid: Int32) -> Bool {
     pid > 0 && (kill(pid, 0) == 0 || errno == EPERM)

@@ -4,14 +4,14 @@ import RinDomain
 /// (`owner_examinations`, keyed by job and owner).
 extension StorageTransaction {
   /// `job`'s last examination of each of `userIDs` it examined, by owner.
-  public func ownerExaminations(job: String, of userIDs: [Int64]) throws -> [Int64: StoredOwnerExamination] {
+  public func ownerExaminations(job: JobName, of userIDs: [Int64]) throws -> [Int64: StoredOwnerExamination] {
     var stored: [Int64: StoredOwnerExamination] = [:]
     try sql.forEachRow(
       sql.dialect.placeholders(
         """
         SELECT user_id, fingerprint, examined_at, due_at FROM owner_examinations
         WHERE job = ? AND user_id IN (\(SQLDialect.list(userIDs.count)))
-        """), [.text(job)] + userIDs.map(SQLValue.integer)
+        """), [SQLValue(job)] + userIDs.map(SQLValue.integer)
     ) { row in
       guard let user = row.int64(0), let fingerprint = row.int64(1), let at = row.int64(2) else { return }
       stored[user] = StoredOwnerExamination(fingerprint: fingerprint, examinedAt: at, dueAt: row.int64(3))
@@ -22,14 +22,14 @@ extension StorageTransaction {
   /// Records that `job` examined these owners, in a few multi-row statements. Bookkeeping, like
   /// a checkpoint: not reported as a change of the data contract.
   public func saveOwnerExaminations(
-    job: String, _ owners: [(userID: Int64, examination: StoredOwnerExamination)]
+    job: JobName, _ owners: [(userID: Int64, examination: StoredOwnerExamination)]
   )
     throws
   {
     try Self.ownerExaminationUpsert.execute(
       owners.map { owner in
         [
-          .text(job), .integer(owner.userID), .integer(owner.examination.fingerprint),
+          SQLValue(job), .integer(owner.userID), .integer(owner.examination.fingerprint),
           .integer(owner.examination.examinedAt), SQLValue(owner.examination.dueAt),
         ]
       }, on: sql)

@@ -1,3 +1,5 @@
+import RinDomain
+
 /// One provider request's place in the rate and the day's budget that every worker calling the
 /// provider shares (`provider_allowances`).
 public enum ProviderTurn: Sendable, Equatable {
@@ -14,14 +16,15 @@ extension StorageTransaction {
   /// unless that would pass `dailyLimit`. One statement, so two workers cannot take one turn:
   /// SQLite's write lock and PostgreSQL's row lock order them.
   public func takeProviderTurn(
-    provider: String, nowMicroseconds: Int64, intervalMicroseconds: Int64, lookups: Int, day: String,
-    dailyLimit: Int?
+    provider: String, nowMicroseconds: Int64, intervalMicroseconds: Int64, lookups: Int,
+    day: CalendarDate, dailyLimit: Int?
   ) throws -> ProviderTurn {
+    let day = SQLValue(day)
     _ = try sql.execute(
       """
       INSERT INTO provider_allowances (provider, next_request_at, day, lookups_on_day) VALUES (?, 0, ?, 0)
       ON CONFLICT (provider) DO NOTHING
-      """, [.text(provider), .text(day)])
+      """, [.text(provider), day])
     let spentToday = "CASE WHEN day = ? THEN lookups_on_day ELSE 0 END"
     var startAt: Int64?
     // Every expression of SET reads the row as it was: the turn starts at the later of now and
@@ -35,9 +38,9 @@ extension StorageTransaction {
       RETURNING next_request_at - ?
       """,
       [
-        .text(day), .integer(Int64(lookups)), .text(day), .integer(nowMicroseconds),
+        day, .integer(Int64(lookups)), day, .integer(nowMicroseconds),
         .integer(nowMicroseconds),
-        .integer(intervalMicroseconds), .text(provider), .text(day), .integer(Int64(lookups)),
+        .integer(intervalMicroseconds), .text(provider), day, .integer(Int64(lookups)),
         .integer(Int64(dailyLimit ?? Int.max)), .integer(intervalMicroseconds),
       ]
     ) { startAt = $0.int64(0) }
@@ -53,11 +56,11 @@ extension StorageTransaction {
   }
 
   /// Lookups sent to the provider on `day` (UTC) by all workers.
-  public func providerLookups(provider: String, day: String) throws -> Int {
+  public func providerLookups(provider: String, day: CalendarDate) throws -> Int {
     Int(
       try sql.fetchInt(
         "SELECT lookups_on_day FROM provider_allowances WHERE provider = ? AND day = ?",
-        [.text(provider), .text(day)]) ?? 0)
+        [.text(provider), SQLValue(day)]) ?? 0)
   }
 }
 

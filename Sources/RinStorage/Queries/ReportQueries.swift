@@ -1,3 +1,5 @@
+import RinDomain
+
 /// What the jobs produced, counted for the operator report (`rinjobs report`): grouped counts
 /// of the output tables, never a name, number or address. Each is one grouped query; the report
 /// runs them once, off the nightly's path.
@@ -42,8 +44,8 @@ public struct OutputTallies: Sendable, Equatable, Codable {
 }
 
 extension StorageTransaction {
-  /// `upcomingFrom`…`upcomingTo`: the days (YYYY-MM-DD, inclusive) of upcoming events to count.
-  public func outputTallies(upcomingFrom: String, upcomingTo: String) throws -> OutputTallies {
+  /// `upcomingFrom`…`upcomingTo`: the days (inclusive) of upcoming events to count.
+  public func outputTallies(upcomingFrom: CalendarDate, upcomingTo: CalendarDate) throws -> OutputTallies {
     var tallies = OutputTallies()
     tallies.scoreAsOf = try sql.fetchText("SELECT max(as_of) FROM score_snapshots")
     if let asOf = tallies.scoreAsOf {
@@ -71,7 +73,7 @@ extension StorageTransaction {
       SELECT occurs_on, kind, count(*) FROM upcoming_events
       WHERE dismissed_at IS NULL AND occurs_on >= ? AND occurs_on <= ?
       GROUP BY occurs_on, kind ORDER BY occurs_on, kind
-      """, [.text(upcomingFrom), .text(upcomingTo)]
+      """, [SQLValue(upcomingFrom), SQLValue(upcomingTo)]
     ) { row in
       tallies.upcoming.append(
         .init(occursOn: row.text(0) ?? "", kind: row.text(1) ?? "", count: Int(row.integer(2))))

@@ -10,7 +10,7 @@ public struct ScoreUserRow: Sendable, Equatable {
 /// A `score_snapshots` row.
 public struct ScoreSnapshotRow: Sendable, Equatable {
   public var userID: Int64
-  public var asOf: String
+  public var asOf: CalendarDate
   public var score: Int
   public var quality: Double?
   public var position: Double?
@@ -21,7 +21,7 @@ public struct ScoreSnapshotRow: Sendable, Equatable {
   public var formulaVersion: String
 
   public init(
-    userID: Int64, asOf: String, score: Int, quality: Double?, position: Double?, stability: Double?,
+    userID: Int64, asOf: CalendarDate, score: Int, quality: Double?, position: Double?, stability: Double?,
     trust: Double?, tier: String, delta: Int?, formulaVersion: String
   ) {
     self.userID = userID

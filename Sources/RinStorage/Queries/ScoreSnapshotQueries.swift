@@ -1,3 +1,5 @@
+import RinDomain
+
 /// The snapshots around one `as_of`, per user, as daily-score needs them.
 public struct SnapshotHistory: Sendable, Equatable {
   /// The row for this `as_of`, if a run wrote one.
@@ -12,9 +14,10 @@ public struct SnapshotHistory: Sendable, Equatable {
 }
 
 extension StorageTransaction {
-  public func snapshotHistory(of ids: [Int64], asOf: String, threshold: Int) throws -> [Int64:
-    SnapshotHistory]
+  public func snapshotHistory(of ids: [Int64], asOf date: CalendarDate, threshold: Int) throws
+    -> [Int64: SnapshotHistory]
   {
+    let asOf = SQLValue(date)
     var history: [Int64: SnapshotHistory] = [:]
     let list = SQLDialect.list(ids.count)
     let idValues = ids.map(SQLValue.integer)
@@ -23,11 +26,11 @@ extension StorageTransaction {
         """
         SELECT user_id, as_of, score, quality, position, stability, trust, tier, delta, formula_version
         FROM score_snapshots WHERE user_id IN (\(list)) AND as_of = ?
-        """), idValues + [.text(asOf)]
+        """), idValues + [asOf]
     ) { row in
       guard let user = row.int64(0) else { return }
       history[user, default: SnapshotHistory()].current = ScoreSnapshotRow(
-        userID: user, asOf: row.text(1) ?? asOf, score: Int(row.int64(2) ?? 0), quality: row.double(3),
+        userID: user, asOf: date, score: Int(row.int64(2) ?? 0), quality: row.double(3),
         position: row.double(4), stability: row.double(5), trust: row.double(6), tier: row.text(7) ?? "",
         delta: row.int64(8).map { Int($0) }, formulaVersion: row.text(9) ?? "")
     }
@@ -37,7 +40,7 @@ extension StorageTransaction {
         SELECT s.user_id, s.score FROM score_snapshots s
         WHERE s.user_id IN (\(list)) AND s.as_of = (
           SELECT max(t.as_of) FROM score_snapshots t WHERE t.user_id = s.user_id AND t.as_of < ?)
-        """), idValues + [.text(asOf)]
+        """), idValues + [asOf]
     ) { row in
       guard let user = row.int64(0) else { return }
       history[user, default: SnapshotHistory()].previousScore = row.int64(1).map { Int($0) }
@@ -48,7 +51,7 @@ extension StorageTransaction {
         SELECT user_id, max(CASE WHEN as_of < ? AND score >= ? THEN 1 ELSE 0 END),
           max(CASE WHEN as_of > ? THEN 1 ELSE 0 END)
         FROM score_snapshots WHERE user_id IN (\(list)) AND as_of <> ? GROUP BY user_id
-        """), [.text(asOf), .integer(Int64(threshold)), .text(asOf)] + idValues + [.text(asOf)]
+        """), [asOf, .integer(Int64(threshold)), asOf] + idValues + [asOf]
     ) { row in
       guard let user = row.int64(0) else { return }
       history[user, default: SnapshotHistory()].reachedThresholdBefore = row.int64(1) == 1

@@ -8,7 +8,7 @@ extension StorageTransaction {
     try Self.scoreSnapshotUpsert.execute(
       snapshots.map { s, _ in
         [
-          .integer(s.userID), .text(s.asOf), .integer(Int64(s.score)), SQLValue(s.quality),
+          .integer(s.userID), SQLValue(s.asOf), .integer(Int64(s.score)), SQLValue(s.quality),
           SQLValue(s.position),
           SQLValue(s.stability), SQLValue(s.trust), .text(s.tier), SQLValue(s.delta), .text(s.formulaVersion),
           .integer(computedAt),

@@ -81,7 +81,7 @@ extension StorageTransaction {
     try Self.upcomingEventUpsert.execute(events, on: sql) { row, values in
       values += [
         .integer(row.userID), .integer(row.event.contactID), .text(row.event.kind.rawValue),
-        .integer(row.event.refID), .text(row.event.occursOn.description),
+        .integer(row.event.refID), SQLValue(row.event.occursOn),
         .integer(Int64(row.event.daysUntil)), .integer(createdAt),
       ]
     }

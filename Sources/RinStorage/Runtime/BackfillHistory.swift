@@ -1,19 +1,23 @@
+import RinDomain
+
 extension StorageTransaction {
-  /// Per `as_of` from `from` through `to` (YYYY-MM-DD): the job's first succeeded run, and its
+  /// Per `as_of` from `from` through `to`: the job's first succeeded run, and its
   /// latest run with that run's status, among its real runs over all users (no shard, no
   /// `--user`), which are what a backfill is made of.
   public func backfillHistory(
-    job: String, from: String, through to: String
-  ) throws -> [String: (succeeded: Int64?, latest: (id: Int64, status: RunRecord.Status))] {
-    var history: [String: (succeeded: Int64?, latest: (id: Int64, status: RunRecord.Status))] = [:]
+    job: JobName, from: CalendarDate, through to: CalendarDate
+  ) throws -> [CalendarDate: (succeeded: Int64?, latest: (id: Int64, status: RunRecord.Status))] {
+    var history: [CalendarDate: (succeeded: Int64?, latest: (id: Int64, status: RunRecord.Status))] = [:]
     try sql.forEachRow(
       """
       SELECT as_of, id, status FROM job_runs
       WHERE job = ? AND dry_run = 0 AND shard = 'all' AND users IS NULL AND as_of >= ? AND as_of <= ?
       ORDER BY id
-      """, [.text(job), .text(from), .text(to)]
+      """, [SQLValue(job), SQLValue(from), SQLValue(to)]
     ) { row in
-      guard let asOf = row.text(0), let status = row.text(2).flatMap(RunRecord.Status.init(rawValue:)) else {
+      guard let asOf = row.text(0).flatMap(CalendarDate.init),
+        let status = row.text(2).flatMap(RunRecord.Status.init(rawValue:))
+      else {
         return
       }
       let id = row.integer(1)

@@ -1,13 +1,15 @@
+import RinDomain
+
 /// Where an unfinished run stopped: the next run for the same job, `as_of` and scope resumes
 /// after `lastUserID`. Written in the same transaction as the batch it follows.
 public struct Checkpoint: Sendable, Equatable {
-  public var job: String
-  public var asOf: String
+  public var job: JobName
+  public var asOf: CalendarDate
   public var scope: String
   public var runID: Int64
   public var lastUserID: Int64
 
-  public init(job: String, asOf: String, scope: String, runID: Int64, lastUserID: Int64) {
+  public init(job: JobName, asOf: CalendarDate, scope: String, runID: Int64, lastUserID: Int64) {
     self.job = job
     self.asOf = asOf
     self.scope = scope
@@ -17,12 +19,12 @@ public struct Checkpoint: Sendable, Equatable {
 }
 
 extension StorageTransaction {
-  public func checkpoint(job: String, asOf: String, scope: String) throws -> Checkpoint? {
+  public func checkpoint(job: JobName, asOf: CalendarDate, scope: String) throws -> Checkpoint? {
     var found: Checkpoint?
     try sql.forEachRow(
       sql.dialect.placeholders(
         "SELECT run_id, last_user_id FROM job_checkpoints WHERE job = ? AND as_of = ? AND scope = ?"),
-      [.text(job), .text(asOf), .text(scope)]
+      [SQLValue(job), SQLValue(asOf), .text(scope)]
     ) { row in
       found = Checkpoint(
         job: job, asOf: asOf, scope: scope, runID: row.int64(0) ?? 0, lastUserID: row.int64(1) ?? 0)
@@ -40,14 +42,14 @@ extension StorageTransaction {
           last_user_id = excluded.last_user_id, updated_at = excluded.updated_at
         """),
       [
-        .text(checkpoint.job), .text(checkpoint.asOf), .text(checkpoint.scope),
+        SQLValue(checkpoint.job), SQLValue(checkpoint.asOf), .text(checkpoint.scope),
         .integer(checkpoint.runID), .integer(checkpoint.lastUserID), .integer(instant),
       ])
   }
 
-  public func clearCheckpoint(job: String, asOf: String, scope: String) throws {
+  public func clearCheckpoint(job: JobName, asOf: CalendarDate, scope: String) throws {
     try sql.execute(
       sql.dialect.placeholders("DELETE FROM job_checkpoints WHERE job = ? AND as_of = ? AND scope = ?"),
-      [.text(job), .text(asOf), .text(scope)])
+      [SQLValue(job), SQLValue(asOf), .text(scope)])
   }
 }

@@ -28,6 +28,27 @@ struct CalendarDateTests {
     #expect(UTCInstant.text(951_782_400) == "2000-02-29T00:00:00Z")
   }
 
+  @Test func utcInstantsParseISO8601WithAZoneOrADate() {
+    #expect(UTCInstant("2026-11-22T02:30:00Z")?.seconds == 1_795_314_600)
+    #expect(UTCInstant("2026-11-22T02:30:00+01:00")?.seconds == 1_795_311_000)
+    #expect(UTCInstant("2026-11-22T23:30:00.5-05:00")?.seconds == 1_795_408_200, "04:30 UTC on the 23rd")
+    #expect(UTCInstant("1969-12-31T23:59:59.5Z")?.seconds == -1, "a fraction is dropped toward the past")
+    #expect(UTCInstant("2026-11-22")?.seconds == 1_795_305_600, "a bare date is 00:00 UTC")
+    #expect(UTCInstant("2028-02-29T00:00:00Z")?.seconds == 1_835_395_200)
+    // Foundation's ISO 8601 parser takes an hour of 24 or 25, a 60th second and a February
+    // 30th; an instant does not.
+    for text in [
+      "2026-11-22T24:00:00Z", "2026-11-20T25:00:00Z", "2026-11-22T23:59:60Z", "2026-11-22T03:60:00Z",
+      "2027-02-29T00:00:00Z", "2026-02-30T03:00:00Z", "2026-11-22T02:30:00", "2026-11-22T02:30Z",
+      "2026-11-22 02:30:00Z", "２０２６-11-22T02:30:00Z", "+2026-11-22T02:30:00Z", "yesterday", "",
+    ] {
+      #expect(UTCInstant(text) == nil, "\(text)")
+    }
+    for seconds: Int64 in [-86_401, -1, 0, 951_782_400, 1_795_314_600, 253_402_300_799] {
+      #expect(UTCInstant(UTCInstant(seconds: seconds).description)?.seconds == seconds)
+    }
+  }
+
   @Test func descriptionsPadToFourAndTwoDigits() {
     #expect(CalendarDate(year: 5, month: 3, clampingDay: 9).description == "0005-03-09")
     #expect(CalendarDate(year: 9999, month: 12, clampingDay: 31).description == "9999-12-31")

@@ -116,7 +116,7 @@ struct CrontabTests {
       for trigger in triggers {
         var options = PipelineRunOptions()
         options.scheduled = true
-        options.now = trigger
+        options.now = .init(seconds: trigger)
         let report = await runner.run(pipeline, options: options)
         #expect(report.exitCode == .success)
       }

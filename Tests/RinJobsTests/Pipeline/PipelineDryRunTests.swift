@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import RinDomain
 import RinJobs
 import RinRuntime
 import RinStorage

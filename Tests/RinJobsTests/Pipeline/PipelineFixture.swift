@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Logging
+import RinDomain
 import RinJobs
 import RinRuntime
 import RinStorage
@@ -43,7 +44,7 @@ struct PipelineFixture {
     options.catchUp = catchUp
     options.maxAge = maxAge
     options.dryRun = dryRun
-    options.now = try Self.instant(now)
+    options.now = .init(seconds: try Self.instant(now))
     let runner = PipelineRunner(
       config: config, storage: db.storage, logger: Logger(label: "test"), jobs: jobs)
     guard let pipeline = config.pipeline(named: name) else { throw FixtureError.noPipeline(name) }

@@ -1,4 +1,5 @@
 import Foundation
+import RinSeed
 
 /// How hard the reliability tests try. `swift test` runs a time-bounded subset (what CI runs);
 /// `RIN_RELIABILITY=full` runs the full suite (scripts/reliability.sh). `RIN_RELIABILITY_SEED`
@@ -25,17 +26,5 @@ enum ReliabilityLevel {
   }
 }
 
-/// SplitMix64: a small seeded generator, so that every kill point and mutation replays.
-struct SeededGenerator: RandomNumberGenerator {
-  private var state: UInt64
-
-  init(seed: UInt64) { state = seed }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9e37_79b9_7f4a_7c15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-    z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-    return z ^ (z >> 31)
-  }
-}
+/// A seeded generator, so that every kill point and mutation replays.
+typealias SeededGenerator = SplitMix64

@@ -125,7 +125,7 @@ enum TestClock {
 
   static func options(now: Int64 = TestClock.now, dryRun: Bool = false, full: Bool = false) -> RunOptions {
     var options = RunOptions()
-    options.now = now
+    options.now = .init(seconds: now)
     options.dryRun = dryRun
     options.full = full
     return options

@@ -10,5 +10,5 @@ public enum JobName: String, Sendable, Hashable, CaseIterable, CustomStringConve
   public var description: String { rawValue }
 
   /// For error messages and help text.
-  static let allNames = allCases.map(\.rawValue).joined(separator: ", ")
+  public static let allNames = allCases.map(\.rawValue).joined(separator: ", ")
 }

@@ -1,5 +1,6 @@
-/// `jobs.daily-score:`
-public struct DailyScoreSettings: Sendable, Hashable {
+/// The section of a job whose only key is the `batch_size` every job takes:
+/// `jobs.daily-score:` and `jobs.badge-recount:`.
+public struct BatchSizeSettings: Sendable, Hashable {
   public var batchSize: Int
 
   public init(batchSize: Int = BatchSize.defaultValue) {
