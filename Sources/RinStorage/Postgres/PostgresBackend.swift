@@ -78,7 +78,7 @@ final class PostgresBackend: StorageBackend {
   }
 
   func beginDryRun() throws {
-    try withConnection { try $0.simple("BEGIN") }
+    _ = try withConnection { try $0.simple("BEGIN") }
   }
 
   func rollBackDryRun() throws {
