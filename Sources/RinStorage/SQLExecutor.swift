@@ -34,6 +34,11 @@ protocol SQLExecutor {
   /// `MultiRowStatement`, whose chunks bind hundreds of values each.
   @discardableResult
   func executeWrite(_ sql: String, _ arguments: [SQLValue]) throws -> Int
+  /// The backend's fast path for a bulk load into `inserter`'s table; nil: row by row.
+  func bulkSink(_ inserter: BulkInserter) -> (any BulkRowSink)?
+  /// After a bulk load whose rows came with their ids: whatever the backend needs so that
+  /// ids it gives later follow them.
+  func finishBulkLoad(_ inserters: [BulkInserter]) throws
 }
 
 extension SQLExecutor {
@@ -41,6 +46,10 @@ extension SQLExecutor {
   func executeWrite(_ sql: String, _ arguments: [SQLValue]) throws -> Int {
     try execute(sql, arguments)
   }
+
+  func bulkSink(_ inserter: BulkInserter) -> (any BulkRowSink)? { nil }
+
+  func finishBulkLoad(_ inserters: [BulkInserter]) throws {}
 
   func forEachRow(_ query: (String, [SQLValue]), _ body: (any SQLRowReader) throws -> Void) throws {
     try forEachRow(query.0, query.1, body)

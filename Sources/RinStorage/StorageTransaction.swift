@@ -5,7 +5,11 @@ public final class StorageTransaction {
   /// What this transaction wrote; merged into the run's totals only when it commits.
   public internal(set) var changes = ChangeSet()
 
-  init(sql: any SQLExecutor) {
+  /// In a dry run nothing reaches the file, so there is nothing to scrub from it.
+  let isDryRun: Bool
+
+  init(sql: any SQLExecutor, isDryRun: Bool) {
     self.sql = sql
+    self.isDryRun = isDryRun
   }
 }

@@ -37,8 +37,6 @@ public struct AttributionExpiryJob: Job {
     }
     context.details["oldest_click_kept"] = oldest.map(UTCInstant.text) ?? "none"
     context.addSkipped("invite click with missing or malformed clicked_at (kept)", withoutTime)
-    // A dry run commits nothing, so there is nothing to scrub (and its transaction is open).
-    guard !context.dryRun else { return }
     if deleted > 0 {
       // Rebalancing during the deletes left copies of moved rows in unused page space.
       if let rewritten = try context.write({ try $0.rewriteInviteClicks() }) {

@@ -10,29 +10,33 @@ public struct EnrichmentFetchJob: Job {
   public let name = JobName.enrichmentFetch
   let normalizer: any ContactNormalizing
   let tuning: ProviderTuning
+  let calls: any ProviderCalls
 
   public init(
     normalizer: any ContactNormalizing = RinContactNormalizer(), tuning: ProviderTuning = ProviderTuning()
   ) {
+    self.init(normalizer: normalizer, tuning: tuning, calls: PaidProviderCalls())
+  }
+
+  init(normalizer: any ContactNormalizing, tuning: ProviderTuning, calls: any ProviderCalls) {
     self.normalizer = normalizer
     self.tuning = tuning
+    self.calls = calls
+  }
+
+  /// The provider is paid: a dry run counts what it would ask instead.
+  public var forDryRun: any Job {
+    EnrichmentFetchJob(normalizer: normalizer, tuning: tuning, calls: CountedProviderCalls())
   }
 
   public func run(_ context: JobContext) async throws {
     let settings = context.config.jobs.enrichmentFetch
-    // A dry run asks nothing: it neither reads nor moves the circuit breaker.
-    var circuit = try settings.provider.flatMap { provider in
-      context.dryRun
-        ? nil
-        : try ProviderCircuit.load(
-          provider: provider.name, coolDown: provider.circuitBreaker.coolDown.components.seconds,
-          context: context)
-    }
+    var circuit = try settings.provider.flatMap { try calls.circuit($0, context: context) }
     let logger = context.logger
     let plan = try ProviderPlan.make(
       settings.provider, environment: context.environment, tuning: tuning,
       breakerState: circuit?.startState ?? .closed(consecutiveFailures: 0),
-      storage: context.dryRun ? nil : context.storage,
+      storage: calls.sharedAllowance(context),
       onBreakerChange: { [circuit] in circuit?.breakerChanged($0, logger: logger) })
     if plan == nil {
       context.logger.info(
@@ -90,14 +94,12 @@ public struct EnrichmentFetchJob: Job {
     // Owners none of whose inputs changed: their contacts were not read.
     context.details["owners_unchanged"] = String(ownersUnchanged)
     if let plan {
-      context.details.merge(
-        tally.details(dryRun: context.dryRun, provider: plan, statistics: plan.client.statistics)
-      ) { $1 }
+      context.details.merge(calls.details(tally, plan: plan)) { $1 }
       tally.logGivenUpRequests(context.logger)
       if var health = try circuit?.finish(
         plan.client.circuitBreaker, keysDeferred: tally.keysDeferred, context: context)
       {
-        health.dailyLimitReached = context.dryRun ? nil : plan.client.statistics.stoppedByDailyLimit > 0
+        health.dailyLimitReached = plan.client.statistics.stoppedByDailyLimit > 0
         context.providerHealth = health
         context.details["provider_available"] = String(health.available)
       }
@@ -109,8 +111,7 @@ public struct EnrichmentFetchJob: Job {
     }
   }
 
-  /// Asks the provider for the batch's keys that have no unexpired cache row (a dry run only
-  /// counts them).
+  /// Asks the provider for the batch's keys that have no unexpired cache row.
   private func lookUp(
     _ prepared: PreparedBatch, plan: ProviderPlan, context: JobContext, tally: inout EnrichmentTally
   ) async throws {
@@ -124,19 +125,7 @@ public struct EnrichmentFetchJob: Job {
       return false
     }.sorted { $0.id < $1.id }
     guard !missing.isEmpty else { return }
-    if context.dryRun {
-      // What the real run would cache here, a later batch would find: count each key once.
-      let keys = missing.map(\.id)
-      tally.wouldBeLookups += try context.write { try $0.rememberDryRunKeys(keys) }
-      return
-    }
-    // Shard workers share many keys (a person in several books): each is asked by the worker
-    // that claims it first; the others wait for its answer in the cache.
-    let claims = ProviderKeyClaims(provider: plan.name, context: context)
-    let mine = try claims.claim(missing.map(\.id))
-    defer { claims.release(Array(mine)) }
-    try await ProviderFetcher(plan: plan, context: context)
-      .fetch(missing.filter { mine.contains($0.id) }, expired: Set(expiries.keys), tally: &tally)
-    try await claims.awaitAnswers(missing.map(\.id).filter { !mine.contains($0) }, tally: &tally)
+    try await calls.lookUp(
+      missing, expired: Set(expiries.keys), plan: plan, context: context, tally: &tally)
   }
 }

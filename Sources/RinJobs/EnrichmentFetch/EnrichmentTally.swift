@@ -24,14 +24,18 @@ struct EnrichmentTally {
   /// Keys that got no answer this run: later batches do not ask for them again.
   var givenUp: Set<String> = []
 
-  func details(dryRun: Bool, provider: ProviderPlan, statistics: ProviderStatistics) -> [String: String] {
+  /// A dry run's: what it would ask for.
+  func wouldBeDetails(provider: ProviderPlan) -> [String: String] {
     var details = ["provider": provider.name, "cache_hits": String(cacheHits)]
-    if dryRun {
-      details["would_be_lookups"] = String(wouldBeLookups)
-      details["would_be_requests_at_least"] = String(
-        (wouldBeLookups + provider.batchSize - 1) / provider.batchSize)
-      return details
-    }
+    details["would_be_lookups"] = String(wouldBeLookups)
+    details["would_be_requests_at_least"] = String(
+      (wouldBeLookups + provider.batchSize - 1) / provider.batchSize)
+    return details
+  }
+
+  /// A real run's: what it asked for and what came back.
+  func details(provider: ProviderPlan, statistics: ProviderStatistics) -> [String: String] {
+    var details = ["provider": provider.name, "cache_hits": String(cacheHits)]
     details["lookups_requested"] = String(keysRequested)
     details["provider_requests"] = String(statistics.requests)
     details["matches"] = String(matches)

@@ -1,22 +1,25 @@
 import RinStorage
 
 extension PipelineRunner {
-  /// Every target in one transaction that is rolled back at the end, so each job (and each
-  /// caught-up slot) sees the effects of the ones before it and nothing is committed. The
-  /// jobs join that transaction instead of opening their own; the ledger rows of the whole
+  /// Every target in one dry run, rolled back at the end, so each job (and each caught-up slot)
+  /// sees the effects of the ones before it and nothing is committed. The jobs get the dry
+  /// run's handle and so join it instead of opening their own; the ledger rows of the whole
   /// dry run are written after the rollback, which would otherwise take them along.
   func runDry(
     _ pipeline: PipelineConfig, targets: [(slot: FireTime?, jobNow: Int64)], options: PipelineRunOptions
   ) async throws -> [PipelineRunSummary] {
-    try storage.beginDryRun()
-    var executed: [Executed] = []
-    for target in targets {
-      let run = await runJobs(
-        pipeline, slot: target.slot?.slot, jobNow: target.jobNow, dryRun: true, options: options)
-      executed.append(run)
-      guard run.summary.exitCode == .success else { break }
+    let executed = try await storage.dryRun { session in
+      var runner = self
+      runner.storage = session
+      var executed: [Executed] = []
+      for target in targets {
+        let run = await runner.runJobs(
+          pipeline, slot: target.slot?.slot, jobNow: target.jobNow, dryRun: true, options: options)
+        executed.append(run)
+        guard run.summary.exitCode == .success else { break }
+      }
+      return executed
     }
-    try storage.endDryRun()
     return try record(executed)
   }
 

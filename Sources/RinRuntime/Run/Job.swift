@@ -5,4 +5,11 @@ import RinDomain
 public protocol Job: Sendable {
   var name: JobName { get }
   func run(_ context: JobContext) async throws
+  /// The job as a dry run runs it. Its writes need no stand-in (the dry run rolls them back);
+  /// a call that is paid or reaches outside the database does: one that only counts.
+  var forDryRun: any Job { get }
+}
+
+extension Job {
+  public var forDryRun: any Job { self }
 }

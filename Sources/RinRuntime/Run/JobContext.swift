@@ -9,7 +9,8 @@ public final class JobContext {
   public let runID: Int64
   public let storage: Storage
   public let config: RinConfig
-  public let dryRun: Bool
+  /// For the runtime's own bookkeeping (checkpoints); a job behaves the same either way.
+  let dryRun: Bool
   /// The date the run computes for (default: the UTC date of `now`).
   public let asOf: CalendarDate
   /// The job's clock, Unix seconds (`--now`, default the real time at start).

@@ -23,6 +23,7 @@ public struct JobRunner: Sendable {
   }
 
   public func run(_ job: any Job, options: RunOptions) async -> RunSummary {
+    let job = options.dryRun ? job.forDryRun : job
     let started = environment.wallClock()
     var summary = RunSummary(job: job.name.rawValue, dryRun: options.dryRun)
     summary.pipeline = options.pipeline
@@ -49,10 +50,10 @@ public struct JobRunner: Sendable {
         shard: summary.shard, users: summary.users, dryRun: options.dryRun, status: .running,
         host: environment.host, pid: environment.pid, startedAt: Int64(started))
       // A dry run commits nothing, so it needs no lease: it cannot collide with a real run.
-      // Inside a dry run a pipeline already opened, a ledger row would be rolled back with it:
-      // the pipeline records this run's row from the summary after its rollback.
-      let joinsOpenDryRun = options.dryRun && storage.isInDryRun
-      if joinsOpenDryRun {
+      // Given a dry run's handle (a pipeline's dry run), the run joins it, and a ledger row
+      // would be rolled back with it: the pipeline records this run's row from the summary
+      // after its rollback.
+      if options.dryRun && storage.isDryRun {
         runID = nil
       } else if options.dryRun {
         runID = try storage.write { try $0.insertRun(record) }
@@ -75,29 +76,28 @@ public struct JobRunner: Sendable {
         logger.info(
           "resuming run \(checkpoint.runID)'s work after user \(checkpoint.lastUserID)")
       }
-      let ctx = JobContext(
-        job: job.name, runID: runID ?? 0, storage: storage, config: config, dryRun: options.dryRun,
-        asOf: asOf, now: now, logger: logger,
-        selection: UserSelection(shard: shard, userIDs: users), checkpointScope: scope,
-        resumeAfterUserID: checkpoint?.lastUserID, stop: stop,
-        progress: ProgressBar(label: job.name.rawValue))
-      ctx.environment = environment.variables
-      ctx.fullPass = options.full
-      ctx.deadline = config.jobs.timeout(for: job.name).map {
-        RunDeadline(
-          job: job.name, timeout: $0,
-          at: started + Double($0.components.seconds)
-            + Double($0.components.attoseconds) / 1e18, clock: environment.wallClock)
+      let makeContext = { (storage: Storage) -> JobContext in
+        let ctx = JobContext(
+          job: job.name, runID: runID ?? 0, storage: storage, config: config, dryRun: options.dryRun,
+          asOf: asOf, now: now, logger: logger,
+          selection: UserSelection(shard: shard, userIDs: users), checkpointScope: scope,
+          resumeAfterUserID: checkpoint?.lastUserID, stop: stop,
+          progress: ProgressBar(label: job.name.rawValue))
+        ctx.environment = environment.variables
+        ctx.fullPass = options.full
+        ctx.deadline = config.jobs.timeout(for: job.name).map {
+          RunDeadline(
+            job: job.name, timeout: $0,
+            at: started + Double($0.components.seconds)
+              + Double($0.components.attoseconds) / 1e18, clock: environment.wallClock)
+        }
+        context = ctx
+        return ctx
       }
-      context = ctx
-      if joinsOpenDryRun {
-        try await job.run(ctx)
-      } else if options.dryRun {
-        try storage.beginDryRun()
-        defer { try? storage.endDryRun() }
-        try await job.run(ctx)
+      if options.dryRun {
+        try await storage.dryRun { session in try await job.run(makeContext(session)) }
       } else {
-        try await job.run(ctx)
+        try await job.run(makeContext(storage))
         try storage.write {
           try $0.clearCheckpoint(job: job.name, asOf: asOf, scope: scope)
         }

@@ -1,6 +1,6 @@
 /// Bulk loads on PostgreSQL: rows are encoded in COPY's text format and sent with
 /// `COPY … FROM STDIN` a few megabytes at a time, far faster than INSERT statements.
-final class PostgresCopy {
+final class PostgresCopy: BulkRowSink {
   private let connection: PostgresConnection
   private let statement: String
   private let width: Int
@@ -45,6 +45,21 @@ final class PostgresCopy {
       case UInt8(ascii: "\r"): buffer += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
       default: buffer.append(byte)
       }
+    }
+  }
+}
+
+extension PostgresExecutor {
+  func bulkSink(_ inserter: BulkInserter) -> (any BulkRowSink)? {
+    PostgresCopy(connection: connection, inserter: inserter)
+  }
+
+  /// Rows came with their ids: identity columns go on after the largest, as SQLite's rowid does.
+  func finishBulkLoad(_ inserters: [BulkInserter]) throws {
+    for inserter in inserters where inserter.columns.contains("id") {
+      try execute(
+        "SELECT setval(pg_get_serial_sequence('\(inserter.table)', 'id'), max(id)) FROM \(inserter.table) HAVING max(id) IS NOT NULL",
+        [])
     }
   }
 }

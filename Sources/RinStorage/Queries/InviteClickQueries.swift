@@ -44,9 +44,10 @@ extension StorageTransaction {
   /// Returns how many rows were written again; nil on PostgreSQL, which keeps no such copies to
   /// free this way: a deleted row stays in its page, dead, until `VACUUM` makes the space
   /// reusable, and a rewrite would only add a dead copy of every kept click (docs/CONTRACT.md §3.5 asks
-  /// for the scrub on SQLite; docs/JOBS.md "attribution-expiry").
+  /// for the scrub on SQLite; docs/JOBS.md "attribution-expiry"). Nil in a dry run too, whose
+  /// deletes never reach the file.
   public func rewriteInviteClicks() throws -> Int? {
-    guard !sql.dialect.isPostgres else { return nil }
+    guard !sql.dialect.isPostgres, !isDryRun else { return nil }
     // `SELECT *`: a column the services add later is carried over too.
     try sql.execute("CREATE TEMP TABLE rin_kept_invite_clicks AS SELECT * FROM invite_clicks", [])
     try sql.execute("DELETE FROM invite_clicks", [])

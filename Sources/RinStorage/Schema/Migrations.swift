@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// Append-only: a released migration is never edited; a change is a new migration. Each is
 /// written once in SQLite's DDL; `PostgresSchema` gives PostgreSQL's types for the same text.
@@ -72,12 +71,4 @@ enum Migrations {
       name: "drop the owner index of upcoming events that their key already covers",
       sql: DataContractSchema.dropUpcomingEventsByOwner, kind: .serviceIndex),
   ]
-
-  static var migrator: DatabaseMigrator {
-    var migrator = DatabaseMigrator()
-    for step in steps {
-      migrator.registerMigration(step.name) { db in try db.execute(sql: step.sql) }
-    }
-    return migrator
-  }
 }

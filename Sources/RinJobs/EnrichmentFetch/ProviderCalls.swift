@@ -1,0 +1,69 @@
+import RinProviderClient
+import RinRuntime
+import RinStorage
+
+/// How a run reaches the paid provider: a real run asks it (`PaidProviderCalls`); a dry run gets
+/// a stand-in that counts the keys it would ask for and calls nothing (`CountedProviderCalls`).
+protocol ProviderCalls: Sendable {
+  /// Where earlier runs left the provider's circuit breaker, kept up to date by this run; nil
+  /// when this run neither reads nor moves it.
+  func circuit(_ provider: EnrichmentProviderSettings, context: JobContext) throws -> ProviderCircuit?
+  /// Where workers share the provider's rate and daily budget; nil when nothing is sent.
+  func sharedAllowance(_ context: JobContext) -> Storage?
+  /// Asks for the keys no unexpired cache row answers (`expired`: those whose row expired).
+  func lookUp(
+    _ missing: [ProviderLookup], expired: Set<String>, plan: ProviderPlan, context: JobContext,
+    tally: inout EnrichmentTally) async throws
+  /// The provider's lines in the run's details.
+  func details(_ tally: EnrichmentTally, plan: ProviderPlan) -> [String: String]
+}
+
+/// A real run's calls: paid lookups, the shared allowance, the circuit breaker.
+struct PaidProviderCalls: ProviderCalls {
+  func circuit(_ provider: EnrichmentProviderSettings, context: JobContext) throws -> ProviderCircuit? {
+    try ProviderCircuit.load(
+      provider: provider.name, coolDown: provider.circuitBreaker.coolDown.components.seconds,
+      context: context)
+  }
+
+  func sharedAllowance(_ context: JobContext) -> Storage? { context.storage }
+
+  func lookUp(
+    _ missing: [ProviderLookup], expired: Set<String>, plan: ProviderPlan, context: JobContext,
+    tally: inout EnrichmentTally
+  ) async throws {
+    // Shard workers share many keys (a person in several books): each is asked by the worker
+    // that claims it first; the others wait for its answer in the cache.
+    let claims = ProviderKeyClaims(provider: plan.name, context: context)
+    let mine = try claims.claim(missing.map(\.id))
+    defer { claims.release(Array(mine)) }
+    try await ProviderFetcher(plan: plan, context: context)
+      .fetch(missing.filter { mine.contains($0.id) }, expired: expired, tally: &tally)
+    try await claims.awaitAnswers(missing.map(\.id).filter { !mine.contains($0) }, tally: &tally)
+  }
+
+  func details(_ tally: EnrichmentTally, plan: ProviderPlan) -> [String: String] {
+    tally.details(provider: plan, statistics: plan.client.statistics)
+  }
+}
+
+/// A dry run's stand-in: sends nothing, and neither reads nor moves the circuit breaker or the
+/// shared allowance; it counts the keys a real run would ask for.
+struct CountedProviderCalls: ProviderCalls {
+  func circuit(_ provider: EnrichmentProviderSettings, context: JobContext) throws -> ProviderCircuit? { nil }
+
+  func sharedAllowance(_ context: JobContext) -> Storage? { nil }
+
+  func lookUp(
+    _ missing: [ProviderLookup], expired: Set<String>, plan: ProviderPlan, context: JobContext,
+    tally: inout EnrichmentTally
+  ) async throws {
+    // What the real run would cache here, a later batch would find: count each key once.
+    let keys = missing.map(\.id)
+    tally.wouldBeLookups += try context.write { try $0.rememberDryRunKeys(keys) }
+  }
+
+  func details(_ tally: EnrichmentTally, plan: ProviderPlan) -> [String: String] {
+    tally.wouldBeDetails(provider: plan)
+  }
+}

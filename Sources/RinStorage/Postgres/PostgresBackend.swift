@@ -1,0 +1,108 @@
+import Synchronization
+
+/// A PostgreSQL database through libpq: one connection, used by one thread at a time.
+final class PostgresBackend: StorageBackend {
+  let location: String
+  private let session: PostgresSession
+  private let deferredIndexes = Mutex<[String]>([])
+
+  private init(location: String, session: PostgresSession) {
+    self.location = location
+    self.session = session
+  }
+
+  /// Connects to `url` (`postgres://…`) with the session settings of `options`.
+  static func open(url: String, options: Storage.OpenOptions) throws -> PostgresBackend {
+    let location = PostgresURL.redacted(url)
+    do {
+      let connection = try PostgresConnection(url: url)
+      try connection.simple(
+        PostgresSessionSettings.statements(busyTimeoutSeconds: options.busyTimeoutSeconds))
+      return PostgresBackend(location: location, session: PostgresSession(connection: connection))
+    } catch let error as PostgresError {
+      throw StorageError.from(error, location: location)
+    }
+  }
+
+  var pendingServiceIndexes: [String] { deferredIndexes.withLock { $0 } }
+
+  /// An index on a services' table waits for `buildServiceIndexes` (`PostgresSchema.migrate`).
+  func migrate(buildServiceIndexes: Bool) throws {
+    let deferred = try withConnection { connection in
+      try PostgresSchema.migrate(connection, location: location, buildServiceIndexes: buildServiceIndexes)
+    }
+    deferredIndexes.withLock { $0 = deferred.map(\.name) }
+  }
+
+  func pendingMigrations() throws -> [PendingMigration] {
+    try withConnection { connection in
+      var exists = false
+      try PostgresExecutor(connection: connection).forEachRow(
+        "SELECT to_regclass('rin_migrations') IS NOT NULL", []
+      ) { exists = $0.int64(0) == 1 }
+      let applied = exists ? try PostgresSchema.appliedSteps(connection, location: location) : []
+      return Migrations.steps.filter { !applied.contains($0.name) }.map { step in
+        let concurrent = step.kind == .serviceIndex && !applied.isEmpty
+        return PendingMigration(
+          name: step.name,
+          statements: concurrent
+            ? PostgresSchema.concurrentStatements(step)
+            : Migrations.Step(name: step.name, sql: PostgresSchema.ddl(step.sql)).statements,
+          isServiceIndex: step.kind == .serviceIndex)
+      }
+    }
+  }
+
+  func write<T>(inDryRun: Bool, _ body: (StorageTransaction) throws -> T) throws -> T {
+    try withConnection { connection in
+      if inDryRun && !connection.isInsideTransaction { throw StorageError.dryRunLost(location) }
+      let tx = StorageTransaction(sql: PostgresExecutor(connection: connection), isDryRun: inDryRun)
+      return try PostgresSession.inTransaction(connection) { try body(tx) }
+    }
+  }
+
+  /// A write takes no file-wide lock here (leases use row and advisory locks): it runs as any write.
+  func write<T>(waitingAtMost seconds: Double, inDryRun: Bool, _ body: (StorageTransaction) throws -> T)
+    throws -> T
+  {
+    try write(inDryRun: inDryRun, body)
+  }
+
+  func read<T>(inDryRun: Bool, _ body: (StorageTransaction) throws -> T) throws -> T {
+    // Cursors live in a transaction: a read outside one gets a short one of its own.
+    try withConnection { connection in
+      let tx = StorageTransaction(sql: PostgresExecutor(connection: connection), isDryRun: inDryRun)
+      if connection.isInsideTransaction { return try body(tx) }
+      return try PostgresSession.inTransaction(connection) { try body(tx) }
+    }
+  }
+
+  func beginDryRun() throws {
+    _ = try withConnection { try $0.simple("BEGIN") }
+  }
+
+  func rollBackDryRun() throws {
+    try withConnection { connection in
+      if connection.isInsideTransaction { try connection.simple("ROLLBACK") }
+    }
+  }
+
+  /// The lock_timeout set at open from the same setting; pg_settings gives it in milliseconds
+  /// whatever unit it was set in.
+  func busyTimeoutMilliseconds() throws -> Int {
+    let query = "SELECT setting FROM pg_settings WHERE name = 'lock_timeout'"
+    return try read(inDryRun: false) { Int(try $0.sql.fetchText(query) ?? "") ?? 0 }
+  }
+
+  /// No file of ours to checkpoint.
+  func checkpointWriteAheadLog() throws -> Bool { true }
+
+  /// Runs `body` on the connection, PostgreSQL's errors mapped.
+  private func withConnection<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+    do {
+      return try session.withConnection(body)
+    } catch let error as PostgresError {
+      throw StorageError.from(error, location: location)
+    }
+  }
+}

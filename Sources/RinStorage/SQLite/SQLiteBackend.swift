@@ -1,0 +1,163 @@
+import Foundation
+import GRDB
+
+/// A SQLite file through GRDB: one connection, serialized by its queue.
+struct SQLiteBackend: StorageBackend {
+  let location: String
+  private let queue: DatabaseQueue
+
+  var pendingServiceIndexes: [String] { [] }
+
+  /// Opens the file at `url` (a path, or `file:` and a path).
+  static func open(url: String, options: Storage.OpenOptions) throws -> SQLiteBackend {
+    let path = url.hasPrefix("file:") ? String(url.dropFirst(5)) : url
+    let exists = FileManager.default.fileExists(atPath: path)
+    if !exists && options.createIfMissing {
+      let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+      try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+    if !exists && !options.createIfMissing {
+      throw StorageError(
+        .databaseMissing, location: path, detail: "no database file here",
+        hint: "Check storage.url or --db, or create it with `rinjobs migrate --db \(path)`.")
+    }
+    var config = Configuration()
+    config.busyMode = .timeout(options.busyTimeoutSeconds)
+    // A dry run keeps one transaction open across calls and rolls it back at the end.
+    config.allowsUnsafeTransactions = true
+    config.prepareDatabase { db in
+      // Deleted rows (invite clicks, personal data) must not stay readable in the file.
+      try db.execute(sql: "PRAGMA secure_delete = ON")
+      try enableWriteAheadLog(db, path: path)
+    }
+    do {
+      return SQLiteBackend(location: path, queue: try DatabaseQueue(path: path, configuration: config))
+    } catch let error as DatabaseError {
+      throw StorageError.from(error, location: path).naming(readOnlyFolderOf: path, exists: exists)
+    } catch {
+      throw StorageError(.sqlFailure, location: path, detail: "\(error)", hint: "")
+    }
+  }
+
+  /// Write-ahead log, so that reads (a run's first look at the lease among them) never wait
+  /// for the write lock. Not GRDB's `journalMode = .wal`: that also writes to the file when its
+  /// log is empty or absent (as after every connection closed), so opening would wait for the
+  /// write lock, and a run started while another run's batch holds it would fail "database
+  /// busy" before it could see the lease and say who holds it (docs/RELIABILITY.md).
+  /// Switching a file that already uses the log takes no lock; switching one that does not
+  /// happens once, when the file is new.
+  private static func enableWriteAheadLog(_ db: Database, path: String) throws {
+    let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+    guard mode == "wal" else {
+      throw StorageError(
+        .sqlFailure, location: path,
+        detail: "could not switch the file to write-ahead logging (it says \(mode ?? "nothing"))",
+        hint: "Check that the file and its folder can be written.")
+    }
+    // NORMAL is durable in WAL mode except for the last commits before a power loss, which a
+    // job's checkpoint and idempotent writes make up for on the next run.
+    try db.execute(sql: "PRAGMA synchronous = NORMAL")
+  }
+
+  /// Every step runs, index builds included: one holds the write lock while it runs (seconds at M).
+  func migrate(buildServiceIndexes: Bool) throws {
+    let migrator = Migrations.migrator
+    try inDatabase { db in
+      if try migrator.hasBeenSuperseded(db) {
+        let known = Set(migrator.migrations)
+        let unknown = try migrator.appliedIdentifiers(db).union(
+          String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")
+        ).subtracting(known)
+        throw StorageError(
+          .schemaTooNew, location: location,
+          detail:
+            "it has migrations this binary does not know (\(unknown.sorted().joined(separator: ", ")))",
+          hint: "Run a rin-jobs release at least as new as the one that migrated it.")
+      }
+    }
+    try mapErrors { try migrator.migrate(queue) }
+  }
+
+  func pendingMigrations() throws -> [PendingMigration] {
+    let applied = try inDatabase { try Migrations.migrator.appliedIdentifiers($0) }
+    return Migrations.steps.filter { !applied.contains($0.name) }.map(PendingMigration.init)
+  }
+
+  func write<T>(inDryRun: Bool, _ body: (StorageTransaction) throws -> T) throws -> T {
+    try inDatabase { db in
+      // SQLite rolls a transaction back on some errors by itself.
+      if inDryRun && !db.isInsideTransaction { throw StorageError.dryRunLost(location) }
+      let tx = StorageTransaction(sql: GRDBExecutor(db: db), isDryRun: inDryRun)
+      var result: T?
+      if db.isInsideTransaction {
+        try db.inSavepoint {
+          result = try body(tx)
+          return .commit
+        }
+      } else {
+        try db.inTransaction(.immediate) {
+          result = try body(tx)
+          return .commit
+        }
+      }
+      return result!
+    }
+  }
+
+  /// On SQLite a write takes the file's write lock: the busy timeout is set for this write only.
+  func write<T>(waitingAtMost seconds: Double, inDryRun: Bool, _ body: (StorageTransaction) throws -> T)
+    throws -> T
+  {
+    let configured = try busyTimeoutMilliseconds()
+    try setBusyTimeout(milliseconds: Int(seconds * 1000))
+    defer { try? setBusyTimeout(milliseconds: configured) }
+    return try write(inDryRun: inDryRun, body)
+  }
+
+  func read<T>(inDryRun: Bool, _ body: (StorageTransaction) throws -> T) throws -> T {
+    try inDatabase { db in try body(StorageTransaction(sql: GRDBExecutor(db: db), isDryRun: inDryRun)) }
+  }
+
+  func beginDryRun() throws {
+    try inDatabase { db in try db.execute(sql: "BEGIN IMMEDIATE") }
+  }
+
+  func rollBackDryRun() throws {
+    try inDatabase { db in
+      if db.isInsideTransaction { try db.execute(sql: "ROLLBACK") }
+    }
+  }
+
+  func busyTimeoutMilliseconds() throws -> Int {
+    try inDatabase { try Int.fetchOne($0, sql: "PRAGMA busy_timeout") ?? 0 }
+  }
+
+  private func setBusyTimeout(milliseconds: Int) throws {
+    // An integer of ours, not input: PRAGMA takes no bound parameters.
+    try inDatabase { try $0.execute(sql: "PRAGMA busy_timeout = \(max(0, milliseconds))") }
+  }
+
+  /// Copies the log into the file and truncates it. With secure delete on, deleted rows are
+  /// then zeroed in the file and gone from the log.
+  func checkpointWriteAheadLog() throws -> Bool {
+    try inDatabase { db in
+      // Columns: busy (1 when blocked), frames in the log, frames copied.
+      let row = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+      let busy: Int? = row?[0]
+      return busy == 0
+    }
+  }
+
+  /// Runs `body` on the connection, SQLite's errors mapped.
+  private func inDatabase<T>(_ body: (Database) throws -> T) throws -> T {
+    try mapErrors { try queue.inDatabase(body) }
+  }
+
+  private func mapErrors<T>(_ body: () throws -> T) throws -> T {
+    do {
+      return try body()
+    } catch let error as DatabaseError {
+      throw StorageError.from(error, location: location)
+    }
+  }
+}
