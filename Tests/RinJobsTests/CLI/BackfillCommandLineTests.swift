@@ -5,8 +5,8 @@ import Testing
 /// order, a second call runs nothing, a failure stops at its day and the next call resumes there.
 @Suite("rinjobs backfill")
 struct BackfillCommandLineTests {
-  static func backfill(_ db: TestDatabase, _ extra: [String] = []) throws -> Executable.Result {
-    try Executable.run(
+  static func backfill(_ db: TestDatabase, _ extra: [String] = []) async throws -> Executable.Result {
+    try await Executable.run(
       "rinjobs",
       ["backfill", "daily-score", "--db", db.path, "--from", "2026-11-01", "--to", "2026-11-05"] + extra)
   }
@@ -19,32 +19,33 @@ struct BackfillCommandLineTests {
     try db.int("SELECT count(*) FROM job_runs WHERE job = 'daily-score'")
   }
 
-  @Test(arguments: Backend.available) func fiveDaysThenNothingThenResumeAfterAFailure(backend: Backend) throws
+  @Test(arguments: Backend.available) func fiveDaysThenNothingThenResumeAfterAFailure(backend: Backend)
+    async throws
   {
     let db = try TestDatabase(backend, seedUsers: 12, seed: 2)
-    let dry = try Self.backfill(db, ["--dry-run"])
+    let dry = try await Self.backfill(db, ["--dry-run"])
     #expect(dry.exitCode == 0, "\(dry.stderr)")
     #expect(dry.stdout.contains("2026-11-01  run (never ran)"))
     #expect(dry.stdout.contains("dry run: 5 of 5 days would run; nothing ran"))
     #expect(try Self.runs(db) == 0)
 
-    let first = try Self.backfill(db)
+    let first = try await Self.backfill(db)
     #expect(first.exitCode == 0, "\(first.stderr)")
     #expect(try Self.snapshotDays(db) == (1...5).map { "2026-11-0\($0)" })
     #expect(try Self.runs(db) == 5)
 
-    let again = try Self.backfill(db)
+    let again = try await Self.backfill(db)
     #expect(again.exitCode == 0, "\(again.stderr)")
     #expect(try Self.runs(db) == 5, "a second call runs nothing")
     #expect(again.stdout.contains("2026-11-03  skip: succeeded in run"))
     #expect(again.stdout.contains("0 days ran, 5 skipped"))
 
-    let all = try Self.backfill(db, ["--reprocess", "all", "--backwards", "--dry-run"])
+    let all = try await Self.backfill(db, ["--reprocess", "all", "--backwards", "--dry-run"])
     #expect(all.stdout.hasPrefix("2026-11-05  run (--reprocess all)"), "\(all.stdout)")
   }
 
   @Test(arguments: Backend.available) func aFailureStopsAtItsDayAndTheNextCallResumesThere(backend: Backend)
-    throws
+    async throws
   {
     let db = try TestDatabase(backend, seedUsers: 12, seed: 2)
     // A real failure of the database on one day's writes.
@@ -65,7 +66,7 @@ struct BackfillCommandLineTests {
         "CREATE TRIGGER fail_one_day BEFORE INSERT ON score_snapshots FOR EACH ROW EXECUTE FUNCTION fail_one_day()"
       )
     }
-    let failed = try Self.backfill(db)
+    let failed = try await Self.backfill(db)
     #expect(failed.exitCode == 1, "\(failed.stdout)")
     #expect(failed.stderr.contains("stopped at 2026-11-03"), "\(failed.stderr)")
     #expect(failed.stderr.contains("continue from 2026-11-03"))
@@ -73,12 +74,12 @@ struct BackfillCommandLineTests {
     #expect(
       try db.int("SELECT count(*) FROM job_runs WHERE job = 'daily-score' AND as_of > '2026-11-03'") == 0)
 
-    let failedOnly = try Self.backfill(db, ["--reprocess", "failed", "--dry-run"])
+    let failedOnly = try await Self.backfill(db, ["--reprocess", "failed", "--dry-run"])
     #expect(failedOnly.stdout.contains("2026-11-03  run (run "), "\(failedOnly.stdout)")
     #expect(failedOnly.stdout.contains("2026-11-04  skip: never ran"), "\(failedOnly.stdout)")
 
     try db.execute("DROP TRIGGER fail_one_day\(backend == .postgres ? " ON score_snapshots" : "")")
-    let resumed = try Self.backfill(db)
+    let resumed = try await Self.backfill(db)
     #expect(resumed.exitCode == 0, "\(resumed.stderr)")
     #expect(resumed.stdout.contains("2026-11-01  skip: succeeded"))
     #expect(resumed.stdout.contains("3 days ran, 2 skipped"), "\(resumed.stdout)")
@@ -87,12 +88,12 @@ struct BackfillCommandLineTests {
       try db.int("SELECT count(*) FROM job_runs WHERE job = 'daily-score' AND status = 'succeeded'") == 5)
   }
 
-  @Test func onlyDatedJobsAndOrderedDates() throws {
+  @Test func onlyDatedJobsAndOrderedDates() async throws {
     let db = try TestDatabase()
-    let wrongJob = try Executable.run(
+    let wrongJob = try await Executable.run(
       "rinjobs", ["backfill", "badge-recount", "--db", db.path, "--from", "2026-11-01", "--to", "2026-11-02"])
     #expect(wrongJob.exitCode == 64 && wrongJob.stderr.contains("works on the present only"))
-    let reversed = try Executable.run(
+    let reversed = try await Executable.run(
       "rinjobs", ["backfill", "daily-score", "--db", db.path, "--from", "2026-11-05", "--to", "2026-11-01"])
     #expect(reversed.exitCode == 64 && reversed.stderr.contains("is after --to"))
   }

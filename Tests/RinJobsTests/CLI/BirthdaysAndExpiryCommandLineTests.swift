@@ -11,12 +11,13 @@ struct BirthdaysAndExpiryCommandLineTests {
 
   @Test(arguments: Backend.available) func bothJobsRunOnASeededFileAndASecondRunChangesNothing(
     backend: Backend
-  ) throws {
+  ) async throws {
     let db = try TestDatabase(backend, seedUsers: 40, seed: 9)
     let now = "2026-11-22T12:00:00Z"
     for job in ["rin-upcoming-birthdays", "rin-attribution-expiry"] {
-      let dry = try json(try Executable.run(job, ["--db", db.path, "--now", now, "--dry-run", "--json"]))
-      let first = try json(try Executable.run(job, ["--db", db.path, "--now", now, "--json"]))
+      let dry = try json(
+        try await Executable.run(job, ["--db", db.path, "--now", now, "--dry-run", "--json"]))
+      let first = try json(try await Executable.run(job, ["--db", db.path, "--now", now, "--json"]))
       #expect(first["status"] as? String == "succeeded")
       let firstChanges = try #require(first["changes"] as? [String: Any])
       let dryChanges = try #require(dry["changes"] as? [String: Any])
@@ -26,7 +27,7 @@ struct BirthdaysAndExpiryCommandLineTests {
       #expect(!firstChanges.isEmpty, "\(job) found work in the seed")
 
       let before = try db.contentDigest()
-      let second = try json(try Executable.run(job, ["--db", db.path, "--now", now, "--json"]))
+      let second = try json(try await Executable.run(job, ["--db", db.path, "--now", now, "--json"]))
       let secondChanges = try #require(second["changes"] as? [String: Any])
       #expect((secondChanges["tables"] as? [String: Any])?.isEmpty ?? true, "\(job): \(secondChanges)")
       #expect(try db.contentDigest() == before)
@@ -36,9 +37,11 @@ struct BirthdaysAndExpiryCommandLineTests {
     #expect(try db.int("SELECT count(*) FROM invite_clicks WHERE clicked_at <= ?", [1_794_744_000]) == 0)
   }
 
-  @Test(arguments: Backend.available) func theHumanSummaryReportsTheOldestClickKept(backend: Backend) throws {
+  @Test(arguments: Backend.available) func theHumanSummaryReportsTheOldestClickKept(backend: Backend)
+    async throws
+  {
     let db = try TestDatabase(backend, seedUsers: 60, seed: 9)
-    let result = try Executable.run(
+    let result = try await Executable.run(
       "rin-attribution-expiry", ["--db", db.path, "--now", "2026-11-22T12:00:00Z"])
     #expect(result.exitCode == 0, "\(result.stderr)")
     #expect(result.stdout.contains("oldest click kept: 2026-11-15T12:00:01Z"))
@@ -47,7 +50,9 @@ struct BirthdaysAndExpiryCommandLineTests {
 
   /// `jobs.upcoming-birthdays.feb29_in_common_years`: a Feb 29 birthday on Feb 28 (the default)
   /// or Mar 1 of a common year, through the executable on both backends.
-  @Test(arguments: Backend.available) func aFeb29BirthdayFallsWhereTheConfigSays(backend: Backend) throws {
+  @Test(arguments: Backend.available) func aFeb29BirthdayFallsWhereTheConfigSays(backend: Backend)
+    async throws
+  {
     for (rule, day, daysUntil) in [("feb28", "2027-02-28", 1), ("mar1", "2027-03-01", 2)] {
       let db = try TestDatabase(backend)
       try db.execute("INSERT INTO users (id, timezone, created_at) VALUES (1, 'UTC', 0)")
@@ -57,7 +62,7 @@ struct BirthdaysAndExpiryCommandLineTests {
       let config = db.directory.path("pipelines.yaml")
       try "jobs:\n  upcoming-birthdays: {feb29_in_common_years: \(rule)}\n"
         .write(toFile: config, atomically: true, encoding: .utf8)
-      let run = try Executable.run(
+      let run = try await Executable.run(
         "rin-upcoming-birthdays", ["--config", config, "--db", db.path, "--now", "2027-02-27T12:00:00Z"])
       #expect(run.exitCode == 0, "\(run.stderr)")
       let events = try db.strings(

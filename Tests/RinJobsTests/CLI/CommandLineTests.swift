@@ -7,60 +7,64 @@ import Testing
 struct CommandLineTests {
   var repoConfig: String { Executable.repositoryRoot.appendingPathComponent("pipelines.yaml").path }
 
-  @Test func theRepositoryConfigValidates() throws {
-    let result = try Executable.run("rinjobs", ["validate", "--config", repoConfig])
+  @Test func theRepositoryConfigValidates() async throws {
+    let result = try await Executable.run("rinjobs", ["validate", "--config", repoConfig])
     #expect(result.exitCode == 0, "\(result.stderr)")
     #expect(result.stdout.contains("nightly"))
   }
 
-  @Test func anUnknownTopLevelKeyExits78NamingItsLine() throws {
+  @Test func anUnknownTopLevelKeyExits78NamingItsLine() async throws {
     let dir = try TemporaryDirectory()
     let path = dir.path("pipelines.yaml")
     let original = try String(contentsOfFile: repoConfig, encoding: .utf8)
     let text = original + (original.hasSuffix("\n") ? "" : "\n") + "surprise: 1\n"
     try text.write(toFile: path, atomically: true, encoding: .utf8)
     let line = text.split(separator: "\n", omittingEmptySubsequences: false).count - 1
-    let result = try Executable.run("rinjobs", ["validate", "--config", path])
+    let result = try await Executable.run("rinjobs", ["validate", "--config", path])
     #expect(result.exitCode == 78)
     #expect(result.stderr.contains("\(path):\(line):1:"), "\(result.stderr)")
     #expect(result.stderr.contains("surprise"))
   }
 
-  @Test func badUsageExits64() throws {
+  @Test func badUsageExits64() async throws {
     let db = try TestDatabase()
     #expect(
-      try Executable.run("rin-badge-recount", ["--db", db.path, "--as-of", "2026-02-30"]).exitCode == 64)
-    #expect(try Executable.run("rin-badge-recount", ["--db", db.path, "--shard", "3/2"]).exitCode == 64)
-    #expect(try Executable.run("rin-badge-recount", ["--db", db.path, "--now", "yesterday"]).exitCode == 64)
+      try await Executable.run("rin-badge-recount", ["--db", db.path, "--as-of", "2026-02-30"]).exitCode == 64
+    )
+    #expect(
+      try await Executable.run("rin-badge-recount", ["--db", db.path, "--shard", "3/2"]).exitCode == 64)
+    #expect(
+      try await Executable.run("rin-badge-recount", ["--db", db.path, "--now", "yesterday"]).exitCode == 64)
     // Foundation's ISO 8601 parser takes an hour of 25 and a February 30th; the option does not.
     for now in [
       "2026-11-20T25:00:00Z", "2026-11-20T03:60:00Z", "2026-02-30T03:00:00Z", "2026-11-20T03:00:00",
     ] {
       #expect(
-        try Executable.run("rin-badge-recount", ["--db", db.path, "--now", now]).exitCode == 64, "\(now)")
+        try await Executable.run("rin-badge-recount", ["--db", db.path, "--now", now]).exitCode == 64,
+        "\(now)")
     }
   }
 
-  @Test func nowTakesAnOffsetAndFractions() throws {
+  @Test func nowTakesAnOffsetAndFractions() async throws {
     let db = try TestDatabase()
-    let result = try Executable.run(
+    let result = try await Executable.run(
       "rin-badge-recount", ["--db", db.path, "--json", "--dry-run", "--now", "2026-11-22T23:30:00.5-05:00"])
     #expect(result.exitCode == 0, "\(result.stderr)")
     #expect(result.stdout.contains(#""as_of":"2026-11-23""#), "04:30 UTC on the 23rd: \(result.stdout)")
   }
 
-  @Test func aMissingDatabaseFailsClearlyWithoutCreatingOne() throws {
+  @Test func aMissingDatabaseFailsClearlyWithoutCreatingOne() async throws {
     let dir = try TemporaryDirectory()
-    let result = try Executable.run("rin-badge-recount", ["--db", dir.path("missing.sqlite")])
+    let result = try await Executable.run("rin-badge-recount", ["--db", dir.path("missing.sqlite")])
     #expect(result.exitCode == 1)
     #expect(result.stderr.contains("no database file here"))
     #expect(!FileManager.default.fileExists(atPath: dir.path("missing.sqlite")))
   }
 
-  @Test(arguments: Backend.available) func jsonSummaryAndPrometheusMetrics(backend: Backend) throws {
+  @Test(arguments: Backend.available) func jsonSummaryAndPrometheusMetrics(backend: Backend) async throws {
     let db = try BadgeRecountTests.makeDatabase(backend)
     let metrics = db.directory.path("rinjobs.prom")
-    let result = try Executable.run(
+    let result = try await Executable.run(
       "rin-badge-recount",
       ["--db", db.path, "--json", "--metrics-file", metrics, "--now", "2026-11-22T12:00:00Z"])
     #expect(result.exitCode == 0, "\(result.stderr)")
@@ -80,7 +84,7 @@ struct CommandLineTests {
   }
 
   @Test(arguments: Backend.available) func whileOneRunHoldsTheLeaseASecondExits75AtOnce(backend: Backend)
-    throws
+    async throws
   {
     let db = try BadgeRecountTests.makeDatabase(backend)
     // pid 1 always exists, so this lease has a live holder on this host.
@@ -88,17 +92,19 @@ struct CommandLineTests {
       "INSERT INTO job_leases VALUES ('badge-recount', 'all', 41, ?, 1, 0, 99999999999)",
       [ProcessInfo.processInfo.hostName])
     let started = Date()
-    let result = try Executable.run("rin-badge-recount", ["--db", db.path])
+    let result = try await Executable.run("rin-badge-recount", ["--db", db.path])
     #expect(result.exitCode == 75)
     #expect(result.stderr.contains("already running: run 41, pid 1"))
     #expect(Date().timeIntervalSince(started) < 10)
     #expect(try db.int("SELECT count(*) FROM badge_counts") == 2, "only the two rows that were there")
   }
 
-  @Test(arguments: Backend.available) func dryRunThroughTheExecutableChangesNothing(backend: Backend) throws {
+  @Test(arguments: Backend.available) func dryRunThroughTheExecutableChangesNothing(backend: Backend)
+    async throws
+  {
     let db = try BadgeRecountTests.makeDatabase(backend)
     let before = try db.contentDigest()
-    let result = try Executable.run("rin-badge-recount", ["--db", db.path, "--dry-run"])
+    let result = try await Executable.run("rin-badge-recount", ["--db", db.path, "--dry-run"])
     #expect(result.exitCode == 0, "\(result.stderr)")
     #expect(result.stdout.contains("badge_counts: would insert 2, would update 1"))
     #expect(try db.contentDigest() == before)

@@ -4,11 +4,12 @@ import Testing
 
 @Suite("rinjobs demo")
 struct DemoCommandTests {
-  @Test func seedsRunsEveryPipelineOfTheCommittedConfigAndSummarizes() throws {
+  @Test func seedsRunsEveryPipelineOfTheCommittedConfigAndSummarizes() async throws {
     let folder = try TemporaryDirectory()
     let db = folder.path("demo.sqlite")
     let config = Executable.repositoryRoot.appendingPathComponent("pipelines.yaml").path
-    let result = try Executable.run("rinjobs", ["demo", "--db", db, "--users", "40", "--config", config])
+    let result = try await Executable.run(
+      "rinjobs", ["demo", "--db", db, "--users", "40", "--config", config])
     #expect(result.exitCode == 0, "\(result.stderr)")
     for pipeline in ["nightly", "hourly", "retention"] {
       #expect(result.stdout.contains("pipeline \(pipeline) run #"), "\(pipeline) did not run")
@@ -22,7 +23,7 @@ struct DemoCommandTests {
       #expect(report.contains("id=\"problems-\(pipeline)\">0<"), "\(pipeline) has no missed or failed slot")
     }
     let queue = try DatabaseQueue(path: db)
-    let (jobs, pipelines, enriched) = try queue.read { db in
+    let (jobs, pipelines, enriched) = try await queue.read { db in
       (
         try Int.fetchOne(
           db,
@@ -39,9 +40,9 @@ struct DemoCommandTests {
     #expect((enriched ?? 0) > 0, "enrichment-fetch asked the stub for nothing")
   }
 
-  @Test func aMissingConfigSaysWhatToDoAndExits78() throws {
+  @Test func aMissingConfigSaysWhatToDoAndExits78() async throws {
     let folder = try TemporaryDirectory()
-    let result = try Executable.run(
+    let result = try await Executable.run(
       "rinjobs", ["demo", "--db", folder.path("demo.sqlite"), "--config", folder.path("absent.yaml")])
     #expect(result.exitCode == 78)
     #expect(result.stderr.contains("absent.yaml"))

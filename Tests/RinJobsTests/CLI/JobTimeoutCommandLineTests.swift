@@ -17,7 +17,7 @@ struct JobTimeoutCommandLineTests {
   }
 
   @Test(arguments: Backend.available) func aTimedOutRunResumesAndEndsAsAnUninterruptedOne(backend: Backend)
-    throws
+    async throws
   {
     let limited = try TestDatabase(backend, seedUsers: 30, seed: 6)
     let plain = try TestDatabase(backend, seedUsers: 30, seed: 6)
@@ -27,7 +27,7 @@ struct JobTimeoutCommandLineTests {
     var exits: [Int32] = []
     let metrics = limited.directory.path("daily-score.prom")
     while exits.last != 0, exits.count < 20 {
-      let run = try Executable.run(
+      let run = try await Executable.run(
         "rin-daily-score",
         [
           "--config", try Self.config(limited, timeout: "1ms"), "--db", limited.path, "--metrics-file",
@@ -55,7 +55,7 @@ struct JobTimeoutCommandLineTests {
       )
         == exits.count - 1)
 
-    let whole = try Executable.run(
+    let whole = try await Executable.run(
       "rin-daily-score", ["--config", try Self.config(plain, timeout: nil), "--db", plain.path] + arguments)
     #expect(whole.exitCode == 0, "\(whole.stderr)")
     let snapshots = "SELECT user_id || ' ' || score || ' ' || tier FROM score_snapshots ORDER BY user_id"
@@ -63,11 +63,11 @@ struct JobTimeoutCommandLineTests {
     #expect(!want.isEmpty && got == want)
   }
 
-  @Test func aTimeoutIsAPositiveDuration() throws {
+  @Test func aTimeoutIsAPositiveDuration() async throws {
     let db = try TestDatabase()
     let path = db.directory.path("bad.yaml")
     try "jobs:\n  badge-recount: {timeout: 0s}\n".write(toFile: path, atomically: true, encoding: .utf8)
-    let run = try Executable.run("rinjobs", ["validate", "--config", path])
+    let run = try await Executable.run("rinjobs", ["validate", "--config", path])
     #expect(run.exitCode == 78)
     #expect(
       run.stderr.contains("bad.yaml:2:28: 'jobs.badge-recount.timeout' must be longer than zero, got 0s"),

@@ -38,7 +38,7 @@ struct ReportCommandLineTests {
   }
 
   @Test(arguments: Backend.available) func theRenderedReportSaysWhatTheLedgerAndTheScoresSay(backend: Backend)
-    throws
+    async throws
   {
     let browser = try #require(Chromium.path, "install Debian's chromium (scripts/setup.sh does)")
     let db = try TestDatabase(backend, seedUsers: 30, seed: 4)
@@ -47,17 +47,17 @@ struct ReportCommandLineTests {
       ("nightly", "2026-11-21T02:31:00Z"), ("nightly", "2026-11-22T02:31:00Z"),
       ("hourly", "2026-11-22T03:01:00Z"),
     ] {
-      let run = try Executable.run(
+      let run = try await Executable.run(
         "rinjobs",
         ["pipeline", "run", pipeline, "--scheduled", "--config", config, "--db", db.path, "--now", now])
       #expect(run.exitCode == 0, "\(pipeline) at \(now): \(run.stderr)")
     }
-    let failing = try Executable.run(
+    let failing = try await Executable.run(
       "rin-enrichment-fetch", ["--config", try Self.config(db, provider: true), "--db", db.path])
     #expect(failing.exitCode == 78, "\(failing.stderr)")
 
     let page = db.directory.path("report.html")
-    let written = try Executable.run(
+    let written = try await Executable.run(
       "rinjobs", ["report", "--config", config, "--db", db.path, "--out", page])
     #expect(written.exitCode == 0, "\(written.stderr)")
     let html = try String(contentsOfFile: page, encoding: .utf8)
@@ -90,12 +90,12 @@ struct ReportCommandLineTests {
     // Rendered by a real browser: a screenshot with something on it, and the DOM it built.
     let blank = db.directory.path("blank.html")
     try "<!doctype html><title>blank</title>".write(toFile: blank, atomically: true, encoding: .utf8)
-    let shot = try Chromium.screenshot(browser, page, into: db.directory.path("report.png"))
-    let blankShot = try Chromium.screenshot(browser, blank, into: db.directory.path("blank.png"))
+    let shot = try await Chromium.screenshot(browser, page, into: db.directory.path("report.png"))
+    let blankShot = try await Chromium.screenshot(browser, blank, into: db.directory.path("blank.png"))
     #expect(shot.starts(with: [0x89, 0x50, 0x4E, 0x47]), "a PNG")
     #expect(
       shot.count > 5 * blankShot.count, "\(shot.count) bytes against \(blankShot.count) for a blank page")
-    let dom = try Chromium.dumpDOM(browser, page)
+    let dom = try await Chromium.dumpDOM(browser, page)
 
     for pipeline in Self.pipelines {
       #expect(dom.contains("id=\"pipeline-\(pipeline)\""), "\(pipeline) is on the page")
@@ -153,17 +153,22 @@ enum Chromium {
     ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--window-size=1100,2400"] + extra
   }
 
-  static func screenshot(_ browser: String, _ page: String, into png: String) throws -> Data {
-    _ = try run(browser, arguments(["--screenshot=\(png)", URL(fileURLWithPath: page).absoluteString]))
+  static func screenshot(_ browser: String, _ page: String, into png: String) async throws -> Data {
+    _ = try await run(browser, arguments(["--screenshot=\(png)", URL(fileURLWithPath: page).absoluteString]))
     return try Data(contentsOf: URL(fileURLWithPath: png))
   }
 
-  static func dumpDOM(_ browser: String, _ page: String) throws -> String {
-    try run(browser, arguments(["--dump-dom", URL(fileURLWithPath: page).absoluteString]))
+  static func dumpDOM(_ browser: String, _ page: String) async throws -> String {
+    try await run(browser, arguments(["--dump-dom", URL(fileURLWithPath: page).absoluteString]))
   }
 
   /// stdout; stderr (Chromium's chatter about D-Bus and GPUs) is dropped.
-  static func run(_ browser: String, _ arguments: [String]) throws -> String {
+  /// Waited for on a thread of its own, not on the cooperative pool.
+  static func run(_ browser: String, _ arguments: [String]) async throws -> String {
+    try await offPool { try runBlocking(browser, arguments) }
+  }
+
+  static func runBlocking(_ browser: String, _ arguments: [String]) throws -> String {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: browser)
     process.arguments = arguments

@@ -170,7 +170,7 @@ extension OutageFixture {
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     let db = self.db.path
     return try await offPool {
-      try Executable.run(
+      try Executable.runBlocking(
         "rinjobs", ["run", "enrichment-fetch", "--db", db, "--now", "2026-11-22T12:01:00Z"], in: folder)
     }
   }

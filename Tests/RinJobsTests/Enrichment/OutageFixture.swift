@@ -96,7 +96,7 @@ final class OutageFixture: Sendable {
     let arguments = arguments + ["--config", config]
     return try await offPool {
       let started = Date()
-      let result = try Executable.run(
+      let result = try Executable.runBlocking(
         executable, arguments, environment: [Self.apiKeyVariable: "outage-secret", "RIN_LOG_LEVEL": "info"])
       return (result, Date().timeIntervalSince(started))
     }

@@ -25,8 +25,8 @@ struct PipelineCommandLineTests {
     return (db, config)
   }
 
-  @Test func planShowsUTCAndLocalTimesAndFlagsTheDSTRules() throws {
-    let result = try Executable.run(
+  @Test func planShowsUTCAndLocalTimesAndFlagsTheDSTRules() async throws {
+    let result = try await Executable.run(
       "rinjobs",
       [
         "plan", "--schedule", "30 2 * * *", "--timezone", "America/New_York", "--from", "2026-03-07",
@@ -47,7 +47,7 @@ struct PipelineCommandLineTests {
       ])
     #expect(fires.map { $0["rule"] as? String } == [nil, "spring_forward_gap", nil])
 
-    let text = try Executable.run(
+    let text = try await Executable.run(
       "rinjobs",
       [
         "plan", "--schedule", "30 1 * * *", "--timezone", "Europe/London", "--from", "2026-10-25", "--count",
@@ -57,26 +57,27 @@ struct PipelineCommandLineTests {
       text.stdout.contains("2026-10-25T00:30:00Z  2026-10-25T01:30+01:00  * fall back: 01:30 happens twice"))
   }
 
-  @Test func planListsTheRepositorysPipelines() throws {
-    let result = try Executable.run(
+  @Test func planListsTheRepositorysPipelines() async throws {
+    let result = try await Executable.run(
       "rinjobs", ["plan", "--config", Self.repoConfig, "--from", "2026-11-22T02:31:00Z", "--count", "1"])
     #expect(result.exitCode == 0, "\(result.stderr)")
     #expect(result.stdout.contains("nightly  \"30 2 * * *\" in UTC"))
     #expect(result.stdout.contains("  2026-11-23T02:30:00Z  2026-11-23T02:30+00:00"))
     #expect(result.stdout.contains("hourly  \"0 * * * *\" in UTC"))
-    #expect(try Executable.run("rinjobs", ["plan", "--config", Self.repoConfig, "nope"]).exitCode == 64)
-    #expect(try Executable.run("rinjobs", ["plan", "--schedule", "61 * * * *"]).exitCode == 64)
+    #expect(
+      try await Executable.run("rinjobs", ["plan", "--config", Self.repoConfig, "nope"]).exitCode == 64)
+    #expect(try await Executable.run("rinjobs", ["plan", "--schedule", "61 * * * *"]).exitCode == 64)
   }
 
-  @Test func scheduledTwiceRunsOnceWhateverTheProcessTimeZone() throws {
+  @Test func scheduledTwiceRunsOnceWhateverTheProcessTimeZone() async throws {
     let (db, config) = try Self.setUp()
-    let first = try Executable.run(
+    let first = try await Executable.run(
       "rinjobs",
       ["pipeline", "run", "scores", "--config", config, "--scheduled", "--now", "2026-11-22T07:30:20Z"],
       environment: ["TZ": "Asia/Kathmandu"])
     #expect(first.exitCode == 0, "\(first.stderr)")
     #expect(first.stdout.contains("pipeline scores run #1, slot 2026-11-22T07:30:00Z: succeeded"))
-    let second = try Executable.run(
+    let second = try await Executable.run(
       "rinjobs",
       ["pipeline", "run", "scores", "--config", config, "--scheduled", "--now", "2026-11-22T07:32:00Z"],
       environment: ["TZ": "America/Los_Angeles"])
@@ -85,17 +86,20 @@ struct PipelineCommandLineTests {
     #expect(try db.int("SELECT count(*) FROM job_runs WHERE job = 'pipeline:scores'") == 1)
   }
 
-  @Test func afterAnOutageCatchUpAllThenStatusReportsNothingMissing() throws {
+  @Test func afterAnOutageCatchUpAllThenStatusReportsNothingMissing() async throws {
     let (db, config) = try Self.setUp()
-    let run = { (arguments: [String]) in try Executable.run("rinjobs", arguments + ["--config", config]) }
+    let run = { (arguments: [String]) in
+      try await Executable.run("rinjobs", arguments + ["--config", config])
+    }
     #expect(
-      try run(["pipeline", "run", "scores", "--scheduled", "--now", "2026-11-19T07:30:00Z"]).exitCode == 0)
-    let missing = try run(["status", "--now", "2026-11-22T12:00:00Z"])
+      try await run(["pipeline", "run", "scores", "--scheduled", "--now", "2026-11-19T07:30:00Z"]).exitCode
+        == 0)
+    let missing = try await run(["status", "--now", "2026-11-22T12:00:00Z"])
     #expect(missing.exitCode == 1)
     #expect(missing.stdout.contains("3 problems"))
     #expect(missing.stdout.contains("missed: 2026-11-20T07:30:00Z"))
 
-    let caughtUp = try run([
+    let caughtUp = try await run([
       "pipeline", "run", "scores", "--catch-up", "all", "--max-age", "3d", "--now", "2026-11-22T12:00:00Z",
       "--json",
     ])
@@ -105,7 +109,7 @@ struct PipelineCommandLineTests {
     let slots = (report["runs"] as? [[String: Any]])?.map { $0["slot"] as? String }
     #expect(slots == ["2026-11-20T07:30:00Z", "2026-11-21T07:30:00Z", "2026-11-22T07:30:00Z"])
 
-    let clean = try run(["status", "--now", "2026-11-22T12:00:00Z", "--json"])
+    let clean = try await run(["status", "--now", "2026-11-22T12:00:00Z", "--json"])
     #expect(clean.exitCode == 0, "\(clean.stdout)")
     let status = try #require(
       try JSONSerialization.jsonObject(with: Data(clean.stdout.utf8)) as? [String: Any])
@@ -113,46 +117,50 @@ struct PipelineCommandLineTests {
     #expect(try db.int("SELECT count(*) FROM job_runs WHERE job = 'pipeline:scores'") == 4)
   }
 
-  @Test func badUsageExits64() throws {
+  @Test func badUsageExits64() async throws {
     let (db, config) = try Self.setUp()
     defer { withExtendedLifetime(db) {} }
-    let noMaxAge = try Executable.run(
+    let noMaxAge = try await Executable.run(
       "rinjobs", ["pipeline", "run", "scores", "--config", config, "--catch-up", "all"])
     #expect(noMaxAge.exitCode == 64)
     #expect(noMaxAge.stderr.contains("--max-age"))
-    let unknown = try Executable.run("rinjobs", ["pipeline", "run", "nope", "--config", config])
+    let unknown = try await Executable.run("rinjobs", ["pipeline", "run", "nope", "--config", config])
     #expect(unknown.exitCode == 64, "\(unknown.stderr)")
     #expect(
-      try Executable.run(
+      try await Executable.run(
         "rinjobs", ["pipeline", "run", "scores", "--config", config, "--catch-up", "some", "--max-age", "1d"]
       ).exitCode == 64)
-    #expect(try Executable.run("rinjobs", ["status", "--config", config, "--look-back", "7"]).exitCode == 64)
+    #expect(
+      try await Executable.run("rinjobs", ["status", "--config", config, "--look-back", "7"]).exitCode == 64)
   }
 
-  @Test func theCommittedCrontabMatchesPipelinesYAMLAndAChangedOneFailsTheCheck() throws {
-    let ok = try Executable.run(
+  @Test func theCommittedCrontabMatchesPipelinesYAMLAndAChangedOneFailsTheCheck() async throws {
+    let ok = try await Executable.run(
       "rinjobs", ["crontab", "--check", Self.repoCrontab, "--config", Self.repoConfig])
     #expect(ok.exitCode == 0, "\(ok.stderr)")
-    let generated = try Executable.run("rinjobs", ["crontab", "--config", Self.repoConfig])
+    let generated = try await Executable.run("rinjobs", ["crontab", "--config", Self.repoConfig])
     #expect(generated.stdout == (try String(contentsOfFile: Self.repoCrontab, encoding: .utf8)))
 
     let dir = try TemporaryDirectory()
     let changed = dir.path("crontab")
     try generated.stdout.replacingOccurrences(of: "pipeline run hourly", with: "pipeline run hourlyy")
       .write(toFile: changed, atomically: true, encoding: .utf8)
-    let drift = try Executable.run("rinjobs", ["crontab", "--check", changed, "--config", Self.repoConfig])
+    let drift = try await Executable.run(
+      "rinjobs", ["crontab", "--check", changed, "--config", Self.repoConfig])
     #expect(drift.exitCode == 1)
     #expect(drift.stderr.contains("differs from what"))
     #expect(drift.stderr.contains("hourlyy"))
     #expect(
-      try Executable.run("rinjobs", ["crontab", "--check", dir.path("absent"), "--config", Self.repoConfig])
-        .exitCode == 1)
+      try await Executable.run(
+        "rinjobs", ["crontab", "--check", dir.path("absent"), "--config", Self.repoConfig]
+      )
+      .exitCode == 1)
   }
 
-  @Test func pipelineMetricsFileHasEachJobAndThePipeline() throws {
+  @Test func pipelineMetricsFileHasEachJobAndThePipeline() async throws {
     let (db, config) = try Self.setUp()
     let metrics = db.directory.path("scores.prom")
-    let result = try Executable.run(
+    let result = try await Executable.run(
       "rinjobs",
       [
         "pipeline", "run", "scores", "--config", config, "--metrics-file", metrics, "--now",

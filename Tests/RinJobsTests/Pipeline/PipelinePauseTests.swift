@@ -30,25 +30,27 @@ struct PipelinePauseTests {
     return (db, config)
   }
 
-  static func rinjobs(_ db: TestDatabase, _ config: String, _ arguments: [String]) throws -> Executable.Result
+  static func rinjobs(_ db: TestDatabase, _ config: String, _ arguments: [String]) async throws
+    -> Executable.Result
   {
-    try Executable.run("rinjobs", arguments + ["--config", config, "--db", db.path])
+    try await Executable.run("rinjobs", arguments + ["--config", config, "--db", db.path])
   }
 
   @Test(arguments: Backend.available) func aPausedSlotRunsNoJobAndIsNotMissedUntilResumed(backend: Backend)
-    throws
+    async throws
   {
     let (db, config) = try Self.setUp(backend)
-    let pause = try Self.rinjobs(db, config, ["pipeline", "pause", "scores", "--reason", "database upgrade"])
+    let pause = try await Self.rinjobs(
+      db, config, ["pipeline", "pause", "scores", "--reason", "database upgrade"])
     #expect(pause.exitCode == 0, "\(pause.stderr)")
     #expect(pause.stdout.contains("pipeline scores paused since"))
 
     // A trigger with nothing due, then the paused slot; the counters reach the metrics file.
-    let idle = try Self.rinjobs(
+    let idle = try await Self.rinjobs(
       db, config, ["pipeline", "run", "scores", "--scheduled", "--now", "2026-11-22T05:00:00Z"])
     #expect(idle.exitCode == 0, "\(idle.stderr)")
     let metrics = db.directory.path("scores.prom")
-    let due = try Self.rinjobs(
+    let due = try await Self.rinjobs(
       db, config,
       [
         "pipeline", "run", "scores", "--scheduled", "--now", "2026-11-22T07:30:20Z", "--metrics-file",
@@ -68,44 +70,46 @@ struct PipelinePauseTests {
     #expect(row.first?.contains("\"skip_reason\":\"paused\"") == true, "\(row)")
     #expect(row.first?.contains("database upgrade") == true, "\(row)")
 
-    let status = try Self.rinjobs(db, config, ["status", "scores", "--now", "2026-11-22T09:00:00Z"])
+    let status = try await Self.rinjobs(db, config, ["status", "scores", "--now", "2026-11-22T09:00:00Z"])
     #expect(status.exitCode == 0, "a paused slot is not missed: \(status.stdout)")
     #expect(status.stdout.contains("OK, PAUSED"), "\(status.stdout)")
     #expect(status.stdout.contains("paused since"), "\(status.stdout)")
     #expect(status.stdout.contains("@"), "by user@host: \(status.stdout)")
     #expect(status.stdout.contains(": database upgrade; 1 slots skipped"), "\(status.stdout)")
-    let json = try Self.rinjobs(db, config, ["status", "scores", "--now", "2026-11-22T09:00:00Z", "--json"])
+    let json = try await Self.rinjobs(
+      db, config, ["status", "scores", "--now", "2026-11-22T09:00:00Z", "--json"])
     let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
     let entry = (object?["pipelines"] as? [[String: Any]])?.first
     #expect((entry?["paused"] as? [String: Any])?["reason"] as? String == "database upgrade")
     #expect(entry?["slots_paused"] as? Int == 1)
 
-    let resume = try Self.rinjobs(db, config, ["pipeline", "resume", "scores"])
+    let resume = try await Self.rinjobs(db, config, ["pipeline", "resume", "scores"])
     #expect(resume.exitCode == 0 && resume.stdout.contains("pipeline scores resumed"), "\(resume.stderr)")
-    let next = try Self.rinjobs(
+    let next = try await Self.rinjobs(
       db, config, ["pipeline", "run", "scores", "--scheduled", "--now", "2026-11-23T07:30:20Z"])
     #expect(next.exitCode == 0, "\(next.stderr)")
     #expect(
       try db.int("SELECT count(*) FROM job_runs WHERE job NOT LIKE 'pipeline:%' AND status = 'succeeded'")
         == 2)
-    let after = try Self.rinjobs(db, config, ["status", "scores", "--now", "2026-11-23T09:00:00Z"])
+    let after = try await Self.rinjobs(db, config, ["status", "scores", "--now", "2026-11-23T09:00:00Z"])
     #expect(after.exitCode == 0 && !after.stdout.contains("PAUSED"), "\(after.stdout)")
   }
 
-  @Test(arguments: Backend.available) func twoFailedSlotsInARowPauseThePipeline(backend: Backend) throws {
+  @Test(arguments: Backend.available) func twoFailedSlotsInARowPauseThePipeline(backend: Backend) async throws
+  {
     let (db, config) = try Self.setUp(backend)
     for hour in ["01", "02"] {
-      let failed = try Self.rinjobs(
+      let failed = try await Self.rinjobs(
         db, config, ["pipeline", "run", "enrich", "--scheduled", "--now", "2026-11-22T\(hour):00:20Z"])
       #expect(failed.exitCode == 78, "\(failed.stderr)")
     }
-    let third = try Self.rinjobs(
+    let third = try await Self.rinjobs(
       db, config, ["pipeline", "run", "enrich", "--scheduled", "--now", "2026-11-22T03:00:20Z"])
     #expect(third.exitCode == 0, "paused: \(third.stderr)")
     #expect(
       try db.int("SELECT count(*) FROM job_runs WHERE job = 'enrichment-fetch'") == 2,
       "the third slot ran no job")
-    let status = try Self.rinjobs(db, config, ["status", "enrich", "--now", "2026-11-22T03:05:00Z"])
+    let status = try await Self.rinjobs(db, config, ["status", "enrich", "--now", "2026-11-22T03:05:00Z"])
     #expect(status.stdout.contains("paused since"), "\(status.stdout)")
     #expect(
       status.stdout.contains("by rinjobs (pause_after_failures): 2 failed slots in a row"), "\(status.stdout)"

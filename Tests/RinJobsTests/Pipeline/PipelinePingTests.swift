@@ -33,7 +33,7 @@ struct PipelinePingTests {
     """.write(toFile: config, atomically: true, encoding: .utf8)
     func run(_ pipeline: String) async throws -> Executable.Result {
       try await offPool {
-        try Executable.run(
+        try Executable.runBlocking(
           "rinjobs", ["pipeline", "run", pipeline, "--config", config, "--db", db.path],
           environment: ["PING_TOKEN": "ping-secret"])
       }

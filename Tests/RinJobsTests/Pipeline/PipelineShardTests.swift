@@ -7,7 +7,7 @@ import Testing
 /// one unsharded run writes.
 @Suite("a pipeline run per shard")
 struct PipelineShardTests {
-  @Test(arguments: Backend.available) func twoShardWorkersDoTheSlotTogether(backend: Backend) throws {
+  @Test(arguments: Backend.available) func twoShardWorkersDoTheSlotTogether(backend: Backend) async throws {
     let sharded = try TestDatabase(backend, seedUsers: 16, seed: 8)
     let whole = try TestDatabase(backend, seedUsers: 16, seed: 8)
     let config = sharded.directory.path("pipelines.yaml")
@@ -18,25 +18,25 @@ struct PipelineShardTests {
         jobs: [daily-score, badge-recount]
     """.write(toFile: config, atomically: true, encoding: .utf8)
     let slot = ["--scheduled", "--now", "2026-11-22T02:30:20Z"]
-    func rinjobs(_ db: TestDatabase, _ arguments: [String], environment: [String: String] = [:]) throws
+    func rinjobs(_ db: TestDatabase, _ arguments: [String], environment: [String: String] = [:]) async throws
       -> Executable.Result
     {
-      try Executable.run(
+      try await Executable.run(
         "rinjobs", arguments + ["--config", config, "--db", db.path], environment: environment)
     }
 
-    let first = try rinjobs(sharded, ["pipeline", "run", "nightly", "--shard", "0/2"] + slot)
+    let first = try await rinjobs(sharded, ["pipeline", "run", "nightly", "--shard", "0/2"] + slot)
     #expect(first.exitCode == 0, "\(first.stderr)")
-    let halfDone = try rinjobs(sharded, ["status", "nightly", "--now", "2026-11-22T03:00:00Z"])
+    let halfDone = try await rinjobs(sharded, ["status", "nightly", "--now", "2026-11-22T03:00:00Z"])
     #expect(
       halfDone.exitCode == 1 && halfDone.stdout.contains("missed: 2026-11-22T02:30:00Z"), "\(halfDone.stdout)"
     )
 
-    let second = try rinjobs(
+    let second = try await rinjobs(
       sharded, ["pipeline", "run", "nightly", "--shard", "auto/2"] + slot,
       environment: ["JOB_COMPLETION_INDEX": "1"])
     #expect(second.exitCode == 0, "\(second.stderr)")
-    let done = try rinjobs(sharded, ["status", "nightly", "--now", "2026-11-22T03:00:00Z"])
+    let done = try await rinjobs(sharded, ["status", "nightly", "--now", "2026-11-22T03:00:00Z"])
     #expect(done.exitCode == 0, "\(done.stdout)")
 
     let rows = try sharded.strings(
@@ -46,12 +46,12 @@ struct PipelineShardTests {
       try sharded.strings("SELECT DISTINCT shard FROM job_runs WHERE job = 'daily-score' ORDER BY shard")
         == ["0/2", "1/2"])
 
-    let again = try rinjobs(sharded, ["pipeline", "run", "nightly", "--shard", "0/2"] + slot)
+    let again = try await rinjobs(sharded, ["pipeline", "run", "nightly", "--shard", "0/2"] + slot)
     #expect(again.exitCode == 0, "\(again.stderr)")
     #expect(
       try sharded.int("SELECT count(*) FROM job_runs WHERE job = 'pipeline:nightly'") == 2, "already done")
 
-    let unsharded = try rinjobs(whole, ["pipeline", "run", "nightly"] + slot)
+    let unsharded = try await rinjobs(whole, ["pipeline", "run", "nightly"] + slot)
     #expect(unsharded.exitCode == 0, "\(unsharded.stderr)")
     // Rows, not insertion order: the shards insert in their own order.
     for query in [

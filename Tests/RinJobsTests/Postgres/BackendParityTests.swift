@@ -20,7 +20,7 @@ struct BackendParityTests {
     let sqlite = try TestDatabase(.sqlite, seedUsers: 120, seed: 17, now: try instant(now))
     let postgres = try TestDatabase(.postgres)
     // `rinjobs seed --db postgres://…` itself, as an operator runs it.
-    let seeded = try Executable.run(
+    let seeded = try await Executable.run(
       "rinjobs", ["seed", "--db", postgres.path, "--users", "120", "--seed", "17", "--now", now])
     #expect(seeded.exitCode == 0, "\(seeded.stderr)")
     for table in [

@@ -8,7 +8,7 @@ struct ShardedWorkersTests {
   static let shards = 3
 
   @Test(.enabled(if: Backend.available.contains(.postgres)))
-  func shardWorkersAtOnceEqualOneUnshardedRunAndTakeEachUserOnce() throws {
+  func shardWorkersAtOnceEqualOneUnshardedRunAndTakeEachUserOnce() async throws {
     let sharded = try TestDatabase(.postgres, seedUsers: 90, seed: 41)
     let whole = try TestDatabase(.postgres, seedUsers: 90, seed: 41)
     let clock = ["--now", "2026-11-22T12:00:00Z", "--json"]
@@ -17,13 +17,15 @@ struct ShardedWorkersTests {
         "rin-daily-score", ["--db", sharded.path, "--shard", "\(k)/\(Self.shards)"] + clock,
         outputIn: sharded.directory, tag: "worker\(k)")
     }
+    // Waited for on a thread of their own, not on the cooperative pool.
+    nonisolated(unsafe) let running = workers
+    try await offPool { for worker in running { worker.waitUntilExit() } }
     for (k, worker) in workers.enumerated() {
-      worker.waitUntilExit()
       let stderr =
         (try? String(contentsOfFile: sharded.directory.path("worker\(k).err"), encoding: .utf8)) ?? ""
       #expect(worker.terminationStatus == 0, "shard \(k): \(stderr)")
     }
-    let single = try Executable.run("rin-daily-score", ["--db", whole.path] + clock)
+    let single = try await Executable.run("rin-daily-score", ["--db", whole.path] + clock)
     #expect(single.exitCode == 0, "\(single.stderr)")
 
     for table in ["score_snapshots", "user_state", "invite_prompt_queue"] {

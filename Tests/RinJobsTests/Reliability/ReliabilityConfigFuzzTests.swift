@@ -55,7 +55,7 @@ struct ReliabilityConfigFuzzTests {
       let step = max(1, rejected.count / ReliabilityLevel.configMutationsThroughBinary)
       var throughBinary = 0
       for (path, error) in stride(from: 0, to: rejected.count, by: step).map({ rejected[$0] }) {
-        let result = try Executable.run("rinjobs", ["validate", "--config", path])
+        let result = try Executable.runBlocking("rinjobs", ["validate", "--config", path])
         checks.expect(result.exitCode == 78, "\(path): \(result.stderr)")
         checks.expect(result.stderr.contains("\(path):\(error.line):\(error.column): "), "\(result.stderr)")
         throughBinary += 1

@@ -94,7 +94,7 @@ final class ReliabilityWorkspace {
   func run(_ job: String, _ extra: [String] = [], environment: [String: String] = [:]) throws
     -> Executable.Result
   {
-    try Executable.run(
+    try Executable.runBlocking(
       "rin-\(job)", arguments(extra), environment: environment.merging(Self.providerKey) { $1 })
   }
 

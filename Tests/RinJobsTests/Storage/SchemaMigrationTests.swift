@@ -33,16 +33,16 @@ struct SchemaMigrationTests {
     #expect(PostgresSchema.createdIndexName("CREATE INDEX a ON t(x)") == nil)
   }
 
-  @Test func aDryRunListsThePendingStepsAndChangesNothing() throws {
+  @Test func aDryRunListsThePendingStepsAndChangesNothing() async throws {
     let dir = try TemporaryDirectory()
     let missing = dir.path("new.sqlite")
-    let fresh = try Executable.run("rinjobs", ["migrate", "--dry-run", "--db", missing])
+    let fresh = try await Executable.run("rinjobs", ["migrate", "--dry-run", "--db", missing])
     #expect(fresh.exitCode == 0, "\(fresh.stderr)")
     #expect(fresh.stdout.contains("would create the database and apply \(Migrations.steps.count) migrations"))
     #expect(!FileManager.default.fileExists(atPath: missing))
 
     let db = try TestDatabase()
-    let upToDate = try Executable.run("rinjobs", ["migrate", "--dry-run", "--db", db.path])
+    let upToDate = try await Executable.run("rinjobs", ["migrate", "--dry-run", "--db", db.path])
     #expect(upToDate.exitCode == 0, "\(upToDate.stderr)")
     #expect(upToDate.stdout.contains("schema up to date; nothing to do"), "\(upToDate.stdout)")
 
@@ -51,7 +51,7 @@ struct SchemaMigrationTests {
     try db.execute("DELETE FROM grdb_migrations WHERE identifier = ?", [last.name])
     let indexes = "SELECT name FROM sqlite_master WHERE type = 'index' ORDER BY name"
     let before = try db.strings(indexes)
-    let pending = try Executable.run("rinjobs", ["migrate", "--dry-run", "--db", db.path])
+    let pending = try await Executable.run("rinjobs", ["migrate", "--dry-run", "--db", db.path])
     #expect(pending.exitCode == 0, "\(pending.stderr)")
     #expect(pending.stdout.contains("would apply 1 migration:"), "\(pending.stdout)")
     #expect(pending.stdout.contains("- \(last.name) (an index on a services' table)"))

@@ -14,7 +14,18 @@ struct Executable {
     URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
   }
 
+  /// Runs the executable to its end on a thread of its own: waiting for a child must not hold
+  /// one of the cooperative pool's two threads, which every other test's async work needs
+  /// (the in-process provider stubs answer on it).
   static func run(
+    _ name: String, _ arguments: [String], environment: [String: String] = [:], in directory: String? = nil
+  ) async throws -> Result {
+    try await offPool { try runBlocking(name, arguments, environment: environment, in: directory) }
+  }
+
+  /// `run`, holding the calling thread until the child ends: for code that already runs on a
+  /// thread of its own (the reliability tests' bodies).
+  static func runBlocking(
     _ name: String, _ arguments: [String], environment: [String: String] = [:], in directory: String? = nil
   ) throws -> Result {
     let process = Process()
