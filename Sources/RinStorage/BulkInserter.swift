@@ -17,7 +17,7 @@ extension StorageTransaction {
   /// Inserts one row; the statement is prepared once per transaction and cached.
   public func insert(_ inserter: BulkInserter, _ values: [SQLValue]) throws {
     precondition(values.count == inserter.columns.count, "\(inserter.table): column count mismatch")
-    try sql.execute(sql.dialect.placeholders(inserter.sql), values)
+    try sql.execute(inserter.sql, values)
   }
 
   /// Row count of a table of the data contract, for summaries and tests.

@@ -1,11 +1,13 @@
 /// Every difference between the SQL dialects the storage module speaks lives here.
+///
+/// Queries are written with `?` placeholders whatever the backend: only the PostgreSQL backend
+/// rewrites them (`numberedPlaceholders`), once per whole statement when it prepares it, so
+/// that text put together from fragments is numbered from `$1` across all of it.
 struct SQLDialect: Sendable {
   let name: String
-  /// Rewrites `?` placeholders into the backend's form (PostgreSQL wants `$1`, `$2`, …).
-  let placeholders: @Sendable (String) -> String
 
-  static let sqlite = SQLDialect(name: "sqlite", placeholders: { $0 })
-  static let postgres = SQLDialect(name: "postgres", placeholders: numberedPlaceholders)
+  static let sqlite = SQLDialect(name: "sqlite")
+  static let postgres = SQLDialect(name: "postgres")
 
   var isPostgres: Bool { name == SQLDialect.postgres.name }
 
@@ -14,9 +16,9 @@ struct SQLDialect: Sendable {
     Array(repeating: "?", count: max(count, 1)).joined(separator: ", ")
   }
 
-  /// `?` → `$1`, `$2`, … outside quoted text and identifiers. Idempotent (a rewritten statement
-  /// has no `?` left), so an executor may apply it to every statement it is given.
-  @Sendable static func numberedPlaceholders(_ sql: String) -> String {
+  /// `?` → `$1`, `$2`, … outside quoted text and identifiers, for PostgreSQL. Idempotent (a
+  /// rewritten statement has no `?` left). Used by `PostgresConnection` alone, when it prepares.
+  static func numberedPlaceholders(_ sql: String) -> String {
     guard sql.contains("?") else { return sql }
     var out = ""
     out.reserveCapacity(sql.utf8.count + 16)
@@ -41,9 +43,11 @@ struct SQLDialect: Sendable {
 }
 extension SQLDialect {
   /// Expands `:name` parameters into positional ones; plain `?` placeholders take the values of
-  /// `positional` in order. A query can then name a value it uses many times.
-  func named(_ sql: String, _ values: [String: SQLValue], then positional: [SQLValue]) -> (String, [SQLValue])
-  {
+  /// `positional` in order. A query can then name a value it uses many times. The text keeps `?`
+  /// placeholders, like every other query's.
+  static func named(_ sql: String, _ values: [String: SQLValue], then positional: [SQLValue]) -> (
+    String, [SQLValue]
+  ) {
     var text = ""
     var arguments: [SQLValue] = []
     var positionalIndex = 0
@@ -65,6 +69,6 @@ extension SQLDialect {
       text.append(c)
       i = sql.index(after: i)
     }
-    return (placeholders(text), arguments)
+    return (text, arguments)
   }
 }

@@ -21,7 +21,8 @@ extension SQLRowReader {
 }
 
 /// The narrow seam between the storage API and a database backend: every query of the storage
-/// module is written once against it, with `?` placeholders that the dialect rewrites.
+/// module is written once against it, with `?` placeholders: a backend that wants another form
+/// (PostgreSQL's `$1`) rewrites the whole statement itself, so fragments can be joined freely.
 protocol SQLExecutor {
   var dialect: SQLDialect { get }
   /// Runs a statement (cached and reused by the backend); returns the number of rows changed.

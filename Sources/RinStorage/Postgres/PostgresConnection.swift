@@ -6,11 +6,14 @@ import Foundation
 /// every use. Statements are prepared once per connection and reused by name.
 final class PostgresConnection {
   private let handle: OpaquePointer
+  /// Statement names by the SQL as the storage module wrote it (`?` placeholders): the `$n` form
+  /// is made only when a statement is first prepared, so a statement run again costs one lookup
+  /// and no scan of its text (a batch's `IN (…)` lists make texts of several kilobytes).
   private var prepared: [String: String] = [:]
 
   init(url: String) throws {
     guard let handle = PQconnectdb(url) else {
-      throw PostgresError(sqlState: "", message: "libpq could not allocate a connection")
+      throw PostgresError(sqlState: .unknown, message: "libpq could not allocate a connection")
     }
     self.handle = handle
     guard PQstatus(handle) == CONNECTION_OK else {
@@ -47,7 +50,7 @@ final class PostgresConnection {
     try check(PQexec(handle, sql))
   }
 
-  /// Runs `sql` (with `$n` placeholders) as a prepared statement, preparing it on first use.
+  /// Runs `sql` (with `?` placeholders) as a prepared statement, preparing it on first use.
   @discardableResult
   func run(_ sql: String, _ arguments: [SQLValue]) throws -> PostgresResult {
     let name = try statementName(sql)
@@ -60,7 +63,9 @@ final class PostgresConnection {
   private func statementName(_ sql: String) throws -> String {
     if let name = prepared[sql] { return name }
     let name = "rin_\(prepared.count)"
-    try check(PQprepare(handle, name, sql, 0, nil))
+    // The whole statement is numbered here, once, so that `$n` counts every `?` of it however
+    // the text was put together (a scope's condition inside a query, a query inside a cursor).
+    try check(PQprepare(handle, name, SQLDialect.numberedPlaceholders(sql), 0, nil))
     prepared[sql] = name
     return name
   }
@@ -74,7 +79,7 @@ final class PostgresConnection {
       }
     }
     guard sent == 1, PQputCopyEnd(handle, nil) == 1 else {
-      throw PostgresError(sqlState: "", message: Self.trimmed(PQerrorMessage(handle)))
+      throw PostgresError(sqlState: .unknown, message: Self.trimmed(PQerrorMessage(handle)))
     }
     while let result = PQgetResult(handle) {
       _ = try check(result)
@@ -84,7 +89,7 @@ final class PostgresConnection {
   @discardableResult
   private func check(_ result: OpaquePointer?, expecting: ExecStatusType? = nil) throws -> PostgresResult {
     guard let result else {
-      throw PostgresError(sqlState: "08006", message: Self.trimmed(PQerrorMessage(handle)))
+      throw PostgresError(sqlState: .connectionFailure, message: Self.trimmed(PQerrorMessage(handle)))
     }
     let owned = PostgresResult(result)
     let status = PQresultStatus(result)
@@ -92,9 +97,10 @@ final class PostgresConnection {
     switch status {
     case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY: return owned
     default:
-      let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? ""
+      let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { SQLState(String(cString: $0)) }
       let message = PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) }
-      throw PostgresError(sqlState: state, message: message ?? Self.trimmed(PQerrorMessage(handle)))
+      throw PostgresError(
+        sqlState: state ?? .unknown, message: message ?? Self.trimmed(PQerrorMessage(handle)))
     }
   }
 
@@ -110,9 +116,9 @@ final class PostgresConnection {
   /// libpq gives no SQLSTATE for a refused connection, only the server's message: a missing
   /// database (`3D000`) is told by its text (English, the server's default `lc_messages`), so
   /// that it fails as missing instead of as a temporary connection error (exit 75 for ever).
-  static func connectionFailureState(_ message: String) -> String {
+  static func connectionFailureState(_ message: String) -> SQLState {
     let missing = message.range(of: #"database "[^"]*" does not exist"#, options: .regularExpression)
-    return missing == nil ? "08001" : "3D000"
+    return missing == nil ? .sqlclientUnableToEstablishSQLConnection : .invalidCatalogName
   }
 
   static func trimmed(_ message: UnsafePointer<CChar>?) -> String {

@@ -1,9 +1,8 @@
 /// An error libpq or the server reported: the SQLSTATE code says what kind.
 struct PostgresError: Error, CustomStringConvertible {
-  /// Five characters (`40001` serialization failure, `3D000` no such database, …); empty when the
-  /// connection itself failed.
-  var sqlState: String
+  /// `.unknown` when libpq failed before the server said anything.
+  var sqlState: SQLState
   var message: String
 
-  var description: String { sqlState.isEmpty ? message : "\(message) (SQLSTATE \(sqlState))" }
+  var description: String { sqlState == .unknown ? message : "\(message) (SQLSTATE \(sqlState))" }
 }

@@ -1,4 +1,5 @@
-/// The PostgreSQL backend of `SQLExecutor`. Statements are prepared once per connection; a query
+/// The PostgreSQL backend of `SQLExecutor`. Statements are passed on with their `?` placeholders:
+/// the connection numbers them when it first prepares a statement, once per connection. A query
 /// inside a transaction streams through a server-side cursor a chunk at a time, so memory does
 /// not grow with the result and the row callback may run other statements meanwhile (which
 /// libpq's single-row mode would not allow).
@@ -11,21 +12,20 @@ struct PostgresExecutor: SQLExecutor {
 
   @discardableResult
   func execute(_ sql: String, _ arguments: [SQLValue]) throws -> Int {
-    try connection.run(dialect.placeholders(sql), arguments).changedRows
+    try connection.run(sql, arguments).changedRows
   }
 
   func forEachRow(
     _ sql: String, _ arguments: [SQLValue], _ body: (any SQLRowReader) throws -> Void
   ) throws {
-    let text = dialect.placeholders(sql)
-    guard connection.isInsideTransaction, Self.isQuery(text) else {
+    guard connection.isInsideTransaction, Self.isQuery(sql) else {
       // Outside a transaction, or an `INSERT … RETURNING`: the result is small and read at once.
-      try Self.forEach(try connection.run(text, arguments), body)
+      try Self.forEach(try connection.run(sql, arguments), body)
       return
     }
     let cursor = connection.openCursorName()
     defer { connection.closeCursorName() }
-    try connection.run("DECLARE \(cursor) NO SCROLL CURSOR FOR \(text)", arguments)
+    try connection.run("DECLARE \(cursor) NO SCROLL CURSOR FOR \(sql)", arguments)
     defer {
       // After a database error the transaction is aborted and its rollback closes the cursor.
       if !connection.isTransactionFailed { _ = try? connection.simple("CLOSE \(cursor)") }

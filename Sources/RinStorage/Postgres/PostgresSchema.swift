@@ -85,7 +85,7 @@ enum PostgresSchema {
 
   private static func record(_ step: Migrations.Step, _ connection: PostgresConnection) throws {
     _ = try connection.run(
-      "INSERT INTO rin_migrations (identifier) VALUES ($1) ON CONFLICT DO NOTHING", [.text(step.name)])
+      "INSERT INTO rin_migrations (identifier) VALUES (?) ON CONFLICT DO NOTHING", [.text(step.name)])
   }
 
   /// The statements `rinjobs migrate` runs for `step` on a database in use.
@@ -127,7 +127,7 @@ enum PostgresSchema {
     try PostgresExecutor(connection: connection).forEachRow(
       """
       SELECT NOT i.indisvalid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
-      WHERE c.relname = $1 AND pg_table_is_visible(c.oid)
+      WHERE c.relname = ? AND pg_table_is_visible(c.oid)
       """, [.text(name)]
     ) { row in invalid = row.int64(0) == 1 }
     return invalid

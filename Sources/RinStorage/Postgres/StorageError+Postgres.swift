@@ -3,23 +3,23 @@ extension StorageError {
   static func from(_ error: PostgresError, location: String) -> StorageError {
     let detail = error.description
     switch error.sqlState {
-    case "40001", "40P01", "55P03", "57014", "53300":
+    case .serializationFailure, .deadlockDetected, .lockNotAvailable, .queryCanceled, .tooManyConnections:
       return StorageError(
         .busy, location: location, detail: detail,
         hint: "Another transaction held what this one needed, or the server is saturated; retry later.")
-    case "3D000":
+    case .invalidCatalogName:
       return StorageError(
         .databaseMissing, location: location, detail: detail,
         hint: "Create the database (createdb), then `rinjobs migrate --db URL`.")
-    case "25006", "42501":
+    case .readOnlySQLTransaction, .insufficientPrivilege:
       return StorageError(
         .readOnly, location: location, detail: detail,
         hint: "Grant this role write access to the database, or point at the primary.")
-    case "53100":
+    case .diskFull:
       return StorageError(
         .diskFull, location: location, detail: detail,
         hint: "Free disk space on the server; the open transaction was rolled back.")
-    case let state where state.hasPrefix("08") || state.hasPrefix("57P") || state.isEmpty:
+    case let state where state.isConnectionException || state.isOperatorIntervention || state == .unknown:
       return StorageError(
         .busy, location: location, detail: detail,
         hint: "Check that the server is up and the URL (host, port, user, database) is right; retry later.")

@@ -86,7 +86,7 @@ extension StorageTransaction {
   private func forEachCount(
     _ query: String, _ arguments: [SQLValue], _ body: (Int64, Int) -> Void
   ) throws {
-    try sql.forEachRow(sql.dialect.placeholders(query), arguments) { row in
+    try sql.forEachRow(query, arguments) { row in
       if let user = row.int64(0) { body(user, Int(row.int64(1) ?? 0)) }
     }
   }

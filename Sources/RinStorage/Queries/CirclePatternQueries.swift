@@ -15,7 +15,7 @@ extension StorageTransaction {
   public func userRegions(of ids: [Int64]) throws -> [Int64: String] {
     var regions: [Int64: String] = [:]
     try sql.forEachRow(
-      sql.dialect.placeholders("SELECT id, region FROM users WHERE id IN (\(SQLDialect.list(ids.count)))"),
+      "SELECT id, region FROM users WHERE id IN (\(SQLDialect.list(ids.count)))",
       ids.map(SQLValue.integer)
     ) { row in
       if let user = row.int64(0), let region = row.text(1) { regions[user] = region }
@@ -27,9 +27,7 @@ extension StorageTransaction {
   public func patternCircles(of ids: [Int64]) throws -> [Int64: [Int64]] {
     var circles: [Int64: [Int64]] = [:]
     try sql.forEachRow(
-      sql.dialect.placeholders(
-        "SELECT k.id, k.user_id FROM circles k WHERE k.user_id IN (\(SQLDialect.list(ids.count))) AND \(Self.patternCircle) ORDER BY k.id"
-      ),
+      "SELECT k.id, k.user_id FROM circles k WHERE k.user_id IN (\(SQLDialect.list(ids.count))) AND \(Self.patternCircle) ORDER BY k.id",
       ids.map(SQLValue.integer)
     ) { row in
       if let id = row.int64(0), let user = row.int64(1) { circles[user, default: []].append(id) }
@@ -44,13 +42,12 @@ extension StorageTransaction {
     throws
   {
     try sql.forEachRow(
-      sql.dialect.placeholders(
-        """
-        SELECT m.circle_id, m.contact_id FROM circle_members m
-        JOIN circles k ON k.id = m.circle_id JOIN contacts c ON c.id = m.contact_id
-        WHERE k.user_id IN (\(SQLDialect.list(ids.count))) AND \(Self.patternCircle)
-          AND c.user_id = k.user_id AND c.deleted_at IS NULL
-        """), ids.map(SQLValue.integer)
+      """
+      SELECT m.circle_id, m.contact_id FROM circle_members m
+      JOIN circles k ON k.id = m.circle_id JOIN contacts c ON c.id = m.contact_id
+      WHERE k.user_id IN (\(SQLDialect.list(ids.count))) AND \(Self.patternCircle)
+        AND c.user_id = k.user_id AND c.deleted_at IS NULL
+      """, ids.map(SQLValue.integer)
     ) { row in
       if let circle = row.int64(0), let contact = row.int64(1) { try body(circle, contact) }
     }
@@ -63,11 +60,10 @@ extension StorageTransaction {
     throws
   {
     try sql.forEachRow(
-      sql.dialect.placeholders(
-        """
-        SELECT r.circle_id, r.contact_id FROM circle_removals r JOIN circles k ON k.id = r.circle_id
-        WHERE k.user_id IN (\(SQLDialect.list(ids.count))) AND \(Self.patternCircle)
-        """), ids.map(SQLValue.integer)
+      """
+      SELECT r.circle_id, r.contact_id FROM circle_removals r JOIN circles k ON k.id = r.circle_id
+      WHERE k.user_id IN (\(SQLDialect.list(ids.count))) AND \(Self.patternCircle)
+      """, ids.map(SQLValue.integer)
     ) { row in
       if let circle = row.int64(0), let contact = row.int64(1) { try body(circle, contact) }
     }
@@ -101,7 +97,7 @@ extension StorageTransaction {
   private func forEachContactValue(_ query: String, _ ids: [Int64], _ body: (ContactValueRow) throws -> Void)
     throws
   {
-    try sql.forEachRow(sql.dialect.placeholders(query), ids.map(SQLValue.integer)) { row in
+    try sql.forEachRow(query, ids.map(SQLValue.integer)) { row in
       guard let user = row.int64(0), let contact = row.int64(1) else { return }
       try body(ContactValueRow(userID: user, contactID: contact, value: row.text(2)))
     }
@@ -111,11 +107,10 @@ extension StorageTransaction {
   public func circleSuggestions(of ids: [Int64]) throws -> [Int64: [ExistingCircleSuggestion]] {
     var stored: [Int64: [ExistingCircleSuggestion]] = [:]
     try sql.forEachRow(
-      sql.dialect.placeholders(
-        """
-        SELECT user_id, id, circle_id, pattern, pattern_value, fingerprint, status FROM circle_suggestions
-        WHERE user_id IN (\(SQLDialect.list(ids.count)))
-        """), ids.map(SQLValue.integer)
+      """
+      SELECT user_id, id, circle_id, pattern, pattern_value, fingerprint, status FROM circle_suggestions
+      WHERE user_id IN (\(SQLDialect.list(ids.count)))
+      """, ids.map(SQLValue.integer)
     ) { row in
       guard let user = row.int64(0), let id = row.int64(1) else { return }
       stored[user, default: []].append(
@@ -130,12 +125,11 @@ extension StorageTransaction {
   @discardableResult
   public func insertCircleSuggestion(_ group: CircleGroup, userID: Int64, at instant: Int64) throws -> Bool {
     let inserted = try sql.execute(
-      sql.dialect.placeholders(
-        """
-        INSERT INTO circle_suggestions (user_id, circle_id, pattern, pattern_value, contact_ids, confidence,
-          fingerprint, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'open', ?)
-        ON CONFLICT (user_id, fingerprint) DO NOTHING
-        """),
+      """
+      INSERT INTO circle_suggestions (user_id, circle_id, pattern, pattern_value, contact_ids, confidence,
+        fingerprint, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'open', ?)
+      ON CONFLICT (user_id, fingerprint) DO NOTHING
+      """,
       [
         .integer(userID), .integer(group.circleID), .text(group.pattern.rawValue), .text(group.value),
         .text(group.contactList), .real(group.confidence), .text(group.fingerprint), .integer(instant),
@@ -154,8 +148,7 @@ extension StorageTransaction {
   @discardableResult
   public func supersedeCircleSuggestion(id: Int64) throws -> Bool {
     let updated = try sql.execute(
-      sql.dialect.placeholders(
-        "UPDATE circle_suggestions SET status = 'superseded' WHERE id = ? AND status = 'open'"),
+      "UPDATE circle_suggestions SET status = 'superseded' WHERE id = ? AND status = 'open'",
       [.integer(id)])
     if updated > 0 { changes.record("circle_suggestions", .update, sample: "suggestion \(id): superseded") }
     return updated > 0

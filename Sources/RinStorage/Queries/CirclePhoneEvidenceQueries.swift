@@ -5,12 +5,11 @@ extension StorageTransaction {
   public func circlePhoneEvidence(of userIDs: [Int64]) throws -> [Int64: PhoneEvidence] {
     var stored: [Int64: PhoneEvidence] = [:]
     try sql.forEachRow(
-      sql.dialect.placeholders(
-        """
-        SELECT e.contact_id, e.fingerprint, e.valid_numbers, e.invalid_numbers, e.area_codes
-        FROM circle_phone_evidence e JOIN contacts c ON c.id = e.contact_id
-        WHERE c.user_id IN (\(SQLDialect.list(userIDs.count))) AND c.deleted_at IS NULL
-        """), userIDs.map(SQLValue.integer)
+      """
+      SELECT e.contact_id, e.fingerprint, e.valid_numbers, e.invalid_numbers, e.area_codes
+      FROM circle_phone_evidence e JOIN contacts c ON c.id = e.contact_id
+      WHERE c.user_id IN (\(SQLDialect.list(userIDs.count))) AND c.deleted_at IS NULL
+      """, userIDs.map(SQLValue.integer)
     ) { row in
       guard let contact = row.int64(0), let fingerprint = row.int64(1), let valid = row.int64(2),
         let invalid = row.int64(3), let codes = row.text(4)
@@ -41,13 +40,12 @@ extension StorageTransaction {
   /// Drops the evidence of the users' deleted contacts: it can never be used again.
   public func forgetCirclePhoneEvidenceOfDeletedContacts(of userIDs: [Int64]) throws {
     _ = try sql.execute(
-      sql.dialect.placeholders(
-        "DELETE FROM circle_phone_evidence WHERE "
-          + sql.dialect.isIn(
-            "contact_id",
-            subquery:
-              "SELECT id FROM contacts WHERE user_id IN (\(SQLDialect.list(userIDs.count))) AND deleted_at IS NOT NULL"
-          )), userIDs.map(SQLValue.integer))
+      "DELETE FROM circle_phone_evidence WHERE "
+        + sql.dialect.isIn(
+          "contact_id",
+          subquery:
+            "SELECT id FROM contacts WHERE user_id IN (\(SQLDialect.list(userIDs.count))) AND deleted_at IS NOT NULL"
+        ), userIDs.map(SQLValue.integer))
   }
 
   private static let circlePhoneEvidenceUpsert = MultiRowStatement(

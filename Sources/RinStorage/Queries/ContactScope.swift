@@ -8,7 +8,7 @@ struct ContactScope {
   /// When set, the scope is these contacts, whatever `ranges` and `userIDs` say.
   var contactIDs: [SQLValue]? = nil
 
-  func query(_ query: ScopedQuery, end: Int64, dialect: SQLDialect) -> (String, [SQLValue]) {
+  func query(_ query: ScopedQuery, end: Int64) -> (String, [SQLValue]) {
     func branch(_ condition: String, _ values: [SQLValue]) -> (String, [SQLValue]) {
       let before = Array(repeating: SQLValue.integer(end), count: query.endsBefore)
       let after = Array(repeating: SQLValue.integer(end), count: query.endsAfter)
@@ -16,20 +16,20 @@ struct ContactScope {
     }
     if let contactIDs {
       let (text, values) = branch("\(query.column) IN (\(SQLDialect.list(contactIDs.count)))", contactIDs)
-      return (dialect.placeholders(text), values)
+      return (text, values)
     }
     guard let ranges else {
       let list = SQLDialect.list(userIDs.count)
       let (text, values) = branch(
         "\(query.column) IN (SELECT id FROM contacts WHERE user_id IN (\(list)))", userIDs)
-      return (dialect.placeholders(text), values)
+      return (text, values)
     }
     let pairs = ranges.arguments
     let branches = stride(from: 0, to: pairs.count, by: 2).map {
       branch("\(query.column) BETWEEN ? AND ?", [pairs[$0], pairs[$0 + 1]])
     }
     return (
-      dialect.placeholders(branches.map(\.0).joined(separator: "\nUNION ALL\n")), branches.flatMap(\.1)
+      branches.map(\.0).joined(separator: "\nUNION ALL\n"), branches.flatMap(\.1)
     )
   }
 }

@@ -6,10 +6,8 @@ extension StorageTransaction {
     guard !keys.isEmpty else { return 0 }
     try sql.execute("CREATE TEMP TABLE IF NOT EXISTS dry_run_lookup_keys (lookup_key TEXT PRIMARY KEY)", [])
     return try sql.execute(
-      sql.dialect.placeholders(
-        // `WHERE true`: SQLite's rule for an upsert whose rows come from a SELECT.
-        "INSERT INTO dry_run_lookup_keys (lookup_key) \(sql.dialect.textSet) WHERE true ON CONFLICT (lookup_key) DO NOTHING"
-      ),
+      // `WHERE true`: SQLite's rule for an upsert whose rows come from a SELECT.
+      "INSERT INTO dry_run_lookup_keys (lookup_key) \(sql.dialect.textSet) WHERE true ON CONFLICT (lookup_key) DO NOTHING",
       [SQLDialect.jsonArray(keys)])
   }
 }

@@ -56,9 +56,8 @@ extension StorageTransaction {
   public func enrichmentOwnerBuckets(of userIDs: [Int64]) throws -> [Int64: [Int64]] {
     var found: [Int64: [Int64]] = [:]
     try sql.forEachRow(
-      sql.dialect.placeholders(
-        "SELECT user_id, buckets FROM enrichment_owner_buckets WHERE user_id IN (\(SQLDialect.list(userIDs.count)))"
-      ), userIDs.map(SQLValue.integer)
+      "SELECT user_id, buckets FROM enrichment_owner_buckets WHERE user_id IN (\(SQLDialect.list(userIDs.count)))",
+      userIDs.map(SQLValue.integer)
     ) { row in
       guard let user = row.int64(0), let list = row.text(1) else { return }
       found[user] = list.split(separator: ",").compactMap { Int64($0) }

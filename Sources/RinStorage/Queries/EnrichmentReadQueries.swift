@@ -54,12 +54,11 @@ extension StorageTransaction {
     guard !numbers.isEmpty else { return [:] }
     var users: [String: [Int64]] = [:]
     try sql.forEachRow(
-      sql.dialect.placeholders(
-        """
-        SELECT phone_e164, id FROM users
-        WHERE phone_e164 IN (\(sql.dialect.textSet)) AND phone_verified = 1 AND deleted_at IS NULL
-        ORDER BY id
-        """), [SQLDialect.jsonArray(numbers.sorted())]
+      """
+      SELECT phone_e164, id FROM users
+      WHERE phone_e164 IN (\(sql.dialect.textSet)) AND phone_verified = 1 AND deleted_at IS NULL
+      ORDER BY id
+      """, [SQLDialect.jsonArray(numbers.sorted())]
     ) { row in
       guard let phone = row.text(0), let id = row.int64(1) else { return }
       users[phone, default: []].append(id)
@@ -72,11 +71,10 @@ extension StorageTransaction {
     guard !keys.isEmpty else { return [:] }
     var rows: [String: LookupRow] = [:]
     try sql.forEachRow(
-      sql.dialect.placeholders(
-        """
-        SELECT lookup_key, status, response, fetched_at, expires_at FROM enrichment_lookups
-        WHERE provider = ? AND lookup_key IN (\(sql.dialect.textSet))
-        """), [.text(provider), SQLDialect.jsonArray(keys.sorted())]
+      """
+      SELECT lookup_key, status, response, fetched_at, expires_at FROM enrichment_lookups
+      WHERE provider = ? AND lookup_key IN (\(sql.dialect.textSet))
+      """, [.text(provider), SQLDialect.jsonArray(keys.sorted())]
     ) { row in
       guard let key = row.text(0), let status = row.text(1).flatMap(LookupRow.Status.init(rawValue:)) else {
         return
@@ -114,9 +112,8 @@ extension StorageTransaction {
     guard !keys.isEmpty else { return [:] }
     var expiries: [String: Int64] = [:]
     try sql.forEachRow(
-      sql.dialect.placeholders(
-        "SELECT lookup_key, expires_at FROM enrichment_lookups WHERE provider = ? AND lookup_key IN (\(sql.dialect.textSet))"
-      ), [.text(provider), SQLDialect.jsonArray(keys)]
+      "SELECT lookup_key, expires_at FROM enrichment_lookups WHERE provider = ? AND lookup_key IN (\(sql.dialect.textSet))",
+      [.text(provider), SQLDialect.jsonArray(keys)]
     ) { row in
       if let key = row.text(0) { expiries[key] = row.int64(1) ?? 0 }
     }

@@ -2,13 +2,12 @@ extension StorageTransaction {
   /// Caches one paid-for answer (a match or a no-match) until `expiresAt`.
   public func putLookup(_ row: LookupRow, provider: String, isNew: Bool) throws {
     try sql.execute(
-      sql.dialect.placeholders(
-        """
-        INSERT INTO enrichment_lookups (provider, lookup_key, status, response, fetched_at, expires_at)
-        VALUES (?, ?, ?, ?, ?, ?)
-        ON CONFLICT (provider, lookup_key) DO UPDATE SET status = excluded.status,
-          response = excluded.response, fetched_at = excluded.fetched_at, expires_at = excluded.expires_at
-        """),
+      """
+      INSERT INTO enrichment_lookups (provider, lookup_key, status, response, fetched_at, expires_at)
+      VALUES (?, ?, ?, ?, ?, ?)
+      ON CONFLICT (provider, lookup_key) DO UPDATE SET status = excluded.status,
+        response = excluded.response, fetched_at = excluded.fetched_at, expires_at = excluded.expires_at
+      """,
       [
         .text(provider), .text(row.key), .text(row.status.rawValue), SQLValue(row.response),
         .integer(row.fetchedAt), .integer(row.expiresAt),
@@ -27,15 +26,14 @@ extension StorageTransaction {
     isNew: Bool
   ) throws {
     try sql.execute(
-      sql.dialect.placeholders(
-        """
-        INSERT INTO contact_enrichments (contact_id, field, value, source, confidence, fetched_at, seen_at)
-        VALUES (?, ?, ?, ?, ?, ?, NULL)
-        ON CONFLICT (contact_id, field, source) DO UPDATE SET value = excluded.value,
-          confidence = excluded.confidence, fetched_at = excluded.fetched_at,
-          seen_at = CASE WHEN contact_enrichments.value = excluded.value
-            THEN contact_enrichments.seen_at ELSE NULL END
-        """),
+      """
+      INSERT INTO contact_enrichments (contact_id, field, value, source, confidence, fetched_at, seen_at)
+      VALUES (?, ?, ?, ?, ?, ?, NULL)
+      ON CONFLICT (contact_id, field, source) DO UPDATE SET value = excluded.value,
+        confidence = excluded.confidence, fetched_at = excluded.fetched_at,
+        seen_at = CASE WHEN contact_enrichments.value = excluded.value
+          THEN contact_enrichments.seen_at ELSE NULL END
+      """,
       [
         .integer(contactID), .text(field), .text(value), .text(source), .real(confidence),
         .integer(fetchedAt),
@@ -48,8 +46,7 @@ extension StorageTransaction {
   /// Links a contact to the Rin user it is (docs/CONTRACT.md §3.3, Rin-network source).
   public func linkRinUser(contactID: Int64, userID: Int64) throws {
     let changed = try sql.execute(
-      sql.dialect.placeholders(
-        "UPDATE contacts SET rin_user_id = ? WHERE id = ? AND (rin_user_id IS NULL OR rin_user_id <> ?)"),
+      "UPDATE contacts SET rin_user_id = ? WHERE id = ? AND (rin_user_id IS NULL OR rin_user_id <> ?)",
       [.integer(userID), .integer(contactID), .integer(userID)])
     if changed > 0 {
       changes.record("contacts", .update, sample: "contact \(contactID): rin_user_id \(userID)")

@@ -3,11 +3,10 @@ extension StorageTransaction {
   /// A time that is null or not a number is never `<=` a number, so such a click stays.
   public func deleteInviteClicks(clickedAtOrBefore cutoff: Int64, limit: Int) throws -> Int {
     let deleted = try sql.execute(
-      sql.dialect.placeholders(
-        "DELETE FROM invite_clicks WHERE "
-          + sql.dialect.isIn(
-            "id",
-            subquery: "SELECT id FROM invite_clicks WHERE clicked_at <= ? ORDER BY clicked_at, id LIMIT ?")),
+      "DELETE FROM invite_clicks WHERE "
+        + sql.dialect.isIn(
+          "id",
+          subquery: "SELECT id FROM invite_clicks WHERE clicked_at <= ? ORDER BY clicked_at, id LIMIT ?"),
       [.integer(cutoff), .integer(Int64(limit))])
     changes.record(
       "invite_clicks", .delete, count: deleted, sample: "\(deleted) clicks with clicked_at <= \(cutoff)")
@@ -18,9 +17,8 @@ extension StorageTransaction {
   public func oldestInviteClick() throws -> Int64? {
     var oldest: Int64?
     try sql.forEachRow(
-      sql.dialect.placeholders(
-        "SELECT clicked_at FROM invite_clicks WHERE \(sql.dialect.isNumber("clicked_at")) ORDER BY clicked_at LIMIT 1"
-      ), []
+      "SELECT clicked_at FROM invite_clicks WHERE \(sql.dialect.isNumber("clicked_at")) ORDER BY clicked_at LIMIT 1",
+      []
     ) { row in
       oldest = row.double(0).map { Int64($0.rounded(.down)) }
     }

@@ -22,11 +22,10 @@ extension StorageTransaction {
   @discardableResult
   public func enqueue(_ message: OutboxMessage, at instant: Int64) throws -> Bool {
     let inserted = try sql.execute(
-      sql.dialect.placeholders(
-        """
-        INSERT INTO notification_outbox (user_id, kind, deep_link, payload, dedupe_key, created_at)
-        VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (dedupe_key) DO NOTHING
-        """),
+      """
+      INSERT INTO notification_outbox (user_id, kind, deep_link, payload, dedupe_key, created_at)
+      VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (dedupe_key) DO NOTHING
+      """,
       [
         .integer(message.userID), .text(message.kind), SQLValue(message.deepLink),
         SQLValue(message.payload), .text(message.dedupeKey), .integer(instant),

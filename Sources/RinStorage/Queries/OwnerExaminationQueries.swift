@@ -7,11 +7,10 @@ extension StorageTransaction {
   public func ownerExaminations(job: JobName, of userIDs: [Int64]) throws -> [Int64: StoredOwnerExamination] {
     var stored: [Int64: StoredOwnerExamination] = [:]
     try sql.forEachRow(
-      sql.dialect.placeholders(
-        """
-        SELECT user_id, fingerprint, examined_at, due_at FROM owner_examinations
-        WHERE job = ? AND user_id IN (\(SQLDialect.list(userIDs.count)))
-        """), [SQLValue(job)] + userIDs.map(SQLValue.integer)
+      """
+      SELECT user_id, fingerprint, examined_at, due_at FROM owner_examinations
+      WHERE job = ? AND user_id IN (\(SQLDialect.list(userIDs.count)))
+      """, [SQLValue(job)] + userIDs.map(SQLValue.integer)
     ) { row in
       guard let user = row.int64(0), let fingerprint = row.int64(1), let at = row.int64(2) else { return }
       stored[user] = StoredOwnerExamination(fingerprint: fingerprint, examinedAt: at, dueAt: row.int64(3))

@@ -64,7 +64,7 @@ extension StorageTransaction {
   private func forEachSums(
     _ query: String, _ ids: [SQLValue], sums: Int, _ body: (_ userID: Int64, _ sums: [Int64]) -> Void
   ) throws {
-    try sql.forEachRow(sql.dialect.placeholders(query), ids) { row in
+    try sql.forEachRow(query, ids) { row in
       guard let user = row.int64(0) else { return }
       body(user, (1...sums).map { row.int64($0) ?? 0 })
     }

@@ -81,9 +81,8 @@ extension StorageTransaction {
       keys.map { [.text(provider), .text($0), .integer(runID), .integer(until)] }, on: sql)
     var held: Set<String> = []
     try sql.forEachRow(
-      sql.dialect.placeholders(
-        "SELECT lookup_key FROM provider_key_claims WHERE provider = ? AND run_id = ? AND lookup_key IN (\(sql.dialect.textSet))"
-      ), [.text(provider), .integer(runID), SQLDialect.jsonArray(keys)]
+      "SELECT lookup_key FROM provider_key_claims WHERE provider = ? AND run_id = ? AND lookup_key IN (\(sql.dialect.textSet))",
+      [.text(provider), .integer(runID), SQLDialect.jsonArray(keys)]
     ) { row in
       if let key = row.text(0) { held.insert(key) }
     }
@@ -98,13 +97,12 @@ extension StorageTransaction {
     guard !keys.isEmpty else { return [] }
     var claimed: Set<String> = []
     try sql.forEachRow(
-      sql.dialect.placeholders(
-        """
-        SELECT lookup_key FROM provider_key_claims
-        WHERE provider = ? AND run_id <> ? AND claimed_until >= ? AND lookup_key IN (\(sql.dialect.textSet))
-          AND EXISTS (
-            SELECT 1 FROM job_leases l WHERE l.run_id = provider_key_claims.run_id AND l.expires_at >= ?)
-        """),
+      """
+      SELECT lookup_key FROM provider_key_claims
+      WHERE provider = ? AND run_id <> ? AND claimed_until >= ? AND lookup_key IN (\(sql.dialect.textSet))
+        AND EXISTS (
+          SELECT 1 FROM job_leases l WHERE l.run_id = provider_key_claims.run_id AND l.expires_at >= ?)
+      """,
       [
         .text(provider), .integer(runID), .integer(nowMicroseconds), SQLDialect.jsonArray(keys),
         .integer(nowMicroseconds / 1_000_000),
@@ -119,9 +117,8 @@ extension StorageTransaction {
   public func releaseLookupKeys(provider: String, keys: [String], runID: Int64) throws {
     guard !keys.isEmpty else { return }
     _ = try sql.execute(
-      sql.dialect.placeholders(
-        "DELETE FROM provider_key_claims WHERE provider = ? AND run_id = ? AND lookup_key IN (\(sql.dialect.textSet))"
-      ), [.text(provider), .integer(runID), SQLDialect.jsonArray(keys)])
+      "DELETE FROM provider_key_claims WHERE provider = ? AND run_id = ? AND lookup_key IN (\(sql.dialect.textSet))",
+      [.text(provider), .integer(runID), SQLDialect.jsonArray(keys)])
   }
 
   /// The claim of another run wins while it has not expired (its end is before the new claim's

@@ -28,11 +28,10 @@ extension StorageTransaction {
   func storedScoreContactFacts(of userIDs: [SQLValue]) throws -> OwnerKeyedRows<ScoreContactFacts> {
     var stored = OwnerKeyedRows<ScoreContactFacts>()
     try sql.forEachRow(
-      sql.dialect.placeholders(
-        """
-        SELECT user_id, contact_id, derived_from, has_name, has_channel, enriched_at FROM score_contact_facts
-        WHERE user_id IN (\(SQLDialect.list(userIDs.count))) ORDER BY user_id, contact_id
-        """), userIDs
+      """
+      SELECT user_id, contact_id, derived_from, has_name, has_channel, enriched_at FROM score_contact_facts
+      WHERE user_id IN (\(SQLDialect.list(userIDs.count))) ORDER BY user_id, contact_id
+      """, userIDs
     ) { row in
       // Every column but the last is a key or NOT NULL in our own table.
       stored.append(
@@ -55,16 +54,16 @@ extension StorageTransaction {
     facts.reserveCapacity(contacts.count)
     for contact in contacts { facts[contact.contactID] = ScoreContactFacts(derivedFrom: contact.stamp) }
     // Names are only asked whether one is not blank: answered on their bytes, in order.
-    try sql.forEachRow(scope.query(Self.namesQuery, end: 0, dialect: sql.dialect)) { row in
+    try sql.forEachRow(scope.query(Self.namesQuery, end: 0)) { row in
       guard let id = row.int64(0), facts[id] != nil else { return }
       facts[id]?.hasName = (1...3).contains { row.withUTF8($0, ScoreContact.isNotBlank(utf8:)) ?? false }
     }
     for query in Self.channelQueries {
-      try sql.forEachRow(scope.query(query, end: 0, dialect: sql.dialect)) { row in
+      try sql.forEachRow(scope.query(query, end: 0)) { row in
         if let id = row.int64(0), facts[id] != nil { facts[id]?.hasChannel = true }
       }
     }
-    try sql.forEachRow(scope.query(Self.enrichmentsQuery, end: 0, dialect: sql.dialect)) { row in
+    try sql.forEachRow(scope.query(Self.enrichmentsQuery, end: 0)) { row in
       guard let id = row.int64(0), let fetched = row.int64(1), let known = facts[id] else { return }
       facts[id]?.enrichedAt = min(known.enrichedAt ?? fetched, fetched)
     }
@@ -85,7 +84,7 @@ extension StorageTransaction {
   /// derives them again (enrichment-fetch calls this with every enrichment it writes).
   func forgetScoreContactFacts(userID: Int64, contactID: Int64) throws {
     _ = try sql.execute(
-      sql.dialect.placeholders("DELETE FROM score_contact_facts WHERE user_id = ? AND contact_id = ?"),
+      "DELETE FROM score_contact_facts WHERE user_id = ? AND contact_id = ?",
       [.integer(userID), .integer(contactID)])
   }
 

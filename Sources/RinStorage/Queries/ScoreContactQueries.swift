@@ -40,9 +40,9 @@ extension StorageTransaction {
       }
       try body(userID, contact)
     }
-    let (text, values) = sql.dialect.named(
+    let (text, values) = SQLDialect.named(
       Self.scoreContactsQuery(users: ids.count), ["end": .integer(end)], then: userIDs)
-    try sql.forEachRow(sql.dialect.placeholders(text), values) { row in
+    try sql.forEachRow(text, values) { row in
       // The id, and the owner the query matched by value.
       let id = row.integer(0)
       let userID = row.integer(1)
@@ -89,7 +89,7 @@ extension StorageTransaction {
   /// write, does not count.)
   private func organizedContacts(of userIDs: [SQLValue], end: Int64) throws -> OwnerKeyedRows<Void> {
     var organized = OwnerKeyedRows<Void>()
-    let (text, values) = sql.dialect.named(
+    let (text, values) = SQLDialect.named(
       """
       SELECT k.user_id, m.contact_id FROM circles k JOIN circle_members m ON m.circle_id = k.id
       WHERE k.user_id IN (\(SQLDialect.list(userIDs.count))) AND k.kind IN ('prepopulated', 'custom')
@@ -97,7 +97,7 @@ extension StorageTransaction {
         AND (m.added_at IS NULL OR m.added_at < :end)
       ORDER BY k.user_id, m.contact_id
       """, ["end": .integer(end)], then: userIDs)
-    try sql.forEachRow(sql.dialect.placeholders(text), values) { row in
+    try sql.forEachRow(text, values) { row in
       if let user = row.int64(0), let contact = row.int64(1) {
         organized.append(owner: user, contact: contact, ())
       }

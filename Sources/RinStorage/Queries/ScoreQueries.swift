@@ -71,7 +71,7 @@ extension StorageTransaction {
             AND c.created_at < :end AND (c.deleted_at IS NULL OR c.deleted_at >= :end))
       GROUP BY k.user_id
       """
-    try sql.forEachRow(sql.dialect.named(query, ["end": .integer(end)], then: ids.map(SQLValue.integer))) {
+    try sql.forEachRow(SQLDialect.named(query, ["end": .integer(end)], then: ids.map(SQLValue.integer))) {
       row in
       if let user = row.int64(0) { counts[user] = Int(row.int64(1) ?? 0) }
     }
@@ -83,9 +83,8 @@ extension StorageTransaction {
   {
     var result: [Int64: [Double?]] = [:]
     try sql.forEachRow(
-      sql.dialect.placeholders(
-        "SELECT user_id, confidence FROM merge_suggestions WHERE user_id IN (\(SQLDialect.list(ids.count))) AND status = 'pending' AND created_at < ?"
-      ), ids.map(SQLValue.integer) + [.integer(end)]
+      "SELECT user_id, confidence FROM merge_suggestions WHERE user_id IN (\(SQLDialect.list(ids.count))) AND status = 'pending' AND created_at < ?",
+      ids.map(SQLValue.integer) + [.integer(end)]
     ) { row in
       if let user = row.int64(0) { result[user, default: []].append(row.double(1)) }
     }
@@ -95,9 +94,8 @@ extension StorageTransaction {
   public func openSecurityItemCounts(of ids: [Int64], createdBefore end: Int64) throws -> [Int64: Int] {
     var counts: [Int64: Int] = [:]
     try sql.forEachRow(
-      sql.dialect.placeholders(
-        "SELECT user_id, count(*) FROM security_items WHERE user_id IN (\(SQLDialect.list(ids.count))) AND status = 'open' AND created_at < ? GROUP BY user_id"
-      ), ids.map(SQLValue.integer) + [.integer(end)]
+      "SELECT user_id, count(*) FROM security_items WHERE user_id IN (\(SQLDialect.list(ids.count))) AND status = 'open' AND created_at < ? GROUP BY user_id",
+      ids.map(SQLValue.integer) + [.integer(end)]
     ) { row in
       if let user = row.int64(0) { counts[user] = Int(row.int64(1) ?? 0) }
     }

@@ -22,11 +22,10 @@ extension StorageTransaction {
     let list = SQLDialect.list(ids.count)
     let idValues = ids.map(SQLValue.integer)
     try sql.forEachRow(
-      sql.dialect.placeholders(
-        """
-        SELECT user_id, as_of, score, quality, position, stability, trust, tier, delta, formula_version
-        FROM score_snapshots WHERE user_id IN (\(list)) AND as_of = ?
-        """), idValues + [asOf]
+      """
+      SELECT user_id, as_of, score, quality, position, stability, trust, tier, delta, formula_version
+      FROM score_snapshots WHERE user_id IN (\(list)) AND as_of = ?
+      """, idValues + [asOf]
     ) { row in
       guard let user = row.int64(0) else { return }
       history[user, default: SnapshotHistory()].current = ScoreSnapshotRow(
@@ -35,23 +34,21 @@ extension StorageTransaction {
         delta: row.int64(8).map { Int($0) }, formulaVersion: row.text(9) ?? "")
     }
     try sql.forEachRow(
-      sql.dialect.placeholders(
-        """
-        SELECT s.user_id, s.score FROM score_snapshots s
-        WHERE s.user_id IN (\(list)) AND s.as_of = (
-          SELECT max(t.as_of) FROM score_snapshots t WHERE t.user_id = s.user_id AND t.as_of < ?)
-        """), idValues + [asOf]
+      """
+      SELECT s.user_id, s.score FROM score_snapshots s
+      WHERE s.user_id IN (\(list)) AND s.as_of = (
+        SELECT max(t.as_of) FROM score_snapshots t WHERE t.user_id = s.user_id AND t.as_of < ?)
+      """, idValues + [asOf]
     ) { row in
       guard let user = row.int64(0) else { return }
       history[user, default: SnapshotHistory()].previousScore = row.int64(1).map { Int($0) }
     }
     try sql.forEachRow(
-      sql.dialect.placeholders(
-        """
-        SELECT user_id, max(CASE WHEN as_of < ? AND score >= ? THEN 1 ELSE 0 END),
-          max(CASE WHEN as_of > ? THEN 1 ELSE 0 END)
-        FROM score_snapshots WHERE user_id IN (\(list)) AND as_of <> ? GROUP BY user_id
-        """), [asOf, .integer(Int64(threshold)), asOf] + idValues + [asOf]
+      """
+      SELECT user_id, max(CASE WHEN as_of < ? AND score >= ? THEN 1 ELSE 0 END),
+        max(CASE WHEN as_of > ? THEN 1 ELSE 0 END)
+      FROM score_snapshots WHERE user_id IN (\(list)) AND as_of <> ? GROUP BY user_id
+      """, [asOf, .integer(Int64(threshold)), asOf] + idValues + [asOf]
     ) { row in
       guard let user = row.int64(0) else { return }
       history[user, default: SnapshotHistory()].reachedThresholdBefore = row.int64(1) == 1

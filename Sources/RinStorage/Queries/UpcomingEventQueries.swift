@@ -109,8 +109,7 @@ extension StorageTransaction {
 
   public func deleteUpcomingEvent(userID: Int64, _ key: UpcomingEvent.Key) throws {
     let deleted = try sql.execute(
-      sql.dialect.placeholders(
-        "DELETE FROM upcoming_events WHERE user_id = ? AND kind = ? AND ref_id = ? AND occurs_on = ?"),
+      "DELETE FROM upcoming_events WHERE user_id = ? AND kind = ? AND ref_id = ? AND occurs_on = ?",
       [.integer(userID), .text(key.kind), .integer(key.refID), .text(key.occursOn)])
     changes.record("upcoming_events", .delete, count: deleted, sample: "user \(userID): \(key)")
   }

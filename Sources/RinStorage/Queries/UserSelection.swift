@@ -53,8 +53,7 @@ extension StorageTransaction {
     var ids: [Int64] = []
     ids.reserveCapacity(limit)
     try sql.forEachRow(
-      sql.dialect.placeholders(
-        "SELECT id FROM users WHERE id > ? AND \(condition) ORDER BY id LIMIT ?"),
+      "SELECT id FROM users WHERE id > ? AND \(condition) ORDER BY id LIMIT ?",
       [.integer(afterID)] + arguments + [.integer(Int64(limit))]
     ) { row in
       if let id = row.int64(0) { ids.append(id) }
@@ -66,7 +65,7 @@ extension StorageTransaction {
     let (condition, arguments) = selection.whereClause()
     return Int(
       try sql.fetchInt(
-        sql.dialect.placeholders("SELECT count(*) FROM users WHERE id > ? AND \(condition)"),
+        "SELECT count(*) FROM users WHERE id > ? AND \(condition)",
         [.integer(afterID)] + arguments) ?? 0)
   }
 }

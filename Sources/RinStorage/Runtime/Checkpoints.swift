@@ -22,8 +22,7 @@ extension StorageTransaction {
   public func checkpoint(job: JobName, asOf: CalendarDate, scope: String) throws -> Checkpoint? {
     var found: Checkpoint?
     try sql.forEachRow(
-      sql.dialect.placeholders(
-        "SELECT run_id, last_user_id FROM job_checkpoints WHERE job = ? AND as_of = ? AND scope = ?"),
+      "SELECT run_id, last_user_id FROM job_checkpoints WHERE job = ? AND as_of = ? AND scope = ?",
       [SQLValue(job), SQLValue(asOf), .text(scope)]
     ) { row in
       found = Checkpoint(
@@ -34,13 +33,12 @@ extension StorageTransaction {
 
   public func saveCheckpoint(_ checkpoint: Checkpoint, at instant: Int64) throws {
     try sql.execute(
-      sql.dialect.placeholders(
-        """
-        INSERT INTO job_checkpoints (job, as_of, scope, run_id, last_user_id, updated_at)
-        VALUES (?, ?, ?, ?, ?, ?)
-        ON CONFLICT (job, as_of, scope) DO UPDATE SET run_id = excluded.run_id,
-          last_user_id = excluded.last_user_id, updated_at = excluded.updated_at
-        """),
+      """
+      INSERT INTO job_checkpoints (job, as_of, scope, run_id, last_user_id, updated_at)
+      VALUES (?, ?, ?, ?, ?, ?)
+      ON CONFLICT (job, as_of, scope) DO UPDATE SET run_id = excluded.run_id,
+        last_user_id = excluded.last_user_id, updated_at = excluded.updated_at
+      """,
       [
         SQLValue(checkpoint.job), SQLValue(checkpoint.asOf), .text(checkpoint.scope),
         .integer(checkpoint.runID), .integer(checkpoint.lastUserID), .integer(instant),
@@ -49,7 +47,7 @@ extension StorageTransaction {
 
   public func clearCheckpoint(job: JobName, asOf: CalendarDate, scope: String) throws {
     try sql.execute(
-      sql.dialect.placeholders("DELETE FROM job_checkpoints WHERE job = ? AND as_of = ? AND scope = ?"),
+      "DELETE FROM job_checkpoints WHERE job = ? AND as_of = ? AND scope = ?",
       [SQLValue(job), SQLValue(asOf), .text(scope)])
   }
 }

@@ -29,8 +29,7 @@ extension StorageTransaction {
     if let lock = sql.dialect.transactionLock { try sql.execute(lock, [.text("job_leases \(job) \(shard)")]) }
     var lease: Lease?
     try sql.forEachRow(
-      sql.dialect.placeholders(
-        "SELECT run_id, host, pid, acquired_at, expires_at FROM job_leases WHERE job = ? AND shard = ?"),
+      "SELECT run_id, host, pid, acquired_at, expires_at FROM job_leases WHERE job = ? AND shard = ?",
       [.text(job), .text(shard)]
     ) { row in
       lease = Lease(
@@ -43,13 +42,12 @@ extension StorageTransaction {
   /// Writes `lease` over whatever lease the (job, shard) had.
   public func putLease(_ lease: Lease) throws {
     try sql.execute(
-      sql.dialect.placeholders(
-        """
-        INSERT INTO job_leases (job, shard, run_id, host, pid, acquired_at, expires_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?)
-        ON CONFLICT (job, shard) DO UPDATE SET run_id = excluded.run_id, host = excluded.host,
-          pid = excluded.pid, acquired_at = excluded.acquired_at, expires_at = excluded.expires_at
-        """),
+      """
+      INSERT INTO job_leases (job, shard, run_id, host, pid, acquired_at, expires_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?)
+      ON CONFLICT (job, shard) DO UPDATE SET run_id = excluded.run_id, host = excluded.host,
+        pid = excluded.pid, acquired_at = excluded.acquired_at, expires_at = excluded.expires_at
+      """,
       [
         .text(lease.job), .text(lease.shard), .integer(lease.runID), .text(lease.host),
         .integer(Int64(lease.pid)), .integer(lease.acquiredAt), .integer(lease.expiresAt),
@@ -61,14 +59,13 @@ extension StorageTransaction {
     -> Bool
   {
     try sql.execute(
-      sql.dialect.placeholders(
-        "UPDATE job_leases SET expires_at = ? WHERE job = ? AND shard = ? AND run_id = ?"),
+      "UPDATE job_leases SET expires_at = ? WHERE job = ? AND shard = ? AND run_id = ?",
       [.integer(expiresAt), .text(job), .text(shard), .integer(runID)]) == 1
   }
 
   public func releaseLease(job: String, shard: String, runID: Int64) throws {
     try sql.execute(
-      sql.dialect.placeholders("DELETE FROM job_leases WHERE job = ? AND shard = ? AND run_id = ?"),
+      "DELETE FROM job_leases WHERE job = ? AND shard = ? AND run_id = ?",
       [.text(job), .text(shard), .integer(runID)])
   }
 }

@@ -8,12 +8,11 @@ extension StorageTransaction {
   {
     var result: [RunRecord] = []
     try sql.forEachRow(
-      sql.dialect.placeholders(
-        """
-        SELECT \(Self.runColumns) FROM job_runs
-        WHERE pipeline = ? AND slot >= ? AND slot <= ? AND job = ? AND dry_run = 0
-        ORDER BY slot, id
-        """),
+      """
+      SELECT \(Self.runColumns) FROM job_runs
+      WHERE pipeline = ? AND slot >= ? AND slot <= ? AND job = ? AND dry_run = 0
+      ORDER BY slot, id
+      """,
       [.text(pipeline), .text(fromSlot), .text(throughSlot), .text(runJob)]
     ) { result.append(Self.runRecord($0)) }
     return result
@@ -23,8 +22,7 @@ extension StorageTransaction {
   /// be kept, as far as the ledger knows.
   public func earliestPipelineSlot(runJob: String, pipeline: String) throws -> String? {
     try sql.fetchText(
-      sql.dialect.placeholders(
-        "SELECT min(slot) FROM job_runs WHERE pipeline = ? AND job = ? AND dry_run = 0 AND slot IS NOT NULL"),
+      "SELECT min(slot) FROM job_runs WHERE pipeline = ? AND job = ? AND dry_run = 0 AND slot IS NOT NULL",
       [.text(pipeline), .text(runJob)])
   }
 
@@ -32,13 +30,12 @@ extension StorageTransaction {
   public func lastPipelineRun(runJob: String, pipeline: String) throws -> RunRecord? {
     var found: RunRecord?
     try sql.forEachRow(
-      sql.dialect.placeholders(
-        """
-        SELECT \(Self.runColumns) FROM job_runs
-        WHERE job = ? AND pipeline = ? AND dry_run = 0
-          AND NOT (status = 'skipped' AND coalesce(counts, '') LIKE ?)
-        ORDER BY id DESC LIMIT 1
-        """),
+      """
+      SELECT \(Self.runColumns) FROM job_runs
+      WHERE job = ? AND pipeline = ? AND dry_run = 0
+        AND NOT (status = 'skipped' AND coalesce(counts, '') LIKE ?)
+      ORDER BY id DESC LIMIT 1
+      """,
       // A catch-up's markers of the older slots it superseded are written after its run: they
       // are not the last run.
       [.text(runJob), .text(pipeline), .text("%\"superseded_by\"%")]

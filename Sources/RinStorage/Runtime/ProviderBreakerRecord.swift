@@ -41,14 +41,13 @@ extension StorageTransaction {
   /// Bookkeeping, like a checkpoint: not reported as a change of the data contract.
   public func saveProviderBreaker(_ record: ProviderBreakerRecord) throws {
     try sql.execute(
-      sql.dialect.placeholders(
-        """
-        INSERT INTO provider_breakers (provider, state, opened_at, cause, keys_deferred, run_id, updated_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?)
-        ON CONFLICT (provider) DO UPDATE SET state = excluded.state, opened_at = excluded.opened_at,
-          cause = excluded.cause, keys_deferred = excluded.keys_deferred, run_id = excluded.run_id,
-          updated_at = excluded.updated_at
-        """),
+      """
+      INSERT INTO provider_breakers (provider, state, opened_at, cause, keys_deferred, run_id, updated_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?)
+      ON CONFLICT (provider) DO UPDATE SET state = excluded.state, opened_at = excluded.opened_at,
+        cause = excluded.cause, keys_deferred = excluded.keys_deferred, run_id = excluded.run_id,
+        updated_at = excluded.updated_at
+      """,
       [
         .text(record.provider), .text(record.isOpen ? "open" : "closed"), SQLValue(record.openedAt),
         SQLValue(record.cause), .integer(Int64(record.keysDeferred)), .integer(record.runID),
@@ -61,11 +60,10 @@ extension StorageTransaction {
   {
     var records: [ProviderBreakerRecord] = []
     try sql.forEachRow(
-      sql.dialect.placeholders(
-        """
-        SELECT provider, state, opened_at, cause, keys_deferred, run_id, updated_at FROM provider_breakers
-        \(condition) ORDER BY provider
-        """), arguments
+      """
+      SELECT provider, state, opened_at, cause, keys_deferred, run_id, updated_at FROM provider_breakers
+      \(condition) ORDER BY provider
+      """, arguments
     ) { row in
       records.append(
         ProviderBreakerRecord(

@@ -8,12 +8,11 @@ extension StorageTransaction {
   public func insertRun(_ run: RunRecord) throws -> Int64 {
     var id: Int64 = 0
     try sql.forEachRow(
-      sql.dialect.placeholders(
-        """
-        INSERT INTO job_runs (job, pipeline, slot, as_of, shard, users, dry_run, status, host, pid,
-          started_at, heartbeat_at, finished_at, counts, error)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
-        """),
+      """
+      INSERT INTO job_runs (job, pipeline, slot, as_of, shard, users, dry_run, status, host, pid,
+        started_at, heartbeat_at, finished_at, counts, error)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
+      """,
       [
         .text(run.job), SQLValue(run.pipeline), SQLValue(run.slot), SQLValue(run.asOf),
         .text(run.shard), SQLValue(run.users), SQLValue(run.dryRun), .text(run.status.rawValue),
@@ -29,23 +28,21 @@ extension StorageTransaction {
     id: Int64, status: RunRecord.Status, finishedAt: Int64, counts: String?, error: String?
   ) throws {
     try sql.execute(
-      sql.dialect.placeholders(
-        "UPDATE job_runs SET status = ?, finished_at = ?, counts = ?, error = ? WHERE id = ?"),
+      "UPDATE job_runs SET status = ?, finished_at = ?, counts = ?, error = ? WHERE id = ?",
       [.text(status.rawValue), .integer(finishedAt), SQLValue(counts), SQLValue(error), .integer(id)])
   }
 
   public func heartbeatRun(id: Int64, at instant: Int64) throws {
     try sql.execute(
-      sql.dialect.placeholders("UPDATE job_runs SET heartbeat_at = ? WHERE id = ?"),
+      "UPDATE job_runs SET heartbeat_at = ? WHERE id = ?",
       [.integer(instant), .integer(id)])
   }
 
   /// Marks a run whose holder died `abandoned`, if it still claims to be running.
   public func abandonRun(id: Int64, at instant: Int64, reason: String) throws {
     try sql.execute(
-      sql.dialect.placeholders(
-        "UPDATE job_runs SET status = 'abandoned', finished_at = ?, error = ? WHERE id = ? AND status = 'running'"
-      ), [.integer(instant), .text(reason), .integer(id)])
+      "UPDATE job_runs SET status = 'abandoned', finished_at = ?, error = ? WHERE id = ? AND status = 'running'",
+      [.integer(instant), .text(reason), .integer(id)])
   }
 
   public struct RunQuery: Sendable {
@@ -97,8 +94,7 @@ extension StorageTransaction {
     arguments.append(.integer(Int64(query.limit)))
     var result: [RunRecord] = []
     try sql.forEachRow(
-      sql.dialect.placeholders(
-        "SELECT \(Self.runColumns) FROM job_runs \(filter) ORDER BY id DESC LIMIT ?"), arguments
+      "SELECT \(Self.runColumns) FROM job_runs \(filter) ORDER BY id DESC LIMIT ?", arguments
     ) { row in
       result.append(Self.runRecord(row))
     }
@@ -127,15 +123,14 @@ extension StorageTransaction {
   /// When the job last finished a real run successfully (for the metrics file).
   public func lastSuccessfulFinish(job: String) throws -> Int64? {
     try sql.fetchInt(
-      sql.dialect.placeholders(
-        "SELECT max(finished_at) FROM job_runs WHERE job = ? AND status = 'succeeded' AND dry_run = 0"),
+      "SELECT max(finished_at) FROM job_runs WHERE job = ? AND status = 'succeeded' AND dry_run = 0",
       [.text(job)])
   }
 
   public func failedRunCount(job: String) throws -> Int {
     Int(
       try sql.fetchInt(
-        sql.dialect.placeholders("SELECT count(*) FROM job_runs WHERE job = ? AND status = 'failed'"),
+        "SELECT count(*) FROM job_runs WHERE job = ? AND status = 'failed'",
         [.text(job)]) ?? 0)
   }
 }

@@ -121,7 +121,7 @@ struct SchemaMigrationTests {
   static func definition(_ db: TestDatabase, _ index: String) throws -> String {
     try db.storage.read { tx in
       var text = ""
-      try tx.sql.forEachRow("SELECT pg_get_indexdef(to_regclass($1))", [.text(index)]) {
+      try tx.sql.forEachRow("SELECT pg_get_indexdef(to_regclass(?))", [.text(index)]) {
         text = $0.text(0) ?? ""
       }
       return text
