@@ -17,6 +17,20 @@ let jobExecutables: [Target] = jobNames.map { name in
   )
 }
 
+/// A test target over the shared support: the modules it tests, GRDB to read databases directly.
+func testTarget(_ name: String) -> Target {
+  .testTarget(
+    name: name,
+    dependencies: [
+      "RinTestSupport", "RinCLI", "RinDomain", "RinJobs", "RinNormalize", "RinRuntime", "RinSeed",
+      "RinStorage", "RinProviderClient", "RinProviderStub", .product(name: "GRDB", package: "GRDB.swift"),
+      "CLibPQ",
+      .product(name: "Logging", package: "swift-log"),
+    ],
+    swiftSettings: swiftSettings
+  )
+}
+
 let package = Package(
   name: "rin-jobs",
   platforms: [.macOS(.v15)],
@@ -98,17 +112,30 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
     .executableTarget(name: "rinjobs", dependencies: ["RinCLI"], swiftSettings: swiftSettings),
-    .testTarget(
-      name: "RinJobsTests",
+    // What every test target shares: real databases (a SQLite file, a throwaway PostgreSQL
+    // cluster), the package's executables run as processes, temporary folders.
+    .target(
+      name: "RinTestSupport",
       dependencies: [
-        "RinCLI", "RinDomain", "RinJobs", "RinNormalize", "RinProviderClient", "RinProviderStub",
-        "RinRuntime",
-        "RinSeed", "RinStorage",
+        "RinJobs", "RinNormalize", "RinProviderStub", "RinRuntime", "RinSeed", "RinStorage",
         // Tests read the database directly, independently of the storage module they check.
         .product(name: "GRDB", package: "GRDB.swift"), "CLibPQ",
+        .product(name: "Logging", package: "swift-log"),
       ],
+      path: "Tests/RinTestSupport",
       swiftSettings: swiftSettings
     ),
+    // Test targets by cost: `swift test` runs them all; `--filter RinUnitTests` is the quick loop.
+    // Pure rules, parsing and formatting: no database, no process, no network.
+    testTarget("RinUnitTests"),
+    // Storage, the jobs, pipelines and the command line on both backends, through real files,
+    // a real PostgreSQL cluster and the real executables.
+    testTarget("RinIntegrationTests"),
+    // The enrichment provider's protocol, enrichment-fetch and notify pings against real HTTP
+    // servers on loopback.
+    testTarget("RinProviderTests"),
+    // kill -9, SIGTERM, concurrent runs, database faults, hostile rows, mutated configs.
+    testTarget("RinReliabilityTests"),
   ] + jobExecutables,
   cxxLanguageStandard: .cxx17
 )

@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 swift build --build-tests
 log="${RIN_RELIABILITY_LOG:-$(mktemp)}"
 status=0
-RIN_RELIABILITY=full swift test --skip-build --filter Reliability 2>&1 | tee "$log" || status=$?
+RIN_RELIABILITY=full swift test --skip-build --filter RinReliabilityTests 2>&1 | tee "$log" || status=$?
 echo "--- figures (docs/RELIABILITY.md), full log in $log ---"
 grep -a "^reliability\[" "$log" || true
 exit "$status"

@@ -19,11 +19,11 @@ fi
 # Every manifest under deploy/kubernetes/ against the Kubernetes API schema, strictly (an
 # unknown field is an error, as `kubectl apply --validate=strict` would make it).
 kubernetes-validate --strict --quiet deploy/kubernetes/*.yaml
-# Three runs, so that tests which block threads of Swift's small cooperative pool (2 on 2
-# cores: tests waiting for child processes) never share the process with tests whose timing
-# needs that pool (a provider stub on loopback answering within a client's timeout):
-# everything else, then the loopback provider, enrichment and ping-receiver suites, then the reliability
-# suites, which kill, signal and wait for many child processes.
-swift test --skip-build --skip Reliability --skip Provider --skip Enrichment --skip PipelinePing
-swift test --skip-build --filter Provider --filter Enrichment --filter PipelinePing
-swift test --skip-build --filter Reliability
+# One run of every test target (RinUnitTests, RinIntegrationTests, RinProviderTests,
+# RinReliabilityTests). Tests wait for child processes on threads of their own, and every suite
+# that touches a database, a process or a socket runs each test case on a thread of its own
+# (`.onItsOwnThread`), so Swift's cooperative pool stays free for the in-process HTTP servers and
+# clients. At most 8 tests run at once: every test at once queues more work than two cores
+# clear within the clients' timeouts, and opens more PostgreSQL connections than the cluster takes.
+export SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH="${SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH:-8}"
+swift test --skip-build

@@ -1,0 +1,177 @@
+import Foundation
+import GRDB
+import RinJobs
+import RinRuntime
+import RinStorage
+import RinTestSupport
+import Testing
+
+@Suite("attribution-expiry end to end", .onItsOwnThread)
+struct AttributionExpiryTests {
+  static let week: Int64 = 7 * 86_400
+  /// The latest click a run at `TestClock.now` deletes with the default window.
+  static let cutoff = TestClock.now - week
+
+  static func config(_ db: TestDatabase, window: Duration? = nil, batch: Int? = nil) -> RinConfig {
+    var config = RinConfig.defaults(storageURL: db.path)
+    if let window { config.jobs.attributionExpiry.window = window }
+    if let batch { config.jobs.attributionExpiry.deleteBatchSize = batch }
+    return config
+  }
+
+  static func run(_ db: TestDatabase, _ config: RinConfig? = nil, dryRun: Bool = false) async -> RunSummary {
+    let summary = await db.run(AttributionExpiryJob(), TestClock.options(dryRun: dryRun), config: config)
+    #expect(summary.status == .succeeded, "\(summary.error ?? "")")
+    return summary
+  }
+
+  static func insertClicks(_ db: TestDatabase, _ times: [Int64?], firstID: Int64 = 1, hash: String = "h")
+    throws
+  {
+    for (offset, time) in times.enumerated() {
+      let id = firstID + Int64(offset)
+      try db.execute(
+        "INSERT INTO invite_clicks (id, code, device_hash, clicked_at) VALUES (?, 'CODE1234', ?, ?)",
+        [id, "\(hash)\(id)", time])
+    }
+  }
+
+  func remainingIDs(_ db: TestDatabase) throws -> [Int64] {
+    try db.read { try Int64.fetchAll($0, sql: "SELECT id FROM invite_clicks ORDER BY id") }
+  }
+
+  @Test(arguments: Backend.available) func theBoundaryClickIsDeletedAndTheNextSecondKept(backend: Backend)
+    async throws
+  {
+    let db = try TestDatabase(backend)
+    let c = Self.cutoff
+    try Self.insertClicks(db, [c - 86_400, c - 1, c, c + 1, TestClock.now, TestClock.now + 60, nil])
+    // Text in an INTEGER column is possible on SQLite only; PostgreSQL's typed column holds null.
+    let malformed: String? = backend == .sqlite ? "soon" : nil
+    try db.execute(
+      "INSERT INTO invite_clicks (id, code, device_hash, clicked_at) VALUES (8, 'X', 'h8', ?)", [malformed])
+    try db.execute(
+      """
+      INSERT INTO attributions (invitee_user_id, code, inviter_user_id, clicked_at, installed_at) VALUES
+        (1, 'CODE1234', 9, 0, 10), (2, 'CODE1234', 9, ?, ?)
+      """, [c - 5, c + 5])
+    let attributions = try db.contentDigest(of: ["attributions"])
+    let summary = await Self.run(db)
+    #expect(try remainingIDs(db) == [4, 5, 6, 7, 8])
+    #expect(summary.details["clicks_deleted"] == "3")
+    #expect(summary.details["oldest_click_kept"] == "2026-11-15T12:00:01Z")
+    #expect(summary.details["clicks_deleted_through"] == "2026-11-15T12:00:00Z")
+    #expect(summary.counts.skipped["invite click with missing or malformed clicked_at (kept)"] == 2)
+    #expect(summary.changes.tables["invite_clicks"]?.deleted == 3)
+    #expect(try db.contentDigest(of: ["attributions"]) == attributions, "attributions are kept forever")
+  }
+
+  @Test(arguments: Backend.available) func clicksGoInBatchesOfTheConfiguredSizeAndADryRunOnlyReports(
+    backend: Backend
+  ) async throws {
+    let db = try TestDatabase(backend)
+    try Self.insertClicks(db, (0..<10).map { Self.cutoff - $0 } + [Self.cutoff + 1])
+    let config = Self.config(db, batch: 3)
+    let before = try db.contentDigest()
+    let dry = await Self.run(db, config, dryRun: true)
+    #expect(try db.contentDigest() == before)
+    #expect(dry.details["clicks_deleted"] == "10")
+    #expect(dry.details["delete_batches"] == "4")
+    #expect(dry.changes.tables["invite_clicks"]?.deleted == 10)
+    #expect(dry.details["oldest_click_kept"] == "2026-11-15T12:00:01Z", "what would be kept")
+
+    let real = await Self.run(db, config)
+    #expect(real.changes == dry.changes)
+    var reported = real.details
+    // SQLite writes the kept click into fresh pages; PostgreSQL has nothing to scrub that way.
+    #expect(reported.removeValue(forKey: "clicks_rewritten") == (backend == .sqlite ? "1" : nil))
+    #expect(reported == dry.details)
+    #expect(try remainingIDs(db) == [11])
+
+    let after = try db.contentDigest()
+    let again = await Self.run(db, config)
+    #expect(again.changes.isEmpty)
+    #expect(again.details["clicks_deleted"] == "0")
+    #expect(try db.contentDigest() == after)
+  }
+
+  @Test(arguments: Backend.available) func anExactMultipleOfTheBatchSizeEndsWithAnEmptyBatch(backend: Backend)
+    async throws
+  {
+    let db = try TestDatabase(backend)
+    try Self.insertClicks(db, (0..<6).map { Self.cutoff - $0 })
+    let summary = await Self.run(db, Self.config(db, batch: 3))
+    #expect(summary.details["clicks_deleted"] == "6")
+    #expect(summary.details["delete_batches"] == "2")
+    #expect(summary.details["oldest_click_kept"] == "none")
+    #expect(try remainingIDs(db).isEmpty)
+  }
+
+  @Test(arguments: Backend.available) func theWindowIsASetting(backend: Backend) async throws {
+    let db = try TestDatabase(backend)
+    let day: Int64 = 86_400
+    try Self.insertClicks(db, [TestClock.now - day - 1, TestClock.now - day, TestClock.now - day + 1])
+    _ = await Self.run(db, Self.config(db, window: .seconds(day)))
+    #expect(try remainingIDs(db) == [3])
+    // A second deleting run in the same process rewrites the table again.
+    try Self.insertClicks(db, [TestClock.now - 2 * day], firstID: 4)
+    let again = await Self.run(db, Self.config(db, window: .seconds(day)))
+    #expect(again.details["clicks_deleted"] == "1")
+    #expect(again.details["clicks_rewritten"] == (backend == .sqlite ? "1" : nil))
+    #expect(try remainingIDs(db) == [3])
+  }
+
+  @Test(arguments: Backend.available) func aStopRequestEndsTheRunBetweenBatches(backend: Backend) async throws
+  {
+    let db = try TestDatabase(backend)
+    try Self.insertClicks(db, [Self.cutoff])
+    let stop = StopSignal()
+    stop.request()
+    let summary = await db.run(AttributionExpiryJob(), TestClock.options(), stop: stop)
+    #expect(summary.status == .interrupted)
+    #expect(summary.exitCode == .temporary)
+    #expect(try remainingIDs(db) == [1], "the next run deletes it")
+  }
+
+  /// Secure delete: the raw file (and its write-ahead log) must not hold a deleted device hash.
+  @Test func deletedClicksLeaveNoTraceInTheDatabaseFile() async throws {
+    let db = try TestDatabase()
+    let old = Self.cutoff - 3_600
+    let recent = TestClock.now - 3_600
+    try insertHashedClicks(db, old: old, recent: recent)
+    #expect(try occurrences(of: "GONEHASH", in: db) >= 3_000, "the search finds hashes that are there")
+
+    let summary = await Self.run(db, Self.config(db, batch: 700))
+    #expect(summary.details["clicks_deleted"] == "3000")
+    #expect(summary.details["wal_checkpoint"] == nil)
+    #expect(try occurrences(of: "GONEHASH", in: db) == 0)
+    #expect(try occurrences(of: "KEEPHASH", in: db) >= 1_000)
+  }
+
+  /// Old and recent clicks interleaved, so pages keep live rows next to deleted ones.
+  func insertHashedClicks(_ db: TestDatabase, old: Int64, recent: Int64) throws {
+    try db.raw.write { d in
+      for id in 1...4_000 {
+        let keep = id % 4 == 0
+        try d.execute(
+          sql: "INSERT INTO invite_clicks (id, code, device_hash, clicked_at) VALUES (?, 'CODE1234', ?, ?)",
+          arguments: [id, String(format: keep ? "KEEPHASH%08d" : "GONEHASH%08d", id), keep ? recent : old])
+      }
+    }
+  }
+
+  /// Occurrences of `text` in the database file and its write-ahead log, read as bytes.
+  func occurrences(of text: String, in db: TestDatabase) throws -> Int {
+    let needle = Data(text.utf8)
+    var count = 0
+    for path in [db.path, db.path + "-wal"] where FileManager.default.fileExists(atPath: path) {
+      let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+      var range = bytes.startIndex..<bytes.endIndex
+      while let found = bytes.range(of: needle, in: range) {
+        count += 1
+        range = found.upperBound..<bytes.endIndex
+      }
+    }
+    return count
+  }
+}

@@ -1,0 +1,21 @@
+import RinTestSupport
+import Testing
+
+@testable import RinStorage
+
+/// Every PostgreSQL connection of ours runs with the settings its reads and writes rely on.
+@Suite("PostgreSQL session settings", .onItsOwnThread)
+struct PostgresSessionSettingsTests {
+  static func setting(_ name: String, of storage: Storage) throws -> String? {
+    try storage.read { try $0.sql.fetchText("SELECT current_setting(?)", [.text(name)]) }
+  }
+
+  @Test(.enabled(if: Backend.available.contains(.postgres)))
+  func cursorsArePlannedForTheWholeResultWithoutJITAndLocksWaitTheBusyTimeout() throws {
+    let url = try PostgresCluster.shared.get().createDatabase()
+    let storage = try Storage.open(url: url, options: .init(createIfMissing: true, busyTimeoutSeconds: 2.5))
+    #expect(try Self.setting("cursor_tuple_fraction", of: storage) == "1")
+    #expect(try Self.setting("jit", of: storage) == "off")
+    #expect(try Self.setting("lock_timeout", of: storage) == "2500ms")
+  }
+}

@@ -1,0 +1,180 @@
+import Foundation
+import GRDB
+import RinProviderStub
+import RinRuntime
+import RinStorage
+import RinTestSupport
+import Testing
+
+extension EnrichmentEndToEnd {
+  /// A night after the first reads only the owners whose contacts changed, whose cached answers
+  /// expired, or among whose contacts' numbers a verified Rin user changed, and of those checks
+  /// only the contacts whose inputs changed, whose answers expired, or that may be a Rin user:
+  /// the result must be exactly what a full check of every contact gives.
+  @Suite("enrichment-fetch rechecks only what changed")
+  struct EnrichmentIncrementalTests {
+    /// Edits the online services could make between two nights, the same on both databases,
+    /// with `updated_at` bumped as docs/JOBS.md asks of them.
+    static func changeBetweenNights(_ db: TestDatabase) throws {
+      // A new number on an existing contact, and a changed address on another.
+      let contacts = try db.read {
+        try Int64.fetchAll(
+          $0, sql: "SELECT id FROM contacts WHERE deleted_at IS NULL ORDER BY id LIMIT 3 OFFSET 20")
+      }
+      try db.execute(
+        "INSERT INTO contact_phones (contact_id, raw, label) VALUES (?, '+1 650 555 0199', 'work')",
+        [contacts[0]])
+      try db.execute(
+        "UPDATE contact_emails SET address = 'renamed.person@initech.com' WHERE contact_id = ?", [contacts[1]]
+      )
+      // The user edits a field by hand.
+      try db.execute("UPDATE contacts SET edited_fields = 'company' WHERE id = ?", [contacts[2]])
+      try db.execute(
+        "UPDATE contacts SET updated_at = ? WHERE id IN (?, ?, ?)",
+        [TestClock.now + 7_200, contacts[0], contacts[1], contacts[2]])
+      // Someone in many books joins Rin and verifies the number they are known by: their
+      // contacts have not changed, yet must now link to them.
+      let known = try db.read {
+        try String.fetchOne(
+          $0,
+          sql: """
+            SELECT p.raw FROM contact_phones p JOIN contacts c ON c.id = p.contact_id
+            WHERE c.deleted_at IS NULL AND c.rin_user_id IS NULL AND p.raw LIKE '+1%'
+            ORDER BY p.contact_id, p.raw LIMIT 1
+            """)
+      }
+      let e164 = "+" + (known ?? "").filter(\.isNumber)
+      try db.execute(
+        """
+        INSERT INTO users (id, display_name, phone_e164, phone_verified, region, timezone, created_at)
+        VALUES (900001, 'New Member', ?, 1, 'US', 'America/New_York', ?)
+        """, [e164, TestClock.now])
+    }
+
+    /// The next run examines every owner and checks every contact in full, as before checks
+    /// existed.
+    static func forgetChecks(_ db: TestDatabase) throws {
+      try db.execute("DELETE FROM enrichment_checks")
+      try db.execute("DELETE FROM owner_examinations WHERE job = 'enrichment-fetch'")
+    }
+
+    /// Every data-contract table holds the same rows on both databases. The cache holds the
+    /// same answers; only their insertion order (rowid) follows which contacts each run looked at.
+    static func expectSameResult(
+      _ incremental: TestDatabase, _ full: TestDatabase, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+      let lookups =
+        "SELECT lookup_key || '|' || status || '|' || fetched_at || '|' || expires_at FROM enrichment_lookups ORDER BY 1"
+      #expect(try incremental.strings(lookups) == full.strings(lookups), sourceLocation: sourceLocation)
+      let tables = DataContract.allTables.filter { $0 != "enrichment_lookups" }
+      let (got, want) = (try incremental.contentDigest(of: tables), try full.contentDigest(of: tables))
+      #expect(
+        got == want, "differ: \(got.keys.filter { got[$0] != want[$0] }.sorted())",
+        sourceLocation: sourceLocation)
+    }
+
+    @Test(arguments: Backend.available) func theSecondNightEqualsAFullCheckAndLooksAtFewContacts(
+      backend: Backend
+    ) async throws {
+      let stub = try await ProviderStub.start(
+        apiKey: "seeded-secret", fallback: .fakePeople, keepRecords: false)
+      defer { Task { await stub.stop() } }
+      let incremental = try await offPool { try TestDatabase(backend, seedUsers: 15, seed: 5) }
+      let full = try await offPool { try TestDatabase(backend, seedUsers: 15, seed: 5) }
+      for db in [incremental, full] {
+        #expect(await EnrichmentSeededTests.run(db, stub, TestClock.options()).status == .succeeded)
+      }
+
+      let quietNight = TestClock.options(now: TestClock.now + 3_600)
+      let quiet = await EnrichmentSeededTests.run(incremental, stub, quietNight)
+      // The same runs on both databases, so that run ids (in outbox dedupe keys) and fetch times agree.
+      #expect(await EnrichmentSeededTests.run(full, stub, quietNight).status == .succeeded)
+      let contacts = try incremental.int(
+        "SELECT count(*) FROM contacts c JOIN users u ON u.id = c.user_id WHERE c.deleted_at IS NULL AND u.deleted_at IS NULL"
+      )
+      // Left alone: every contact of an owner not examined, and the unchanged ones of the others.
+      let checked =
+        (quiet.counts.read["contacts"] ?? 0) - (Int(quiet.details["contacts_unchanged"] ?? "") ?? 0)
+      #expect(checked * 10 <= contacts, "\(checked) of \(contacts) contacts checked on a quiet night")
+      #expect((Int(quiet.details["owners_unchanged"] ?? "") ?? 0) > 0)
+
+      for db in [incremental, full] { try Self.changeBetweenNights(db) }
+      try Self.forgetChecks(full)
+      let requestsBefore = stub.requestCount
+      let night = TestClock.options(now: TestClock.now + 86_400)
+      let second = await EnrichmentSeededTests.run(incremental, stub, night)
+      #expect(second.status == .succeeded, "\(second.error ?? "")")
+      #expect(stub.requestCount > requestsBefore, "the new number and the changed address were looked up")
+      #expect(await EnrichmentSeededTests.run(full, stub, night).status == .succeeded)
+
+      try Self.expectSameResult(incremental, full)
+      #expect(
+        try incremental.int("SELECT count(*) FROM contacts WHERE rin_user_id = 900001") > 0,
+        "an unchanged contact linked to the user who joined")
+    }
+
+    /// An owner left alone for weeks is examined again when one of their cached answers
+    /// expires (`due`: no-match answers after 30 days, with `full_every` longer than that), and
+    /// then gets exactly what a full check gives: the expired keys are asked again. Past
+    /// `full_every` every owner is examined (`periodic`); `--full` examines everyone.
+    @Test(arguments: Backend.available) func ownersComeBackWhenTheirAnswersExpireOrFullEveryComesRound(
+      backend: Backend
+    ) async throws {
+      let stub = try await ProviderStub.start(
+        apiKey: "seeded-secret", fallback: .fakePeople, keepRecords: false)
+      defer { Task { await stub.stop() } }
+      let incremental = try await offPool { try TestDatabase(backend, seedUsers: 12, seed: 3) }
+      let full = try await offPool { try TestDatabase(backend, seedUsers: 12, seed: 3) }
+      func run(_ db: TestDatabase, days: Int64, full: Bool = false) async -> RunSummary {
+        var config = EnrichmentSeededTests.config(db, stub)
+        config.jobs.enrichmentFetch.fullEvery = .seconds(60 * 86_400)
+        return await db.run(
+          EnrichmentFixture.job, TestClock.options(now: TestClock.now + days * 86_400, full: full),
+          config: config, environment: RuntimeEnvironment(variables: ["SEEDED_KEY": "seeded-secret"]))
+      }
+      for db in [incremental, full] { #expect(await run(db, days: 0).status == .succeeded) }
+
+      // 31 days on: every no-match answer (30 days) has expired, no match (90 days) has.
+      let requestsBefore = stub.requestCount
+      try Self.forgetChecks(full)
+      let night = await run(incremental, days: 31)
+      #expect(night.status == .succeeded, "\(night.error ?? "")")
+      #expect(await run(full, days: 31).status == .succeeded)
+      #expect(stub.requestCount > requestsBefore, "expired no-match answers were asked again")
+      #expect((night.counts.read["users examined (due)"] ?? 0) > 0, "\(night.counts.read)")
+      try Self.expectSameResult(incremental, full)
+
+      // The next night nothing is due; 60 days after the first night, those not due since are.
+      let quiet = await run(incremental, days: 32)
+      let users = quiet.counts.read["users"] ?? 0
+      #expect(users > 0 && quiet.counts.read["users unchanged"] == users, "\(quiet.counts.read)")
+      let periodic = await run(incremental, days: 61)
+      #expect(
+        (periodic.counts.read["users examined (periodic)"] ?? 0)
+          == users - (night.counts.read["users examined (due)"] ?? 0), "\(periodic.counts.read)")
+      let forced = await run(incremental, days: 62, full: true)
+      #expect(forced.counts.read["users examined (forced)"] == users, "\(forced.counts.read)")
+    }
+
+    @Test(arguments: Backend.available) func changedSettingsRecheckEveryContact(backend: Backend) async throws
+    {
+      let stub = try await ProviderStub.start(
+        apiKey: "seeded-secret", fallback: .fakePeople, keepRecords: false)
+      defer { Task { await stub.stop() } }
+      let db = try await offPool { try TestDatabase(backend, seedUsers: 6, seed: 9) }
+      #expect(await EnrichmentSeededTests.run(db, stub, TestClock.options()).status == .succeeded)
+      var config = EnrichmentSeededTests.config(db, stub)
+      config.jobs.enrichmentFetch.provider?.minLikelihood = 3
+      let rerun = await db.run(
+        EnrichmentFixture.job, TestClock.options(now: TestClock.now + 60), config: config,
+        environment: RuntimeEnvironment(variables: ["SEEDED_KEY": "seeded-secret"]))
+      #expect(rerun.status == .succeeded, "\(rerun.error ?? "")")
+      #expect(rerun.details["contacts_unchanged"] == "0")
+      #expect(
+        try db.int(
+          "SELECT count(*) FROM contact_enrichments WHERE source = 'fake-people' AND confidence < 0.6")
+          > 0,
+        "matches of likelihood 3 to 5 are written now")
+    }
+  }
+}

@@ -1,0 +1,180 @@
+import Foundation
+import GRDB
+import RinStorage
+import RinTestSupport
+
+/// A seeded database kept as a template: every run of a reliability test works on a copy.
+final class SeededTemplate: Sendable {
+  let directory: TemporaryDirectory
+  let path: String
+
+  init(users: Int, seed: UInt64) throws {
+    let seeded = try TestDatabase(seedUsers: users, seed: seed)
+    directory = try TemporaryDirectory()
+    path = directory.path("template.sqlite")
+    // One self-contained file, whatever the source's write-ahead log still holds.
+    try seeded.raw.writeWithoutTransaction { try $0.execute(sql: "VACUUM INTO ?", arguments: [path]) }
+    // In write-ahead-log mode, as every job leaves a file (VACUUM INTO writes a rollback-journal
+    // file): a copy's first run then opens it as a production run opens its database, reading
+    // only, instead of taking the write lock to switch its mode.
+    _ = try DatabaseQueue(path: path).writeWithoutTransaction {
+      try String.fetchOne($0, sql: "PRAGMA journal_mode = WAL")
+    }
+  }
+}
+
+/// A fresh copy of a template, and a pipelines.yaml beside it with batches small enough that
+/// a run commits many times.
+final class ReliabilityWorkspace {
+  static let now = "2026-11-22T12:00:00Z"
+  static let smallBatches = """
+    jobs:
+      daily-score: {batch_size: 2}
+      circle-patterns: {batch_size: 2}
+      upcoming-birthdays: {batch_size: 2}
+      attribution-expiry: {delete_batch_size: 10}
+      badge-recount: {batch_size: 2}
+    """
+
+  /// The bearer token the stub accepts (any non-empty one).
+  static let providerKey = [ReliabilityProvider.keyVariable: "reliability-test-key"]
+
+  let directory: TemporaryDirectory
+  /// The SQLite file, or the PostgreSQL database's URL.
+  let dbPath: String
+  let configPath: String
+  /// The PostgreSQL database (nil on SQLite): its reads go through a snapshot.
+  let postgres: TestDatabase?
+
+  /// `folder`: where the files go (a mount of a test's own) instead of a temporary directory.
+  init(
+    copying template: SeededTemplate, jobsYAML: String = smallBatches, busyTimeout: String = "5s",
+    folder: String? = nil
+  ) throws {
+    directory = try TemporaryDirectory()
+    let folder = folder ?? directory.url.path
+    dbPath = folder + "/rin.sqlite"
+    configPath = folder + "/pipelines.yaml"
+    postgres = nil
+    try FileManager.default.copyItem(atPath: template.path, toPath: dbPath)
+    let yaml = "storage:\n  url: rin.sqlite\n  busy_timeout: \(busyTimeout)\n" + jobsYAML + "\n"
+    try yaml.write(toFile: configPath, atomically: true, encoding: .utf8)
+  }
+
+  /// A new PostgreSQL database seeded as `SeededTemplate(users:seed:)` seeds its file (the
+  /// seeder gives the same rows on both backends).
+  init(postgresUsers users: Int, seed: UInt64, jobsYAML: String = smallBatches) throws {
+    directory = try TemporaryDirectory()
+    let database = try TestDatabase(.postgres, seedUsers: users, seed: seed)
+    postgres = database
+    dbPath = database.path
+    configPath = directory.path("pipelines.yaml")
+    let yaml = "storage:\n  url: \(database.path)\n  busy_timeout: 5s\n" + jobsYAML + "\n"
+    try yaml.write(toFile: configPath, atomically: true, encoding: .utf8)
+  }
+
+  /// Makes fresh workspaces of one seeded content: copies of a template file on SQLite, newly
+  /// seeded databases on PostgreSQL.
+  static func maker(_ backend: Backend, users: Int, seed: UInt64, jobsYAML: String) throws
+    -> () throws -> ReliabilityWorkspace
+  {
+    switch backend {
+    case .sqlite:
+      let template = try SeededTemplate(users: users, seed: seed)
+      return { try ReliabilityWorkspace(copying: template, jobsYAML: jobsYAML) }
+    case .postgres:
+      return { try ReliabilityWorkspace(postgresUsers: users, seed: seed, jobsYAML: jobsYAML) }
+    }
+  }
+
+  func arguments(_ extra: [String] = []) -> [String] {
+    ["--config", configPath, "--now", Self.now, "--json"] + extra
+  }
+
+  /// The job's own executable, run to its end.
+  func run(_ job: String, _ extra: [String] = [], environment: [String: String] = [:]) throws
+    -> Executable.Result
+  {
+    try Executable.runBlocking(
+      "rin-\(job)", arguments(extra), environment: environment.merging(Self.providerKey) { $1 })
+  }
+
+  /// The job's executable started with debug logs, one line per committed batch.
+  func spawn(_ job: String, label: String) throws -> ChildProcess {
+    try ChildProcess(
+      "rin-\(job)", arguments(), environment: Self.providerKey.merging(["RIN_LOG_LEVEL": "debug"]) { $1 },
+      stdoutPath: directory.path("\(label).stdout"))
+  }
+
+  /// A short-lived raw connection: reads independent of the storage module.
+  func read<T>(_ body: (Database) throws -> T) throws -> T {
+    if let postgres { return try postgres.read(body) }
+    return try connection().read(body)
+  }
+
+  /// A raw connection that waits for a job's write lock rather than failing at once.
+  func connection() throws -> DatabaseQueue {
+    var configuration = Configuration()
+    configuration.busyMode = .timeout(10)
+    return try DatabaseQueue(path: dbPath, configuration: configuration)
+  }
+
+  func snapshot() throws -> TableSnapshot {
+    try read { try TableSnapshot(db: $0, tables: DataContract.allTables) }
+  }
+}
+
+/// Every row of some tables, as text, in a stable order (all columns, ascending).
+struct TableSnapshot: Equatable {
+  var rows: [String: [String]] = [:]
+
+  /// Tables whose `id` a job's insert draws from a sequence. PostgreSQL never hands a
+  /// sequence's numbers back, so a killed run's rolled-back inserts shift the ids of the rerun's
+  /// rows (SQLite reuses them); the rows are compared on everything else, and no job's output
+  /// refers to these ids.
+  static let surrogateKeyed: Set<String> = ["notification_outbox", "circle_suggestions"]
+
+  init(db: Database, tables: [String]) throws {
+    for table in tables {
+      let columns = try db.columns(in: table).map(\.name)
+        .filter { !(Self.surrogateKeyed.contains(table) && $0 == "id") }
+      let list = columns.map { "\"\($0)\"" }.joined(separator: ", ")
+      let order = (1...columns.count).map(String.init).joined(separator: ", ")
+      rows[table] = try Row.fetchAll(db, sql: "SELECT \(list) FROM \(table) ORDER BY \(order)").map { row in
+        row.databaseValues.map(Self.text).joined(separator: "|")
+      }
+    }
+  }
+
+  /// Unambiguous, and safe for any value (GRDB's `description` traps on some hostile text).
+  static func text(_ value: DatabaseValue) -> String {
+    switch value.storage {
+    case .null: "NULL"
+    case .int64(let number): "i\(number)"
+    case .double(let number): "d\(number)"
+    case .string(let string): runFree(string).map { "s\($0.utf8.count):\($0)" } ?? ""
+    case .blob(let data): "b\(data.count):\(data.base64EncodedString())"
+    }
+  }
+
+  /// enrichment-fetch's notification key carries the run id by design (one per user per run,
+  /// so a resumed run never repeats one): a resumed run's rows differ from an uninterrupted
+  /// run's by that id alone. A user notified twice still shows as an extra row.
+  static func runFree(_ text: String) -> String? {
+    guard text.hasPrefix("contact_enrichment:"), let colon = text.lastIndex(of: ":") else { return text }
+    return text[..<colon] + ":<run>"
+  }
+
+  /// One line per table that differs, for a failure message.
+  func differences(from expected: TableSnapshot) -> [String] {
+    expected.rows.keys.sorted().compactMap { table in
+      let mine = rows[table] ?? []
+      let theirs = expected.rows[table] ?? []
+      guard mine != theirs else { return nil }
+      let extra = Set(mine).subtracting(theirs).count
+      let missing = Set(theirs).subtracting(mine).count
+      return
+        "\(table): \(mine.count) rows, expected \(theirs.count) (\(extra) unexpected, \(missing) missing)"
+    }
+  }
+}

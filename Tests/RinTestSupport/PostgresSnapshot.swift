@@ -1,0 +1,79 @@
+import Foundation
+import GRDB
+import RinStorage
+import Synchronization
+
+/// Every table of a PostgreSQL database copied by libpq into a scratch SQLite file with the
+/// same schema, rows in key order, so that the tests' SQLite checks read PostgreSQL's content.
+/// A table is copied again only when a statement changed it since: a statement-level trigger
+/// (test instrumentation, installed before anything is written) advances a sequence per table.
+package final class PostgresSnapshot: Sendable {
+  package let connection: Mutex<TestPostgresConnection>
+  private let file: String
+  private let state = Mutex<(queue: DatabaseQueue?, positions: [String: String])>((nil, [:]))
+
+  package static let tables =
+    DataContract.allTables + ["job_runs", "job_leases", "job_checkpoints", "circle_phone_evidence"]
+
+  package init(url: String, file: String) throws {
+    let pg = try TestPostgresConnection(url: url)
+    try pg.execute(
+      """
+      CREATE FUNCTION rin_note_change() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN PERFORM nextval('rin_changes_' || TG_TABLE_NAME); RETURN NULL; END $$;
+      """)
+    for table in Self.tables {
+      try pg.execute(
+        """
+        CREATE SEQUENCE rin_changes_\(table);
+        CREATE TRIGGER rin_changes AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON \(table)
+          FOR EACH STATEMENT EXECUTE FUNCTION rin_note_change();
+        """)
+    }
+    connection = Mutex(pg)
+    self.file = file
+  }
+
+  private static let positionsQuery = tables.map {
+    "SELECT '\($0)', last_value::text || is_called::text FROM rin_changes_\($0)"
+  }.joined(separator: " UNION ALL ")
+
+  package func refreshed() throws -> DatabaseQueue {
+    try connection.withLock { pg in
+      try state.withLock { state in
+        var positions: [String: String] = [:]
+        for row in try pg.execute(Self.positionsQuery) {
+          if let table = String.fromDatabaseValue(row[0]) {
+            positions[table] = String.fromDatabaseValue(row[1])
+          }
+        }
+        let queue: DatabaseQueue
+        if let existing = state.queue {
+          queue = existing
+        } else {
+          // The schema comes from the same migrations, applied to an empty SQLite file.
+          _ = try Storage.open(url: file, options: .init(createIfMissing: true))
+          queue = try DatabaseQueue(path: file)
+        }
+        let stale = Self.tables.filter { state.queue == nil || positions[$0] != state.positions[$0] }
+        if !stale.isEmpty {
+          try queue.write { db in
+            for table in stale {
+              try db.execute(sql: "DELETE FROM \(table)")
+              let rows = try pg.execute("SELECT * FROM \(table) t ORDER BY t")
+              guard let width = rows.first?.count else { continue }
+              let insert = try db.makeStatement(
+                sql:
+                  "INSERT INTO \(table) VALUES (\(Array(repeating: "?", count: width).joined(separator: ", ")))"
+              )
+              for row in rows { try insert.execute(arguments: StatementArguments(row)) }
+            }
+          }
+        }
+        state.queue = queue
+        state.positions = positions
+        return queue
+      }
+    }
+  }
+}

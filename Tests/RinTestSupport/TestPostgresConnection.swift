@@ -1,0 +1,88 @@
+import CLibPQ
+import Foundation
+import GRDB
+
+/// A plain libpq connection for the tests' own checks on PostgreSQL, independent of the
+/// storage module under test. `?` placeholders as in the SQLite checks.
+package final class TestPostgresConnection {
+  private let handle: OpaquePointer
+
+  package init(url: String) throws {
+    guard let handle = PQconnectdb(url), PQstatus(handle) == CONNECTION_OK else {
+      throw PostgresClusterError(message: "cannot connect to \(url)")
+    }
+    self.handle = handle
+    _ = try? execute("SET client_min_messages = warning")
+  }
+
+  deinit { PQfinish(handle) }
+
+  /// Runs one statement; returns its rows with values typed as SQLite would hold them.
+  @discardableResult
+  package func execute(_ sql: String, _ arguments: [DatabaseValue] = []) throws -> [[DatabaseValue]] {
+    let texts: [String?] = arguments.map { value in
+      switch value.storage {
+      case .null: nil
+      case .int64(let v): String(v)
+      case .double(let v): v.description
+      case .string(let v): v
+      case .blob(let v): String(decoding: v, as: UTF8.self)
+      }
+    }
+    if arguments.isEmpty {
+      // The simple protocol: a script of several statements, as the SQLite checks write them.
+      guard let result = PQexec(handle, sql) else {
+        throw PostgresClusterError(message: "no result for \(sql)")
+      }
+      return try rows(result, sql)
+    }
+    var pointers = texts.map { $0.map { strdup($0) } ?? nil }
+    defer { for pointer in pointers { free(pointer) } }
+    let result = pointers.withUnsafeMutableBufferPointer { buffer in
+      let values = buffer.map { $0.map { UnsafePointer($0) } }
+      return PQexecParams(handle, Self.numbered(sql), Int32(values.count), nil, values, nil, nil, 0)
+    }
+    guard let result else { throw PostgresClusterError(message: "no result for \(sql)") }
+    return try rows(result, sql)
+  }
+
+  private func rows(_ result: OpaquePointer, _ sql: String) throws -> [[DatabaseValue]] {
+    defer { PQclear(result) }
+    let status = PQresultStatus(result)
+    guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
+      throw PostgresClusterError(message: "\(String(cString: PQresultErrorMessage(result))) in \(sql)")
+    }
+    return (0..<PQntuples(result)).map { row in
+      (0..<PQnfields(result)).map { column in Self.value(result, row, column) }
+    }
+  }
+
+  private static func value(_ result: OpaquePointer, _ row: Int32, _ column: Int32) -> DatabaseValue {
+    guard PQgetisnull(result, row, column) == 0, let bytes = PQgetvalue(result, row, column) else {
+      return .null
+    }
+    let text = String(cString: bytes)
+    switch PQftype(result, column) {
+    case 16: return (text == "t" ? 1 : 0).databaseValue
+    case 20, 21, 23: return (Int64(text) ?? 0).databaseValue
+    case 700, 701, 1700: return (Double(text) ?? 0).databaseValue
+    default: return text.databaseValue
+    }
+  }
+
+  private static func numbered(_ sql: String) -> String {
+    var out = ""
+    var number = 0
+    var quoted = false
+    for c in sql {
+      if c == "'" { quoted.toggle() }
+      if c == "?" && !quoted {
+        number += 1
+        out += "$\(number)"
+      } else {
+        out.append(c)
+      }
+    }
+    return out
+  }
+}

@@ -1,0 +1,71 @@
+import RinDomain
+import RinTestSupport
+import Testing
+
+@Suite("Which owners a job examines")
+struct OwnerStampsTests {
+  static let day: Int64 = 86_400
+  static let week = 7 * day
+
+  var stamps: OwnerStamps {
+    var stamps = OwnerStamps()
+    stamps.contacts = [3, 60, 1_795_000_000, 0]
+    stamps.circles = [1, 7, 0]
+    stamps.members = [2, 30, 420, 1_795_000_000]
+    stamps.region = "US"
+    return stamps
+  }
+
+  @Test func everyStampRegionAndSettingChangesTheFingerprint() {
+    let base = stamps.fingerprint(settings: 1)
+    #expect(stamps.fingerprint(settings: 1) == base)
+    #expect(stamps.fingerprint(settings: 2) != base, "settings")
+    for change in [
+      { (s: inout OwnerStamps) in s.contacts[0] = 4 },
+      { $0.contacts[3] = 1_795_100_000 },
+      { $0.circles[1] = 0 },
+      { $0.members[2] = 421 },
+      { $0.removals = [1, 5, 1_795_100_000] },
+      { $0.region = "GB" },
+      { $0.region = nil },
+      { $0.related = 5 },
+    ] {
+      var changed = stamps
+      change(&changed)
+      #expect(changed.fingerprint(settings: 1) != base)
+    }
+    // Sums that move from one table to the next are another owner's inputs.
+    var moved = OwnerStamps()
+    moved.circles = stamps.contacts
+    var original = OwnerStamps()
+    original.contacts = stamps.contacts
+    #expect(moved.fingerprint(settings: 1) != original.fingerprint(settings: 1))
+  }
+
+  @Test func anOwnerIsExaminedWhenNewChangedDueOrForced() {
+    let now: Int64 = 1_795_348_800
+    func reason(_ stored: (Int64, Int64)?, _ fingerprint: Int64 = 9, forced: Bool = false)
+      -> OwnerExamination?
+    {
+      OwnerExamination.reason(
+        stored: stored.map { StoredOwnerExamination(fingerprint: $0.0, examinedAt: $0.1) },
+        fingerprint: fingerprint, now: now,
+        fullEverySeconds: Self.week, forced: forced)
+    }
+    #expect(reason(nil) == .new)
+    #expect(reason((9, now - Self.day)) == nil)
+    #expect(reason((8, now - Self.day)) == .changed)
+    #expect(reason((9, now - Self.week + 1)) == nil)
+    #expect(reason((9, now - Self.week)) == .periodic, "full_every is inclusive: a week to the second")
+    #expect(reason((9, now - Self.day), forced: true) == .forced)
+    let dueTonight = StoredOwnerExamination(fingerprint: 9, examinedAt: now - Self.day, dueAt: now)
+    let dueTomorrow = StoredOwnerExamination(fingerprint: 9, examinedAt: now - Self.day, dueAt: now + 1)
+    func reason(_ stored: StoredOwnerExamination) -> OwnerExamination? {
+      OwnerExamination.reason(
+        stored: stored, fingerprint: 9, now: now, fullEverySeconds: Self.week, forced: false)
+    }
+    #expect(reason(dueTonight) == .due, "due at the run's instant")
+    #expect(reason(dueTomorrow) == nil)
+    #expect(reason((8, now), forced: true) == .forced)
+  }
+}

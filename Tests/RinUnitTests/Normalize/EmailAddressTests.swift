@@ -1,0 +1,51 @@
+import RinNormalize
+import RinTestSupport
+import Testing
+
+@Suite("Email addresses and registrable domains through libpsl")
+struct EmailAddressTests {
+  @Test(
+    "the registrable domain follows the Public Suffix List",
+    arguments: [
+      ("jane@mail.acme.co.uk", "acme.co.uk"), ("jane@acme.co.uk", "acme.co.uk"),
+      ("a@cs.ox.ac.uk", "ox.ac.uk"),
+      ("b@EU.Globex.COM", "globex.com"), ("c@mail.lumina.com.br", "lumina.com.br"),
+      ("d@hooli.xyz", "hooli.xyz"),
+      ("e@tanaka-shoji.co.jp.", "tanaka-shoji.co.jp"),
+    ])
+  func registrable(raw: String, domain: String) throws {
+    #expect(try #require(EmailAddress.parse(raw)).registrableDomain == domain)
+  }
+
+  @Test func theNormalizedFormIsTrimmedAndLowerCased() throws {
+    let address = try #require(EmailAddress.parse("  Jane.Doe@Mail.ACME.co.uk "))
+    #expect(address.normalized == "jane.doe@mail.acme.co.uk")
+    #expect(address.host == "mail.acme.co.uk")
+  }
+
+  @Test(
+    "what is not one address is rejected",
+    arguments: [
+      "no-at-sign", "a@", "", "@example.com", "john@@gmail.com", "  ", "jane@localhost", "x@co.uk",
+      "a b@acme.com",
+      "x@acme..com", "x@-acme.com", "x@acme.com@other.com",
+    ])
+  func invalid(raw: String) {
+    #expect(EmailAddress.parse(raw) == nil)
+  }
+
+  @Test func freeMailDomainsAreRecognizedUnderAnySuffixAndFromTheConfiguration() throws {
+    let free = FreeMailDomains(extra: ["Corp-Mail.example", "@web.example"])
+    func isFree(_ raw: String) throws -> Bool { free.contains(try #require(EmailAddress.parse(raw))) }
+    for raw in [
+      "a@gmail.com", "a@GoogleMail.com", "a@yahoo.co.jp", "a@yahoo.fr", "a@mail.yahoo.com", "a@hotmail.co.uk",
+      "a@icloud.com", "a@corp-mail.example", "a@web.example", "a@bigpond.net.au",
+    ] {
+      #expect(try isFree(raw), "\(raw)")
+    }
+    for raw in ["a@acme.co.uk", "a@gmail.example", "a@yahoobank.com", "a@globex.com"] {
+      #expect(try !isFree(raw), "\(raw)")
+    }
+    #expect(try !FreeMailDomains().contains(#require(EmailAddress.parse("a@corp-mail.example"))))
+  }
+}
