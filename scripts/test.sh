@@ -23,7 +23,7 @@ kubernetes-validate --strict --quiet deploy/kubernetes/*.yaml
 # RinReliabilityTests). Tests wait for child processes on threads of their own, and every suite
 # that touches a database, a process or a socket runs each test case on a thread of its own
 # (`.onItsOwnThread`), so Swift's cooperative pool stays free for the in-process HTTP servers and
-# clients. At most 8 tests run at once: every test at once queues more work than two cores
+# clients. At most 6 tests run at once: every test at once queues more work than two cores
 # clear within the clients' timeouts, and opens more PostgreSQL connections than the cluster takes.
-export SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH="${SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH:-8}"
+export SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH="${SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH:-6}"
 swift test --skip-build

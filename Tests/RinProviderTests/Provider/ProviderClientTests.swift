@@ -78,8 +78,10 @@ struct ProviderClientTests {
   @Test func serverErrorsTimeoutsAndMalformedBodiesAreRetriedThenSucceed() async throws {
     let stub = try await Self.scriptedStub()
     defer { Task { await stub.stop() } }
-    stub.enqueue(.status(500), .slow(seconds: 12), .malformedJSON)
-    let client = try Self.client(stub, timeout: 5, maxRetries: 3)
+    // A timeout with room to spare for the answers that should come in time: on a loaded machine
+    // (a second test run beside this one) a 5 s timeout also caught the malformed answer.
+    stub.enqueue(.status(500), .slow(seconds: 25), .malformedJSON)
+    let client = try Self.client(stub, timeout: 10, maxRetries: 3)
     #expect(
       await client.lookup(Self.lookups) == .answered(results: Self.expected, unknownIDs: 0, duplicateIDs: 0))
     #expect(stub.requestCount == 4)
