@@ -19,8 +19,7 @@ struct ShardedWorkersTests {
         outputIn: sharded.directory, tag: "worker\(k)")
     }
     // Waited for on a thread of their own, not on the cooperative pool.
-    let running = workers
-    try await offPool { for worker in running { worker.waitUntilExit() } }
+    try await offPool { for worker in workers { worker.waitUntilExit() } }
     for (k, worker) in workers.enumerated() {
       let stderr =
         (try? String(contentsOfFile: sharded.directory.path("worker\(k).err"), encoding: .utf8)) ?? ""
