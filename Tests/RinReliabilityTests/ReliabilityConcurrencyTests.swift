@@ -12,7 +12,7 @@ struct ReliabilityConcurrencyTests {
     await Checks.offPool { checks in
       let provider = try ReliabilityProvider(for: job)
       defer { provider.stop() }
-      let jobsYAML = provider.jobsYAML(batchSize: 2, deleteBatchSize: 10)
+      let jobsYAML = provider.jobsYAML(batchSize: 1, deleteBatchSize: 5)
       let freshWorkspace = try ReliabilityWorkspace.maker(
         backend, users: ReliabilityJobs.users, seed: ReliabilityJobs.seed, jobsYAML: jobsYAML)
       let (expected, _) = try ReliabilityJobs.uninterruptedRun(job, in: try freshWorkspace())

@@ -12,7 +12,7 @@ struct ReliabilityCrashTests {
   func aKilledRunRunAgainEndsEqualToAnUninterruptedRun(backend: Backend, job: String) async {
     await Checks.offPool { checks in
       let provider = try ReliabilityProvider(for: job)
-      let jobsYAML = provider.jobsYAML(batchSize: 2, deleteBatchSize: 10)
+      let jobsYAML = provider.jobsYAML(batchSize: 1, deleteBatchSize: 5)
       let freshWorkspace = try ReliabilityWorkspace.maker(
         backend, users: ReliabilityJobs.users, seed: ReliabilityJobs.seed, jobsYAML: jobsYAML)
       let reference = try freshWorkspace()

@@ -10,6 +10,9 @@ import Testing
 @Suite("Reliability: database faults", .serialized, .onItsOwnThread)
 struct ReliabilityDatabaseFaultTests {
   static let job = "upcoming-birthdays"
+  /// Users of the full-disk and mid-run-lock templates: the full disk's headroom and the lock's
+  /// timing are sized for a run of 40 users in batches of 2.
+  static let users = 40
 
   @Test(.enabled(if: ScratchMount.isPermitted, "needs permission to mount a tmpfs"))
   func aReadOnlyFileSystemExits1NamingTheCauseAndWritesNothing() async {
@@ -54,7 +57,7 @@ struct ReliabilityDatabaseFaultTests {
   @Test(.enabled(if: ScratchMount.isPermitted, "needs permission to mount a tmpfs"))
   func aFullDiskFailsTheRunWithoutAHalfBatchAndTheNextRunResumes() async {
     await Checks.offPool { checks in
-      let template = try SeededTemplate(users: ReliabilityJobs.users, seed: ReliabilityJobs.seed)
+      let template = try SeededTemplate(users: Self.users, seed: ReliabilityJobs.seed)
       let (expected, _, reference) = try ReliabilityJobs.uninterruptedRun(Self.job, on: template)
       let size = try FileManager.default.attributesOfItem(atPath: template.path)[.size] as? Int ?? 0
       // Room for the ledger row and a few batches, not for the whole run.
@@ -170,7 +173,7 @@ struct ReliabilityDatabaseFaultTests {
   /// loaded machine on both sides.
   @Test func aLockHeldMidRunFailsThatBatchOnlyAndTheNextRunResumes() async {
     await Checks.offPool { checks in
-      let template = try SeededTemplate(users: ReliabilityJobs.users, seed: ReliabilityJobs.seed)
+      let template = try SeededTemplate(users: Self.users, seed: ReliabilityJobs.seed)
       let (expected, _, _) = try ReliabilityJobs.uninterruptedRun(Self.job, on: template)
       let workspace = try ReliabilityWorkspace(copying: template, busyTimeout: "5s")
       let child = try workspace.spawn(Self.job, label: "locked")
