@@ -42,7 +42,6 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
-    .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
     .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
   ],
@@ -56,10 +55,12 @@ let package = Package(
     // libpq, PostgreSQL's C client (scripts/setup.sh installs libpq-dev): a synchronous executor
     // beside GRDB's, behind the same `SQLExecutor` seam.
     .systemLibrary(name: "CLibPQ"),
+    // OpenSSL's libcrypto (libssl-dev): SHA-256 for lookup keys and suggestion fingerprints.
+    .systemLibrary(name: "CLibCrypto"),
     // Pure domain rules: no I/O.
     .target(
       name: "RinDomain",
-      dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+      dependencies: ["CLibCrypto"],
       swiftSettings: swiftSettings
     ),
     // A plain C face on libphonenumber and libpsl (Debian packages that scripts/setup.sh installs).

@@ -16,6 +16,14 @@ struct CircleSuggestionReconcilerTests {
       fingerprint: group.fingerprint, status: status.rawValue)
   }
 
+  @Test func fingerprintsAreHexSHA256OfCirclePatternValueAndSortedIDs() {
+    // Vector from `printf '%s' '7|email_domain|acme.com|3,12,40' | sha256sum`.
+    #expect(
+      CircleSuggestionFingerprint.of(
+        circleID: 7, pattern: .emailDomain, value: "acme.com", contactIDs: [40, 3, 12])
+        == "a9f0e876c8db000420ce94f7ffe166bca6ad3b757709549c5af5867322ffe032")
+  }
+
   @Test func aNewGroupIsInserted() {
     let plan = CircleSuggestionReconciler.plan(detected: [Self.group([1, 2, 3])], existing: [])
     #expect(plan.inserts == [Self.group([1, 2, 3])])
