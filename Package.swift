@@ -2,6 +2,11 @@
 import PackageDescription
 
 let swiftSettings: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+/// Fixture code, optimized even in debug builds: the seeder generates, and the tests' support
+/// hashes and copies, hundreds of thousands of rows per test run, which unoptimized code made
+/// a large share of the test suite's time. Nobody steps through them in a debugger.
+let fixtureSwiftSettings: [SwiftSetting] =
+  swiftSettings + [.unsafeFlags(["-O"], .when(configuration: .debug))]
 
 /// One thin executable per job: `rin-X ARGS` is `rinjobs run X ARGS`.
 let jobNames = [
@@ -95,7 +100,7 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
     // Deterministic synthetic data; writes through the storage module's bulk API.
-    .target(name: "RinSeed", dependencies: ["RinDomain", "RinStorage"], swiftSettings: swiftSettings),
+    .target(name: "RinSeed", dependencies: ["RinDomain", "RinStorage"], swiftSettings: fixtureSwiftSettings),
     // The six jobs: orchestration of domain rules over storage.
     .target(
       name: "RinJobs",
@@ -124,7 +129,7 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
       ],
       path: "Tests/RinTestSupport",
-      swiftSettings: swiftSettings
+      swiftSettings: fixtureSwiftSettings
     ),
     // Test targets by cost: `swift test` runs them all; `--filter RinUnitTests` is the quick loop.
     // Pure rules, parsing and formatting: no database, no process, no network.
