@@ -6,7 +6,7 @@ import CLibCrypto
 public enum SHA256Hex {
   private static let hexDigits = Array("0123456789abcdef".utf8)
   /// Fetched once: `EVP_sha256()` makes OpenSSL 3 look the algorithm up again on every digest
-  /// (533 against 200 ns a 24-byte key, measured on these machines). A fetched `EVP_MD` is
+  /// (533 against 200 ns for a 24-byte key, measured on these machines). A fetched `EVP_MD` is
   /// immutable and safe to share among threads.
   private nonisolated(unsafe) static let algorithm = EVP_MD_fetch(nil, "SHA256", nil)
 
