@@ -23,3 +23,16 @@ extension SQLDialect {
     isPostgres ? "SELECT pg_advisory_xact_lock(hashtextextended(?, 0))" : nil
   }
 }
+
+extension SQLDialect {
+  /// The latest of a contact's own times (`alias.created_at`, `updated_at`, `deleted_at`): a
+  /// contact created, edited or deleted since an instant has this stamp after it.
+  /// `contacts_by_owner_and_change` indexes exactly this expression, by owner; the text must
+  /// stay the index's for the planner to use it. PostgreSQL's `greatest` is SQLite's
+  /// multi-argument `max` (both skip nothing here: every argument is coalesced).
+  func contactChangeStamp(_ alias: String) -> String {
+    let function = isPostgres ? "greatest" : "max"
+    return
+      "\(function)(\(alias).created_at, coalesce(\(alias).updated_at, \(alias).created_at), coalesce(\(alias).deleted_at, \(alias).created_at))"
+  }
+}

@@ -7,6 +7,8 @@ public struct ScoreContact: Sendable, Equatable {
   /// Has a phone or email row whose text is not blank.
   public var hasChannel: Bool
   public var isEnriched: Bool
+  /// When its earliest enrichment was fetched, if it has one (a tally's `dueEnd` when later than the end).
+  public var enrichedAt: Int64?
   /// Its `rin_user_id` is a user live at the end of `as_of`.
   public var isRinUser: Bool
   /// …who has this user among their own live contacts.
@@ -16,9 +18,11 @@ public struct ScoreContact: Sendable, Equatable {
 
   public init(
     hasName: Bool, createdAt: Int64, deletedAt: Int64? = nil, hasChannel: Bool = false,
-    isEnriched: Bool = false, isRinUser: Bool = false, isMutual: Bool = false, isOrganized: Bool = false
+    isEnriched: Bool = false, enrichedAt: Int64? = nil, isRinUser: Bool = false, isMutual: Bool = false,
+    isOrganized: Bool = false
   ) {
     self.hasName = hasName
+    self.enrichedAt = enrichedAt
     self.createdAt = createdAt
     self.deletedAt = deletedAt
     self.hasChannel = hasChannel

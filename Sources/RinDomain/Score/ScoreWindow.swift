@@ -7,8 +7,11 @@ public struct ScoreWindow: Sendable, Equatable {
 
   public init(asOf: CalendarDate) {
     end = asOf.adding(days: 1).startOfDayUTC
-    churnStart = end - 30 * 86_400
+    churnStart = end - Self.churnSeconds
   }
+
+  /// Churn counts what happened in the 30 days before the end.
+  public static let churnSeconds: Int64 = 30 * 86_400
 
   public func isLive(createdAt: Int64, deletedAt: Int64?) -> Bool {
     createdAt < end && (deletedAt.map { $0 >= end } ?? true)

@@ -2,58 +2,125 @@ import RinDomain
 import RinRuntime
 import RinStorage
 
-/// Gathers one batch's `ScoreInputs` with a fixed number of queries, whatever the batch size:
-/// contacts stream through a cursor and fold into per-user tallies.
-enum DailyScoreInputs {
-  static func read(_ batch: UserBatch, window: ScoreWindow) throws -> [Int64: ScoreInputs] {
+/// Gathers one batch's `ScoreInputs` with a fixed number of queries, whatever the batch size.
+///
+/// What an owner's contacts count (`ScoreTally`) is kept between nights: only the owners whose
+/// tally can differ have their contacts read (docs/SCORE.md "Every night costs what changed").
+/// The rest of the inputs (the user row, merge suggestions, security items, custom circles) are
+/// a few rows per owner and are read for everyone every night.
+struct DailyScoreInputs {
+  var inputs: [Int64: ScoreInputs] = [:]
+  /// The tallies of the owners examined tonight, to keep.
+  var talliesToKeep: [(userID: Int64, stored: StoredScoreTally)] = []
+
+  static func read(_ batch: UserBatch, window: ScoreWindow, now: Int64, forced: Bool) throws
+    -> DailyScoreInputs
+  {
     let tx = batch.tx
     let ids = batch.userIDs
-    var inputs: [Int64: ScoreInputs] = [:]
-    var createdAt: [Int64: Int64] = [:]
-    for user in try tx.scoreUsers(ids) {
-      var i = ScoreInputs()
+    var result = DailyScoreInputs()
+    let users = try tx.scoreUsers(ids)
+    let (tallies, toKeep) = try currentTallies(batch, users: users, window: window, now: now, forced: forced)
+    result.talliesToKeep = toKeep
+    for user in users {
+      guard let tally = tallies[user.id] else { continue }
+      var i = tally.inputs(at: window)
       i.phoneVerified = user.phoneVerified
       i.tenureDays = window.tenureDays(userCreatedAt: user.createdAt)
-      inputs[user.id] = i
-      createdAt[user.id] = user.createdAt
+      result.inputs[user.id] = i
     }
-    var contactsRead = 0
-    // Contacts mostly come user by user: tally in a local, stored back when the user changes,
-    // rather than two dictionary lookups per contact.
-    var user: Int64?
-    var userCreated: Int64 = 0
-    var tally = ScoreInputs()
-    func storeTally() {
-      if let user { inputs[user] = tally }
-    }
-    try tx.forEachScoreContact(of: ids, end: window.end) { owner, contact in
-      if owner != user {
-        storeTally()
-        user = nil
-        guard let created = createdAt[owner], let stored = inputs[owner] else { return }
-        (user, userCreated, tally) = (owner, created, stored)
-      }
-      contactsRead += 1
-      window.add(contact, userCreatedAt: userCreated, to: &tally)
-    }
-    storeTally()
-    batch.counts.addRead("contacts", contactsRead)
     for (user, count) in try tx.customCircleCounts(of: ids, end: window.end) {
-      inputs[user]?.customCircles = count
+      result.inputs[user]?.customCircles = count
     }
     for (user, confidences) in try tx.pendingMergeConfidences(of: ids, createdBefore: window.end) {
       for confidence in confidences {
         switch MergeSuggestionBand.classify(confidence) {
-        case .inBand: inputs[user]?.pendingDuplicates += 1
+        case .inBand: result.inputs[user]?.pendingDuplicates += 1
         case .outsideBand: break
         case .malformed: batch.counts.addSkipped("merge suggestion with malformed confidence")
         }
       }
     }
     for (user, count) in try tx.openSecurityItemCounts(of: ids, createdBefore: window.end) {
-      inputs[user]?.openSecurityItems = count
+      result.inputs[user]?.openSecurityItems = count
     }
-    batch.counts.addRead("users", inputs.count)
-    return inputs
+    batch.counts.addRead("users", result.inputs.count)
+    return result
+  }
+
+  /// Each user's tally at `window`: kept where it holds, counted from the contacts where not.
+  private static func currentTallies(
+    _ batch: UserBatch, users: [ScoreUserRow], window: ScoreWindow, now: Int64, forced: Bool
+  ) throws -> (tallies: [Int64: ScoreTally], toKeep: [(userID: Int64, stored: StoredScoreTally)]) {
+    let tx = batch.tx
+    let ids = users.map(\.id)
+    let stored = forced ? [:] : try tx.scoreTallies(of: ids)
+    let digests = try tx.circlesDigests(of: ids)
+    var reasons: [Int64: OwnerExamination] = [:]
+    var unstamped: [Int64: StoredScoreTally] = [:]
+    for id in ids {
+      let kept = stored[id]
+      if let reason = ScoreTally.examination(
+        stored: kept?.tally, circlesMatch: kept?.circlesDigest == digests[id, default: 0], at: window.end,
+        forced: forced)
+      {
+        reasons[id] = reason
+      } else if let kept {
+        unstamped[id] = kept
+      }
+    }
+    for id in try tx.ownersChanged(since: unstamped) {
+      reasons[id] = .changed
+      unstamped[id] = nil
+    }
+    var tallies = unstamped.mapValues(\.tally)
+    batch.counts.addRead("users unchanged", tallies.count)
+    for (reason, count) in Dictionary(grouping: reasons.values, by: { $0 }).mapValues(\.count) {
+      batch.counts.addRead("users examined (\(reason.rawValue))", count)
+    }
+    let examined = ids.filter { reasons[$0] != nil }
+    guard !examined.isEmpty else { return (tallies, []) }
+    try count(examined, users: users, end: window.end, into: &tallies, batch: batch)
+    let stampsAfter = ScoreTally.stampsAfter(now: now, end: window.end)
+    // A backfill behind the kept tally leaves it: tomorrow's night starts from the later one.
+    var toKeep: [(userID: Int64, stored: StoredScoreTally)] = []
+    for id in examined where stored[id].map({ window.end >= $0.tally.end }) ?? true {
+      guard let tally = tallies[id] else { continue }
+      toKeep.append(
+        (id, StoredScoreTally(tally: tally, stampsAfter: stampsAfter, circlesDigest: digests[id, default: 0]))
+      )
+    }
+    return (tallies, toKeep)
+  }
+
+  /// Reads the contacts of `owners` and counts them.
+  private static func count(
+    _ owners: [Int64], users: [ScoreUserRow], end: Int64, into tallies: inout [Int64: ScoreTally],
+    batch: UserBatch
+  ) throws {
+    var createdAt: [Int64: Int64] = [:]
+    for user in users { createdAt[user.id] = user.createdAt }
+    for owner in owners { tallies[owner] = ScoreTally(end: end) }
+    var contactsRead = 0
+    // Contacts come owner by owner: tally in a local, stored back when the owner changes,
+    // rather than two dictionary lookups per contact.
+    var owner: Int64?
+    var ownerCreated: Int64 = 0
+    var tally = ScoreTally(end: end)
+    func storeTally() {
+      if let owner { tallies[owner] = tally }
+    }
+    try batch.tx.forEachScoreContact(of: owners, end: end) { user, contact in
+      if user != owner {
+        storeTally()
+        owner = nil
+        guard let created = createdAt[user], let stored = tallies[user] else { return }
+        (owner, ownerCreated, tally) = (user, created, stored)
+      }
+      contactsRead += 1
+      tally.add(contact, userCreatedAt: ownerCreated)
+    }
+    storeTally()
+    batch.counts.addRead("contacts", contactsRead)
   }
 }

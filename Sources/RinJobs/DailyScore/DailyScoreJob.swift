@@ -15,7 +15,8 @@ public struct DailyScoreJob: Job {
     let window = ScoreWindow(asOf: context.asOf)
     let batchSize = context.config.jobs.dailyScore.batchSize
     try context.forEachUserBatch(batchSize: batchSize, liveAt: window.end) { batch in
-      let inputs = try DailyScoreInputs.read(batch, window: window)
+      let read = try DailyScoreInputs.read(batch, window: window, now: context.now, forced: context.fullPass)
+      let inputs = read.inputs
       let history = try batch.tx.snapshotHistory(
         of: batch.userIDs, asOf: context.asOf, threshold: MilestoneRule.threshold)
       let prompts = try batch.tx.invitePromptStates(of: batch.userIDs)
@@ -27,6 +28,7 @@ public struct DailyScoreJob: Job {
           prompts: prompts[user] ?? InvitePromptState(), batch: batch, context: context, into: &writes)
       }
       try writes.write(to: batch.tx, now: context.now, cardExpiresAt: context.now + Self.cardLifetime)
+      try batch.tx.putScoreTallies(read.talliesToKeep)
     }
   }
 

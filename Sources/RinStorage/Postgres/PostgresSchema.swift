@@ -23,6 +23,8 @@ enum PostgresSchema {
         of: "ON contact_emails(contact_id, address)", with: "ON contact_emails(contact_id)"
       )
       .replacingOccurrences(of: "ON contacts(user_id, birthday, deleted_at)", with: "ON contacts(user_id)")
+      // SQLite's multi-argument max is PostgreSQL's greatest (contacts_by_owner_and_change).
+      .replacingOccurrences(of: "(max(created_at,", with: "(greatest(created_at,")
       // A table keyed by its primary key is clustered on it in SQLite only.
       .replacingOccurrences(of: ") WITHOUT ROWID;", with: ");")
   }

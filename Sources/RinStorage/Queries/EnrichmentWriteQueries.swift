@@ -39,16 +39,28 @@ extension StorageTransaction {
         .integer(fetchedAt),
       ])
     try forgetScoreContactFacts(userID: userID, contactID: contactID)
+    try forgetScoreTallies(of: [userID])
     changes.record(
       "contact_enrichments", isNew ? .insert : .update, sample: "contact \(contactID) \(field) (\(source))")
   }
 
   /// Links a contact to the Rin user it is (docs/CONTRACT.md §3.3, Rin-network source).
+  /// No stamp of the services' shows the link, so daily-score forgets what it counted of the
+  /// owner (*rin*), of the Rin user linked before, and of the one linked now (*mutual*: their
+  /// contacts pointing back to the owner).
   public func linkRinUser(contactID: Int64, userID: Int64) throws {
+    var affected: [Int64] = [userID]
+    try sql.forEachRow(
+      "SELECT user_id, rin_user_id FROM contacts WHERE id = ? AND (rin_user_id IS NULL OR rin_user_id <> ?)",
+      [.integer(contactID), .integer(userID)]
+    ) { row in
+      affected += [row.int64(0), row.int64(1)].compactMap { $0 }
+    }
     let changed = try sql.execute(
       "UPDATE contacts SET rin_user_id = ? WHERE id = ? AND (rin_user_id IS NULL OR rin_user_id <> ?)",
       [.integer(userID), .integer(contactID), .integer(userID)])
     if changed > 0 {
+      try forgetScoreTallies(of: affected)
       changes.record("contacts", .update, sample: "contact \(contactID): rin_user_id \(userID)")
     }
   }

@@ -36,6 +36,7 @@ extension StorageTransaction {
       if live {
         contact.hasChannel = facts.hasChannel
         contact.isEnriched = facts.enrichedAt.map { $0 < end } ?? false
+        contact.enrichedAt = facts.enrichedAt
         contact.isOrganized = organized.lookUp(owner: userID, contact: contactID) != nil
       }
       try body(userID, contact)

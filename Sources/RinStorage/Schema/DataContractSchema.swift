@@ -158,4 +158,21 @@ enum DataContractSchema {
       WHERE rin_user_id IS NOT NULL;
     DROP INDEX contacts_by_rin_user;
     """
+
+  /// daily-score asks of each owner whether any of their contacts was created, edited or deleted
+  /// since it last counted them (`SQLDialect.contactChangeStamp`): one seek into this index per
+  /// owner, whatever the number of contacts, instead of reading them all. PostgreSQL spells the
+  /// expression with `greatest` (`PostgresSchema.ddl`).
+  static let contactsByOwnerAndChange = """
+    CREATE INDEX contacts_by_owner_and_change
+      ON contacts(user_id, (max(created_at, coalesce(updated_at, created_at), coalesce(deleted_at, created_at))));
+    """
+
+  /// daily-score asks of each owner whether a Rin user their contacts point to was created or
+  /// deleted since it last counted them (*rin* and *mutual* change without a row of the owner's
+  /// changing): the owner's linked contacts alone, a few per owner, through this index.
+  static let contactsWithRinUserByOwner = """
+    CREATE INDEX contacts_with_rin_user_by_owner ON contacts(user_id, rin_user_id)
+      WHERE rin_user_id IS NOT NULL;
+    """
 }

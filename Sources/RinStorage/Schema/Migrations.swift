@@ -70,5 +70,12 @@ enum Migrations {
     Step(
       name: "drop the owner index of upcoming events that their key already covers",
       sql: DataContractSchema.dropUpcomingEventsByOwner, kind: .serviceIndex),
+    Step(name: "remember what daily-score counted of each owner", sql: RuntimeSchema.scoreOwnerTallies),
+    Step(
+      name: "index contacts by owner and the time they last changed",
+      sql: DataContractSchema.contactsByOwnerAndChange, kind: .serviceIndex),
+    Step(
+      name: "index contacts linked to Rin users by owner",
+      sql: DataContractSchema.contactsWithRinUserByOwner, kind: .serviceIndex),
   ]
 }

@@ -107,4 +107,16 @@ enum RuntimeSchema {
   static let enrichmentOwnerBuckets = """
     CREATE TABLE enrichment_owner_buckets (user_id INTEGER PRIMARY KEY, buckets TEXT NOT NULL);
     """
+
+  /// daily-score: what it counted of each owner's contacts at a window's end (`ScoreTally`), the
+  /// instant after which a change of the owner's rows makes the counts stale (`stamps_after`),
+  /// and a digest of the owner's pattern circles (whose kind has no change time). A night reads
+  /// the contacts of only the owners whose counts can differ. Counts and days only: no value.
+  static let scoreOwnerTallies = """
+    CREATE TABLE score_owner_tallies (
+      user_id INTEGER PRIMARY KEY, window_end INTEGER NOT NULL, stamps_after INTEGER NOT NULL,
+      due_end INTEGER, circles_digest INTEGER NOT NULL, contacts INTEGER NOT NULL,
+      complete INTEGER NOT NULL, enriched INTEGER NOT NULL, rin INTEGER NOT NULL,
+      mutual INTEGER NOT NULL, organized INTEGER NOT NULL, churn_days TEXT NOT NULL);
+    """
 }

@@ -1,0 +1,153 @@
+/// What daily-score counts from one owner's contacts at a window's end, kept between nights
+/// (`score_owner_tallies`) so that a night reads the contacts of only the owners whose counts can
+/// differ (docs/SCORE.md "Every night costs what changed").
+///
+/// Time alone changes two things: churn, as the 30-day window slides, and the liveness of rows
+/// dated after the window's end. Churn is kept as the days its events fall on, so any later
+/// window counts it without the contacts; a row dated after the end sets `dueEnd`, the first
+/// window end at which the tally no longer holds.
+public struct ScoreTally: Sendable, Equatable {
+  /// The window end the counts were taken at.
+  public var end: Int64
+  public var contacts = 0
+  public var complete = 0
+  public var enriched = 0
+  public var rin = 0
+  public var mutual = 0
+  public var organized = 0
+  /// Churn events (creations a day or more after the owner joined, and deletions) inside the
+  /// 30 days before `end`, counted per day (`ChurnDays`).
+  public var churnDays = ChurnDays()
+  /// The first window end at which a row dated after `end` (a contact created or deleted, an
+  /// enrichment fetched) changes the counts; nil when none does.
+  public var dueEnd: Int64?
+
+  public init(end: Int64) {
+    self.end = end
+  }
+
+  /// Folds one contact, as daily-score reads it at `end`, into the tally.
+  public mutating func add(_ c: ScoreContact, userCreatedAt: Int64) {
+    let churnStart = end - ScoreWindow.churnSeconds
+    if c.createdAt > end {
+      due(at: c.createdAt)
+    } else if c.createdAt > churnStart && c.createdAt >= ScoreWindow.saturating(userCreatedAt, plus: 86_400) {
+      churnDays.add(instant: c.createdAt)
+    }
+    if let deleted = c.deletedAt {
+      if deleted > end {
+        due(at: deleted)
+      } else if deleted > churnStart {
+        churnDays.add(instant: deleted)
+      }
+    }
+    guard c.createdAt < end && (c.deletedAt.map { $0 >= end } ?? true) else { return }
+    contacts += 1
+    if c.hasName && c.hasChannel { complete += 1 }
+    if c.isEnriched { enriched += 1 }
+    if let enrichedAt = c.enrichedAt, enrichedAt >= end { due(at: enrichedAt) }
+    if c.isRinUser {
+      rin += 1
+      if c.isMutual { mutual += 1 }
+    }
+    if c.isOrganized { organized += 1 }
+  }
+
+  private mutating func due(at instant: Int64) {
+    dueEnd = min(dueEnd ?? instant, instant)
+  }
+
+  /// Whether the counts hold at `later` (a window end) for an owner none of whose rows changed
+  /// since they were taken.
+  public func holds(at later: Int64) -> Bool {
+    later >= end && (dueEnd.map { later < $0 } ?? true)
+  }
+
+  /// The tally's part of `ScoreInputs` at `window` (where it `holds`).
+  public func inputs(at window: ScoreWindow) -> ScoreInputs {
+    var i = ScoreInputs()
+    i.contacts = contacts
+    i.complete = complete
+    i.enriched = enriched
+    i.rin = rin
+    i.mutual = mutual
+    i.organized = organized
+    i.churn = churnDays.count(after: window.churnStart, through: window.end)
+    return i
+  }
+}
+
+extension ScoreTally {
+  /// How long a service's write may take to commit after the time it stamps: a change stamped
+  /// up to this long before a night's clock is still looked for the night after.
+  public static let stampMargin: Int64 = 3600
+
+  /// The instant after which a change makes a tally taken now, at window end `end`, stale: the
+  /// earlier of the two (a backfill's end lies before its clock), less `stampMargin`.
+  public static func stampsAfter(now: Int64, end: Int64) -> Int64 {
+    ScoreWindow.saturating(min(now, end), plus: -stampMargin)
+  }
+
+  /// Whether tonight counts an owner's contacts again, and why; nil when the kept tally holds
+  /// unless a row of the owner's was stamped since (`ownersChanged`, asked of these alone).
+  /// - Parameters:
+  ///   - stored: the kept tally, if any.
+  ///   - circlesMatch: the owner's pattern circles are the ones the tally was taken with.
+  public static func examination(stored: ScoreTally?, circlesMatch: Bool, at end: Int64, forced: Bool)
+    -> OwnerExamination?
+  {
+    if forced { return .forced }
+    guard let stored else { return .new }
+    if !stored.holds(at: end) { return .due }
+    if !circlesMatch { return .changed }
+    return nil
+  }
+}
+
+/// Churn events counted per UTC day: an instant belongs to the midnight at or after it, so an
+/// event lies in a window (start, end] of midnights exactly when its day does.
+public struct ChurnDays: Sendable, Equatable {
+  /// Day number (midnight / 86,400) → events.
+  public private(set) var counts: [Int64: Int] = [:]
+
+  public init() {}
+
+  public init(counts: [Int64: Int]) {
+    self.counts = counts.filter { $0.value > 0 }
+  }
+
+  public mutating func add(instant: Int64) {
+    counts[Self.day(of: instant), default: 0] += 1
+  }
+
+  /// Events in (start, end], both midnights.
+  public func count(after start: Int64, through end: Int64) -> Int {
+    let first = Self.day(of: start)
+    let last = Self.day(of: end)
+    return counts.reduce(0) { $0 + ($1.key > first && $1.key <= last ? $1.value : 0) }
+  }
+
+  /// The day number of the midnight at or after `instant` (any 64-bit value).
+  static func day(of instant: Int64) -> Int64 {
+    let (quotient, remainder) = instant.quotientAndRemainder(dividingBy: 86_400)
+    return remainder > 0 ? quotient + 1 : quotient
+  }
+
+  /// `day:count` pairs, ascending, comma-separated: how `score_owner_tallies` keeps them.
+  public var text: String {
+    counts.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: ",")
+  }
+
+  /// nil when `text` is not what `text` writes (a tally to recompute, not to trust).
+  public init?(text: String) {
+    var counts: [Int64: Int] = [:]
+    for pair in text.split(separator: ",") {
+      let parts = pair.split(separator: ":")
+      guard parts.count == 2, let day = Int64(parts[0]), let count = Int(parts[1]), count > 0 else {
+        return nil
+      }
+      counts[day, default: 0] += count
+    }
+    self.counts = counts
+  }
+}

@@ -1,0 +1,137 @@
+import RinDomain
+
+/// A `score_owner_tallies` row: what daily-score counted of an owner's contacts, and what tells
+/// whether it still holds.
+public struct StoredScoreTally: Sendable, Equatable {
+  public var tally: ScoreTally
+  /// A change of the owner's rows stamped after this instant makes the tally stale.
+  public var stampsAfter: Int64
+  /// `circlesDigests(of:)` when the tally was taken.
+  public var circlesDigest: Int64
+
+  public init(tally: ScoreTally, stampsAfter: Int64, circlesDigest: Int64) {
+    self.tally = tally
+    self.stampsAfter = stampsAfter
+    self.circlesDigest = circlesDigest
+  }
+}
+
+/// daily-score's kept tallies (docs/SCORE.md "Every night costs what changed"): read and
+/// checked per batch with a fixed number of queries, each reaching an owner's rows through an
+/// index keyed by owner (or by the Rin user a contact points to), never scanning them.
+extension StorageTransaction {
+  /// The stored tallies of `userIDs` (a row that cannot be read back is left out: recounted).
+  public func scoreTallies(of userIDs: [Int64]) throws -> [Int64: StoredScoreTally] {
+    var tallies: [Int64: StoredScoreTally] = [:]
+    try sql.forEachRow(
+      """
+      SELECT user_id, window_end, stamps_after, due_end, circles_digest, contacts, complete, enriched,
+        rin, mutual, organized, churn_days
+      FROM score_owner_tallies WHERE user_id IN (\(SQLDialect.list(userIDs.count)))
+      """, userIDs.map(SQLValue.integer)
+    ) { row in
+      guard let user = row.int64(0), let end = row.int64(1), let stampsAfter = row.int64(2),
+        let digest = row.int64(4), let churn = row.text(11).flatMap(ChurnDays.init(text:))
+      else { return }
+      var tally = ScoreTally(end: end)
+      tally.dueEnd = row.int64(3)
+      tally.contacts = Int(row.integer(5))
+      tally.complete = Int(row.integer(6))
+      tally.enriched = Int(row.integer(7))
+      tally.rin = Int(row.integer(8))
+      tally.mutual = Int(row.integer(9))
+      tally.organized = Int(row.integer(10))
+      tally.churnDays = churn
+      tallies[user] = StoredScoreTally(tally: tally, stampsAfter: stampsAfter, circlesDigest: digest)
+    }
+    return tallies
+  }
+
+  /// Per owner, a digest of which circles count for *organized*: the ids of their
+  /// `prepopulated` and `custom` circles, folded. A circle's kind has no change time, so the
+  /// digest itself is compared; a circle created or deleted has one (`ownersChanged`).
+  public func circlesDigests(of userIDs: [Int64]) throws -> [Int64: Int64] {
+    var digests: [Int64: Int64] = [:]
+    try sql.forEachRow(
+      """
+      SELECT user_id, CAST(sum(CASE WHEN kind IN ('prepopulated', 'custom') THEN id % 2147483647 ELSE 0 END)
+        AS BIGINT)
+      FROM circles WHERE user_id IN (\(SQLDialect.list(userIDs.count))) GROUP BY user_id
+      """, userIDs.map(SQLValue.integer)
+    ) { row in
+      if let user = row.int64(0) { digests[user] = row.int64(1) ?? 0 }
+    }
+    return digests
+  }
+
+  /// The owners among `tallies` with a row stamped after their tally's `stampsAfter`: a contact
+  /// created, edited or deleted; a contact pointing to them created or deleted (*mutual*); a Rin
+  /// user their contacts point to created or deleted (*rin*); a circle created or deleted; a
+  /// member added or taken out (`circle_removals`). One statement per batch; every test is a
+  /// seek or a short run in an index keyed by owner, circle or Rin user.
+  public func ownersChanged(since tallies: [Int64: StoredScoreTally]) throws -> Set<Int64> {
+    guard !tallies.isEmpty else { return [] }
+    var changed = Set<Int64>()
+    let owners = tallies.keys.sorted()
+    // Typed, so that PostgreSQL compares the pairs as numbers (a bare parameter in VALUES is text).
+    let pairs = Array(repeating: "(CAST(? AS BIGINT), CAST(? AS BIGINT))", count: owners.count)
+      .joined(separator: ", ")
+    let query = """
+      WITH t (user_id, since) AS (VALUES \(pairs))
+      SELECT t.user_id FROM t WHERE
+        EXISTS (SELECT 1 FROM contacts c WHERE c.user_id = t.user_id
+          AND \(sql.dialect.contactChangeStamp("c")) > t.since)
+        OR EXISTS (SELECT 1 FROM contacts b WHERE b.rin_user_id = t.user_id
+          AND (b.created_at > t.since OR b.deleted_at > t.since))
+        OR EXISTS (SELECT 1 FROM contacts c JOIN users r ON r.id = c.rin_user_id
+          WHERE c.user_id = t.user_id AND c.rin_user_id IS NOT NULL
+            AND (r.created_at > t.since OR r.deleted_at > t.since))
+        OR EXISTS (SELECT 1 FROM circles k WHERE k.user_id = t.user_id
+          AND (k.created_at > t.since OR k.deleted_at > t.since))
+        OR EXISTS (SELECT 1 FROM circles k JOIN circle_members m ON m.circle_id = k.id
+          WHERE k.user_id = t.user_id AND m.added_at > t.since)
+        OR EXISTS (SELECT 1 FROM circles k JOIN circle_removals r ON r.circle_id = k.id
+          WHERE k.user_id = t.user_id AND r.removed_at > t.since)
+      """
+    let values = owners.flatMap { [SQLValue.integer($0), .integer(tallies[$0]!.stampsAfter)] }
+    try sql.forEachRow(query, values) { row in
+      if let user = row.int64(0) { changed.insert(user) }
+    }
+    return changed
+  }
+
+  /// Keeps the tallies of a batch's examined owners, in multi-row upserts.
+  public func putScoreTallies(_ tallies: [(userID: Int64, stored: StoredScoreTally)]) throws {
+    try Self.tallyUpsert.execute(tallies, on: sql) { entry, values in
+      let t = entry.stored.tally
+      values += [
+        .integer(entry.userID), .integer(t.end), .integer(entry.stored.stampsAfter), SQLValue(t.dueEnd),
+        .integer(entry.stored.circlesDigest), .integer(Int64(t.contacts)), .integer(Int64(t.complete)),
+        .integer(Int64(t.enriched)), .integer(Int64(t.rin)), .integer(Int64(t.mutual)),
+        .integer(Int64(t.organized)), .text(t.churnDays.text),
+      ]
+    }
+  }
+
+  private static let tallyUpsert = MultiRowStatement(
+    head: """
+      INSERT INTO score_owner_tallies (user_id, window_end, stamps_after, due_end, circles_digest, contacts,
+        complete, enriched, rin, mutual, organized, churn_days) VALUES
+      """,
+    columns: 12,
+    tail: """
+      ON CONFLICT (user_id) DO UPDATE SET window_end = excluded.window_end,
+        stamps_after = excluded.stamps_after, due_end = excluded.due_end,
+        circles_digest = excluded.circles_digest, contacts = excluded.contacts,
+        complete = excluded.complete, enriched = excluded.enriched, rin = excluded.rin,
+        mutual = excluded.mutual, organized = excluded.organized, churn_days = excluded.churn_days
+      """)
+
+  /// Forgets the tallies of these owners: their next night counts them again. Our own writes
+  /// that the services' stamps do not show (an enrichment, a contact linked to a Rin user) call it.
+  func forgetScoreTallies(of userIDs: [Int64]) throws {
+    _ = try sql.execute(
+      "DELETE FROM score_owner_tallies WHERE user_id IN (\(SQLDialect.list(userIDs.count)))",
+      userIDs.map(SQLValue.integer))
+  }
+}
