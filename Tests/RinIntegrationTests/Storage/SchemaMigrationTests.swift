@@ -16,8 +16,8 @@ struct SchemaMigrationTests {
   static let serviceIndexBuilds = serviceIndexSteps.filter { $0.sql.contains("CREATE INDEX") }
 
   @Test func everyServiceIndexStepIsOneCreateThenDropsAndReadsConcurrentlyOnPostgreSQL() throws {
-    #expect(Self.serviceIndexSteps.count == 5)
-    #expect(Self.serviceIndexBuilds.count == 4)
+    #expect(Self.serviceIndexSteps.count == 7)
+    #expect(Self.serviceIndexBuilds.count == 6)
     for step in Self.serviceIndexSteps {
       let statements = PostgresSchema.concurrentStatements(step)
       let drops =
