@@ -78,16 +78,6 @@ public struct ScoreTally: Sendable, Equatable {
 }
 
 extension ScoreTally {
-  /// How long a service's write may take to commit after the time it stamps: a change stamped
-  /// up to this long before a night's clock is still looked for the night after.
-  public static let stampMargin: Int64 = 3600
-
-  /// The instant after which a change makes a tally taken now, at window end `end`, stale: the
-  /// earlier of the two (a backfill's end lies before its clock), less `stampMargin`.
-  public static func stampsAfter(now: Int64, end: Int64) -> Int64 {
-    ScoreWindow.saturating(min(now, end), plus: -stampMargin)
-  }
-
   /// Whether tonight counts an owner's contacts again, and why; nil when the kept tally holds
   /// unless a row of the owner's was stamped since (`ownersChanged`, asked of these alone).
   /// - Parameters:

@@ -81,7 +81,7 @@ struct DailyScoreInputs {
     let examined = ids.filter { reasons[$0] != nil }
     guard !examined.isEmpty else { return (tallies, []) }
     try count(examined, users: users, end: window.end, into: &tallies, batch: batch)
-    let stampsAfter = ScoreTally.stampsAfter(now: now, end: window.end)
+    let stampsAfter = ChangeStamp.after(now: now, end: window.end)
     // A backfill behind the kept tally leaves it: tomorrow's night starts from the later one.
     var toKeep: [(userID: Int64, stored: StoredScoreTally)] = []
     for id in examined where stored[id].map({ window.end >= $0.tally.end }) ?? true {

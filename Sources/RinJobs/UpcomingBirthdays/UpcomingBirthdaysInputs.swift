@@ -2,25 +2,75 @@ import RinDomain
 import RinRuntime
 import RinStorage
 
-/// Each user's occurrences in their window, read for a whole batch with three queries: users'
-/// zones, live contacts' birthdays and open reminders, both streamed.
-enum UpcomingBirthdaysInputs {
-  static func wanted(
-    _ batch: UserBatch, now: Int64, windowDays: Int, feb29: Feb29Rule
-  ) throws -> [Int64: [UpcomingEvent]] {
+/// One batch's owners, and which of them this run examines (docs/JOBS.md "upcoming-birthdays:
+/// what counts as a change"): those whose local date turned since their rows were computed,
+/// whose zone, open reminders or the settings differ, or with a contact or event stamped since.
+/// The others' rows already are what a full pass would write, and their contacts are not read.
+struct UpcomingBirthdaysInputs {
+  /// The examined owners' windows, in the order of the batch.
+  var windows: [Int64: UpcomingWindow] = [:]
+  /// The examined owners' states, to keep once their rows are written.
+  var states: [(userID: Int64, state: UpcomingOwnerState)] = []
+  /// Every owner's open reminders (read for all: they are what the digest is of).
+  private var reminders: [Int64: [Reminder]] = [:]
+
+  var examined: [Int64] { states.map(\.userID) }
+
+  static func examine(
+    _ batch: UserBatch, now: Int64, settings: UpcomingBirthdaysSettings, forced: Bool
+  ) throws -> UpcomingBirthdaysInputs {
     let tx = batch.tx
-    var windows: [Int64: UpcomingWindow] = [:]
+    var inputs = UpcomingBirthdaysInputs()
+    try tx.forEachOpenReminder(of: batch.userIDs) { user, reminder in
+      inputs.reminders[user, default: []].append(reminder)
+    }
+    let stored = forced ? [:] : try tx.upcomingOwnerStates(of: batch.userIDs)
+    var reasons: [Int64: OwnerExamination] = [:]
+    var current: [Int64: (day: LocalDay, state: UpcomingOwnerState)] = [:]
+    var unstamped: [Int64: UpcomingOwnerState] = [:]
+    let stampsAfter = ChangeStamp.after(now: now, end: now)
     for (user, zone) in try tx.userTimeZones(of: batch.userIDs) {
       let day = LocalDay(at: now, zoneName: zone)
+      let digest = UpcomingOwnerState.digest(
+        reminders: inputs.reminders[user] ?? [], windowDays: settings.windowDays,
+        feb29: settings.feb29InCommonYears)
+      let state = UpcomingOwnerState(
+        today: day.date, zone: zone, inputsDigest: digest, stampsAfter: stampsAfter)
+      current[user] = (day, state)
+      if let reason = UpcomingOwnerState.examination(
+        stored: stored[user], today: day.date, zone: zone, inputsDigest: digest, forced: forced)
+      {
+        reasons[user] = reason
+      } else {
+        unstamped[user] = stored[user]
+      }
+    }
+    for user in try tx.upcomingOwnersChanged(since: unstamped) {
+      reasons[user] = .changed
+      unstamped[user] = nil
+    }
+    batch.counts.addRead("users", current.count)
+    batch.counts.addRead("users unchanged", unstamped.count)
+    for (reason, count) in Dictionary(grouping: reasons.values, by: { $0 }).mapValues(\.count) {
+      batch.counts.addRead("users examined (\(reason.rawValue))", count)
+    }
+    for user in batch.userIDs where reasons[user] != nil {
+      guard let (day, state) = current[user] else { continue }
       switch day.zone {
       case .valid: break
       case .missing: batch.counts.addSkipped("user time zone missing (UTC date used)")
       case .invalid: batch.counts.addSkipped("user time zone invalid (UTC date used)")
       }
-      windows[user] = UpcomingWindow(today: day.date, days: windowDays, feb29: feb29)
+      inputs.windows[user] = UpcomingWindow(
+        today: day.date, days: settings.windowDays, feb29: settings.feb29InCommonYears)
+      inputs.states.append((user, state))
     }
-    batch.counts.addRead("users", windows.count)
+    return inputs
+  }
 
+  /// Each examined owner's occurrences in their window: live contacts' birthdays, streamed,
+  /// and the open reminders already read.
+  func wanted(_ batch: UserBatch) throws -> [Int64: [UpcomingEvent]] {
     var wanted: [Int64: [UpcomingEvent]] = [:]
     func add(_ outcome: UpcomingWindow.Outcome, for user: Int64, malformed: String) {
       switch outcome {
@@ -30,12 +80,14 @@ enum UpcomingBirthdaysInputs {
       case .contactGone: batch.counts.addSkipped("reminder of a deleted contact")
       }
     }
+    let owners = examined
+    guard !owners.isEmpty else { return [:] }
     // Users of one zone share a window, and so its table; rows come user after user, so the
     // table is looked up once per run of a user's rows, not per contact.
     var tables: [UpcomingWindow: BirthdayTable] = [:]
     var tableOfUser: (user: Int64, table: BirthdayTable?)?
     var birthdays = 0
-    try tx.forEachContactBirthday(of: batch.userIDs) { user, contact, bytes in
+    try batch.tx.forEachContactBirthday(of: owners) { user, contact, bytes in
       if tableOfUser?.user != user {
         let table = windows[user].map { window in
           if let table = tables[window] { return table }
@@ -49,14 +101,16 @@ enum UpcomingBirthdaysInputs {
       birthdays += 1
       add(table.birthday(contactID: contact, utf8: bytes), for: user, malformed: "contact birthday malformed")
     }
-    var reminders = 0
-    try tx.forEachOpenReminder(of: batch.userIDs) { user, reminder in
-      guard let window = windows[user] else { return }
-      reminders += 1
-      add(window.reminder(reminder), for: user, malformed: "reminder due_on malformed")
+    var remindersRead = 0
+    for user in owners {
+      guard let window = windows[user] else { continue }
+      for reminder in reminders[user] ?? [] {
+        remindersRead += 1
+        add(window.reminder(reminder), for: user, malformed: "reminder due_on malformed")
+      }
     }
     batch.counts.addRead("contact birthdays", birthdays)
-    batch.counts.addRead("open reminders", reminders)
+    batch.counts.addRead("open reminders", remindersRead)
     return wanted
   }
 }

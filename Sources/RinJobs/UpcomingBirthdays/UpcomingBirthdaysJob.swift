@@ -12,14 +12,19 @@ public struct UpcomingBirthdaysJob: Job {
 
   public func run(_ context: JobContext) async throws {
     let settings = context.config.jobs.upcomingBirthdays
+    // A run walks live users: the rows of accounts deleted since go first.
+    try context.write { tx in _ = try tx.deleteUpcomingRowsOfDeletedUsers(in: context.userSelection) }
     try context.forEachUserBatch(batchSize: settings.batchSize) { batch in
-      let wanted = try UpcomingBirthdaysInputs.wanted(
-        batch, now: context.now, windowDays: settings.windowDays, feb29: settings.feb29InCommonYears)
-      let stored = try batch.tx.upcomingEvents(of: batch.userIDs)
+      let inputs = try UpcomingBirthdaysInputs.examine(
+        batch, now: context.now, settings: settings, forced: context.fullPass)
+      let owners = inputs.examined
+      guard !owners.isEmpty else { return }
+      let wanted = try inputs.wanted(batch)
+      let stored = try batch.tx.upcomingEvents(of: owners)
       // The batch's upserts go in a few multi-row statements once every user is planned.
       var upserts: [(userID: Int64, event: UpcomingEvent, isNew: Bool)] = []
       var due: [(userID: Int64, event: UpcomingEvent)] = []
-      for user in batch.userIDs {
+      for user in owners {
         let sync = UpcomingEventsSync(wanted: wanted[user] ?? [], stored: stored[user] ?? [])
         for key in sync.deletes { try batch.tx.deleteUpcomingEvent(userID: user, key) }
         upserts += sync.inserts.map { (user, $0, true) } + sync.updates.map { (user, $0, false) }
@@ -27,6 +32,7 @@ public struct UpcomingBirthdaysJob: Job {
       }
       try batch.tx.putUpcomingEvents(upserts, createdAt: context.now)
       for (user, event) in due { try notifyDue(event, for: user, tx: batch.tx, now: context.now) }
+      try batch.tx.putUpcomingOwnerStates(inputs.states)
     }
   }
 

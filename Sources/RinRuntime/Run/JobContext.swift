@@ -84,6 +84,9 @@ public final class JobContext {
     }
   }
 
+  /// The users this run selects (shard, `--user`), for work outside the user walk.
+  public var userSelection: UserSelection { selection }
+
   /// One transaction outside the user walk (e.g. a batched delete); its changes are reported.
   public func write<T>(_ body: (StorageTransaction) throws -> T) throws -> T {
     try storage.write(into: &changes, body)

@@ -31,6 +31,14 @@ public struct UserSelection: Sendable, Equatable {
     } else {
       conditions.append("deleted_at IS NULL")
     }
+    let (membership, values) = membershipClause()
+    return ((conditions + membership).joined(separator: " AND "), arguments + values)
+  }
+
+  /// The shard and the explicit list, whatever the users' liveness.
+  func membershipClause() -> ([String], [SQLValue]) {
+    var conditions: [String] = []
+    var arguments: [SQLValue] = []
     if let shard {
       conditions.append("id % ? = ?")
       arguments += [.integer(Int64(shard.count)), .integer(Int64(shard.index))]
@@ -39,7 +47,7 @@ public struct UserSelection: Sendable, Equatable {
       conditions.append("id IN (\(SQLDialect.list(userIDs.count)))")
       arguments += userIDs.isEmpty ? [.null] : userIDs.map(SQLValue.integer)
     }
-    return (conditions.joined(separator: " AND "), arguments)
+    return (conditions, arguments)
   }
 }
 

@@ -77,5 +77,8 @@ enum Migrations {
     Step(
       name: "index contacts linked to Rin users by owner",
       sql: DataContractSchema.contactsWithRinUserByOwner, kind: .serviceIndex),
+    Step(
+      name: "remember what upcoming birthdays computed each owner's rows from",
+      sql: RuntimeSchema.upcomingOwnerStates),
   ]
 }

@@ -119,4 +119,14 @@ enum RuntimeSchema {
       complete INTEGER NOT NULL, enriched INTEGER NOT NULL, rin INTEGER NOT NULL,
       mutual INTEGER NOT NULL, organized INTEGER NOT NULL, churn_days TEXT NOT NULL);
     """
+
+  /// upcoming-birthdays: what it computed each owner's rows from (`UpcomingOwnerState`): the
+  /// owner's local date and zone text, a digest of their open reminders and the settings, and
+  /// the instant after which a stamped change makes the rows stale. An hourly run examines only
+  /// the owners whose date turned or whose inputs changed. No value of the owner's rows is kept.
+  static let upcomingOwnerStates = """
+    CREATE TABLE upcoming_owner_states (
+      user_id INTEGER PRIMARY KEY, today TEXT NOT NULL, zone TEXT, inputs_digest INTEGER NOT NULL,
+      stamps_after INTEGER NOT NULL);
+    """
 }

@@ -114,8 +114,8 @@ struct ScoreTallyTests {
     #expect(
       ScoreTally.examination(stored: kept, circlesMatch: true, at: Self.end - Self.day, forced: false) == .due
     )
-    #expect(ScoreTally.stampsAfter(now: Self.end - 3600 * 20, end: Self.end) == Self.end - 3600 * 21)
-    #expect(ScoreTally.stampsAfter(now: Self.end + 90 * Self.day, end: Self.end) == Self.end - 3600)
-    #expect(ScoreTally.stampsAfter(now: .min, end: Self.end) == .min)
+    #expect(ChangeStamp.after(now: Self.end - 3600 * 20, end: Self.end) == Self.end - 3600 * 21)
+    #expect(ChangeStamp.after(now: Self.end + 90 * Self.day, end: Self.end) == Self.end - 3600)
+    #expect(ChangeStamp.after(now: .min, end: Self.end) == .min)
   }
 }

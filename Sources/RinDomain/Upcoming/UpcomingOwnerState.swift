@@ -1,0 +1,54 @@
+/// What upcoming-birthdays keeps of the last time it examined an owner (`upcoming_owner_states`):
+/// an owner whose local date, zone, open reminders and settings are the same, and none of whose
+/// contacts or events was stamped since, would get exactly the rows already stored
+/// (docs/JOBS.md "upcoming-birthdays: what counts as a change").
+public struct UpcomingOwnerState: Sendable, Equatable {
+  /// The owner's local date (`LocalDay`) the rows were computed for.
+  public var today: CalendarDate
+  /// `users.timezone` as written (its validity can change only with it).
+  public var zone: String?
+  /// `UpcomingOwnerState.digest` of the open reminders and the settings.
+  public var inputsDigest: Int64
+  /// A contact edited, created or deleted, or an event dismissed after this instant makes the
+  /// rows stale.
+  public var stampsAfter: Int64
+
+  public init(today: CalendarDate, zone: String?, inputsDigest: Int64, stampsAfter: Int64) {
+    self.today = today
+    self.zone = zone
+    self.inputsDigest = inputsDigest
+    self.stampsAfter = stampsAfter
+  }
+
+  /// Whether this run examines the owner, and why; nil when the stored rows hold unless a row
+  /// of the owner's was stamped since (asked of these owners alone).
+  public static func examination(
+    stored: UpcomingOwnerState?, today: CalendarDate, zone: String?, inputsDigest: Int64, forced: Bool
+  ) -> OwnerExamination? {
+    if forced { return .forced }
+    guard let stored else { return .new }
+    // Days until each event count from the local date: a new day moves every one of them.
+    if stored.today != today { return .due }
+    if stored.zone != zone || stored.inputsDigest != inputsDigest { return .changed }
+    return nil
+  }
+
+  /// An order-free digest of an owner's open reminders (as read: due date text, contact,
+  /// whether the contact is live) and of the settings that shape the window.
+  public static func digest(reminders: [Reminder], windowDays: Int, feb29: Feb29Rule) -> Int64 {
+    var settings = FNV1a()
+    settings.add(String(windowDays))
+    settings.add(feb29.rawValue)
+    var sum = settings.value
+    for reminder in reminders {
+      var hash = FNV1a()
+      hash.add(String(reminder.id))
+      hash.add(String(reminder.contactID))
+      hash.add(reminder.dueOn)
+      hash.add(reminder.contactIsLive ? "live" : "gone")
+      // A sum, so that the order the rows come in does not matter.
+      sum = sum &+ hash.value
+    }
+    return Int64(bitPattern: sum)
+  }
+}

@@ -1,0 +1,84 @@
+import RinDomain
+
+/// upcoming-birthdays' kept owner states (docs/JOBS.md "upcoming-birthdays: what counts as a
+/// change"): read and checked per batch with a fixed number of queries, each reaching an owner's
+/// rows through an index keyed by owner.
+extension StorageTransaction {
+  public func upcomingOwnerStates(of userIDs: [Int64]) throws -> [Int64: UpcomingOwnerState] {
+    var states: [Int64: UpcomingOwnerState] = [:]
+    try sql.forEachRow(
+      """
+      SELECT user_id, today, zone, inputs_digest, stamps_after FROM upcoming_owner_states
+      WHERE user_id IN (\(SQLDialect.list(userIDs.count)))
+      """, userIDs.map(SQLValue.integer)
+    ) { row in
+      // A row that does not read back is left out: the owner is examined again.
+      guard let user = row.int64(0), let today = row.text(1).flatMap(CalendarDate.init),
+        let digest = row.int64(3), let stampsAfter = row.int64(4)
+      else { return }
+      states[user] = UpcomingOwnerState(
+        today: today, zone: row.text(2), inputsDigest: digest, stampsAfter: stampsAfter)
+    }
+    return states
+  }
+
+  /// The owners among `states` with a contact created, edited or deleted, or an event
+  /// dismissed, after their state's `stampsAfter`: a seek into `contacts_by_owner_and_change`
+  /// and a run of the owner's `upcoming_events` key per owner.
+  public func upcomingOwnersChanged(since states: [Int64: UpcomingOwnerState]) throws -> Set<Int64> {
+    guard !states.isEmpty else { return [] }
+    let owners = states.keys.sorted()
+    // Typed, so that PostgreSQL compares the pairs as numbers (a bare parameter in VALUES is text).
+    let pairs = Array(repeating: "(CAST(? AS BIGINT), CAST(? AS BIGINT))", count: owners.count)
+      .joined(separator: ", ")
+    var changed = Set<Int64>()
+    try sql.forEachRow(
+      """
+      WITH t (user_id, since) AS (VALUES \(pairs))
+      SELECT t.user_id FROM t WHERE
+        EXISTS (SELECT 1 FROM contacts c WHERE c.user_id = t.user_id
+          AND \(sql.dialect.contactChangeStamp("c")) > t.since)
+        OR EXISTS (SELECT 1 FROM upcoming_events e WHERE e.user_id = t.user_id AND e.dismissed_at > t.since)
+      """, owners.flatMap { [SQLValue.integer($0), .integer(states[$0]!.stampsAfter)] }
+    ) { row in
+      if let user = row.int64(0) { changed.insert(user) }
+    }
+    return changed
+  }
+
+  public func putUpcomingOwnerStates(_ states: [(userID: Int64, state: UpcomingOwnerState)]) throws {
+    try Self.upcomingOwnerStateUpsert.execute(states, on: sql) { entry, values in
+      values += [
+        .integer(entry.userID), SQLValue(entry.state.today), SQLValue(entry.state.zone),
+        .integer(entry.state.inputsDigest), .integer(entry.state.stampsAfter),
+      ]
+    }
+  }
+
+  private static let upcomingOwnerStateUpsert = MultiRowStatement(
+    head: "INSERT INTO upcoming_owner_states (user_id, today, zone, inputs_digest, stamps_after) VALUES",
+    columns: 5,
+    tail: """
+      ON CONFLICT (user_id) DO UPDATE SET today = excluded.today, zone = excluded.zone,
+        inputs_digest = excluded.inputs_digest, stamps_after = excluded.stamps_after
+      """)
+
+  /// Deletes the upcoming events (and kept states) of the selected users whose account is
+  /// deleted: a run walks live users only, so nothing else would ever take their rows away.
+  /// Returns the events deleted.
+  @discardableResult
+  public func deleteUpcomingRowsOfDeletedUsers(in selection: UserSelection) throws -> Int {
+    let (membership, arguments) = selection.membershipClause()
+    let deleted = (["deleted_at IS NOT NULL"] + membership).joined(separator: " AND ")
+    let users = "SELECT id FROM users WHERE \(deleted)"
+    let events = try sql.execute(
+      "DELETE FROM upcoming_events WHERE \(sql.dialect.isIn("user_id", subquery: users))", arguments)
+    _ = try sql.execute(
+      "DELETE FROM upcoming_owner_states WHERE \(sql.dialect.isIn("user_id", subquery: users))", arguments)
+    if events > 0 {
+      changes.record(
+        "upcoming_events", .delete, count: events, sample: "\(events) events of deleted accounts")
+    }
+    return events
+  }
+}
