@@ -1,13 +1,15 @@
 -- One day of the online services' writes (issue 17, made portable and repeatable in issue 30).
 -- Synthetic data only. Runs unchanged on SQLite (sqlite3 shell, Python sqlite3, GRDB) and on
--- PostgreSQL (psql, libpq): no GLOB, no dialect-only functions, nothing but ||, %, substr,
--- length, coalesce, CASE, CAST(x AS INTEGER), row-value IN and TEMP tables. ASCII only, so
+-- PostgreSQL (psql, libpq), and gives new rows the same ids on two copies of a database (each
+-- INSERT ... SELECT is ordered: ids do not follow the order a scan happens to return rows in).
+-- No GLOB, no dialect-only functions, nothing but ||, %, substr, length, coalesce, CASE, CAST(x AS INTEGER), row-value IN and TEMP tables. ASCII only, so
 -- psql's client encoding cannot matter.
 --
 -- Placeholders, substituted as text by the runner (bench/harness/fortnight.py, the tests):
 --   {{DAY}}  the draw, an integer >= 1: which users and rows change. The day's users are those
---            with id % 97 = (DAY * 13) % 97, about 1 % of them, another set each day for 97 days;
+--            with id % MOD = (DAY * 13) % MOD, about 1 % of them, another set each day for 97 days;
 --            new accounts copy users with id % 997 = (DAY * 31) % 997, about 0.1 %.
+--   {{MOD}}  97 in the bench (1 % of users a day); the tests take a larger share of fewer users.
 --   {{AT}}   the Unix seconds the services stamp (created_at, updated_at, deleted_at, added_at,
 --            removed_at, completed_at, dismissed_at): noon UTC of that day. Dates written
 --            (birthdays, reminders' due_on) are AT's UTC date and the nine days after it, so
@@ -20,7 +22,7 @@
 --   §2), memberships added (added_at) and removed (a circle_removals row, the member row
 --   deleted), merge suggestions opened (the new duplicate and its original, pending,
 --   confidence 0.70..0.95), reminders added, completed (completed_at) and due_on edited.
--- And by a tenth of the day's users each (sub = (id / 97) % 10):
+-- And by a tenth of the day's users each (sub = (id / MOD) % 10):
 --   0 account deleted (users.deleted_at)     5 security items resolved
 --   1 phone verified (phone_verified 0 -> 1)  6 merge suggestions closed (merged / not_same)
 --   2 timezone changed                        7 a contact pointing back deleted (its Rin user
@@ -32,8 +34,8 @@
 BEGIN;
 
 CREATE TEMP TABLE doc_users AS
-  SELECT id, (id / 97) % 10 AS sub FROM users
-  WHERE id % 97 = ({{DAY}} * 13) % 97 AND deleted_at IS NULL;
+  SELECT id, (id / {{MOD}}) % 10 AS sub FROM users
+  WHERE id % {{MOD}} = ({{DAY}} * 13) % {{MOD}} AND deleted_at IS NULL;
 
 -- AT's UTC date and the nine after it, as YYYY-MM-DD (days to civil date, H. Hinnant's
 -- algorithm, in integer arithmetic both engines share).
@@ -58,15 +60,16 @@ CREATE TEMP TABLE doc_dates AS
 -- (the source user's id is in display_name until the contacts are copied).
 INSERT INTO users (display_name, phone_e164, phone_verified, region, timezone, created_at, deleted_at)
   SELECT 'New user ' || id, NULL, 0, region, timezone, {{AT}}, NULL FROM users
-  WHERE id % 997 = ({{DAY}} * 31) % 997 AND deleted_at IS NULL;
+  WHERE id % 997 = ({{DAY}} * 31) % 997 AND deleted_at IS NULL ORDER BY id;
 INSERT INTO circles (user_id, name, emoji, kind, created_at)
   SELECT id, 'Contacts', NULL, 'mandatory', {{AT}} FROM users
-  WHERE created_at = {{AT}} AND display_name LIKE 'New user %';
+  WHERE created_at = {{AT}} AND display_name LIKE 'New user %' ORDER BY id;
 INSERT INTO contacts (user_id, given_name, family_name, display_name, birthday, source, created_at, updated_at)
   SELECT n.id, c.given_name, c.family_name, 'copy of ' || c.id, c.birthday, 'device', {{AT}}, {{AT}}
   FROM users n JOIN contacts c ON c.user_id = CAST(substr(n.display_name, 10) AS INTEGER)
   WHERE n.created_at = {{AT}} AND n.display_name LIKE 'New user %'
-    AND c.deleted_at IS NULL AND c.id % 3 = 0;
+    AND c.deleted_at IS NULL AND c.id % 3 = 0
+  ORDER BY n.id, c.id;
 UPDATE users SET display_name = 'Newcomer ' || id
   WHERE created_at = {{AT}} AND display_name LIKE 'New user %';
 
@@ -74,7 +77,8 @@ UPDATE users SET display_name = 'Newcomer ' || id
 -- numbers and addresses), so that it can join the owner's groups and be suggested as a merge.
 INSERT INTO contacts (user_id, given_name, family_name, display_name, source, created_at, updated_at)
   SELECT user_id, 'New', family_name, 'copy of ' || id, 'manual', {{AT}}, {{AT}}
-  FROM contacts WHERE user_id IN (SELECT id FROM doc_users) AND deleted_at IS NULL AND id % 25 = 0;
+  FROM contacts WHERE user_id IN (SELECT id FROM doc_users) AND deleted_at IS NULL AND id % 25 = 0
+  ORDER BY id;
 -- Phones and emails of every contact created today (display_name names the source row).
 INSERT INTO contact_phones (contact_id, raw, label)
   SELECT n.id, p.raw, p.label FROM contacts n
@@ -90,7 +94,8 @@ INSERT INTO merge_suggestions (user_id, contact_a, contact_b, confidence, status
     0.70 + (CAST(substr(n.display_name, 9) AS INTEGER) % 26) / 100.0, 'pending', NULL, {{AT}}
   FROM contacts n
   WHERE n.created_at = {{AT}} AND n.display_name LIKE 'copy of %' AND n.given_name = 'New'
-    AND n.user_id IN (SELECT id FROM doc_users);
+    AND n.user_id IN (SELECT id FROM doc_users)
+  ORDER BY n.id;
 
 -- Edited phones (the last digit moved on by one) and addresses (another local part).
 UPDATE contact_phones
@@ -160,7 +165,7 @@ UPDATE merge_suggestions SET status = CASE WHEN id % 2 = 0 THEN 'merged' ELSE 'n
 INSERT INTO security_items (user_id, kind, status, created_at)
   SELECT id, CASE id % 3 WHEN 0 THEN 'stale_session' WHEN 1 THEN 'exposed_email' ELSE 'weak_passcode' END,
     'open', {{AT}}
-  FROM doc_users WHERE sub = 4;
+  FROM doc_users WHERE sub = 4 ORDER BY id;
 UPDATE security_items SET status = 'resolved'
   WHERE status = 'open' AND created_at < {{AT}} AND user_id IN (SELECT id FROM doc_users WHERE sub = 5);
 
@@ -170,7 +175,7 @@ INSERT INTO reminders (user_id, contact_id, text, due_on, completed_at)
   SELECT c.user_id, min(c.id), 'Call back',
     (SELECT on_date FROM doc_dates WHERE k = c.user_id % 8), NULL
   FROM contacts c WHERE c.user_id IN (SELECT id FROM doc_users) AND c.deleted_at IS NULL
-  GROUP BY c.user_id;
+  GROUP BY c.user_id ORDER BY c.user_id;
 UPDATE reminders SET completed_at = {{AT}}
   WHERE completed_at IS NULL AND id % 3 = 0 AND user_id IN (SELECT id FROM doc_users);
 UPDATE reminders SET due_on = (SELECT on_date FROM doc_dates WHERE k = reminders.id % 10)

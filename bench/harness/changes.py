@@ -16,4 +16,4 @@ def day_of_changes(repo: Path, day: int = FIRST_DAY, at: int = FIRST_DAY_AT) -> 
     if day < 1:
         raise ValueError("the draw is a positive integer")
     text = (repo / "bench" / "day_of_changes.sql").read_text()
-    return text.replace("{{DAY}}", str(int(day))).replace("{{AT}}", str(int(at)))
+    return text.replace("{{DAY}}", str(int(day))).replace("{{AT}}", str(int(at))).replace("{{MOD}}", "97")

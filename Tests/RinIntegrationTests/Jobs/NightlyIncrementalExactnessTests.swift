@@ -1,0 +1,129 @@
+import Foundation
+import GRDB
+import RinDomain
+import RinJobs
+import RinRuntime
+import RinStorage
+import RinTestSupport
+import Testing
+
+/// issue 30: daily-score and upcoming-birthdays examine only the owners whose rows can differ,
+/// and after every day of every kind of change write row for row what a `--full` run writes.
+@Suite("daily-score and upcoming-birthdays: incremental nights equal full ones", .onItsOwnThread)
+struct NightlyIncrementalExactnessTests {
+  static let day: Int64 = 86_400
+  /// 2026-10-23T00:00:00Z: ten days from here cross Europe's DST change (Oct 25), a month's end
+  /// (Oct 31) and North America's (Nov 1).
+  static let firstMidnight: Int64 = 1_792_713_600
+  static let days = 10
+  /// The day of changes draws a quarter of the users each day (the bench: 1 %), so that every
+  /// kind of change reaches some owner of a test-sized database every day.
+  static let drawModulus = 4
+
+  /// `bench/day_of_changes.sql` for draw `day`, stamped `at`, as single statements (the test's
+  /// database handle wraps each in a transaction).
+  static func dayOfChanges(day: Int, at: Int64) throws -> [String] {
+    let url = Executable.repositoryRoot.appendingPathComponent("bench/day_of_changes.sql")
+    let text = try String(contentsOf: url, encoding: .utf8)
+      .replacingOccurrences(of: "{{DAY}}", with: String(day))
+      .replacingOccurrences(of: "{{AT}}", with: String(at))
+      .replacingOccurrences(of: "{{MOD}}", with: String(drawModulus))
+    let code = text.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("--") }
+    return code.joined(separator: "\n").split(separator: ";").map {
+      $0.trimmingCharacters(in: .whitespacesAndNewlines)
+    }.filter { !$0.isEmpty && $0 != "BEGIN" && $0 != "COMMIT" }  // each runs in a transaction of its own
+  }
+
+  /// What the jobs wrote, ids of generated rows and clocks aside, in one order.
+  static func outputs(_ db: TestDatabase) throws -> [String: [String]] {
+    let queries = [
+      "score_snapshots":
+        "SELECT user_id, as_of, score, quality, position, stability, trust, tier, delta, formula_version FROM score_snapshots",
+      "user_state": "SELECT user_id, score_changed_at, score_card_expires_at FROM user_state",
+      "notification_outbox": "SELECT user_id, kind, deep_link, payload, dedupe_key FROM notification_outbox",
+      "invite_prompt_queue": "SELECT user_id, \"trigger\", created_at FROM invite_prompt_queue",
+      "upcoming_events":
+        "SELECT user_id, contact_id, kind, ref_id, occurs_on, days_until, dismissed_at FROM upcoming_events",
+    ]
+    return try db.read { database in
+      var result: [String: [String]] = [:]
+      for (table, query) in queries {
+        let rows = try Row.fetchAll(database, sql: query)
+        result[table] = rows.map { row in row.databaseValues.map(\.description).joined(separator: "|") }
+          .sorted()
+      }
+      return result
+    }
+  }
+
+  /// Our own writes that no service stamp shows: an enrichment, and a contact linked to a Rin user.
+  static func enrichAndLink(_ db: TestDatabase, day: Int, at: Int64) throws {
+    let contact = try db.int(
+      "SELECT min(id) FROM contacts WHERE deleted_at IS NULL AND rin_user_id IS NULL AND user_id % 7 = ?",
+      [day % 7])
+    let owner = try db.int("SELECT user_id FROM contacts WHERE id = ?", [contact])
+    let target = try db.int(
+      "SELECT min(id) FROM users WHERE deleted_at IS NULL AND id <> ? AND id % 5 = ?", [owner, day % 5])
+    var changes = ChangeSet()
+    try db.storage.write(into: &changes) { tx in
+      try tx.putEnrichment(
+        userID: Int64(owner), contactID: Int64(contact), field: "company", source: "test", value: "Acme",
+        confidence: 0.9, fetchedAt: at, isNew: true)
+      try tx.linkRinUser(contactID: Int64(contact), userID: Int64(target))
+    }
+  }
+
+  static func examined(_ summary: RunSummary) -> Int {
+    summary.counts.read.filter { $0.key.hasPrefix("users examined") }.values.reduce(0, +)
+  }
+
+  @Test(arguments: Backend.available) func everyNightEqualsAFullRecompute(backend: Backend) async throws {
+    let incremental = try TestDatabase(backend, seedUsers: 120, seed: 43, now: Self.firstMidnight)
+    let full = try TestDatabase(backend, seedUsers: 120, seed: 43, now: Self.firstMidnight)
+    var examinedOnQuietNights = 0
+    var users = 0
+    for night in 0..<Self.days {
+      let midnight = Self.firstMidnight + Int64(night) * Self.day
+      if night > 0 {
+        let noon = midnight - Self.day / 2
+        for db in [incremental, full] {
+          for statement in try Self.dayOfChanges(day: night, at: noon) { try db.execute(statement) }
+          if night % 3 == 1 { try Self.enrichAndLink(db, day: night, at: noon) }
+        }
+      }
+      // The nightly's daily-score, and upcoming-birthdays every six hours (every zone's date
+      // turns between two of them).
+      let runs: [(any Job, Int64)] =
+        [(DailyScoreJob(), 2 * 3600 + 1800)]
+        + [1, 7, 13, 19].map { (UpcomingBirthdaysJob(), $0 * 3600 + 1800) }
+      for (job, offset) in runs {
+        let now = midnight + offset
+        let a = await incremental.run(job, TestClock.options(now: now))
+        let b = await full.run(job, TestClock.options(now: now, full: true))
+        #expect(a.status == .succeeded && b.status == .succeeded, "\(a.error ?? "") \(b.error ?? "")")
+        if job is DailyScoreJob {
+          users = b.counts.read["users"] ?? 0
+          if night > 0 { examinedOnQuietNights += Self.examined(a) }
+        }
+      }
+      let (got, want) = (try Self.outputs(incremental), try Self.outputs(full))
+      for table in want.keys.sorted() {
+        let missing = Set(want[table]!).subtracting(got[table]!).sorted().prefix(3)
+        let extra = Set(got[table]!).subtracting(want[table]!).sorted().prefix(3)
+        let same = got[table] == want[table]
+        #expect(same, "night \(night), \(table): missing \(Array(missing)), extra \(Array(extra))")
+      }
+      let ofDeletedAccounts = try incremental.int(
+        "SELECT count(*) FROM upcoming_events e JOIN users u ON u.id = e.user_id WHERE u.deleted_at IS NOT NULL"
+      )
+      #expect(ofDeletedAccounts == 0, "night \(night): a deleted account keeps no upcoming events")
+    }
+    // The nights after the first examined the owners the day touched, not everyone.
+    #expect(users > 100)
+    #expect(examinedOnQuietNights > 0 && examinedOnQuietNights < users * (Self.days - 1) / 2)
+    // The changes reached what the jobs write: deltas and notifications on many nights.
+    let deltas = try full.int("SELECT count(DISTINCT as_of) FROM score_snapshots WHERE delta <> 0")
+    #expect(deltas >= Self.days - 1)
+    #expect(try full.int("SELECT count(*) FROM upcoming_events WHERE dismissed_at IS NOT NULL") > 0)
+  }
+}
