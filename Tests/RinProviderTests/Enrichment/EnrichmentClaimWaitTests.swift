@@ -11,7 +11,9 @@ extension EnrichmentEndToEnd {
   /// up for long: a worker asks its own claims first, releases each request's as it ends (and
   /// all it will not ask the moment it stops asking), then waits a few seconds at most for the
   /// others' answers and leaves the rest for the next run.
-  @Suite("enrichment-fetch shard workers do not wait long on each other's key claims")
+  /// Serialized: each case runs four worker processes at a slow shared rate, and the other
+  /// suites' timing checks need the cores too.
+  @Suite("enrichment-fetch shard workers do not wait long on each other's key claims", .serialized)
   struct EnrichmentClaimWaitTests {
     static let now = EnrichmentSharedLimitTests.now
     /// Longer than `ProviderTuning.defaultLongestWaitForOtherWorkers` by a margin for a loaded
