@@ -16,9 +16,12 @@ extension EnrichmentEndToEnd {
   @Suite("enrichment-fetch shard workers do not wait long on each other's key claims", .serialized)
   struct EnrichmentClaimWaitTests {
     static let now = EnrichmentSharedLimitTests.now
-    /// Longer than `ProviderTuning.defaultLongestWaitForOtherWorkers` by a margin for a loaded
-    /// machine (polling, the batch's commit, log times in whole seconds).
-    static let longestAcceptableWait = 7.0
+    /// What a worker may say it waited: `ProviderTuning.defaultLongestWaitForOtherWorkers` and
+    /// its last look at the claims and the cache, on a loaded machine.
+    static let longestAcceptableSaidWait = 4.5
+    /// What the test may see from outside: that wait, the caching of the last answer and the
+    /// batch's own transaction, on a loaded machine (before issue 34: 18 s and more).
+    static let longestAcceptableWait = 8.0
 
     /// Four users, one a shard, with one book in common: users 2, 3 and 4 keep a tenth of their
     /// own contacts and get a copy of user 1's (one region for all, so that the copies' numbers
@@ -200,15 +203,16 @@ extension EnrichmentEndToEnd {
         #expect(!waits.isEmpty, "worker \(worker.index) committed its batches")
         longest = max(longest, waits.max() ?? 0)
         let said = Double(worker.details["longest_wait_for_other_workers_ms"] ?? "0").map { $0 / 1000 } ?? 0
-        #expect(said <= Self.longestAcceptableWait, "worker \(worker.index) says it waited \(said) s")
+        #expect(said <= Self.longestAcceptableSaidWait, "worker \(worker.index) says it waited \(said) s")
       }
       #expect(
         longest <= Self.longestAcceptableWait,
         "a batch waited \(String(format: "%.1f", longest)) s after its own requests for other workers' answers"
       )
       let left = first.reduce(0) { $0 + (Int($1.details["keys_left_claimed_by_other_workers"] ?? "") ?? 0) }
+      let said = first.compactMap { Int($0.details["longest_wait_for_other_workers_ms"] ?? "") }.max() ?? 0
       print(
-        "claim waits, \(backend): longest \(String(format: "%.1f", longest)) s, \(left) keys left still claimed"
+        "claim waits, \(backend): longest \(String(format: "%.1f", longest)) s seen, \(said) ms said, \(left) keys left still claimed"
       )
 
       // The keys left go to the next run: by then their claimant has answered them.
