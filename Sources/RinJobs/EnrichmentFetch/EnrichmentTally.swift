@@ -18,6 +18,11 @@ struct EnrichmentTally {
   var keysUnansweredInResponses = 0
   /// Keys another worker claimed and answered while this one waited (`ProviderKeyClaims`).
   var answeredByOtherWorkers = 0
+  /// Keys another worker claimed and had not answered when this one stopped waiting for them
+  /// (`ProviderTuning.longestWaitForOtherWorkers`); also counted in `keysLeftForNextRun`.
+  var keysLeftClaimedByOtherWorkers = 0
+  /// The longest a batch of this run waited for answers to keys other workers claimed.
+  var longestWaitForOtherWorkers: Duration = .zero
   var unknownIDs = 0
   var duplicateIDs = 0
   var failures: [String: Int] = [:]
@@ -49,6 +54,8 @@ struct EnrichmentTally {
       ("keys_unanswered_in_responses", keysUnansweredInResponses), ("duplicate_ids_ignored", duplicateIDs),
       ("requests_stopped_by_daily_limit", statistics.stoppedByDailyLimit),
       ("keys_answered_by_other_workers", answeredByOtherWorkers),
+      ("keys_left_claimed_by_other_workers", keysLeftClaimedByOtherWorkers),
+      ("longest_wait_for_other_workers_ms", Int(ProviderKeyClaims.milliseconds(longestWaitForOtherWorkers))),
     ]
     for (name, count) in extras where count > 0 { details[name] = String(count) }
     for (reason, count) in failures { details["requests_given_up (\(reason))"] = String(count) }

@@ -33,13 +33,21 @@ struct PaidProviderCalls: ProviderCalls {
     tally: inout EnrichmentTally
   ) async throws {
     // Shard workers share many keys (a person in several books): each is asked by the worker
-    // that claims it first; the others wait for its answer in the cache.
+    // that claims it first. A worker asks its own claims first, releasing each request's as it
+    // ends, and only then waits, briefly, for the answers to the others: a worker waiting for
+    // keys this one claimed is never kept waiting by this one's wait.
     let claims = ProviderKeyClaims(provider: plan.name, context: context)
-    let mine = try claims.claim(missing.map(\.id))
-    defer { claims.release(Array(mine)) }
-    try await ProviderFetcher(plan: plan, context: context)
-      .fetch(missing.filter { mine.contains($0.id) }, expired: expired, tally: &tally)
-    try await claims.awaitAnswers(missing.map(\.id).filter { !mine.contains($0) }, tally: &tally)
+    let mine = try claims.claim(missing.map(\.id), tally: &tally)
+    do {
+      try await ProviderFetcher(plan: plan, context: context, claims: claims)
+        .fetch(missing.filter { mine.contains($0.id) }, expired: expired, tally: &tally)
+    } catch {
+      claims.releaseAfterFailure(Array(mine))
+      throw error
+    }
+    try await claims.awaitAnswers(
+      missing.map(\.id).filter { !mine.contains($0) }, longest: plan.longestWaitForOtherWorkers,
+      tally: &tally)
   }
 
   func details(_ tally: EnrichmentTally, plan: ProviderPlan) -> [String: String] {

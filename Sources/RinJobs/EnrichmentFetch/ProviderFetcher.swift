@@ -9,6 +9,10 @@ import RinStorage
 struct ProviderFetcher {
   let plan: ProviderPlan
   let context: JobContext
+  /// This run's claims on the keys it asks: each request's are released in the transaction that
+  /// records how it ended, those of requests it will not send as soon as it stops asking, so
+  /// that no other worker waits for a key this one is done with.
+  let claims: ProviderKeyClaims
 
   /// - Parameter expired: keys whose cache row exists but expired (rewritten, not inserted).
   func fetch(_ lookups: [ProviderLookup], expired: Set<String>, tally: inout EnrichmentTally) async throws {
@@ -23,9 +27,7 @@ struct ProviderFetcher {
       func fill() {
         // A breaker waiting for its probe lets one request go first; an open one, none.
         let limit = client.circuitBreaker.isProbing ? 1 : plan.concurrency
-        while running < limit, next < chunks.count, refusal == nil, !context.isStopRequested,
-          !client.circuitBreaker.isOpen
-        {
+        while running < limit, next < chunks.count, refusal == nil, !context.isStopRequested, plan.mayAsk {
           let chunk = chunks[next]
           next += 1
           running += 1
@@ -42,9 +44,7 @@ struct ProviderFetcher {
         fill()
       }
     }
-    if client.circuitBreaker.isOpen {
-      for chunk in chunks[next...] { _ = try record(.deferred, for: chunk, expired: expired, tally: &tally) }
-    }
+    try releaseUnsent(Array(chunks[next...].joined()), tally: &tally)
     if let refusal {
       throw RunFailure(
         .jobFailed,
@@ -53,22 +53,44 @@ struct ProviderFetcher {
     }
   }
 
-  /// Caches what `outcome` answered and counts the rest; returns the status of a refusal.
+  /// The keys of the requests this run stopped before sending: an open breaker or a spent
+  /// budget defers them, a stop request or a refused API key leaves them; either way their
+  /// claims go now, in the transaction that records them left.
+  private func releaseUnsent(_ unsent: [ProviderLookup], tally: inout EnrichmentTally) throws {
+    guard !unsent.isEmpty else { return }
+    let keys = unsent.map(\.id)
+    try context.write { try claims.release(keys, in: $0) }
+    let why: String
+    if plan.mayAsk {
+      why = context.isStopRequested ? "the run is stopping" : "the provider refused the API key"
+    } else {
+      why = plan.client.circuitBreaker.isOpen ? "circuit breaker open" : "daily budget spent"
+      tally.keysDeferred += unsent.count
+    }
+    leave(unsent, tally: &tally)
+    context.logger.debug(
+      "stopped asking the provider (\(why)); released the claims on the keys not asked",
+      metadata: ["keys": "\(keys.count)"])
+  }
+
+  /// Caches what `outcome` answered and counts the rest, releasing the request's claims in the
+  /// same transaction; returns the status of a refusal.
   private func record(
     _ outcome: ProviderOutcome, for chunk: [ProviderLookup], expired: Set<String>,
     tally: inout EnrichmentTally
   ) throws -> Int? {
     if outcome != .cancelled, outcome != .deferred { tally.keysRequested += chunk.count }
+    var rows: [LookupRow] = []
+    if case .answered(let results, _, _) = outcome {
+      rows = chunk.compactMap { lookup in results[lookup.id].flatMap { row(for: lookup.id, $0) } }
+    }
+    let keys = chunk.map(\.id)
+    try context.write { tx in
+      for row in rows { try tx.putLookup(row, provider: plan.name, isNew: !expired.contains(row.key)) }
+      try claims.release(keys, in: tx)
+    }
     switch outcome {
-    case .answered(let results, let unknownIDs, let duplicateIDs):
-      let rows: [LookupRow] = chunk.compactMap { lookup in
-        results[lookup.id].flatMap { row(for: lookup.id, $0) }
-      }
-      if !rows.isEmpty {
-        try context.write { tx in
-          for row in rows { try tx.putLookup(row, provider: plan.name, isNew: !expired.contains(row.key)) }
-        }
-      }
+    case .answered(_, let unknownIDs, let duplicateIDs):
       tally.unknownIDs += unknownIDs
       tally.duplicateIDs += duplicateIDs
       for row in rows { row.status == .match ? (tally.matches += 1) : (tally.noMatches += 1) }

@@ -12,6 +12,8 @@ struct ProviderPlan: Sendable {
   var matchTTL: Int64
   var noMatchTTL: Int64
   var client: ProviderClient
+  /// `ProviderTuning.longestWaitForOtherWorkers`.
+  var longestWaitForOtherWorkers: Duration
 
   /// Nil when no provider is configured. Throws a configuration failure (exit 78) when the
   /// key's variable is unset or empty; the message names the variable, never a value.
@@ -50,7 +52,15 @@ struct ProviderPlan: Sendable {
     return ProviderPlan(
       name: settings.name, batchSize: settings.batchSize, concurrency: settings.concurrency,
       minLikelihood: settings.minLikelihood, matchTTL: settings.matchTTL.components.seconds,
-      noMatchTTL: settings.noMatchTTL.components.seconds, client: client)
+      noMatchTTL: settings.noMatchTTL.components.seconds, client: client,
+      longestWaitForOtherWorkers: tuning.longestWaitForOtherWorkers)
+  }
+
+  /// Whether a request started now could be sent: not while the breaker is open, nor once a
+  /// request of this run found the day's budget spent (it stays spent until UTC midnight; a run
+  /// that outlasts it leaves the rest to the next run).
+  var mayAsk: Bool {
+    !client.circuitBreaker.isOpen && client.statistics.stoppedByDailyLimit == 0
   }
 
   private static func seconds(_ duration: Duration) -> Double {

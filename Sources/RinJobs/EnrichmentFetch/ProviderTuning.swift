@@ -7,13 +7,22 @@ public struct ProviderTuning: Sendable {
   public var backoff: Backoff
   /// A 429 that asks for a longer wait leaves its keys for the next run instead.
   public var maxRateLimitWait: Double
+  /// How long a shard worker that asked all its own keys waits for answers to keys another
+  /// worker claimed before it leaves them for the next run. Short: the claimant may be waiting
+  /// too, or have many requests still to send at the shared rate (docs/JOBS.md, "Paying once").
+  public var longestWaitForOtherWorkers: Duration
+
+  /// The default `longestWaitForOtherWorkers`.
+  public static let defaultLongestWaitForOtherWorkers: Duration = .seconds(3)
 
   public init(
     transport: any ProviderTransport = URLSessionTransport(), backoff: Backoff = Backoff(),
-    maxRateLimitWait: Double = 300
+    maxRateLimitWait: Double = 300,
+    longestWaitForOtherWorkers: Duration = ProviderTuning.defaultLongestWaitForOtherWorkers
   ) {
     self.transport = transport
     self.backoff = backoff
     self.maxRateLimitWait = maxRateLimitWait
+    self.longestWaitForOtherWorkers = longestWaitForOtherWorkers
   }
 }

@@ -65,9 +65,9 @@ extension StorageTransaction {
 }
 
 extension StorageTransaction {
-  /// How long a claim on a key holds: longer than a worker takes to ask for a batch's keys,
-  /// so that only a run that died leaves one to expire (the others then wait that long at most,
-  /// and leave the key to their next run).
+  /// How long a claim on a key holds: longer than a worker takes to ask for a batch's keys, so
+  /// that only a run that died (and somehow kept its lease) leaves one to expire. No worker waits
+  /// that long for a claim: it waits a few seconds at most, then leaves the key to its next run.
   public static let lookupKeyClaimMicroseconds: Int64 = 600_000_000
 
   /// Claims `keys` for `runID` for `lookupKeyClaimMicroseconds` from `nowMicroseconds` (wall
