@@ -29,7 +29,10 @@ extension SQLDialect {
   /// contact created, edited or deleted since an instant has this stamp after it.
   /// `contacts_by_owner_and_change` indexes exactly this expression, by owner; the text must
   /// stay the index's for the planner to use it. PostgreSQL's `greatest` is SQLite's
-  /// multi-argument `max` (both skip nothing here: every argument is coalesced).
+  /// multi-argument `max` (both skip nothing here: every argument is coalesced). Compare it with
+  /// `+x`, not a bare column: the expression has no affinity and SQLite uses the index's range
+  /// only when the other side has none either (a column of INTEGER affinity made every owner's
+  /// check read all of their contacts' rows: 0.27 s instead of 0.009 s for 19,000 owners at M).
   func contactChangeStamp(_ alias: String) -> String {
     let function = isPostgres ? "greatest" : "max"
     return

@@ -15,6 +15,8 @@ public struct ScoreTally: Sendable, Equatable {
   public var rin = 0
   public var mutual = 0
   public var organized = 0
+  /// Live custom circles with a live member (read with the contacts: the same stamps change it).
+  public var customCircles = 0
   /// Churn events (creations a day or more after the owner joined, and deletions) inside the
   /// 30 days before `end`, counted per day (`ChurnDays`).
   public var churnDays = ChurnDays()
@@ -72,6 +74,7 @@ public struct ScoreTally: Sendable, Equatable {
     i.rin = rin
     i.mutual = mutual
     i.organized = organized
+    i.customCircles = customCircles
     i.churn = churnDays.count(after: window.churnStart, through: window.end)
     return i
   }
@@ -128,15 +131,43 @@ public struct ChurnDays: Sendable, Equatable {
     counts.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: ",")
   }
 
-  /// nil when `text` is not what `text` writes (a tally to recompute, not to trust).
+  /// nil when `text` is not what `text` writes (a tally to recompute, not to trust). Read byte
+  /// by byte: every owner's row is read every night.
   public init?(text: String) {
+    guard text.utf8.last != UInt8(ascii: ",") else { return nil }
     var counts: [Int64: Int] = [:]
-    for pair in text.split(separator: ",") {
-      let parts = pair.split(separator: ":")
-      guard parts.count == 2, let day = Int64(parts[0]), let count = Int(parts[1]), count > 0 else {
+    var day: Int64 = 0
+    var number: Int64 = 0
+    var negative = false
+    var digits = 0
+    var sawColon = false
+    func finish() -> Bool {
+      guard sawColon, digits > 0, number > 0 else { return false }
+      counts[day, default: 0] += Int(number)
+      return true
+    }
+    for byte in text.utf8 {
+      switch byte {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"):
+        let (times, o1) = number.multipliedReportingOverflow(by: 10)
+        let (sum, o2) = times.addingReportingOverflow(Int64(byte - UInt8(ascii: "0")))
+        guard !o1, !o2 else { return nil }
+        number = sum
+        digits += 1
+      case UInt8(ascii: "-") where digits == 0 && !negative && !sawColon:
+        negative = true
+      case UInt8(ascii: ":") where !sawColon && digits > 0:
+        day = negative ? -number : number
+        (number, digits, negative, sawColon) = (0, 0, false, true)
+      case UInt8(ascii: ","):
+        guard finish() else { return nil }
+        (number, digits, negative, sawColon) = (0, 0, false, false)
+      default:
         return nil
       }
-      counts[day, default: 0] += count
+    }
+    if digits > 0 || sawColon || negative {
+      guard finish() else { return nil }
     }
     self.counts = counts
   }

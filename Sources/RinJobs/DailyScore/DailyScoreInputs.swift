@@ -6,8 +6,8 @@ import RinStorage
 ///
 /// What an owner's contacts count (`ScoreTally`) is kept between nights: only the owners whose
 /// tally can differ have their contacts read (docs/SCORE.md "Every night costs what changed").
-/// The rest of the inputs (the user row, merge suggestions, security items, custom circles) are
-/// a few rows per owner and are read for everyone every night.
+/// The rest of the inputs (the user row, merge suggestions, security items) are a few rows per
+/// owner and are read for everyone every night.
 struct DailyScoreInputs {
   var inputs: [Int64: ScoreInputs] = [:]
   /// The tallies of the owners examined tonight, to keep.
@@ -28,9 +28,6 @@ struct DailyScoreInputs {
       i.phoneVerified = user.phoneVerified
       i.tenureDays = window.tenureDays(userCreatedAt: user.createdAt)
       result.inputs[user.id] = i
-    }
-    for (user, count) in try tx.customCircleCounts(of: ids, end: window.end) {
-      result.inputs[user]?.customCircles = count
     }
     for (user, confidences) in try tx.pendingMergeConfidences(of: ids, createdBefore: window.end) {
       for confidence in confidences {
@@ -122,5 +119,8 @@ struct DailyScoreInputs {
     }
     storeTally()
     batch.counts.addRead("contacts", contactsRead)
+    for (user, count) in try batch.tx.customCircleCounts(of: owners, end: end) {
+      tallies[user]?.customCircles = count
+    }
   }
 }

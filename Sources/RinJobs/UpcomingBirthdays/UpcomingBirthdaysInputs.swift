@@ -29,8 +29,11 @@ struct UpcomingBirthdaysInputs {
     var current: [Int64: (day: LocalDay, state: UpcomingOwnerState)] = [:]
     var unstamped: [Int64: UpcomingOwnerState] = [:]
     let stampsAfter = ChangeStamp.after(now: now, end: now)
+    // Users share a few zones: each zone's date is looked up once per batch, not per user.
+    var days: [String?: LocalDay] = [:]
     for (user, zone) in try tx.userTimeZones(of: batch.userIDs) {
-      let day = LocalDay(at: now, zoneName: zone)
+      let day = days[zone] ?? LocalDay(at: now, zoneName: zone)
+      days[zone] = day
       let digest = UpcomingOwnerState.digest(
         reminders: inputs.reminders[user] ?? [], windowDays: settings.windowDays,
         feb29: settings.feb29InCommonYears)

@@ -2,7 +2,7 @@ import RinDomain
 
 /// Owner-level change detection (`OwnerStamps`): the stamps of a batch's owners, read by owner
 /// from indexes (`contacts_for_score_by_user`, `circles_by_user`,
-/// `circle_members_by_circle_with_added_at`, `circle_removals_by_circle`), without reading the
+/// `circle_members_by_circle_with_added_at`, `circle_removals_by_circle_with_removed_at`), without reading the
 /// rows themselves.
 extension StorageTransaction {
   /// Every one of `userIDs`, with its contacts' sums and region, and with `circles` also the

@@ -26,12 +26,12 @@ extension StorageTransaction {
     try sql.forEachRow(
       """
       SELECT user_id, window_end, stamps_after, due_end, circles_digest, contacts, complete, enriched,
-        rin, mutual, organized, churn_days
+        rin, mutual, organized, custom_circles, churn_days
       FROM score_owner_tallies WHERE user_id IN (\(SQLDialect.list(userIDs.count)))
       """, userIDs.map(SQLValue.integer)
     ) { row in
       guard let user = row.int64(0), let end = row.int64(1), let stampsAfter = row.int64(2),
-        let digest = row.int64(4), let churn = row.text(11).flatMap(ChurnDays.init(text:))
+        let digest = row.int64(4), let churn = row.text(12).flatMap(ChurnDays.init(text:))
       else { return }
       var tally = ScoreTally(end: end)
       tally.dueEnd = row.int64(3)
@@ -41,6 +41,7 @@ extension StorageTransaction {
       tally.rin = Int(row.integer(8))
       tally.mutual = Int(row.integer(9))
       tally.organized = Int(row.integer(10))
+      tally.customCircles = Int(row.integer(11))
       tally.churnDays = churn
       tallies[user] = StoredScoreTally(tally: tally, stampsAfter: stampsAfter, circlesDigest: digest)
     }
@@ -80,7 +81,7 @@ extension StorageTransaction {
       WITH t (user_id, since) AS (VALUES \(pairs))
       SELECT t.user_id FROM t WHERE
         EXISTS (SELECT 1 FROM contacts c WHERE c.user_id = t.user_id
-          AND \(sql.dialect.contactChangeStamp("c")) > t.since)
+          AND \(sql.dialect.contactChangeStamp("c")) > +t.since)
         OR EXISTS (SELECT 1 FROM contacts b WHERE b.rin_user_id = t.user_id
           AND (b.created_at > t.since OR b.deleted_at > t.since))
         OR EXISTS (SELECT 1 FROM contacts c JOIN users r ON r.id = c.rin_user_id
@@ -108,7 +109,7 @@ extension StorageTransaction {
         .integer(entry.userID), .integer(t.end), .integer(entry.stored.stampsAfter), SQLValue(t.dueEnd),
         .integer(entry.stored.circlesDigest), .integer(Int64(t.contacts)), .integer(Int64(t.complete)),
         .integer(Int64(t.enriched)), .integer(Int64(t.rin)), .integer(Int64(t.mutual)),
-        .integer(Int64(t.organized)), .text(t.churnDays.text),
+        .integer(Int64(t.organized)), .integer(Int64(t.customCircles)), .text(t.churnDays.text),
       ]
     }
   }
@@ -116,15 +117,16 @@ extension StorageTransaction {
   private static let tallyUpsert = MultiRowStatement(
     head: """
       INSERT INTO score_owner_tallies (user_id, window_end, stamps_after, due_end, circles_digest, contacts,
-        complete, enriched, rin, mutual, organized, churn_days) VALUES
+        complete, enriched, rin, mutual, organized, custom_circles, churn_days) VALUES
       """,
-    columns: 12,
+    columns: 13,
     tail: """
       ON CONFLICT (user_id) DO UPDATE SET window_end = excluded.window_end,
         stamps_after = excluded.stamps_after, due_end = excluded.due_end,
         circles_digest = excluded.circles_digest, contacts = excluded.contacts,
         complete = excluded.complete, enriched = excluded.enriched, rin = excluded.rin,
-        mutual = excluded.mutual, organized = excluded.organized, churn_days = excluded.churn_days
+        mutual = excluded.mutual, organized = excluded.organized,
+        custom_circles = excluded.custom_circles, churn_days = excluded.churn_days
       """)
 
   /// Forgets the tallies of these owners: their next night counts them again. Our own writes

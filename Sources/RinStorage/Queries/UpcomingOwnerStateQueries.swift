@@ -37,7 +37,7 @@ extension StorageTransaction {
       WITH t (user_id, since) AS (VALUES \(pairs))
       SELECT t.user_id FROM t WHERE
         EXISTS (SELECT 1 FROM contacts c WHERE c.user_id = t.user_id
-          AND \(sql.dialect.contactChangeStamp("c")) > t.since)
+          AND \(sql.dialect.contactChangeStamp("c")) > +t.since)
         OR EXISTS (SELECT 1 FROM upcoming_events e WHERE e.user_id = t.user_id AND e.dismissed_at > t.since)
       """, owners.flatMap { [SQLValue.integer($0), .integer(states[$0]!.stampsAfter)] }
     ) { row in

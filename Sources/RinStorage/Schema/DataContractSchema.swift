@@ -175,4 +175,18 @@ enum DataContractSchema {
     CREATE INDEX contacts_with_rin_user_by_owner ON contacts(user_id, rin_user_id)
       WHERE rin_user_id IS NOT NULL;
     """
+
+  /// daily-score asks of each owner's circles whether a member was added since it last counted
+  /// them: one seek per circle, instead of a run over all of the circle's members.
+  static let circleMembersByCircleAndAddedAt = """
+    CREATE INDEX circle_members_by_circle_and_added_at ON circle_members(circle_id, added_at);
+    """
+
+  /// daily-score asks of each owner's circles whether a member was taken out since it last
+  /// counted them: answered in this index alone. Replaces `circle_removals_by_circle`, of which
+  /// it is a superset (circle-patterns' candidates read it by circle and contact).
+  static let circleRemovalsByCircleWithRemovedAt = """
+    CREATE INDEX circle_removals_by_circle_with_removed_at ON circle_removals(circle_id, contact_id, removed_at);
+    DROP INDEX circle_removals_by_circle;
+    """
 }

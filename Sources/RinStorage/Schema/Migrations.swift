@@ -80,5 +80,11 @@ enum Migrations {
     Step(
       name: "remember what upcoming birthdays computed each owner's rows from",
       sql: RuntimeSchema.upcomingOwnerStates),
+    Step(
+      name: "index circle members by circle and the time they were added",
+      sql: DataContractSchema.circleMembersByCircleAndAddedAt, kind: .serviceIndex),
+    Step(
+      name: "cover circle removals by circle with the time they were made",
+      sql: DataContractSchema.circleRemovalsByCircleWithRemovedAt, kind: .serviceIndex),
   ]
 }

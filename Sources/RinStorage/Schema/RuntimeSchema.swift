@@ -117,7 +117,8 @@ enum RuntimeSchema {
       user_id INTEGER PRIMARY KEY, window_end INTEGER NOT NULL, stamps_after INTEGER NOT NULL,
       due_end INTEGER, circles_digest INTEGER NOT NULL, contacts INTEGER NOT NULL,
       complete INTEGER NOT NULL, enriched INTEGER NOT NULL, rin INTEGER NOT NULL,
-      mutual INTEGER NOT NULL, organized INTEGER NOT NULL, churn_days TEXT NOT NULL);
+      mutual INTEGER NOT NULL, organized INTEGER NOT NULL, custom_circles INTEGER NOT NULL,
+      churn_days TEXT NOT NULL);
     """
 
   /// upcoming-birthdays: what it computed each owner's rows from (`UpcomingOwnerState`): the

@@ -100,6 +100,12 @@ struct ScoreTallyTests {
     #expect(ChurnDays(text: "12:0") == nil)
     #expect(ChurnDays(text: "12:x") == nil)
     #expect(ChurnDays(text: "12") == nil)
+    #expect(ChurnDays(text: "-3:2,5:1") == ChurnDays(counts: [-3: 2, 5: 1]))
+    for bad in [
+      "1:2,", ",1:2", ":5", "1::2", "--1:2", "1-2:3", "9999999999999999999:1", "1:2:3", " 1:2", "1:-2",
+    ] {
+      #expect(ChurnDays(text: bad) == nil, "\(bad)")
+    }
     #expect(days.count(after: Self.end - Self.day, through: Self.end) == 2)
   }
 
