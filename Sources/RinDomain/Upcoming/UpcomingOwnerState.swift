@@ -33,9 +33,14 @@ public struct UpcomingOwnerState: Sendable, Equatable {
     return nil
   }
 
-  /// An order-free digest of an owner's open reminders (as read: due date text, contact,
-  /// whether the contact is live) and of the settings that shape the window.
-  public static func digest(reminders: [Reminder], windowDays: Int, feb29: Feb29Rule) -> Int64 {
+  /// An order-free digest of an owner's open reminders as written (id, contact, due date
+  /// text) and of the settings that shape the window. Whether a reminder's contact is live is
+  /// left out: a contact's deletion has its own stamp.
+  public static func digest(
+    reminders: [(id: Int64, contactID: Int64, dueOn: String?)], windowDays: Int, feb29: Feb29Rule
+  )
+    -> Int64
+  {
     var settings = FNV1a()
     settings.add(String(windowDays))
     settings.add(feb29.rawValue)
@@ -45,7 +50,6 @@ public struct UpcomingOwnerState: Sendable, Equatable {
       hash.add(String(reminder.id))
       hash.add(String(reminder.contactID))
       hash.add(reminder.dueOn)
-      hash.add(reminder.contactIsLive ? "live" : "gone")
       // A sum, so that the order the rows come in does not matter.
       sum = sum &+ hash.value
     }

@@ -2,17 +2,15 @@ import RinDomain
 import RinRuntime
 import RinStorage
 
-/// One batch's owners, and which of them this run examines (docs/JOBS.md "upcoming-birthdays:
-/// what counts as a change"): those whose local date turned since their rows were computed,
-/// whose zone, open reminders or the settings differ, or with a contact or event stamped since.
+/// One batch's owners, and which of them this run examines (docs/JOBS.md "What counts as a
+/// change (issue 30)"): those whose local date turned since their rows were computed, whose
+/// zone, open reminders or the settings differ, or with a contact stamped since.
 /// The others' rows already are what a full pass would write, and their contacts are not read.
 struct UpcomingBirthdaysInputs {
   /// The examined owners' windows, in the order of the batch.
   var windows: [Int64: UpcomingWindow] = [:]
   /// The examined owners' states, to keep once their rows are written.
   var states: [(userID: Int64, state: UpcomingOwnerState)] = []
-  /// Every owner's open reminders (read for all: they are what the digest is of).
-  private var reminders: [Int64: [Reminder]] = [:]
 
   var examined: [Int64] { states.map(\.userID) }
 
@@ -21,8 +19,9 @@ struct UpcomingBirthdaysInputs {
   ) throws -> UpcomingBirthdaysInputs {
     let tx = batch.tx
     var inputs = UpcomingBirthdaysInputs()
-    try tx.forEachOpenReminder(of: batch.userIDs) { user, reminder in
-      inputs.reminders[user, default: []].append(reminder)
+    var reminders: [Int64: [(id: Int64, contactID: Int64, dueOn: String?)]] = [:]
+    try tx.forEachOpenReminderAsWritten(of: batch.userIDs) { user, id, contact, dueOn in
+      reminders[user, default: []].append((id, contact, dueOn))
     }
     let stored = forced ? [:] : try tx.upcomingOwnerStates(of: batch.userIDs)
     var reasons: [Int64: OwnerExamination] = [:]
@@ -35,7 +34,7 @@ struct UpcomingBirthdaysInputs {
       let day = days[zone] ?? LocalDay(at: now, zoneName: zone)
       days[zone] = day
       let digest = UpcomingOwnerState.digest(
-        reminders: inputs.reminders[user] ?? [], windowDays: settings.windowDays,
+        reminders: reminders[user] ?? [], windowDays: settings.windowDays,
         feb29: settings.feb29InCommonYears)
       let state = UpcomingOwnerState(
         today: day.date, zone: zone, inputsDigest: digest, stampsAfter: stampsAfter)
@@ -71,8 +70,8 @@ struct UpcomingBirthdaysInputs {
     return inputs
   }
 
-  /// Each examined owner's occurrences in their window: live contacts' birthdays, streamed,
-  /// and the open reminders already read.
+  /// Each examined owner's occurrences in their window: live contacts' birthdays and open
+  /// reminders, streamed.
   func wanted(_ batch: UserBatch) throws -> [Int64: [UpcomingEvent]] {
     var wanted: [Int64: [UpcomingEvent]] = [:]
     func add(_ outcome: UpcomingWindow.Outcome, for user: Int64, malformed: String) {
@@ -105,12 +104,10 @@ struct UpcomingBirthdaysInputs {
       add(table.birthday(contactID: contact, utf8: bytes), for: user, malformed: "contact birthday malformed")
     }
     var remindersRead = 0
-    for user in owners {
-      guard let window = windows[user] else { continue }
-      for reminder in reminders[user] ?? [] {
-        remindersRead += 1
-        add(window.reminder(reminder), for: user, malformed: "reminder due_on malformed")
-      }
+    try batch.tx.forEachOpenReminder(of: owners) { user, reminder in
+      guard let window = windows[user] else { return }
+      remindersRead += 1
+      add(window.reminder(reminder), for: user, malformed: "reminder due_on malformed")
     }
     batch.counts.addRead("contact birthdays", birthdays)
     batch.counts.addRead("open reminders", remindersRead)

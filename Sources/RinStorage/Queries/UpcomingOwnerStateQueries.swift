@@ -22,9 +22,9 @@ extension StorageTransaction {
     return states
   }
 
-  /// The owners among `states` with a contact created, edited or deleted, or an event
-  /// dismissed, after their state's `stampsAfter`: a seek into `contacts_by_owner_and_change`
-  /// and a run of the owner's `upcoming_events` key per owner.
+  /// The owners among `states` with a contact created, edited or deleted after their state's
+  /// `stampsAfter`: a seek into `contacts_by_owner_and_change` per owner. (A dismissal changes
+  /// no row the job writes: see docs/JOBS.md "What counts as a change (issue 30)".)
   public func upcomingOwnersChanged(since states: [Int64: UpcomingOwnerState]) throws -> Set<Int64> {
     guard !states.isEmpty else { return [] }
     let owners = states.keys.sorted()
@@ -38,12 +38,29 @@ extension StorageTransaction {
       SELECT t.user_id FROM t WHERE
         EXISTS (SELECT 1 FROM contacts c WHERE c.user_id = t.user_id
           AND \(sql.dialect.contactChangeStamp("c")) > +t.since)
-        OR EXISTS (SELECT 1 FROM upcoming_events e WHERE e.user_id = t.user_id AND e.dismissed_at > t.since)
       """, owners.flatMap { [SQLValue.integer($0), .integer(states[$0]!.stampsAfter)] }
     ) { row in
       if let user = row.int64(0) { changed.insert(user) }
     }
     return changed
+  }
+
+  /// Streams the open reminders of `ids` as they are written (id, contact, due date), without
+  /// asking whether their contact is live: what `UpcomingOwnerState.digest` is of, read for every
+  /// owner every run (a contact's deletion is seen by its own stamp).
+  public func forEachOpenReminderAsWritten(
+    of ids: [Int64],
+    _ body: (_ userID: Int64, _ id: Int64, _ contactID: Int64, _ dueOn: String?) throws -> Void
+  ) throws {
+    try sql.forEachRow(
+      """
+      SELECT user_id, id, contact_id, due_on FROM reminders
+      WHERE user_id IN (\(SQLDialect.list(ids.count))) AND completed_at IS NULL
+      """, ids.map(SQLValue.integer)
+    ) { row in
+      guard let user = row.int64(0), let id = row.int64(1), let contact = row.int64(2) else { return }
+      try body(user, id, contact, row.text(3))
+    }
   }
 
   public func putUpcomingOwnerStates(_ states: [(userID: Int64, state: UpcomingOwnerState)]) throws {
