@@ -29,13 +29,24 @@ extension SQLDialect {
   /// contact created, edited or deleted since an instant has this stamp after it.
   /// `contacts_by_owner_and_change` indexes exactly this expression, by owner; the text must
   /// stay the index's for the planner to use it. PostgreSQL's `greatest` is SQLite's
-  /// multi-argument `max` (both skip nothing here: every argument is coalesced). Compare it with
-  /// `+x`, not a bare column: the expression has no affinity and SQLite uses the index's range
-  /// only when the other side has none either (a column of INTEGER affinity made every owner's
-  /// check read all of their contacts' rows: 0.27 s instead of 0.009 s for 19,000 owners at M).
+  /// multi-argument `max` (both skip nothing here: every argument is coalesced).
   func contactChangeStamp(_ alias: String) -> String {
     let function = isPostgres ? "greatest" : "max"
     return
       "\(function)(\(alias).created_at, coalesce(\(alias).updated_at, \(alias).created_at), coalesce(\(alias).deleted_at, \(alias).created_at))"
+  }
+
+  /// A condition true when a contact of `owner` has a change stamp after `since` (both SQL
+  /// expressions of the enclosing query), answered by one seek into
+  /// `contacts_by_owner_and_change` whatever the owner's number of contacts. Each planner needs
+  /// its own form: SQLite uses the index's range only when `since` has no affinity (`+x`: a
+  /// column of INTEGER affinity made it read every contact's row, 0.27 s instead of 0.009 s for
+  /// 19,000 owners at M); PostgreSQL prefers the covering owner index for `EXISTS` (every
+  /// contact's entry) but reads the one greatest entry for `max` (22 µs instead of 55 µs an
+  /// owner at S).
+  func contactChanged(owner: String, since: String) -> String {
+    isPostgres
+      ? "(SELECT max(\(contactChangeStamp("c"))) FROM contacts c WHERE c.user_id = \(owner)) > \(since)"
+      : "EXISTS (SELECT 1 FROM contacts c WHERE c.user_id = \(owner) AND \(contactChangeStamp("c")) > +\(since))"
   }
 }

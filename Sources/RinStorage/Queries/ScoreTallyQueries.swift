@@ -80,8 +80,7 @@ extension StorageTransaction {
     let query = """
       WITH t (user_id, since) AS (VALUES \(pairs))
       SELECT t.user_id FROM t WHERE
-        EXISTS (SELECT 1 FROM contacts c WHERE c.user_id = t.user_id
-          AND \(sql.dialect.contactChangeStamp("c")) > +t.since)
+        \(sql.dialect.contactChanged(owner: "t.user_id", since: "t.since"))
         OR EXISTS (SELECT 1 FROM contacts b WHERE b.rin_user_id = t.user_id
           AND (b.created_at > t.since OR b.deleted_at > t.since))
         OR EXISTS (SELECT 1 FROM contacts c JOIN users r ON r.id = c.rin_user_id

@@ -36,8 +36,7 @@ extension StorageTransaction {
       """
       WITH t (user_id, since) AS (VALUES \(pairs))
       SELECT t.user_id FROM t WHERE
-        EXISTS (SELECT 1 FROM contacts c WHERE c.user_id = t.user_id
-          AND \(sql.dialect.contactChangeStamp("c")) > +t.since)
+        \(sql.dialect.contactChanged(owner: "t.user_id", since: "t.since"))
       """, owners.flatMap { [SQLValue.integer($0), .integer(states[$0]!.stampsAfter)] }
     ) { row in
       if let user = row.int64(0) { changed.insert(user) }
