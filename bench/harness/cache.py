@@ -13,6 +13,7 @@ import sqlite3
 from pathlib import Path
 
 from . import settings
+from .changes import day_of_changes
 from .measure import run_checked
 
 # The code whose change changes a seeded file.
@@ -124,7 +125,7 @@ class Cache:
         change in the jobs changes what the first night writes, not the work of the next."""
         base = self.seeded(size, log)
         path = self.folder / f"{size.name}-night.sqlite"
-        day = (self.repo / "bench" / "day_of_changes.sql").read_text()
+        day = day_of_changes(self.repo)
         stamp = self.stamp(size) | {
             "first_night": settings.RUN_NOW,
             "day_of_changes": hashlib.sha256(day.encode()).hexdigest()[:16],
@@ -152,7 +153,7 @@ class Cache:
         base = self.seeded(size, log, layout)
         name = size.name if layout == settings.CREATION_ORDER else f"{size.name}-{layout}"
         path = self.folder / f"{name}-{job}-night.sqlite"
-        day = (self.repo / "bench" / "day_of_changes.sql").read_text()
+        day = day_of_changes(self.repo)
         code = hashlib.sha256()
         for file in sorted((self.repo / "Sources" / "RinStorage" / "Queries").rglob("*.swift")):
             code.update(file.read_bytes())

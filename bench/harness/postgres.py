@@ -85,7 +85,8 @@ def run(builds, cache: Cache, size: settings.Size, jobs, runs: int, shards: int,
 
         # A job that keeps what it derived (daily-score) is measured on the next night, as the
         # SQLite bench does: each backend's copy has had one run at RUN_NOW (no day of changes
-        # here: bench/day_of_changes.sql is SQLite's dialect), the measured run is at NEXT_NIGHT_NOW.
+        # here; `bench/run.sh --fortnight` applies them on both backends), the measured run is at
+        # NEXT_NIGHT_NOW.
         for job in jobs:
             if job not in settings.SECOND_NIGHT_JOBS:
                 continue
