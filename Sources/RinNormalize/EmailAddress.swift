@@ -16,12 +16,19 @@ public struct EmailAddress: Sendable, Hashable {
     let address = String(raw.trimmingWhitespace).lowercased()
     guard address.utf8.count <= maxLength else { return nil }
     let parts = address.split(separator: "@", omittingEmptySubsequences: false)
-    guard parts.count == 2, !parts[0].isEmpty, !parts[0].contains(where: \.isWhitespace) else { return nil }
+    guard parts.count == 2, !parts[0].isEmpty, !containsWhitespace(parts[0]) else { return nil }
     var host = parts[1]
     if host.hasSuffix(".") { host = host.dropLast() }
     guard DomainName.isWellFormedHost(host), let domain = DomainName.registrable(ofHost: String(host)) else {
       return nil
     }
     return EmailAddress(normalized: address, host: String(host), registrableDomain: domain)
+  }
+
+  /// In ASCII text a byte test: every white-space character has a white-space byte (CR LF
+  /// too), and Unicode's properties cost a lookup per character.
+  private static func containsWhitespace(_ text: Substring) -> Bool {
+    text.utf8.allSatisfy { $0 < 0x80 }
+      ? text.utf8.contains { $0.isASCIIWhitespace } : text.contains(where: \.isWhitespace)
   }
 }

@@ -48,4 +48,16 @@ struct EmailAddressTests {
     }
     #expect(try !FreeMailDomains().contains(#require(EmailAddress.parse("a@corp-mail.example"))))
   }
+
+  /// ASCII text is tested byte by byte, anything else by Unicode's properties: both agree.
+  @Test func whiteSpaceAndHostCharactersInAndOutOfASCII() throws {
+    for raw in [
+      "a\tb@acme.com", "a\u{00A0}b@acme.com", "a\r\nb@acme.com", "a@ac_me.com", "a@acme.c\u{00A0}om",
+    ] {
+      #expect(EmailAddress.parse(raw) == nil, "\(raw.debugDescription)")
+    }
+    #expect(try #require(EmailAddress.parse("\u{00A0}Jane@Acme.com\r\n")).normalized == "jane@acme.com")
+    #expect(try #require(EmailAddress.parse("jörg@müller-bau.de")).host == "müller-bau.de")
+    #expect(try #require(EmailAddress.parse("e\u{0301}@x9-y.com")).host == "x9-y.com")
+  }
 }
