@@ -13,16 +13,35 @@ public struct EmailAddress: Sendable, Hashable {
   /// Nil when `raw` is not one address (`no-at-sign`, `a@`, `john@@x.com`, `jane@localhost`, a
   /// host that is itself a public suffix).
   public static func parse(_ raw: String) -> EmailAddress? {
+    parse(raw) { host in registrableDomain(ofHost: host) }
+  }
+
+  /// `parse(_:)`, with what each host was found to be kept in `hosts` (its registrable domain, or
+  /// nil when it is not a host): a batch's addresses share few hosts, and checking a host and
+  /// asking libpsl was a sixth of parsing an address (issue 30).
+  public static func parse(_ raw: String, hosts: inout [String: String?]) -> EmailAddress? {
+    parse(raw) { host in
+      if let known = hosts[host] { return known }
+      let domain = registrableDomain(ofHost: host)
+      hosts[host] = domain
+      return domain
+    }
+  }
+
+  private static func parse(_ raw: String, domainOf: (String) -> String?) -> EmailAddress? {
     let address = String(raw.trimmingWhitespace).lowercased()
     guard address.utf8.count <= maxLength else { return nil }
     let parts = address.split(separator: "@", omittingEmptySubsequences: false)
     guard parts.count == 2, !parts[0].isEmpty, !containsWhitespace(parts[0]) else { return nil }
     var host = parts[1]
     if host.hasSuffix(".") { host = host.dropLast() }
-    guard DomainName.isWellFormedHost(host), let domain = DomainName.registrable(ofHost: String(host)) else {
-      return nil
-    }
-    return EmailAddress(normalized: address, host: String(host), registrableDomain: domain)
+    let hostText = String(host)
+    guard let domain = domainOf(hostText) else { return nil }
+    return EmailAddress(normalized: address, host: hostText, registrableDomain: domain)
+  }
+
+  private static func registrableDomain(ofHost host: String) -> String? {
+    DomainName.isWellFormedHost(host[...]) ? DomainName.registrable(ofHost: host) : nil
   }
 
   /// In ASCII text a byte test: every white-space character has a white-space byte (CR LF

@@ -60,4 +60,18 @@ struct EmailAddressTests {
     #expect(try #require(EmailAddress.parse("jörg@müller-bau.de")).host == "müller-bau.de")
     #expect(try #require(EmailAddress.parse("e\u{0301}@x9-y.com")).host == "x9-y.com")
   }
+
+  /// Hosts remembered across a batch give what parsing each address alone gives.
+  @Test func rememberedHostsGiveTheSameAddresses() {
+    let raws = [
+      "a@acme.co.uk", "B@ACME.co.uk", "c@acme.co.uk.", "x@co.uk", "y@co.uk", "jane@localhost", "j@ac_me.com",
+      "k@ac_me.com", "no-at-sign", "a b@acme.com", "m@mail.acme.co.uk",
+    ]
+    var hosts: [String: String?] = [:]
+    for _ in 0..<2 {
+      for raw in raws { #expect(EmailAddress.parse(raw, hosts: &hosts) == EmailAddress.parse(raw), "\(raw)") }
+    }
+    #expect(hosts["co.uk"] == .some(nil), "a public suffix is remembered as no host")
+    #expect(hosts["acme.co.uk"] == "acme.co.uk")
+  }
 }
