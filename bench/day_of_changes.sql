@@ -29,6 +29,9 @@
 --                                             9 upcoming events dismissed (app-written)
 --   and new users: an account created (users has no updated_at) with a third of its source
 --   user's live contacts, their phones and emails, and its mandatory circle.
+-- Every kind each day needs the ids 1..970 (ten day users, one per tenth) and a source of new
+-- users (ids up to 997); at S (2,000 users) each tenth is two users a day. The file has its own
+-- BEGIN and COMMIT: inside a caller's transaction, leave those two lines out.
 BEGIN;
 
 CREATE TEMP TABLE doc_users AS
