@@ -59,6 +59,10 @@ struct EmailAddressTests {
     #expect(try #require(EmailAddress.parse("\u{00A0}Jane@Acme.com\r\n")).normalized == "jane@acme.com")
     #expect(try #require(EmailAddress.parse("jörg@müller-bau.de")).host == "müller-bau.de")
     #expect(try #require(EmailAddress.parse("e\u{0301}@x9-y.com")).host == "x9-y.com")
+    #expect(EmailAddress.parse("a@\u{0301}acme.com") == nil, "an @ with a combining mark is no @")
+    #expect(EmailAddress.parse("ä@b@acme.com") == nil)
+    #expect(EmailAddress.parse("a@b@acme.com") == nil)
+    #expect(EmailAddress.parse("@@acme.com") == nil)
   }
 
   /// Hosts remembered across a batch give what parsing each address alone gives.
