@@ -2,8 +2,8 @@
 -- Synthetic data only. Runs unchanged on SQLite (sqlite3 shell, Python sqlite3, GRDB) and on
 -- PostgreSQL (psql, libpq), and gives new rows the same ids on two copies of a database (each
 -- INSERT ... SELECT is ordered: ids do not follow the order a scan happens to return rows in).
--- No GLOB, no dialect-only functions, nothing but ||, %, substr, length, coalesce, CASE, CAST(x AS INTEGER), row-value IN and TEMP tables. ASCII only, so
--- psql's client encoding cannot matter.
+-- No GLOB, no dialect-only functions, nothing but ||, %, substr, length, coalesce, CASE,
+-- CAST(x AS INTEGER), row-value IN and TEMP tables. ASCII only, so psql's client encoding cannot matter.
 --
 -- Placeholders, substituted as text by the runner (bench/harness/fortnight.py, the tests):
 --   {{DAY}}  the draw, an integer >= 1: which users and rows change. The day's users are those
@@ -31,6 +31,9 @@
 --                                             9 upcoming events dismissed (app-written)
 --   and new users: an account created (users has no updated_at) with a third of its source
 --   user's live contacts, their phones and emails, and its mandatory circle.
+-- Every kind each day needs the ids 1..10 * MOD (ten day users, one per tenth) and a source of
+-- new users (ids up to 997); at S (2,000 users) each tenth is two users a day. The file has its
+-- own BEGIN and COMMIT: inside a caller's transaction, leave those two lines out.
 BEGIN;
 
 CREATE TEMP TABLE doc_users AS

@@ -19,12 +19,24 @@ public enum DomainName {
 
   /// Two or more labels of letters (any script, for internationalized names), digits and
   /// inner hyphens, each 1–63 bytes.
+  /// An ASCII label by its bytes: in ASCII only A–Z and a–z are letters and 0–9 numbers, and
+  /// Unicode's properties cost a lookup per character.
+  private static func isLettersDigitsOrHyphens(_ label: Substring) -> Bool {
+    guard label.utf8.allSatisfy({ $0 < 0x80 }) else {
+      return label.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" }
+    }
+    return label.utf8.allSatisfy { byte in
+      (0x61...0x7A).contains(byte) || (0x41...0x5A).contains(byte) || (0x30...0x39).contains(byte)
+        || byte == 0x2D
+    }
+  }
+
   static func isWellFormedHost(_ host: Substring) -> Bool {
     let labels = host.split(separator: ".", omittingEmptySubsequences: false)
     guard labels.count >= 2, host.utf8.count <= 253 else { return false }
     return labels.allSatisfy { label in
       !label.isEmpty && label.utf8.count <= 63 && label.first != "-" && label.last != "-"
-        && label.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" }
+        && isLettersDigitsOrHyphens(label)
     }
   }
 }

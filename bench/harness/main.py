@@ -17,7 +17,8 @@ from .runner import Runner
 
 def parse(argv):
     p = argparse.ArgumentParser(prog="bench/run.sh", description=__doc__)
-    p.add_argument("--sizes", default="S,M,L", help="comma list of S, M, L (default: all three)")
+    p.add_argument("--sizes", default=None, help="comma list of S, M, L (default: all three; with "
+                   "--fortnight M)")
     p.add_argument("--runs", type=int, default=3, help="measured runs per job and size (default 3)")
     p.add_argument("--jobs", default=",".join(settings.JOBS + list(settings.NEXT_NIGHT_OF) + [settings.NIGHTLY]),
                    help="comma list of jobs, `circle-patterns next night`, and `nightly` for the "
@@ -30,14 +31,27 @@ def parse(argv):
     p.add_argument("--shards", default=",".join(settings.DEFAULT_SHARD_SIZES),
                    help="sizes at which each per-user job also runs as one shard of 2, 4 and 8 "
                         "(default M; empty for none)")
-    p.add_argument("--out", default="BENCHMARKS.md", help="report file (default BENCHMARKS.md)")
+    p.add_argument("--out", default=None, help="report file (default BENCHMARKS.md; with --fortnight "
+                   "bench/cache/fortnight-TIME.md)")
+    p.add_argument("--fortnight", action="store_true",
+                   help="instead of the per-job bench: a first night, then DAYS days of changes, each "
+                        "followed by the nightly pipeline and the hourly upcoming-birthdays, on SQLite "
+                        "at --sizes (default M) and PostgreSQL at --pg-sizes (issue 30)")
+    p.add_argument("--days", type=int, default=14, help="with --fortnight: days of changes (default 14)")
+    p.add_argument("--pg-sizes", default="S,M",
+                   help="with --fortnight: sizes on PostgreSQL (default S,M; empty for none)")
     p.add_argument("--rinjobs", required=True, help=argparse.SUPPRESS)
     args = p.parse_args(argv)
+    if args.sizes is None:
+        args.sizes = "M" if args.fortnight else "S,M,L"
     args.sizes = [s.strip().upper() for s in args.sizes.split(",") if s.strip()]
+    args.pg_sizes = [s.strip().upper() for s in args.pg_sizes.split(",") if s.strip()]
+    if args.days < 1:
+        p.error("--days must be at least 1")
     args.jobs = [j.strip() for j in args.jobs.split(",") if j.strip()]
     args.compare_layouts = [s.strip().upper() for s in args.compare_layouts.split(",") if s.strip()]
     args.shards = [s.strip().upper() for s in args.shards.split(",") if s.strip()]
-    for s in args.sizes + args.compare_layouts + args.shards:
+    for s in args.sizes + args.compare_layouts + args.shards + args.pg_sizes:
         if s not in settings.SIZES:
             p.error(f"unknown size {s}: expected S, M or L")
     known = settings.JOBS + list(settings.NEXT_NIGHT_OF) + [settings.NIGHTLY]
@@ -73,6 +87,8 @@ def main(argv):
     built = runner.built_jobs()
     log(f"built jobs: {', '.join(built)}; provider stub: {'yes' if runner.has_stub else 'not built'}")
     nightly = production_nightly_jobs(repo)
+    if args.fortnight:
+        return _fortnight(args, argv, repo, cache, runner, [j for j in nightly if j in built])
 
     results, size_facts, clustered, sharded = {}, {}, {}, {}
     for name in args.sizes:
@@ -101,9 +117,35 @@ def main(argv):
     command = "bench/run.sh " + " ".join(_user_args(argv))
     generated = report.render(
         machine.describe(repo), command.strip(), args.runs, size_facts, results, clustered, sharded)
-    out = Path(args.out) if Path(args.out).is_absolute() else repo / args.out
+    out = _out_path(repo, args.out or "BENCHMARKS.md")
     report.write(out, generated)
     _save_raw(cache, results)
+    log(f"wrote {out.relative_to(repo) if out.is_relative_to(repo) else out}")
+
+
+def _out_path(repo: Path, out: str) -> Path:
+    return Path(out) if Path(out).is_absolute() else repo / out
+
+
+def _fortnight(args, argv, repo, cache, runner, jobs):
+    """`--fortnight`: writes its own report (not BENCHMARKS.md unless --out says so)."""
+    from . import fortnight
+
+    run = fortnight.Fortnight(runner, cache, jobs, args.days, log)
+    series = []
+    for name in args.sizes:
+        series.append(run.sqlite(settings.SIZES[name]))
+        clear_scratch(cache)
+    for name in args.pg_sizes:
+        series.append(run.postgres(settings.SIZES[name]))
+        clear_scratch(cache)
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    command = ("bench/run.sh " + " ".join(_user_args(argv))).strip()
+    text = fortnight.render(series, jobs, command, machine.describe(repo))
+    out = _out_path(repo, args.out or f"bench/cache/fortnight-{stamp}.md")
+    out.write_text(text)
+    (cache.folder / f"fortnight-{stamp}.json").write_text(json.dumps(fortnight.raw(series), indent=2) + "\n")
+    print(text)
     log(f"wrote {out.relative_to(repo) if out.is_relative_to(repo) else out}")
 
 

@@ -22,21 +22,26 @@ public enum OwnerExamination: String, Sendable, Equatable {
   case changed
   /// Something the last examination found has expired (`dueAt`).
   case due
-  /// The last examination is `full_every` old or more: the periodic full pass that catches a
-  /// change the services did not stamp.
+  /// The owner's periodic full pass has come round (`PeriodicPass`): it catches a change the
+  /// services did not stamp.
   case periodic
   /// `--full`.
   case forced
 
   /// nil when the owner's last examination still holds.
   public static func reason(
-    stored: StoredOwnerExamination?, fingerprint: Int64, now: Int64, fullEverySeconds: Int64, forced: Bool
+    owner: Int64, stored: StoredOwnerExamination?, fingerprint: Int64, now: Int64, fullEverySeconds: Int64,
+    forced: Bool
   ) -> OwnerExamination? {
     if forced { return .forced }
     guard let stored else { return .new }
     if stored.fingerprint != fingerprint { return .changed }
     if let due = stored.dueAt, due <= now { return .due }
-    if now - stored.examinedAt >= fullEverySeconds { return .periodic }
+    if PeriodicPass.isDue(
+      owner: owner, examinedAt: stored.examinedAt, now: now, periodSeconds: fullEverySeconds)
+    {
+      return .periodic
+    }
     return nil
   }
 }

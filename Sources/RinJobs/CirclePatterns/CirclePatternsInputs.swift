@@ -173,15 +173,26 @@ struct CirclePatternsInputs {
   private mutating func readEmails(_ batch: UserBatch, users: [Int64], freeMail: FreeMailDomains) throws {
     var read = 0
     var invalid = 0
+    // A batch's addresses share few hosts: each is checked once (well formed, registrable
+    // domain, free mail).
+    var hosts: [String: String?] = [:]
+    var freeMailHosts: [String: Bool] = [:]
     try batch.tx.forEachLiveContactEmail(of: users) { row in
       guard evidence[row.contactID] != nil else { return }
       read += 1
-      guard let raw = row.value, let address = EmailAddress.parse(raw) else {
+      guard let raw = row.value, let address = EmailAddress.parse(raw, hosts: &hosts) else {
         invalid += 1
         return
       }
       evidence[row.contactID]?.hasEmail = true
-      if !freeMail.contains(address) {
+      let free =
+        freeMailHosts[address.host]
+        ?? {
+          let free = freeMail.contains(address)
+          freeMailHosts[address.host] = free
+          return free
+        }()
+      if !free {
         evidence[row.contactID]?.emailDomains.insert(address.registrableDomain)
       }
     }

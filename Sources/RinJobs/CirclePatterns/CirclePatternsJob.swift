@@ -31,7 +31,8 @@ public struct CirclePatternsJob: Job {
         let fingerprint = stamps[user, default: OwnerStamps()].fingerprint(settings: settingsDigest)
         guard
           let reason = OwnerExamination.reason(
-            stored: stored[user], fingerprint: fingerprint, now: context.now, fullEverySeconds: fullEvery,
+            owner: user, stored: stored[user], fingerprint: fingerprint, now: context.now,
+            fullEverySeconds: fullEvery,
             forced: context.fullPass)
         else { continue }
         batch.counts.addRead("users examined (\(reason.rawValue))")

@@ -31,7 +31,7 @@ struct EnrichmentOwners: Sendable {
       var owner = stamps[user, default: OwnerStamps()]
       owner.related = recheck.verified.digest(of: buckets[user] ?? [])
       let reason = OwnerExamination.reason(
-        stored: stored[user], fingerprint: owner.fingerprint(settings: recheck.settingsDigest),
+        owner: user, stored: stored[user], fingerprint: owner.fingerprint(settings: recheck.settingsDigest),
         now: context.now,
         fullEverySeconds: fullEverySeconds, forced: context.fullPass)
       guard let reason else {

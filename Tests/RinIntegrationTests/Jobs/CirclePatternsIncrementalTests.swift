@@ -148,7 +148,8 @@ struct CirclePatternsIncrementalTests {
       "examined \(examinedOnTheSecondNight[0]) of \(users)")
   }
 
-  /// A night with nothing new reads no owner's contacts; `full_every` brings every owner back.
+  /// A run with nothing new reads no owner's contacts; `full_every` brings every owner back, each
+  /// on a night of its own (`PeriodicPass`): over the period every owner once, no night everyone.
   @Test(arguments: Backend.available) func aQuietNightExaminesNobodyUntilFullEvery(backend: Backend)
     async throws
   {
@@ -160,8 +161,7 @@ struct CirclePatternsIncrementalTests {
     let users = first.counts.read["users"] ?? 0
     #expect(users > 20)
 
-    let quiet = await db.run(
-      CirclePatternsJob(), TestClock.options(now: TestClock.now + Self.day), config: config)
+    let quiet = await db.run(CirclePatternsJob(), TestClock.options(now: TestClock.now + 60), config: config)
     #expect(quiet.status == .succeeded, "\(quiet.error ?? "")")
     #expect(quiet.counts.read["users unchanged"] == users)
     #expect(Self.examined(quiet) == 0)
@@ -169,13 +169,19 @@ struct CirclePatternsIncrementalTests {
     #expect(quiet.changes.isEmpty)
 
     let dry = await db.run(
-      CirclePatternsJob(), TestClock.options(now: TestClock.now + 3 * Self.day, dryRun: true), config: config)
-    #expect(dry.counts.read["users examined (periodic)"] == users)
-    let due = await db.run(
-      CirclePatternsJob(), TestClock.options(now: TestClock.now + 3 * Self.day), config: config)
-    #expect(due.counts.read["users examined (periodic)"] == users, "the dry run recorded nothing")
+      CirclePatternsJob(), TestClock.options(now: TestClock.now + Self.day, dryRun: true), config: config)
+    var periodic: [Int] = []
+    for night in Int64(1)...3 {
+      let run = await db.run(
+        CirclePatternsJob(), TestClock.options(now: TestClock.now + night * Self.day), config: config)
+      #expect(Self.examined(run) == run.counts.read["users examined (periodic)"] ?? 0, "\(run.counts.read)")
+      periodic.append(run.counts.read["users examined (periodic)"] ?? 0)
+    }
+    #expect(dry.counts.read["users examined (periodic)"] ?? 0 == periodic[0], "the dry run recorded nothing")
+    #expect(periodic.reduce(0, +) == users, "every owner once over the period: \(periodic)")
+    #expect(periodic.allSatisfy { $0 < users }, "no night examines everyone: \(periodic)")
     let after = await db.run(
-      CirclePatternsJob(), TestClock.options(now: TestClock.now + 4 * Self.day), config: config)
+      CirclePatternsJob(), TestClock.options(now: TestClock.now + 3 * Self.day + 60), config: config)
     #expect(Self.examined(after) == 0)
     let forced = await db.run(
       CirclePatternsJob(), TestClock.options(now: TestClock.now + 4 * Self.day, full: true), config: config)

@@ -115,8 +115,8 @@ extension EnrichmentEndToEnd {
 
     /// An owner left alone for weeks is examined again when one of their cached answers
     /// expires (`due`: no-match answers after 30 days, with `full_every` longer than that), and
-    /// then gets exactly what a full check gives: the expired keys are asked again. Past
-    /// `full_every` every owner is examined (`periodic`); `--full` examines everyone.
+    /// then gets exactly what a full check gives: the expired keys are asked again. Within
+    /// `full_every` every owner is examined again (`periodic`); `--full` examines everyone.
     @Test(arguments: Backend.available) func ownersComeBackWhenTheirAnswersExpireOrFullEveryComesRound(
       backend: Backend
     ) async throws {
@@ -144,14 +144,15 @@ extension EnrichmentEndToEnd {
       #expect((night.counts.read["users examined (due)"] ?? 0) > 0, "\(night.counts.read)")
       try Self.expectSameResult(incremental, full)
 
-      // The next night nothing is due; 60 days after the first night, those not due since are.
+      // The next night no answer is due; by 60 days after the first night every owner has been
+      // examined again, each on its own night of the period (`PeriodicPass`).
       let quiet = await run(incremental, days: 32)
       let users = quiet.counts.read["users"] ?? 0
-      #expect(users > 0 && quiet.counts.read["users unchanged"] == users, "\(quiet.counts.read)")
+      #expect(users > 0 && quiet.counts.read["users examined (due)"] == nil, "\(quiet.counts.read)")
       let periodic = await run(incremental, days: 61)
-      #expect(
-        (periodic.counts.read["users examined (periodic)"] ?? 0)
-          == users - (night.counts.read["users examined (due)"] ?? 0), "\(periodic.counts.read)")
+      let examined = [night, quiet, periodic].map { users - ($0.counts.read["users unchanged"] ?? 0) }
+      #expect(examined.reduce(0, +) >= users, "\(examined)")
+      #expect(periodic.counts.read["users unchanged"] ?? 0 < users, "\(periodic.counts.read)")
       let forced = await run(incremental, days: 62, full: true)
       #expect(forced.counts.read["users examined (forced)"] == users, "\(forced.counts.read)")
     }

@@ -48,21 +48,23 @@ struct OwnerStampsTests {
       -> OwnerExamination?
     {
       OwnerExamination.reason(
-        stored: stored.map { StoredOwnerExamination(fingerprint: $0.0, examinedAt: $0.1) },
+        owner: 42, stored: stored.map { StoredOwnerExamination(fingerprint: $0.0, examinedAt: $0.1) },
         fingerprint: fingerprint, now: now,
         fullEverySeconds: Self.week, forced: forced)
     }
     #expect(reason(nil) == .new)
     #expect(reason((9, now - Self.day)) == nil)
     #expect(reason((8, now - Self.day)) == .changed)
-    #expect(reason((9, now - Self.week + 1)) == nil)
+    let instant = PeriodicPass.lastInstant(owner: 42, atOrBefore: now, periodSeconds: Self.week)
+    #expect(reason((9, instant)) == nil, "examined when the owner's pass came round")
+    #expect(reason((9, instant - 1)) == .periodic)
     #expect(reason((9, now - Self.week)) == .periodic, "full_every is inclusive: a week to the second")
     #expect(reason((9, now - Self.day), forced: true) == .forced)
     let dueTonight = StoredOwnerExamination(fingerprint: 9, examinedAt: now - Self.day, dueAt: now)
     let dueTomorrow = StoredOwnerExamination(fingerprint: 9, examinedAt: now - Self.day, dueAt: now + 1)
     func reason(_ stored: StoredOwnerExamination) -> OwnerExamination? {
       OwnerExamination.reason(
-        stored: stored, fingerprint: 9, now: now, fullEverySeconds: Self.week, forced: false)
+        owner: 42, stored: stored, fingerprint: 9, now: now, fullEverySeconds: Self.week, forced: false)
     }
     #expect(reason(dueTonight) == .due, "due at the run's instant")
     #expect(reason(dueTomorrow) == nil)
