@@ -15,29 +15,30 @@
 --            (birthdays, reminders' due_on) are AT's UTC date and the nine days after it, so
 --            that they land in the upcoming-events window.
 --
--- The kinds of change. Every day user's contacts and circles (ids by their own residue):
---   new contacts with phones and emails (a copy of every 25th live contact, a duplicate of it),
---   names edited (given and family swapped), phones edited, emails edited, contacts
---   soft-deleted, birthdays added / edited / removed (each bumps updated_at, docs/CONTRACT.md
---   §2), memberships added (added_at) and removed (a circle_removals row, the member row
---   deleted), merge suggestions opened (the new duplicate and its original, pending,
---   confidence 0.70..0.95), reminders added, completed (completed_at) and due_on edited.
--- And by a tenth of the day's users each (sub = (id / MOD) % 10):
---   0 account deleted (users.deleted_at)     5 security items resolved
---   1 phone verified (phone_verified 0 -> 1)  6 merge suggestions closed (merged / not_same)
---   2 timezone changed                        7 a contact pointing back deleted (its Rin user
---   3 a custom circle deleted                   has a live contact pointing to the owner)
---   4 a security item opened                  8 names edited on every 7th contact as well
---                                             9 upcoming events dismissed (app-written)
---   and new users: an account created (users has no updated_at) with a third of its source
---   user's live contacts, their phones and emails, and its mandatory circle.
--- Every kind each day needs the ids 1..10 * MOD (ten day users, one per tenth) and a source of
--- new users (ids up to 997); at S (2,000 users) each tenth is two users a day. The file has its
+-- The kinds of change, each by its own twentieth of the day's users (sub = (id / MOD) % 20), so
+-- that an owner has one kind of change a day and a job that ignored a kind would show it:
+--    0 account deleted (users.deleted_at)       10 new contacts with phones and emails (a copy
+--    1 phone verified (phone_verified 0 -> 1)      of every 25th live contact) and merge
+--    2 timezone changed                           suggestions opened (pending, 0.70..0.95)
+--    3 a custom circle deleted                  11 phones edited     12 emails edited
+--    4 a security item opened                   13 birthdays added / edited / removed
+--    5 security items resolved                  14 contacts soft-deleted
+--    6 merge suggestions closed                 15 memberships added (added_at)
+--    7 a contact pointing back deleted (its     16 memberships removed (a circle_removals row,
+--      Rin user has a live contact pointing        the member row deleted)
+--      to the owner)                            17 a reminder added
+--    8 names edited (given and family swapped)  18 reminders completed
+--    9 upcoming events dismissed (app-written)  19 reminders' due_on edited
+-- Every contact edit bumps updated_at (docs/CONTRACT.md section 2). And new users: an account created
+-- (users has no updated_at) with a third of its source user's live contacts, their phones and
+-- emails, and its mandatory circle.
+-- Every kind each day needs the ids 1..20 * MOD (twenty day users, one per twentieth) and a source
+-- of new users (ids up to 997); at S (2,000 users) each kind is one user a day. The file has its
 -- own BEGIN and COMMIT: inside a caller's transaction, leave those two lines out.
 BEGIN;
 
 CREATE TEMP TABLE doc_users AS
-  SELECT id, (id / {{MOD}}) % 10 AS sub FROM users
+  SELECT id, (id / {{MOD}}) % 20 AS sub FROM users
   WHERE id % {{MOD}} = ({{DAY}} * 13) % {{MOD}} AND deleted_at IS NULL;
 
 -- AT's UTC date and the nine after it, as YYYY-MM-DD (days to civil date, H. Hinnant's
@@ -80,7 +81,8 @@ UPDATE users SET display_name = 'Newcomer ' || id
 -- numbers and addresses), so that it can join the owner's groups and be suggested as a merge.
 INSERT INTO contacts (user_id, given_name, family_name, display_name, source, created_at, updated_at)
   SELECT user_id, 'New', family_name, 'copy of ' || id, 'manual', {{AT}}, {{AT}}
-  FROM contacts WHERE user_id IN (SELECT id FROM doc_users) AND deleted_at IS NULL AND id % 25 = 0
+  FROM contacts WHERE user_id IN (SELECT id FROM doc_users WHERE sub = 10) AND deleted_at IS NULL
+    AND id % 25 = 0
   ORDER BY id;
 -- Phones and emails of every contact created today (display_name names the source row).
 INSERT INTO contact_phones (contact_id, raw, label)
@@ -97,7 +99,7 @@ INSERT INTO merge_suggestions (user_id, contact_a, contact_b, confidence, status
     0.70 + (CAST(substr(n.display_name, 9) AS INTEGER) % 26) / 100.0, 'pending', NULL, {{AT}}
   FROM contacts n
   WHERE n.created_at = {{AT}} AND n.display_name LIKE 'copy of %' AND n.given_name = 'New'
-    AND n.user_id IN (SELECT id FROM doc_users)
+    AND n.user_id IN (SELECT id FROM doc_users WHERE sub = 10)
   ORDER BY n.id;
 
 -- Edited phones (the last digit moved on by one) and addresses (another local part).
@@ -105,36 +107,36 @@ UPDATE contact_phones
   SET raw = substr(raw, 1, length(raw) - 1) || ((CAST(substr(raw, length(raw), 1) AS INTEGER) + 1) % 10)
   WHERE substr(raw, length(raw), 1) IN ('0', '1', '2', '3', '4', '5', '6', '7', '8', '9')
     AND contact_id IN (
-      SELECT id FROM contacts WHERE user_id IN (SELECT id FROM doc_users)
+      SELECT id FROM contacts WHERE user_id IN (SELECT id FROM doc_users WHERE sub = 11)
         AND deleted_at IS NULL AND created_at < {{AT}} AND id % 10 = 1);
 UPDATE contact_emails SET address = 'x.' || address
   WHERE address IS NOT NULL AND contact_id IN (
-    SELECT id FROM contacts WHERE user_id IN (SELECT id FROM doc_users)
+    SELECT id FROM contacts WHERE user_id IN (SELECT id FROM doc_users WHERE sub = 12)
       AND deleted_at IS NULL AND created_at < {{AT}} AND id % 10 = 2);
 -- Edited names: given and family swapped.
 UPDATE contacts SET given_name = family_name, family_name = given_name, updated_at = {{AT}}
   WHERE deleted_at IS NULL AND created_at < {{AT}}
-    AND (user_id IN (SELECT id FROM doc_users) AND id % 10 = 6
-      OR user_id IN (SELECT id FROM doc_users WHERE sub = 8) AND id % 7 = 0);
+    AND user_id IN (SELECT id FROM doc_users WHERE sub = 8) AND (id % 10 = 6 OR id % 7 = 0);
 -- Birthdays added (AT's date + 0..9 days, a third without year), edited (another of those
 -- days), removed.
 UPDATE contacts SET updated_at = {{AT}}, birthday = (
     SELECT CASE WHEN contacts.id % 3 = 0 THEN '--' || substr(on_date, 6)
       ELSE '19' || (60 + contacts.id % 40) || substr(on_date, 5) END
     FROM doc_dates WHERE k = contacts.id % 10)
-  WHERE user_id IN (SELECT id FROM doc_users) AND deleted_at IS NULL AND created_at < {{AT}}
-    AND (id % 10 = 7 AND birthday IS NULL OR id % 10 = 8 AND birthday IS NOT NULL);
+  WHERE user_id IN (SELECT id FROM doc_users WHERE sub = 13) AND deleted_at IS NULL
+    AND created_at < {{AT}} AND (id % 10 = 7 AND birthday IS NULL OR id % 10 = 8 AND birthday IS NOT NULL);
 UPDATE contacts SET birthday = NULL, updated_at = {{AT}}
-  WHERE user_id IN (SELECT id FROM doc_users) AND deleted_at IS NULL AND created_at < {{AT}}
-    AND id % 10 = 9 AND birthday IS NOT NULL;
+  WHERE user_id IN (SELECT id FROM doc_users WHERE sub = 13) AND deleted_at IS NULL
+    AND created_at < {{AT}} AND id % 10 = 9 AND birthday IS NOT NULL;
 -- Phones and emails edited above: their contacts' updated_at.
 UPDATE contacts SET updated_at = {{AT}}
-  WHERE user_id IN (SELECT id FROM doc_users) AND deleted_at IS NULL AND created_at < {{AT}}
-    AND (id % 10 = 1 OR id % 10 = 2);
+  WHERE deleted_at IS NULL AND created_at < {{AT}}
+    AND (user_id IN (SELECT id FROM doc_users WHERE sub = 11) AND id % 10 = 1
+      OR user_id IN (SELECT id FROM doc_users WHERE sub = 12) AND id % 10 = 2);
 -- Deleted contacts.
 UPDATE contacts SET deleted_at = {{AT}}, updated_at = {{AT}}
-  WHERE user_id IN (SELECT id FROM doc_users) AND deleted_at IS NULL AND created_at < {{AT}}
-    AND id % 20 = 3;
+  WHERE user_id IN (SELECT id FROM doc_users WHERE sub = 14) AND deleted_at IS NULL
+    AND created_at < {{AT}} AND id % 20 = 3;
 -- A contact pointing back deleted: one whose Rin user has a live contact pointing to the owner.
 UPDATE contacts SET deleted_at = {{AT}}, updated_at = {{AT}}
   WHERE user_id IN (SELECT id FROM doc_users WHERE sub = 7) AND deleted_at IS NULL
@@ -145,13 +147,13 @@ UPDATE contacts SET deleted_at = {{AT}}, updated_at = {{AT}}
 -- New members of custom circles (contacts of residue 5 mod 40, never removed below: 4 mod 15).
 INSERT INTO circle_members (circle_id, contact_id, added_at)
   SELECT k.id, c.id, {{AT}} FROM circles k JOIN contacts c ON c.user_id = k.user_id
-  WHERE k.user_id IN (SELECT id FROM doc_users) AND k.kind = 'custom' AND k.deleted_at IS NULL
+  WHERE k.user_id IN (SELECT id FROM doc_users WHERE sub = 15) AND k.kind = 'custom' AND k.deleted_at IS NULL
     AND c.deleted_at IS NULL AND c.id % 40 = 5
     AND NOT EXISTS (SELECT 1 FROM circle_members m WHERE m.circle_id = k.id AND m.contact_id = c.id);
 -- Removals: the user takes members out of their circles.
 INSERT INTO circle_removals (circle_id, contact_id, removed_at)
   SELECT m.circle_id, m.contact_id, {{AT}} FROM circle_members m JOIN circles k ON k.id = m.circle_id
-  WHERE k.user_id IN (SELECT id FROM doc_users) AND m.contact_id % 15 = 4;
+  WHERE k.user_id IN (SELECT id FROM doc_users WHERE sub = 16) AND m.contact_id % 15 = 4;
 DELETE FROM circle_members WHERE (circle_id, contact_id) IN (
   SELECT circle_id, contact_id FROM circle_removals WHERE removed_at = {{AT}});
 -- A deleted custom circle (the one with the lowest id).
@@ -177,12 +179,12 @@ UPDATE security_items SET status = 'resolved'
 INSERT INTO reminders (user_id, contact_id, text, due_on, completed_at)
   SELECT c.user_id, min(c.id), 'Call back',
     (SELECT on_date FROM doc_dates WHERE k = c.user_id % 8), NULL
-  FROM contacts c WHERE c.user_id IN (SELECT id FROM doc_users) AND c.deleted_at IS NULL
+  FROM contacts c WHERE c.user_id IN (SELECT id FROM doc_users WHERE sub = 17) AND c.deleted_at IS NULL
   GROUP BY c.user_id ORDER BY c.user_id;
 UPDATE reminders SET completed_at = {{AT}}
-  WHERE completed_at IS NULL AND id % 3 = 0 AND user_id IN (SELECT id FROM doc_users);
+  WHERE completed_at IS NULL AND user_id IN (SELECT id FROM doc_users WHERE sub = 18);
 UPDATE reminders SET due_on = (SELECT on_date FROM doc_dates WHERE k = reminders.id % 10)
-  WHERE completed_at IS NULL AND id % 3 = 1 AND user_id IN (SELECT id FROM doc_users);
+  WHERE completed_at IS NULL AND user_id IN (SELECT id FROM doc_users WHERE sub = 19);
 -- Upcoming events dismissed in the app (the rows the last upcoming-birthdays run wrote).
 UPDATE upcoming_events SET dismissed_at = {{AT}}
   WHERE dismissed_at IS NULL AND ref_id % 2 = 0 AND user_id IN (SELECT id FROM doc_users WHERE sub = 9);

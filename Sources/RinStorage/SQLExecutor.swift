@@ -31,6 +31,11 @@ protocol SQLExecutor {
   /// Streams the rows of a query through a cursor; memory does not grow with the result.
   func forEachRow(_ sql: String, _ arguments: [SQLValue], _ body: (any SQLRowReader) throws -> Void)
     throws
+  /// The rows of a query whose result is bounded by a batch (a few rows per user of it), read
+  /// at once: on PostgreSQL one round trip instead of a cursor's three (declare, fetch, close),
+  /// which at M were most of a quiet night's time on the server.
+  func forEachBatchRow(_ sql: String, _ arguments: [SQLValue], _ body: (any SQLRowReader) throws -> Void)
+    throws
   /// `execute` of an `INSERT`, `UPDATE` or `DELETE` (no `RETURNING`): the path of
   /// `MultiRowStatement`, whose chunks bind hundreds of values each.
   @discardableResult
@@ -52,8 +57,19 @@ extension SQLExecutor {
 
   func finishBulkLoad(_ inserters: [BulkInserter]) throws {}
 
+  /// SQLite steps a statement row by row either way.
+  func forEachBatchRow(_ sql: String, _ arguments: [SQLValue], _ body: (any SQLRowReader) throws -> Void)
+    throws
+  {
+    try forEachRow(sql, arguments, body)
+  }
+
   func forEachRow(_ query: (String, [SQLValue]), _ body: (any SQLRowReader) throws -> Void) throws {
     try forEachRow(query.0, query.1, body)
+  }
+
+  func forEachBatchRow(_ query: (String, [SQLValue]), _ body: (any SQLRowReader) throws -> Void) throws {
+    try forEachBatchRow(query.0, query.1, body)
   }
 
   func fetchInt(_ sql: String, _ arguments: [SQLValue] = []) throws -> Int64? {

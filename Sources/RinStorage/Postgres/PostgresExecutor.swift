@@ -37,6 +37,12 @@ struct PostgresExecutor: SQLExecutor {
     }
   }
 
+  func forEachBatchRow(
+    _ sql: String, _ arguments: [SQLValue], _ body: (any SQLRowReader) throws -> Void
+  ) throws {
+    try Self.forEach(try connection.run(sql, arguments), body)
+  }
+
   private static func forEach(_ result: PostgresResult, _ body: (any SQLRowReader) throws -> Void) throws {
     let reader = PostgresRowReader(result: result)
     for row in 0..<result.rowCount {

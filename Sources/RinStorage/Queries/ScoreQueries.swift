@@ -49,7 +49,7 @@ public struct InvitePromptState: Sendable, Equatable {
 extension StorageTransaction {
   public func scoreUsers(_ ids: [Int64]) throws -> [ScoreUserRow] {
     var users: [ScoreUserRow] = []
-    try sql.forEachRow(
+    try sql.forEachBatchRow(
       "SELECT id, created_at, phone_verified FROM users WHERE id IN (\(SQLDialect.list(ids.count))) ORDER BY id",
       ids.map(SQLValue.integer)
     ) { row in
@@ -71,7 +71,8 @@ extension StorageTransaction {
             AND c.created_at < :end AND (c.deleted_at IS NULL OR c.deleted_at >= :end))
       GROUP BY k.user_id
       """
-    try sql.forEachRow(SQLDialect.named(query, ["end": .integer(end)], then: ids.map(SQLValue.integer))) {
+    try sql.forEachBatchRow(SQLDialect.named(query, ["end": .integer(end)], then: ids.map(SQLValue.integer)))
+    {
       row in
       if let user = row.int64(0) { counts[user] = Int(row.int64(1) ?? 0) }
     }
@@ -82,7 +83,7 @@ extension StorageTransaction {
   public func pendingMergeConfidences(of ids: [Int64], createdBefore end: Int64) throws -> [Int64: [Double?]]
   {
     var result: [Int64: [Double?]] = [:]
-    try sql.forEachRow(
+    try sql.forEachBatchRow(
       "SELECT user_id, confidence FROM merge_suggestions WHERE user_id IN (\(SQLDialect.list(ids.count))) AND status = 'pending' AND created_at < ?",
       ids.map(SQLValue.integer) + [.integer(end)]
     ) { row in
@@ -93,7 +94,7 @@ extension StorageTransaction {
 
   public func openSecurityItemCounts(of ids: [Int64], createdBefore end: Int64) throws -> [Int64: Int] {
     var counts: [Int64: Int] = [:]
-    try sql.forEachRow(
+    try sql.forEachBatchRow(
       "SELECT user_id, count(*) FROM security_items WHERE user_id IN (\(SQLDialect.list(ids.count))) AND status = 'open' AND created_at < ? GROUP BY user_id",
       ids.map(SQLValue.integer) + [.integer(end)]
     ) { row in

@@ -21,7 +21,7 @@ extension StorageTransaction {
     var history: [Int64: SnapshotHistory] = [:]
     let list = SQLDialect.list(ids.count)
     let idValues = ids.map(SQLValue.integer)
-    try sql.forEachRow(
+    try sql.forEachBatchRow(
       """
       SELECT user_id, as_of, score, quality, position, stability, trust, tier, delta, formula_version
       FROM score_snapshots WHERE user_id IN (\(list)) AND as_of = ?
@@ -33,17 +33,19 @@ extension StorageTransaction {
         position: row.double(4), stability: row.double(5), trust: row.double(6), tier: row.text(7) ?? "",
         delta: row.int64(8).map { Int($0) }, formulaVersion: row.text(9) ?? "")
     }
-    try sql.forEachRow(
+    // One backward seek per user into the key, however long the user's history (comparing every
+    // snapshot with the user's latest took a quiet night on PostgreSQL at M 232 ms).
+    try sql.forEachBatchRow(
       """
-      SELECT s.user_id, s.score FROM score_snapshots s
-      WHERE s.user_id IN (\(list)) AND s.as_of = (
-        SELECT max(t.as_of) FROM score_snapshots t WHERE t.user_id = s.user_id AND t.as_of < ?)
-      """, idValues + [asOf]
+      SELECT u.id, (SELECT s.score FROM score_snapshots s WHERE s.user_id = u.id AND s.as_of < ?
+        ORDER BY s.as_of DESC LIMIT 1)
+      FROM users u WHERE u.id IN (\(list))
+      """, [asOf] + idValues
     ) { row in
       guard let user = row.int64(0) else { return }
       history[user, default: SnapshotHistory()].previousScore = row.int64(1).map { Int($0) }
     }
-    try sql.forEachRow(
+    try sql.forEachBatchRow(
       """
       SELECT user_id, max(CASE WHEN as_of < ? AND score >= ? THEN 1 ELSE 0 END),
         max(CASE WHEN as_of > ? THEN 1 ELSE 0 END)
@@ -60,7 +62,7 @@ extension StorageTransaction {
   public func invitePromptStates(of ids: [Int64]) throws -> [Int64: InvitePromptState] {
     var states: [Int64: InvitePromptState] = [:]
     let list = SQLDialect.list(ids.count)
-    try sql.forEachRow(
+    try sql.forEachBatchRow(
       "SELECT user_id, invite_prompts_shown, last_invite_prompt_at, last_invite_dismissed_at FROM user_state WHERE user_id IN (\(list))",
       ids.map(SQLValue.integer)
     ) { row in
@@ -71,7 +73,7 @@ extension StorageTransaction {
       state.lastDismissedAt = row.int64(3)
       states[user] = state
     }
-    try sql.forEachRow(
+    try sql.forEachBatchRow(
       "SELECT inviter_user_id, max(shared_at) FROM invite_shares WHERE inviter_user_id IN (\(list)) GROUP BY inviter_user_id",
       ids.map(SQLValue.integer)
     ) { row in

@@ -23,7 +23,7 @@ extension StorageTransaction {
   /// The stored tallies of `userIDs` (a row that cannot be read back is left out: recounted).
   public func scoreTallies(of userIDs: [Int64]) throws -> [Int64: StoredScoreTally] {
     var tallies: [Int64: StoredScoreTally] = [:]
-    try sql.forEachRow(
+    try sql.forEachBatchRow(
       """
       SELECT user_id, window_end, stamps_after, due_end, circles_digest, contacts, complete, enriched,
         rin, mutual, organized, custom_circles, churn_days
@@ -53,7 +53,7 @@ extension StorageTransaction {
   /// digest itself is compared; a circle created or deleted has one (`ownersChanged`).
   public func circlesDigests(of userIDs: [Int64]) throws -> [Int64: Int64] {
     var digests: [Int64: Int64] = [:]
-    try sql.forEachRow(
+    try sql.forEachBatchRow(
       """
       SELECT user_id, CAST(sum(CASE WHEN kind IN ('prepopulated', 'custom') THEN id % 2147483647 ELSE 0 END)
         AS BIGINT)
@@ -87,14 +87,12 @@ extension StorageTransaction {
           WHERE c.user_id = t.user_id AND c.rin_user_id IS NOT NULL
             AND (r.created_at > t.since OR r.deleted_at > t.since))
         OR EXISTS (SELECT 1 FROM circles k WHERE k.user_id = t.user_id
-          AND (k.created_at > t.since OR k.deleted_at > t.since))
-        OR EXISTS (SELECT 1 FROM circles k JOIN circle_members m ON m.circle_id = k.id
-          WHERE k.user_id = t.user_id AND m.added_at > t.since)
-        OR EXISTS (SELECT 1 FROM circles k JOIN circle_removals r ON r.circle_id = k.id
-          WHERE k.user_id = t.user_id AND r.removed_at > t.since)
+          AND (k.created_at > t.since OR k.deleted_at > t.since
+            OR EXISTS (SELECT 1 FROM circle_members m WHERE m.circle_id = k.id AND m.added_at > t.since)
+            OR EXISTS (SELECT 1 FROM circle_removals r WHERE r.circle_id = k.id AND r.removed_at > t.since)))
       """
     let values = owners.flatMap { [SQLValue.integer($0), .integer(tallies[$0]!.stampsAfter)] }
-    try sql.forEachRow(query, values) { row in
+    try sql.forEachBatchRow(query, values) { row in
       if let user = row.int64(0) { changed.insert(user) }
     }
     return changed

@@ -4,7 +4,7 @@ extension StorageTransaction {
   /// Each user's `timezone` as written (null, empty or garbage included).
   public func userTimeZones(of ids: [Int64]) throws -> [Int64: String?] {
     var zones: [Int64: String?] = [:]
-    try sql.forEachRow(
+    try sql.forEachBatchRow(
       "SELECT id, timezone FROM users WHERE id IN (\(SQLDialect.list(ids.count)))", ids.map(SQLValue.integer)
     ) { row in
       if let id = row.int64(0) { zones[id] = .some(row.text(1)) }

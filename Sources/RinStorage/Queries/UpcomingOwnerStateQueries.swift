@@ -6,7 +6,7 @@ import RinDomain
 extension StorageTransaction {
   public func upcomingOwnerStates(of userIDs: [Int64]) throws -> [Int64: UpcomingOwnerState] {
     var states: [Int64: UpcomingOwnerState] = [:]
-    try sql.forEachRow(
+    try sql.forEachBatchRow(
       """
       SELECT user_id, today, zone, inputs_digest, stamps_after FROM upcoming_owner_states
       WHERE user_id IN (\(SQLDialect.list(userIDs.count)))
@@ -32,7 +32,7 @@ extension StorageTransaction {
     let pairs = Array(repeating: "(CAST(? AS BIGINT), CAST(? AS BIGINT))", count: owners.count)
       .joined(separator: ", ")
     var changed = Set<Int64>()
-    try sql.forEachRow(
+    try sql.forEachBatchRow(
       """
       WITH t (user_id, since) AS (VALUES \(pairs))
       SELECT t.user_id FROM t WHERE
@@ -51,7 +51,7 @@ extension StorageTransaction {
     of ids: [Int64],
     _ body: (_ userID: Int64, _ id: Int64, _ contactID: Int64, _ dueOn: String?) throws -> Void
   ) throws {
-    try sql.forEachRow(
+    try sql.forEachBatchRow(
       """
       SELECT user_id, id, contact_id, due_on FROM reminders
       WHERE user_id IN (\(SQLDialect.list(ids.count))) AND completed_at IS NULL
