@@ -12,12 +12,6 @@ enum PostgresSessionSettings {
       // thresholds: LLVM spent about 4 s compiling daily-score's contact scan, in every batch,
       // for a query that then ran in 0.2 s (BENCHMARKS.md, PostgreSQL and shards).
       "SET jit = off",
-      // A prepared statement is planned for the values it gets, every time. After five runs
-      // PostgreSQL may switch to one generic plan for all values; for daily-score's per-owner
-      // change checks (a `VALUES` list of owners and instants, `EXISTS` per owner) the generic
-      // plan it chose after a day of changes hashed whole tables: 3.6 s a night at M instead
-      // of 0.6 s. Planning each time costs about 1 ms a batch.
-      "SET plan_cache_mode = force_custom_plan",
     ].joined(separator: "; ")
   }
 }

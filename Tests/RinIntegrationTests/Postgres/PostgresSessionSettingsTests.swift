@@ -16,7 +16,6 @@ struct PostgresSessionSettingsTests {
     let storage = try Storage.open(url: url, options: .init(createIfMissing: true, busyTimeoutSeconds: 2.5))
     #expect(try Self.setting("cursor_tuple_fraction", of: storage) == "1")
     #expect(try Self.setting("jit", of: storage) == "off")
-    #expect(try Self.setting("plan_cache_mode", of: storage) == "force_custom_plan")
     #expect(try Self.setting("lock_timeout", of: storage) == "2500ms")
   }
 }
