@@ -4,8 +4,8 @@ enum PostgresSessionSettings {
     [
       // A busy row or lock waits as long as SQLite's busy timeout would, then fails as busy.
       "SET lock_timeout = '\(Int(busyTimeoutSeconds * 1000))ms'",
-      // Every read streams its whole result through `DECLARE … CURSOR`: plan for reading all of
-      // it, not (the default 0.1) for the first tenth fast.
+      // A read that streams (`forEachRow`) goes through `DECLARE … CURSOR`: plan for reading all
+      // of it, not (the default 0.1) for the first tenth fast.
       "SET cursor_tuple_fraction = 1",
       // Our queries run in tens of milliseconds, but their estimated cost (a `user_id IN (…)` of
       // hundreds of values, `EXISTS` per row, `UNION ALL` over id ranges) is past the JIT
