@@ -49,3 +49,25 @@ extension StorageOptions {
       options: .init(createIfMissing: create, busyTimeoutSeconds: timeout, buildsServiceIndexes: create))
   }
 }
+
+/// Output files (`--metrics-file`, `report --out`): checked before any work, so that a path
+/// that cannot be written fails at once (exit 64) rather than after a run whose work then looks
+/// failed; written after it with a warning only, so that a run that succeeded still exits 0.
+enum OutputCheck {
+  /// Throws a usage failure (exit 64) when `path` cannot be written.
+  static func writable(_ path: String?, what: String, option: String) throws {
+    guard let path, let problem = OutputFile.problem(writing: path, what: what) else { return }
+    throw CLIFailure(.usage, "\(option) \(problem); nothing ran")
+  }
+
+  /// Runs `write`; a failure is printed as a warning on stderr, and the exit code stays the run's.
+  static func warnOnFailure(_ command: String, _ write: () throws -> Void) {
+    do {
+      try write()
+    } catch {
+      let failure = CLIFailure.from(error)
+      FileHandle.standardError.write(
+        Data("\(command): warning: \(failure.message); the run's own outcome and exit code stand\n".utf8))
+    }
+  }
+}

@@ -72,7 +72,7 @@ struct BackfillCommand: AsyncParsableCommand {
         return
       }
       let stop = StopSignal()
-      stop.trapTerminationSignals()
+      stop.trapTerminationSignals(recordingIn: opened)
       let runner = JobRunner(
         config: config, storage: opened, logger: Logger(label: "rinjobs.backfill"), stop: stop)
       var ran = 0

@@ -72,22 +72,25 @@ struct PipelineRunCommand: AsyncParsableCommand {
     try await CLIFailure.reporting("rinjobs pipeline run \(name)") {
       LogSetup.bootstrap()
       let options = runOptions
+      try OutputCheck.writable(output.metricsFile, what: "metrics file", option: "--metrics-file")
       let config = try storage.loadConfig()
       guard let pipeline = try PipelineLookup.select(name, in: config).first else { return }
       let opened = try storage.openStorage(config)
       let stop = StopSignal()
-      stop.trapTerminationSignals()
+      stop.trapTerminationSignals(recordingIn: opened)
       let runner = PipelineRunner(
         config: config, storage: opened, logger: Logger(label: "rinjobs"), stop: stop,
         jobs: { JobCatalog.job($0) })
       let report = await runner.run(pipeline, options: options)
       print(output.json ? (JSONText.encode(report) ?? "{}") : PipelineReportText.render(report))
       if let metricsFile = output.metricsFile, !report.runs.isEmpty {
-        try MetricsFile.write(
-          MetricsFile.render(
-            try MetricsFile.facts(
-              for: report, storage: opened, deadline: pipeline.deadline,
-              finishedAt: Int64(Date().timeIntervalSince1970))), to: metricsFile)
+        OutputCheck.warnOnFailure("rinjobs pipeline run \(name)") {
+          try MetricsFile.write(
+            MetricsFile.render(
+              try MetricsFile.facts(
+                for: report, storage: opened, deadline: pipeline.deadline,
+                finishedAt: Int64(Date().timeIntervalSince1970))), to: metricsFile)
+        }
       }
       guard report.exitCode == .success else { throw ExitCode(report.exitCode.rawValue) }
     }

@@ -22,6 +22,7 @@ public struct RunCommand: AsyncParsableCommand {
     try await CLIFailure.reporting("rin-\(job.rawValue)") {
       LogSetup.bootstrap()
       let runOptions = options.runOptions
+      try OutputCheck.writable(runOptions.metricsFile, what: "metrics file", option: "--metrics-file")
       let config = try options.storage.loadConfig()
       guard let implementation = JobCatalog.job(job) else {
         throw CLIFailure(
@@ -37,26 +38,28 @@ public struct RunCommand: AsyncParsableCommand {
           metadata: ["migrations": "\(storage.pendingServiceIndexes.joined(separator: "; "))"])
       }
       let stop = StopSignal()
-      stop.trapTerminationSignals()
+      stop.trapTerminationSignals(recordingIn: storage)
       let runner = JobRunner(
         config: config, storage: storage, logger: logger, stop: stop)
       let summary = await runner.run(implementation, options: runOptions)
-      try JobOutput.emit(summary, options: runOptions, storage: storage)
+      try JobOutput.emit(summary, options: runOptions, storage: storage, command: "rin-\(job.rawValue)")
     }
   }
 }
 
 /// Prints a run's summary and writes its metrics; turns a failed run into its exit code.
 enum JobOutput {
-  static func emit(_ summary: RunSummary, options: RunOptions, storage: Storage) throws {
+  static func emit(_ summary: RunSummary, options: RunOptions, storage: Storage, command: String) throws {
     if options.json {
       print(JSONText.encode(summary) ?? "{}")
     } else {
       print(SummaryText.render(summary))
     }
     if let path = options.metricsFile {
-      try MetricsFile.write(
-        MetricsFile.render([try MetricsFile.facts(for: summary, storage: storage)]), to: path)
+      OutputCheck.warnOnFailure(command) {
+        try MetricsFile.write(
+          MetricsFile.render([try MetricsFile.facts(for: summary, storage: storage)]), to: path)
+      }
     }
     guard summary.exitCode == .success else {
       throw ExitCode(summary.exitCode.rawValue)

@@ -110,16 +110,9 @@ public enum MetricsFile {
   }
 
   public static func write(_ text: String, to path: String) throws {
-    let url = URL(fileURLWithPath: path)
-    let temporary = url.deletingLastPathComponent().appendingPathComponent(
-      ".\(url.lastPathComponent).\(getpid()).tmp")
-    try Data(text.utf8).write(to: temporary)
-    guard rename(temporary.path, url.path) == 0 else {
-      let reason = String(cString: strerror(errno))
-      try? FileManager.default.removeItem(at: temporary)
-      throw RunFailure(.jobFailed, "\(path): cannot write the metrics file: \(reason)")
-    }
+    try OutputFile.write(text, to: path, what: "metrics file")
   }
+
 }
 
 extension MetricsFile {

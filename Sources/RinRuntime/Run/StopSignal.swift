@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import RinStorage
 import Synchronization
 
 /// Turns SIGTERM and SIGINT into a request the batch loop checks between batches, so a stop
@@ -14,15 +15,23 @@ public final class StopSignal: Sendable {
 
   public func request() { requested.store(true, ordering: .releasing) }
 
-  /// Routes SIGTERM and SIGINT to `request()`. A second signal stops the process at once.
-  public func trapTerminationSignals() {
+  /// Routes SIGTERM and SIGINT to `request()`. A second signal stops the process at once: the
+  /// batch in progress is rolled back, every run this process still has `running` in `storage`'s
+  /// ledger is recorded `interrupted` (given at most `recordingSeconds`, in case the batch holds
+  /// the database), and the process exits 75 like any stopped run.
+  public func trapTerminationSignals(
+    recordingIn storage: Storage? = nil, environment: RuntimeEnvironment = RuntimeEnvironment(),
+    recordingSeconds: Double = 5
+  ) {
     sources.withLock { sources in
       guard sources.isEmpty else { return }
       for signalNumber in [SIGTERM, SIGINT] {
         signal(signalNumber, SIG_IGN)
         let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
         source.setEventHandler { [self] in
-          if isRequested { exit(130) }
+          if isRequested {
+            Self.stopAtOnce(recordingIn: storage, environment: environment, within: recordingSeconds)
+          }
           request()
           FileHandle.standardError.write(
             Data("rinjobs: stop requested; finishing the current batch (signal again to stop now)\n".utf8))
@@ -31,5 +40,47 @@ public final class StopSignal: Sendable {
         sources.append(source)
       }
     }
+  }
+
+  /// Why a run stopped by a second signal ended, as its ledger row says.
+  static let stoppedAtOnce =
+    "signal: stopped at once by a second signal; the batch in progress was rolled back, and the next run resumes after the last committed batch"
+
+  private static func stopAtOnce(
+    recordingIn storage: Storage?, environment: RuntimeEnvironment, within seconds: Double
+  )
+    -> Never
+  {
+    let standardError = FileHandle.standardError
+    standardError.write(
+      Data("rinjobs: second signal: stopping now; the batch in progress is rolled back\n".utf8))
+    if let storage {
+      let recorded = DispatchSemaphore(value: 0)
+      Thread.detachNewThread {
+        do {
+          try storage.write { tx in
+            let jobs = try tx.interruptRuns(
+              host: environment.host, pid: environment.pid, at: environment.wallSeconds, reason: stoppedAtOnce
+            )
+            for job in Set(jobs) where !job.hasPrefix("pipeline:") {
+              try tx.countSkip(job: job, reason: SkipReason.signal.rawValue, at: environment.wallSeconds)
+            }
+          }
+        } catch {
+          standardError.write(
+            Data(
+              "rinjobs: could not record the stop in the run ledger: \(RunFailure.from(error).message)\n".utf8
+            ))
+        }
+        recorded.signal()
+      }
+      if recorded.wait(timeout: .now() + seconds) == .timedOut {
+        standardError.write(
+          Data(
+            "rinjobs: could not record the stop in the run ledger within \(Int(seconds)) s (the database is busy); the next `rinjobs status`, `--scheduled` or `--catch-up` marks the run abandoned\n"
+              .utf8))
+      }
+    }
+    exit(RinExitCode.temporary.rawValue)
   }
 }
