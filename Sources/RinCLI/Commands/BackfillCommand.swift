@@ -53,7 +53,7 @@ struct BackfillCommand: AsyncParsableCommand {
     try await CLIFailure.reporting("rinjobs backfill") {
       LogSetup.bootstrap()
       let config = try storage.loadConfig()
-      let opened = try storage.openStorage(config)
+      let opened = try storage.openStorage(config, dryRun: dryRun)
       guard let implementation = JobCatalog.job(job) else {
         throw CLIFailure(.failure, "\(job.rawValue) is not built in this release")
       }

@@ -75,7 +75,7 @@ struct PipelineRunCommand: AsyncParsableCommand {
       try OutputCheck.writable(output.metricsFile, what: "metrics file", option: "--metrics-file")
       let config = try storage.loadConfig()
       guard let pipeline = try PipelineLookup.select(name, in: config).first else { return }
-      let opened = try storage.openStorage(config)
+      let opened = try storage.openStorage(config, dryRun: options.dryRun)
       let stop = StopSignal()
       stop.trapTerminationSignals(recordingIn: opened)
       let runner = PipelineRunner(

@@ -30,7 +30,7 @@ public struct RunCommand: AsyncParsableCommand {
           "\(job.rawValue) is not built yet in this release; it ran nothing. Built jobs: \(JobCatalog.built.map(\.rawValue).joined(separator: ", "))."
         )
       }
-      let storage = try options.storage.openStorage(config)
+      let storage = try options.storage.openStorage(config, dryRun: runOptions.dryRun)
       let logger = Logger(label: "rinjobs")
       if !storage.pendingServiceIndexes.isEmpty {
         logger.warning(

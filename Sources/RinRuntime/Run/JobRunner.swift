@@ -83,7 +83,7 @@ public struct JobRunner: Sendable {
           selection: UserSelection(shard: shard, userIDs: users), checkpointScope: scope,
           resumeAfterUserID: checkpoint?.lastUserID, stop: stop,
           progress: ProgressBar(label: job.name.rawValue))
-        ctx.environment = environment.variables
+        ctx.environment = options.dryRun ? dryRunVariables : environment.variables
         ctx.fullPass = options.full
         ctx.deadline = config.jobs.timeout(for: job.name).map {
           RunDeadline(
@@ -133,6 +133,18 @@ public struct JobRunner: Sendable {
     log(summary, logger: logger)
     return summary
   }
+
+  /// A dry run calls no paid API, so it needs no provider secret: an unset key variable gets a
+  /// placeholder that no request ever carries (a dry run counts would-be lookups instead).
+  var dryRunVariables: [String: String] {
+    var variables = environment.variables
+    if let name = config.jobs.enrichmentFetch.provider?.apiKeyEnv, (variables[name] ?? "").isEmpty {
+      variables[name] = Self.dryRunKeyPlaceholder
+    }
+    return variables
+  }
+
+  static let dryRunKeyPlaceholder = "(dry run: no key needed, none sent)"
 
   private func finishLedger(runID: Int64?, summary: RunSummary, logger: Logger) {
     guard let runID, summary.status != .skipped else { return }
