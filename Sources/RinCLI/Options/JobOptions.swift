@@ -14,6 +14,9 @@ public struct JobOptions: ParsableArguments {
     transform: CalendarDate.parse(argument:))
   var asOf: CalendarDate?
 
+  @Flag(name: .long, help: "Allow an --as-of after today's date (UTC).")
+  var allowFuture = false
+
   @OptionGroup var clock: ClockOptions
 
   @Option(name: .long, help: "Only this user id (repeatable).")
@@ -35,6 +38,9 @@ public struct JobOptions: ParsableArguments {
 
   public func validate() throws {
     if user.contains(where: { $0 <= 0 }) { throw ValidationError("--user takes positive user ids") }
+    if let asOf, !allowFuture, let problem = CalendarDate.futureProblem(asOf, option: "--as-of") {
+      throw ValidationError(problem)
+    }
   }
 
   /// The options as the runtime takes them.
