@@ -82,7 +82,7 @@ public struct JobRunner: Sendable {
           asOf: asOf, now: now, logger: logger,
           selection: UserSelection(shard: shard, userIDs: users), checkpointScope: scope,
           resumeAfterUserID: checkpoint?.lastUserID, stop: stop,
-          progress: ProgressBar(label: job.name.rawValue))
+          progress: ProgressBar(label: job.name.rawValue, logger: logger, environment: environment.variables))
         ctx.environment = options.dryRun ? dryRunVariables : environment.variables
         ctx.fullPass = options.full
         ctx.deadline = config.jobs.timeout(for: job.name).map {
