@@ -17,7 +17,17 @@ struct BackfillCommand: AsyncParsableCommand {
   /// Jobs whose work is a function of `--as-of`: a day of theirs can be computed again later.
   static let datedJobs: [JobName] = [.dailyScore]
 
-  @Argument(help: "The job: \(BackfillCommand.datedJobs.map(\.rawValue).joined(separator: ", ")).")
+  // Read through `transform`, so that the help names the dated jobs only, not every job.
+  @Argument(
+    help: "The job: \(BackfillCommand.datedJobs.map(\.rawValue).joined(separator: ", ")).",
+    transform: { text in
+      guard let job = JobName(rawValue: text) else {
+        throw ValidationError(
+          "'\(text)' is not a job; backfill runs \(BackfillCommand.datedJobs.map(\.rawValue).joined(separator: ", "))"
+        )
+      }
+      return job
+    })
   var job: JobName
 
   @OptionGroup var storage: StorageOptions

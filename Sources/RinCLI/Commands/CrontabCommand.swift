@@ -9,7 +9,7 @@ struct CrontabCommand: AsyncParsableCommand {
     commandName: "crontab",
     abstract: "Print the crontab for pipelines.yaml; with --check FILE, exit 1 when FILE differs from it.")
 
-  @OptionGroup var storage: StorageOptions
+  @OptionGroup var storage: ConfigOptions
 
   @Option(help: "Compare FILE with the crontab pipelines.yaml gives instead of printing it.") var check:
     String?

@@ -72,7 +72,8 @@ struct PipelineRunCommand: AsyncParsableCommand {
     try await CLIFailure.reporting("rinjobs pipeline run \(name)") {
       LogSetup.bootstrap()
       let options = runOptions
-      try OutputCheck.writable(output.metricsFile, what: "metrics file", option: "--metrics-file")
+      try OutputCheck.writable(
+        options.dryRun ? nil : output.metricsFile, what: "metrics file", option: "--metrics-file")
       let config = try storage.loadConfig()
       guard let pipeline = try PipelineLookup.select(name, in: config).first else { return }
       let opened = try storage.openStorage(config, dryRun: options.dryRun)
@@ -83,7 +84,13 @@ struct PipelineRunCommand: AsyncParsableCommand {
         jobs: { JobCatalog.job($0) })
       let report = await runner.run(pipeline, options: options)
       print(output.json ? (JSONText.encode(report) ?? "{}") : PipelineReportText.render(report))
-      if let metricsFile = output.metricsFile, !report.runs.isEmpty {
+      if output.metricsFile != nil && options.dryRun {
+        // The file is the real runs' (node_exporter reads it): a dry run's numbers would replace them.
+        FileHandle.standardError.write(
+          Data(
+            "rinjobs pipeline run \(name): dry run: the metrics file is left as the last real run wrote it\n"
+              .utf8))
+      } else if let metricsFile = output.metricsFile, !report.runs.isEmpty {
         OutputCheck.warnOnFailure("rinjobs pipeline run \(name)") {
           try MetricsFile.write(
             MetricsFile.render(

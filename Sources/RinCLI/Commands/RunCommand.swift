@@ -9,7 +9,7 @@ import RinStorage
 /// `rinjobs run JOB [options]`, which `rin-JOB [options]` is too.
 public struct RunCommand: AsyncParsableCommand {
   public static let configuration = CommandConfiguration(
-    commandName: "run", abstract: "Run one job once.")
+    commandName: "run", abstract: "Run one job once.", version: RinVersion.current)
 
   @Argument(help: "The job: \(JobName.allNames).")
   var job: JobName
@@ -22,7 +22,8 @@ public struct RunCommand: AsyncParsableCommand {
     try await CLIFailure.reporting("rin-\(job.rawValue)") {
       LogSetup.bootstrap()
       let runOptions = options.runOptions
-      try OutputCheck.writable(runOptions.metricsFile, what: "metrics file", option: "--metrics-file")
+      try OutputCheck.writable(
+        runOptions.dryRun ? nil : runOptions.metricsFile, what: "metrics file", option: "--metrics-file")
       let config = try options.storage.loadConfig()
       guard let implementation = JobCatalog.job(job) else {
         throw CLIFailure(
@@ -55,7 +56,11 @@ enum JobOutput {
     } else {
       print(SummaryText.render(summary))
     }
-    if let path = options.metricsFile {
+    if options.metricsFile != nil && options.dryRun {
+      // The file is the real runs' (node_exporter reads it): a dry run's numbers would replace them.
+      FileHandle.standardError.write(
+        Data("\(command): dry run: the metrics file is left as the last real run wrote it\n".utf8))
+    } else if let path = options.metricsFile {
       OutputCheck.warnOnFailure(command) {
         try MetricsFile.write(
           MetricsFile.render([try MetricsFile.facts(for: summary, storage: storage)]), to: path)

@@ -19,7 +19,7 @@ public struct JobOptions: ParsableArguments {
 
   @OptionGroup var clock: ClockOptions
 
-  @Option(name: .long, help: "Only this user id (repeatable).")
+  @Option(name: .long, parsing: .unconditionalSingleValue, help: "Only this user id (repeatable).")
   var user: [Int64] = []
 
   @Option(
@@ -31,13 +31,19 @@ public struct JobOptions: ParsableArguments {
 
   @OptionGroup var lease: LeaseWaitOptions
 
-  @Flag(name: .long, help: "Examine every user, also those unchanged since the last run (circle-patterns).")
+  @Flag(
+    name: .long,
+    help:
+      "Examine every user, also those a job would skip as unchanged since its last run (circle-patterns, enrichment-fetch)."
+  )
   var full = false
 
   public init() {}
 
   public func validate() throws {
-    if user.contains(where: { $0 <= 0 }) { throw ValidationError("--user takes positive user ids") }
+    if let bad = user.first(where: { $0 <= 0 }) {
+      throw ValidationError("--user \(bad): user ids are positive whole numbers")
+    }
     if let asOf, !allowFuture, let problem = CalendarDate.futureProblem(asOf, option: "--as-of") {
       throw ValidationError(problem)
     }

@@ -14,7 +14,8 @@ public enum MetricsFile {
     public var itemsRead: Int
     public var itemsWritten: Int
     public var itemsSkipped: Int
-    public var usersProcessed: Int
+    /// Nil for a pipeline: its jobs' users are the same users, counted once per job.
+    public var usersProcessed: Int?
     /// The external provider's health, for a job that calls one.
     public var provider: ProviderHealth? = nil
     /// For a pipeline with a `deadline`: how long after it its last slot finished (0 on time).
@@ -46,10 +47,12 @@ public enum MetricsFile {
         registry,
         name: "rinjobs_failed_runs", labels: labels, help: "Failed runs of the job in the run ledger."
       ).set(Double(f.failedRuns))
-      gauge(
-        registry,
-        name: "rinjobs_users_processed", labels: labels, help: "Users the job's last run processed."
-      ).set(Double(f.usersProcessed))
+      if let users = f.usersProcessed {
+        gauge(
+          registry,
+          name: "rinjobs_users_processed", labels: labels, help: "Users the job's last run processed."
+        ).set(Double(users))
+      }
       for (kind, value) in [("read", f.itemsRead), ("written", f.itemsWritten), ("skipped", f.itemsSkipped)] {
         gauge(
           registry,
