@@ -64,7 +64,7 @@ public enum MetricsFile {
       for (reason, count) in f.skips.sorted(by: { $0.key < $1.key }) {
         registry.makeCounter(
           descriptor: MetricNameDescriptor(
-            metricName: "rin_job_skipped", unitName: "total",
+            metricName: "rinjobs_job_skipped", unitName: "total",
             helpText:
               "Runs of the job that did not start or stopped early, by reason, since the database was created."
           ),
@@ -82,23 +82,23 @@ public enum MetricsFile {
     return registry.emitToString()
   }
 
-  /// A provider's health as its run found it: alert on `rin_provider_up == 0`.
+  /// A provider's health as its run found it: alert on `rinjobs_provider_up == 0`.
   private static func renderProvider(_ health: ProviderHealth, into registry: PrometheusCollectorRegistry) {
     let labels = [("provider", health.provider)]
     gauge(
       registry,
-      name: "rin_provider_up", labels: labels,
+      name: "rinjobs_provider_up", labels: labels,
       help: "1 when the enrichment provider answered the last run; 0 when its circuit breaker was open."
     ).set(health.available ? 1.0 : 0.0)
     gauge(
       registry,
-      name: "rin_provider_keys_deferred", labels: labels,
+      name: "rinjobs_provider_keys_deferred", labels: labels,
       help: "Lookup keys the last run left for the next one because the provider's circuit breaker was open."
     ).set(Double(health.keysDeferred))
     if let reached = health.dailyLimitReached {
       gauge(
         registry,
-        name: "rin_provider_daily_limit_reached", labels: labels,
+        name: "rinjobs_provider_daily_limit_reached", labels: labels,
         help: "1 when the last run stopped asking because the provider's max_lookups_per_day was reached."
       ).set(reached ? 1.0 : 0.0)
     }

@@ -92,6 +92,7 @@ struct SmallOperatorItemsTests {
       "rinjobs", ["pipeline", "run", "counts", "--config", config, "--metrics-file", metrics])
     #expect(real.exitCode == 0, "\(real.stderr)")
     let text = try String(contentsOfFile: metrics, encoding: .utf8)
+    #expect(try Promtool.checkMetrics(atPath: metrics) == nil)
     #expect(text.contains(#"rinjobs_users_processed{job="badge-recount"}"#), "\(text)")
     #expect(!text.contains(#"rinjobs_users_processed{job="pipeline:counts"}"#), "\(text)")
     #expect(text.contains(#"rinjobs_last_run_failed{job="pipeline:counts"} 0"#), "\(text)")
