@@ -16,7 +16,7 @@ public enum PipelineStatusText {
       lines.append("\(s.pipeline)  \"\(s.schedule)\" \(s.timezone)  \(verdict)")
       lines.append("  last run: \(describe(s.lastRun))")
       lines.append(
-        "  slots from \(s.windowStart) to \(s.now) (look-back \(DurationFormat.format(lookBack))): \(s.slotsExpected) slots, \(s.slotsSucceeded) succeeded; next slot \(s.nextSlot ?? "none")"
+        "  slots from \(s.windowStart) to \(s.now) (look-back \(DurationFormat.format(lookBack))): \(s.slotsExpected) slots, \(s.slotsSucceeded) succeeded\(s.slotsSuperseded > 0 ? ", \(s.slotsSuperseded) superseded" : ""); next slot \(s.nextSlot ?? "none")"
       )
       if let pause = s.paused {
         lines.append(
