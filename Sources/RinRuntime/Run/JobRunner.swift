@@ -92,6 +92,9 @@ public struct JobRunner: Sendable {
               + Double($0.components.attoseconds) / 1e18, clock: environment.wallClock)
         }
         context = ctx
+        if let deadline = ctx.deadline {
+          stop.holdHardDeadline(at: deadline.at + RunDeadline.hardStopGrace, reason: deadline.hardStopReason)
+        }
         return ctx
       }
       if options.dryRun {
@@ -115,6 +118,7 @@ public struct JobRunner: Sendable {
         default: .failed
         }
     }
+    stop.releaseHardDeadline()
     if summary.status == .interrupted, let reason = context?.details["stop_reason"].flatMap(SkipReason.init) {
       SkipReason.count(
         reason, job: job.name.rawValue, storage: storage, at: environment.wallSeconds, logger: logger)

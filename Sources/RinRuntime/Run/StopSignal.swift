@@ -8,6 +8,10 @@ import Synchronization
 public final class StopSignal: Sendable {
   private let requested = Atomic<Bool>(false)
   private let sources = Mutex<[any DispatchSourceSignal]>([])
+  /// A run's hard time limit, while one is armed: when it passes, the process stops at once as
+  /// on a second signal, recording `reason`. Only in a process that trapped the signals (the
+  /// command line), never in a library caller's process.
+  private let hardDeadline = Mutex<(at: Double, reason: String)?>(nil)
 
   public init() {}
 
@@ -25,12 +29,16 @@ public final class StopSignal: Sendable {
   ) {
     sources.withLock { sources in
       guard sources.isEmpty else { return }
+      watchHardDeadline(recordingIn: storage, environment: environment, within: recordingSeconds)
       for signalNumber in [SIGTERM, SIGINT] {
         signal(signalNumber, SIG_IGN)
         let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
         source.setEventHandler { [self] in
           if isRequested {
-            Self.stopAtOnce(recordingIn: storage, environment: environment, within: recordingSeconds)
+            Self.stopAtOnce(
+              recordingIn: storage, environment: environment, within: recordingSeconds,
+              reason: Self.stoppedAtOnce, skip: .signal,
+              announce: "second signal: stopping now; the batch in progress is rolled back")
           }
           request()
           FileHandle.standardError.write(
@@ -46,24 +54,53 @@ public final class StopSignal: Sendable {
   static let stoppedAtOnce =
     "signal: stopped at once by a second signal; the batch in progress was rolled back, and the next run resumes after the last committed batch"
 
-  private static func stopAtOnce(
+  /// Arms the hard time limit of the run now starting (`RunDeadline.hardStop`): past `at`
+  /// (wall-clock seconds), the process stops at once, recording `reason`. Does nothing unless the
+  /// signals are trapped.
+  func holdHardDeadline(at: Double, reason: String) {
+    guard sources.withLock({ !$0.isEmpty }) else { return }
+    hardDeadline.withLock { $0 = (at, reason) }
+  }
+
+  func releaseHardDeadline() { hardDeadline.withLock { $0 = nil } }
+
+  private func watchHardDeadline(
     recordingIn storage: Storage?, environment: RuntimeEnvironment, within seconds: Double
+  ) {
+    let thread = Thread { [self] in
+      while true {
+        Thread.sleep(forTimeInterval: 0.25)
+        guard let deadline = hardDeadline.withLock({ $0 }), environment.wallClock() >= deadline.at else {
+          continue
+        }
+        Self.stopAtOnce(
+          recordingIn: storage, environment: environment, within: seconds, reason: deadline.reason,
+          skip: .timeout,
+          announce: "time limit passed with a batch still running: stopping now; the batch is rolled back")
+      }
+    }
+    thread.name = "rinjobs.deadline"
+    thread.start()
+  }
+
+  private static func stopAtOnce(
+    recordingIn storage: Storage?, environment: RuntimeEnvironment, within seconds: Double, reason: String,
+    skip: SkipReason, announce: String
   )
     -> Never
   {
     let standardError = FileHandle.standardError
-    standardError.write(
-      Data("rinjobs: second signal: stopping now; the batch in progress is rolled back\n".utf8))
+    standardError.write(Data("rinjobs: \(announce)\n".utf8))
     if let storage {
       let recorded = DispatchSemaphore(value: 0)
       Thread.detachNewThread {
         do {
           try storage.write { tx in
             let jobs = try tx.interruptRuns(
-              host: environment.host, pid: environment.pid, at: environment.wallSeconds, reason: stoppedAtOnce
+              host: environment.host, pid: environment.pid, at: environment.wallSeconds, reason: reason
             )
             for job in Set(jobs) where !job.hasPrefix("pipeline:") {
-              try tx.countSkip(job: job, reason: SkipReason.signal.rawValue, at: environment.wallSeconds)
+              try tx.countSkip(job: job, reason: skip.rawValue, at: environment.wallSeconds)
             }
           }
         } catch {

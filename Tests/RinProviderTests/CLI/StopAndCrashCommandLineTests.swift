@@ -11,13 +11,14 @@ extension EnrichmentEndToEnd {
   struct StopAndCrashCommandLineTests {
     static let now = "2026-11-22T12:00:00Z"
 
-    static func writeConfig(_ f: EnrichmentFixture) throws -> String {
+    static func writeConfig(_ f: EnrichmentFixture, timeout: String? = nil) throws -> String {
       let path = f.db.directory.path("pipelines.yaml")
       try """
       storage:
         url: \(f.db.path)
       jobs:
         enrichment-fetch:
+          \(timeout.map { "timeout: \($0)" } ?? "")
           provider:
             name: acme
             url: \(f.stub.baseURL)
@@ -163,6 +164,28 @@ extension EnrichmentEndToEnd {
       #expect(job.text.contains("Is a directory"), "\(job.text)")
       #expect(!job.text.contains("NSCocoaErrorDomain"))
       #expect(try f.db.strings("SELECT status FROM job_runs") == ["succeeded"])
+    }
+
+    /// `jobs.enrichment-fetch.timeout` holds while the provider holds a request: the batch cannot
+    /// end, so some seconds past the limit the process stops at once, keeping the answer it had.
+    @Test(arguments: Backend.available)
+    func aTimeLimitHoldsWhileTheProviderHoldsTheBatch(backend: Backend) async throws {
+      let f = try await EnrichmentFixture.make(backend)
+      defer { Task { await f.stop() } }
+      let config = try Self.writeConfig(f, timeout: "2s")
+      f.stub.enqueue(.answer, .slow(seconds: 300))
+      let job = try BackgroundProcess(
+        "rin-enrichment-fetch", ["--config", config, "--now", Self.now],
+        environment: EnrichmentCommandLineTests.key)
+      // Far less than the provider's 300 s and the client's 60 s timeout with its retries.
+      #expect(try await job.exitStatus(timeout: 50) == 75, "\(job.text)")
+      #expect(f.stub.requestCount == 2, "\(job.text)")
+      #expect(try f.db.strings("SELECT status FROM job_runs") == ["interrupted"])
+      let error = try f.db.strings("SELECT error FROM job_runs").first ?? ""
+      #expect(error.hasPrefix("timeout: jobs.enrichment-fetch.timeout (2s) reached"), "\(error)")
+      #expect(try f.db.int("SELECT count(*) FROM enrichment_lookups") == 3, "the answer received is kept")
+      #expect(try f.db.int("SELECT count(*) FROM job_leases") == 0)
+      job.stop(signal: SIGKILL)
     }
   }
 }
