@@ -66,7 +66,16 @@ struct ReportTruthTests {
 
     let page = db.directory.path("report.html")
     _ = try await rinjobs(["report", "--out", page, "--now", "2026-11-22T13:10:00Z", "--since", "30d"])
-    let html = try String(contentsOfFile: page, encoding: .utf8)
+    let file = try String(contentsOfFile: page, encoding: .utf8)
+    #expect(file.contains("<svg"))
+    // As a browser builds it, on a desktop and on a phone.
+    let browser = try #require(Chromium.path, "install Debian's chromium (scripts/setup.sh does)")
+    for width in [1280, 390] {
+      try await Self.check(try await Chromium.dumpDOM(browser, page, width: width))
+    }
+  }
+
+  static func check(_ html: String) async throws {
     #expect(html.contains(#"dry runs, apart (not charted or counted): <span id="dry-daily-score">1</span>"#))
     #expect(html.contains(#"<span id="superseded-scores">4</span> superseded"#))
     #expect(html.contains(#"<td class="ts">"#), "timestamps do not break")
@@ -79,5 +88,7 @@ struct ReportTruthTests {
       .compactMap { Range($0.range(at: 1), in: svg).flatMap { Double(svg[$0]) } }
     #expect(xs.count >= 2, "\(xs)")
     #expect((xs.max() ?? 0) - (xs.min() ?? 0) > 100, "two runs five hours apart are far apart: \(xs)")
+    // Durations with decimals in the last runs' table.
+    #expect(html.firstMatch(of: /<td class="n">[0-9]+\.[0-9]{3}<\/td>/) != nil, "durations with decimals")
   }
 }
