@@ -63,9 +63,12 @@ extension StorageOptions {
       (location, pending) = (opened.location, try opened.pendingMigrations().filter { !$0.isServiceIndex })
       if pending.isEmpty { return opened }
     }
+    let names =
+      pending.prefix(3).map(\.name).joined(separator: ", ")
+      + (pending.count > 3 ? ", and \(pending.count - 3) more" : "")
     throw CLIFailure(
       .success,
-      "dry run: \(location) lacks \(pending.count) schema migration\(pending.count == 1 ? "" : "s") (\(pending.map(\.name).joined(separator: ", "))), which a real run applies before its work; nothing was changed and no job ran. `rinjobs migrate --dry-run` shows their statements; `rinjobs migrate` applies them, after which a dry run shows the jobs' work."
+      "dry run: \(location) lacks \(pending.count) schema migration\(pending.count == 1 ? "" : "s") (\(names)), which a real run applies before its work; nothing was changed and no job ran. `rinjobs migrate --dry-run` shows their statements; `rinjobs migrate` applies them, after which a dry run shows the jobs' work."
     )
   }
 
@@ -85,9 +88,10 @@ extension StorageOptions {
 /// failed; written after it with a warning only, so that a run that succeeded still exits 0.
 enum OutputCheck {
   /// Throws a usage failure (exit 64) when `path` cannot be written.
-  static func writable(_ path: String?, what: String, option: String) throws {
+  static func writable(_ path: String?, what: String, option: String, outcome: String = "nothing ran") throws
+  {
     guard let path, let problem = OutputFile.problem(writing: path, what: what) else { return }
-    throw CLIFailure(.usage, "\(option) \(problem); nothing ran")
+    throw CLIFailure(.usage, "\(option) \(problem); \(outcome)")
   }
 
   /// Runs `write`; a failure is printed as a warning on stderr, and the exit code stays the run's.

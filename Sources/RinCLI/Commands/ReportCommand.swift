@@ -35,7 +35,9 @@ struct ReportCommand: AsyncParsableCommand {
 
   func run() async throws {
     try await CLIFailure.reporting("rinjobs report") {
-      if !json { try OutputCheck.writable(out, what: "report", option: "--out") }
+      if !json {
+        try OutputCheck.writable(out, what: "report", option: "--out", outcome: "nothing was written")
+      }
       let config = try storage.loadConfig()
       let opened = try storage.openStorage(config)
       let environment = RuntimeEnvironment()
