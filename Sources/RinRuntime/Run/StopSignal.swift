@@ -54,7 +54,7 @@ public final class StopSignal: Sendable {
   static let stoppedAtOnce =
     "signal: stopped at once by a second signal; the batch in progress was rolled back, and the next run resumes after the last committed batch"
 
-  /// Arms the hard time limit of the run now starting (`RunDeadline.hardStop`): past `at`
+  /// Arms the hard time limit of the run now starting (`RunDeadline.hardStopGrace`): past `at`
   /// (wall-clock seconds), the process stops at once, recording `reason`. Does nothing unless the
   /// signals are trapped.
   func holdHardDeadline(at: Double, reason: String) {
@@ -83,12 +83,20 @@ public final class StopSignal: Sendable {
     thread.start()
   }
 
+  /// Set by the first stop at once: a signal and the time limit arriving together stop once.
+  private static let stopping = Mutex(false)
+
   private static func stopAtOnce(
     recordingIn storage: Storage?, environment: RuntimeEnvironment, within seconds: Double, reason: String,
     skip: SkipReason, announce: String
   )
     -> Never
   {
+    if stopping.withLock({ stopping in
+      defer { stopping = true }; return stopping
+    }) {
+      while true { Thread.sleep(forTimeInterval: 60) }  // the first one records and exits
+    }
     let standardError = FileHandle.standardError
     standardError.write(Data("rinjobs: \(announce)\n".utf8))
     if let storage {
