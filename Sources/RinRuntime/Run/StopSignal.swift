@@ -92,11 +92,13 @@ public final class StopSignal: Sendable {
   )
     -> Never
   {
-    if stopping.withLock({ stopping in
-      defer { stopping = true }; return stopping
-    }) {
-      while true { Thread.sleep(forTimeInterval: 60) }  // the first one records and exits
+    let first = stopping.withLock { stopping in
+      let first = !stopping
+      stopping = true
+      return first
     }
+    // The first one records and exits; a second one waits for that.
+    while !first { Thread.sleep(forTimeInterval: 60) }
     let standardError = FileHandle.standardError
     standardError.write(Data("rinjobs: \(announce)\n".utf8))
     if let storage {
