@@ -57,7 +57,8 @@ public final class ProgressBar: Sendable {
 
   /// Logs on a thread of its own, so that a batch that waits (a provider's rate) still shows.
   private func startLogging() {
-    let step = max(logInterval, 1) / 4
+    // Short steps: the thread ends within half a second of the walk.
+    let step = min(max(logInterval, 1) / 4, 0.5)
     let thread = Thread { [self] in
       while true {
         Thread.sleep(forTimeInterval: step)
