@@ -4,13 +4,14 @@
 # libpq (PostgreSQL's client, Sources/CLibPQ), OpenSSL's libcrypto (SHA-256, Sources/CLibCrypto)
 # and the PostgreSQL server, whose initdb and pg_ctl the tests use to start a throwaway cluster
 # (as root they run it as the `postgres` user), and Chromium, in which the report test
-# (`rinjobs report`) opens the page headless.
+# (`rinjobs report`) opens the page headless, and Prometheus, whose promtool checks the alert rules
+# (deploy/prometheus) and every metrics file the tests make rin-jobs write.
 # Idempotent and quiet when everything is there.
 set -euo pipefail
 
 # libcurl4-openssl-dev: the release build links Foundation statically (scripts/build-release.sh),
 # and FoundationNetworking then links against libcurl at build time.
-packages=(libsqlite3-dev sqlite3 libphonenumber-dev libpsl-dev libpq-dev libssl-dev libcurl4-openssl-dev postgresql chromium)
+packages=(libsqlite3-dev sqlite3 libphonenumber-dev libpsl-dev libpq-dev libssl-dev libcurl4-openssl-dev postgresql chromium prometheus)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

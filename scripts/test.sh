@@ -16,6 +16,10 @@ fi
 # The committed crontab must be what pipelines.yaml gives (regenerate: rinjobs crontab > crontab).
 # Checked before the tests so that the test runner's summary stays the last thing printed.
 "$(swift build --show-bin-path)/rinjobs" crontab --check crontab --config pipelines.yaml
+# The alert rules: valid (`check rules`), and each alert firing when it should and only then
+# (`test rules`, with input series); before the tests, so the test runner's summary stays last.
+promtool check rules deploy/prometheus/rin-jobs.rules.yaml
+(cd deploy/prometheus && promtool test rules rin-jobs.rules.test.yaml)
 # Every manifest under deploy/kubernetes/ against the Kubernetes API schema, strictly (an
 # unknown field is an error, as `kubectl apply --validate=strict` would make it).
 kubernetes-validate --strict --quiet deploy/kubernetes/*.yaml

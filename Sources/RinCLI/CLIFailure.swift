@@ -32,13 +32,46 @@ extension CLIFailure {
       throw exit
     } catch {
       let failure = CLIFailure.from(error)
-      FileHandle.standardError.write(Data("\(command): \(failure.message)\n".utf8))
+      if failure.exitCode == .success {
+        // Nothing failed: an answer that ends the command early (a dry run that can only say
+        // what it would migrate).
+        print(failure.message)
+      } else {
+        FileHandle.standardError.write(Data("\(command): \(failure.message)\n".utf8))
+      }
       throw ExitCode(failure.exitCode.rawValue)
     }
   }
 }
 
 extension StorageOptions {
+  /// Opens the configured database. Jobs refuse a missing file; `migrate` and `seed` create it.
+  /// For a dry run, nothing is written, not even the schema: a database whose schema is not up
+  /// to date ends the command (exit 0) saying what a real run would migrate first.
+  func openStorage(_ config: RinConfig, create: Bool = false, dryRun: Bool) throws -> Storage {
+    guard dryRun else { return try openStorage(config, create: create) }
+    let url = config.storage.url
+    let timeout = Double(config.storage.busyTimeout.components.seconds)
+    let pending: [PendingMigration]
+    let location: String
+    var status = stat()
+    if !Storage.isPostgres(url: url), stat(url, &status) == 0, status.st_size == 0 {
+      // An empty file: opening it would write SQLite's header (write-ahead log) into it.
+      (location, pending) = (url, Storage.migrationsForNewDatabase())
+    } else {
+      let opened = try Storage.open(url: url, options: .init(busyTimeoutSeconds: timeout, migrates: false))
+      (location, pending) = (opened.location, try opened.pendingMigrations().filter { !$0.isServiceIndex })
+      if pending.isEmpty { return opened }
+    }
+    let names =
+      pending.prefix(3).map(\.name).joined(separator: ", ")
+      + (pending.count > 3 ? ", and \(pending.count - 3) more" : "")
+    throw CLIFailure(
+      .success,
+      "dry run: \(location) lacks \(pending.count) schema migration\(pending.count == 1 ? "" : "s") (\(names)), which a real run applies before its work; nothing was changed and no job ran. `rinjobs migrate --dry-run` shows their statements; `rinjobs migrate` applies them, after which a dry run shows the jobs' work."
+    )
+  }
+
   /// Opens the configured database. Jobs refuse a missing file; `migrate` and `seed` create it.
   func openStorage(_ config: RinConfig, create: Bool = false) throws -> Storage {
     let timeout = Double(config.storage.busyTimeout.components.seconds)
@@ -47,5 +80,28 @@ extension StorageOptions {
     return try Storage.open(
       url: config.storage.url,
       options: .init(createIfMissing: create, busyTimeoutSeconds: timeout, buildsServiceIndexes: create))
+  }
+}
+
+/// Output files (`--metrics-file`, `report --out`): checked before any work, so that a path
+/// that cannot be written fails at once (exit 64) rather than after a run whose work then looks
+/// failed; written after it with a warning only, so that a run that succeeded still exits 0.
+enum OutputCheck {
+  /// Throws a usage failure (exit 64) when `path` cannot be written.
+  static func writable(_ path: String?, what: String, option: String, outcome: String = "nothing ran") throws
+  {
+    guard let path, let problem = OutputFile.problem(writing: path, what: what) else { return }
+    throw CLIFailure(.usage, "\(option) \(problem); \(outcome)")
+  }
+
+  /// Runs `write`; a failure is printed as a warning on stderr, and the exit code stays the run's.
+  static func warnOnFailure(_ command: String, _ write: () throws -> Void) {
+    do {
+      try write()
+    } catch {
+      let failure = CLIFailure.from(error)
+      FileHandle.standardError.write(
+        Data("\(command): warning: \(failure.message); the run's own outcome and exit code stand\n".utf8))
+    }
   }
 }

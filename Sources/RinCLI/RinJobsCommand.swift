@@ -7,6 +7,7 @@ public struct RinJobsCommand: AsyncParsableCommand {
   public static let configuration = CommandConfiguration(
     commandName: "rinjobs",
     abstract: "Rin's background batch jobs: run, inspect and schedule them.",
+    version: RinVersion.current,
     subcommands: [
       RunCommand.self, ValidateCommand.self, MigrateCommand.self, SeedCommand.self,
       HistoryCommand.self, DemoCommand.self, PipelineCommand.self, PlanCommand.self, StatusCommand.self,

@@ -33,6 +33,13 @@ package final class BackgroundProcess: Sendable {
 
   package var text: String { output.text }
 
+  package var pid: Int32 { process.processIdentifier }
+
+  /// Sends `signal` without waiting for the process to end.
+  package func send(_ signal: Int32) {
+    if process.isRunning { kill(process.processIdentifier, signal) }
+  }
+
   /// Waits until the output matches `pattern` (a regular expression) and returns the first
   /// capture group; nil after `timeout` seconds or if the process ended.
   package func waitForOutput(matching pattern: String, timeout: Double = 60) async throws -> String? {

@@ -17,7 +17,17 @@ struct BackfillCommand: AsyncParsableCommand {
   /// Jobs whose work is a function of `--as-of`: a day of theirs can be computed again later.
   static let datedJobs: [JobName] = [.dailyScore]
 
-  @Argument(help: "The job: \(BackfillCommand.datedJobs.map(\.rawValue).joined(separator: ", ")).")
+  // Read through `transform`, so that the help names the dated jobs only, not every job.
+  @Argument(
+    help: "The job: \(BackfillCommand.datedJobs.map(\.rawValue).joined(separator: ", ")).",
+    transform: { text in
+      guard let job = JobName(rawValue: text) else {
+        throw ValidationError(
+          "'\(text)' is not a job; backfill runs \(BackfillCommand.datedJobs.map(\.rawValue).joined(separator: ", "))"
+        )
+      }
+      return job
+    })
   var job: JobName
 
   @OptionGroup var storage: StorageOptions
@@ -37,7 +47,17 @@ struct BackfillCommand: AsyncParsableCommand {
 
   @Flag(help: "List the days and what each would do; run nothing.") var dryRun = false
 
+  @Flag(help: "Run more than \(BackfillCommand.daysWithoutYes) days at once.") var yes = false
+
+  @Flag(name: .long, help: "Allow a --to after today's date (UTC).") var allowFuture = false
+
+  /// More days than this at once need `--yes`: a typo in `--from` should not start years of runs.
+  static let daysWithoutYes = 31
+
   func validate() throws {
+    if !allowFuture, let problem = CalendarDate.futureProblem(to, option: "--to") {
+      throw ValidationError(problem)
+    }
     guard from <= to else { throw ValidationError("--from \(from) is after --to \(to)") }
     guard from.days(until: to) < 3_660 else {
       throw ValidationError("--from … --to spans more than ten years")
@@ -53,7 +73,7 @@ struct BackfillCommand: AsyncParsableCommand {
     try await CLIFailure.reporting("rinjobs backfill") {
       LogSetup.bootstrap()
       let config = try storage.loadConfig()
-      let opened = try storage.openStorage(config)
+      let opened = try storage.openStorage(config, dryRun: dryRun)
       guard let implementation = JobCatalog.job(job) else {
         throw CLIFailure(.failure, "\(job.rawValue) is not built in this release")
       }
@@ -65,14 +85,23 @@ struct BackfillCommand: AsyncParsableCommand {
         history: history.mapValues {
           BackfillPlan.History(succeededRunID: $0.succeeded, latest: $0.latest)
         }, reprocess: reprocess)
+      let runs = plan.days.count { if case .run = $0.action { true } else { false } }
       if dryRun {
         for day in plan.days { print("\(day.date)  \(Self.describe(day.action))") }
-        let runs = plan.days.count { if case .run = $0.action { true } else { false } }
         print("dry run: \(runs) of \(plan.days.count) days would run; nothing ran")
         return
       }
+      if runs > Self.daysWithoutYes && !yes {
+        throw CLIFailure(
+          .usage,
+          "\(from) … \(to) would run \(job.rawValue) for \(runs) days (\(plan.days.count - runs) of \(plan.days.count) already done), more than \(Self.daysWithoutYes) at once; nothing ran. Pass --yes to run them, or --dry-run to list them first."
+        )
+      }
+      print(
+        "backfill \(job.rawValue) \(from) … \(to): \(runs) of \(plan.days.count) days to run, \(plan.days.count - runs) already done"
+      )
       let stop = StopSignal()
-      stop.trapTerminationSignals()
+      stop.trapTerminationSignals(recordingIn: opened)
       let runner = JobRunner(
         config: config, storage: opened, logger: Logger(label: "rinjobs.backfill"), stop: stop)
       var ran = 0

@@ -9,7 +9,7 @@ struct CrontabCommand: AsyncParsableCommand {
     commandName: "crontab",
     abstract: "Print the crontab for pipelines.yaml; with --check FILE, exit 1 when FILE differs from it.")
 
-  @OptionGroup var storage: StorageOptions
+  @OptionGroup var storage: ConfigOptions
 
   @Option(help: "Compare FILE with the crontab pipelines.yaml gives instead of printing it.") var check:
     String?
@@ -22,12 +22,7 @@ struct CrontabCommand: AsyncParsableCommand {
         print(expected, terminator: "")
         return
       }
-      let actual: String
-      do {
-        actual = try String(contentsOfFile: check, encoding: .utf8)
-      } catch {
-        throw CLIFailure(.failure, "\(check): cannot read it: \(error.localizedDescription)")
-      }
+      let actual = try OutputFile.read(check, what: "crontab")
       let regenerate = "regenerate it with: rinjobs crontab --config \(config.sourcePath) > \(check)"
       if let difference = Crontab.firstDifference(expected: expected, actual: actual) {
         throw CLIFailure(

@@ -15,7 +15,7 @@ struct HistoryCommand: AsyncParsableCommand {
   @Option(help: "Only runs of this pipeline.") var pipeline: String?
   @Option(help: "Only runs with this status (running, succeeded, failed, interrupted, abandoned, skipped).")
   var status: String?
-  @Option(help: "How many runs.") var limit = 20
+  @Option(parsing: .unconditional, help: "How many runs.") var limit = 20
   @Flag(help: "One JSON object per run.") var json = false
 
   func validate() throws {
@@ -24,7 +24,7 @@ struct HistoryCommand: AsyncParsableCommand {
         "--status '\(status)': expected one of \(RunRecord.Status.allCases.map(\.rawValue).joined(separator: ", "))"
       )
     }
-    guard limit > 0 else { throw ValidationError("--limit must be positive") }
+    guard limit > 0 else { throw ValidationError("--limit \(limit): expected 1 or more runs") }
   }
 
   func run() async throws {
@@ -36,6 +36,10 @@ struct HistoryCommand: AsyncParsableCommand {
           .init(
             job: job?.rawValue, pipeline: pipeline, status: status.flatMap(RunRecord.Status.init),
             limit: limit))
+      }
+      // A pipeline neither in the config nor ever in the ledger is a typo, as `status` says.
+      if let pipeline, runs.isEmpty, config.pipeline(named: pipeline) == nil {
+        _ = try PipelineLookup.select(pipeline, in: config)
       }
       if json {
         for run in runs { print(JSONText.encode(run) ?? "{}") }

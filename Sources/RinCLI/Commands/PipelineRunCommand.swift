@@ -72,22 +72,32 @@ struct PipelineRunCommand: AsyncParsableCommand {
     try await CLIFailure.reporting("rinjobs pipeline run \(name)") {
       LogSetup.bootstrap()
       let options = runOptions
+      try OutputCheck.writable(
+        options.dryRun ? nil : output.metricsFile, what: "metrics file", option: "--metrics-file")
       let config = try storage.loadConfig()
       guard let pipeline = try PipelineLookup.select(name, in: config).first else { return }
-      let opened = try storage.openStorage(config)
+      let opened = try storage.openStorage(config, dryRun: options.dryRun)
       let stop = StopSignal()
-      stop.trapTerminationSignals()
+      stop.trapTerminationSignals(recordingIn: opened)
       let runner = PipelineRunner(
         config: config, storage: opened, logger: Logger(label: "rinjobs"), stop: stop,
         jobs: { JobCatalog.job($0) })
       let report = await runner.run(pipeline, options: options)
       print(output.json ? (JSONText.encode(report) ?? "{}") : PipelineReportText.render(report))
-      if let metricsFile = output.metricsFile, !report.runs.isEmpty {
-        try MetricsFile.write(
-          MetricsFile.render(
-            try MetricsFile.facts(
-              for: report, storage: opened, deadline: pipeline.deadline,
-              finishedAt: Int64(Date().timeIntervalSince1970))), to: metricsFile)
+      if output.metricsFile != nil && options.dryRun {
+        // The file is the real runs' (node_exporter reads it): a dry run's numbers would replace them.
+        FileHandle.standardError.write(
+          Data(
+            "rinjobs pipeline run \(name): dry run: the metrics file is left as the last real run wrote it\n"
+              .utf8))
+      } else if let metricsFile = output.metricsFile, !report.runs.isEmpty {
+        OutputCheck.warnOnFailure("rinjobs pipeline run \(name)") {
+          try MetricsFile.write(
+            MetricsFile.render(
+              try MetricsFile.facts(
+                for: report, storage: opened, deadline: pipeline.deadline,
+                finishedAt: Int64(Date().timeIntervalSince1970))), to: metricsFile)
+        }
       }
       guard report.exitCode == .success else { throw ExitCode(report.exitCode.rawValue) }
     }

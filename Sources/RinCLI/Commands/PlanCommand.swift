@@ -10,7 +10,7 @@ struct PlanCommand: AsyncParsableCommand {
     commandName: "plan",
     abstract: "Show the next fire times of the pipelines in UTC and local time, marking DST rules.")
 
-  @OptionGroup var storage: StorageOptions
+  @OptionGroup var storage: ConfigOptions
 
   @Argument(help: "Only this pipeline (default: every pipeline in the config).")
   var pipeline: String?

@@ -35,6 +35,9 @@ struct ReportCommand: AsyncParsableCommand {
 
   func run() async throws {
     try await CLIFailure.reporting("rinjobs report") {
+      if !json {
+        try OutputCheck.writable(out, what: "report", option: "--out", outcome: "nothing was written")
+      }
       let config = try storage.loadConfig()
       let opened = try storage.openStorage(config)
       let environment = RuntimeEnvironment()
@@ -55,14 +58,6 @@ struct ReportCommand: AsyncParsableCommand {
 /// Writes the report's HTML, saying which file could not be written and why.
 enum ReportFile {
   static func write(_ report: OperatorReport, to path: String) throws {
-    let html = try report.html()
-    do {
-      try html.write(toFile: path, atomically: true, encoding: .utf8)
-    } catch {
-      throw RunFailure(
-        .output,
-        "cannot write the report to \(path): \(error.localizedDescription); check the folder exists and is writable"
-      )
-    }
+    try OutputFile.write(try report.html(), to: path, what: "report")
   }
 }

@@ -9,7 +9,7 @@ import RinStorage
 /// `rinjobs run JOB [options]`, which `rin-JOB [options]` is too.
 public struct RunCommand: AsyncParsableCommand {
   public static let configuration = CommandConfiguration(
-    commandName: "run", abstract: "Run one job once.")
+    commandName: "run", abstract: "Run one job once.", version: RinVersion.current)
 
   @Argument(help: "The job: \(JobName.allNames).")
   var job: JobName
@@ -22,6 +22,8 @@ public struct RunCommand: AsyncParsableCommand {
     try await CLIFailure.reporting("rin-\(job.rawValue)") {
       LogSetup.bootstrap()
       let runOptions = options.runOptions
+      try OutputCheck.writable(
+        runOptions.dryRun ? nil : runOptions.metricsFile, what: "metrics file", option: "--metrics-file")
       let config = try options.storage.loadConfig()
       guard let implementation = JobCatalog.job(job) else {
         throw CLIFailure(
@@ -29,7 +31,7 @@ public struct RunCommand: AsyncParsableCommand {
           "\(job.rawValue) is not built yet in this release; it ran nothing. Built jobs: \(JobCatalog.built.map(\.rawValue).joined(separator: ", "))."
         )
       }
-      let storage = try options.storage.openStorage(config)
+      let storage = try options.storage.openStorage(config, dryRun: runOptions.dryRun)
       let logger = Logger(label: "rinjobs")
       if !storage.pendingServiceIndexes.isEmpty {
         logger.warning(
@@ -37,26 +39,32 @@ public struct RunCommand: AsyncParsableCommand {
           metadata: ["migrations": "\(storage.pendingServiceIndexes.joined(separator: "; "))"])
       }
       let stop = StopSignal()
-      stop.trapTerminationSignals()
+      stop.trapTerminationSignals(recordingIn: storage)
       let runner = JobRunner(
         config: config, storage: storage, logger: logger, stop: stop)
       let summary = await runner.run(implementation, options: runOptions)
-      try JobOutput.emit(summary, options: runOptions, storage: storage)
+      try JobOutput.emit(summary, options: runOptions, storage: storage, command: "rin-\(job.rawValue)")
     }
   }
 }
 
 /// Prints a run's summary and writes its metrics; turns a failed run into its exit code.
 enum JobOutput {
-  static func emit(_ summary: RunSummary, options: RunOptions, storage: Storage) throws {
+  static func emit(_ summary: RunSummary, options: RunOptions, storage: Storage, command: String) throws {
     if options.json {
       print(JSONText.encode(summary) ?? "{}")
     } else {
       print(SummaryText.render(summary))
     }
-    if let path = options.metricsFile {
-      try MetricsFile.write(
-        MetricsFile.render([try MetricsFile.facts(for: summary, storage: storage)]), to: path)
+    if options.metricsFile != nil && options.dryRun {
+      // The file is the real runs' (node_exporter reads it): a dry run's numbers would replace them.
+      FileHandle.standardError.write(
+        Data("\(command): dry run: the metrics file is left as the last real run wrote it\n".utf8))
+    } else if let path = options.metricsFile {
+      OutputCheck.warnOnFailure(command) {
+        try MetricsFile.write(
+          MetricsFile.render([try MetricsFile.facts(for: summary, storage: storage)]), to: path)
+      }
     }
     guard summary.exitCode == .success else {
       throw ExitCode(summary.exitCode.rawValue)

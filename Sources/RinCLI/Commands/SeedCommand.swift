@@ -12,7 +12,7 @@ struct SeedCommand: AsyncParsableCommand {
 
   @OptionGroup var storage: StorageOptions
 
-  @Option(help: "How many users.") var users = 2_000
+  @Option(parsing: .unconditional, help: "How many users.") var users = 2_000
   @Option(help: "The random seed.") var seed: UInt64 = 1
   @Option(
     help: "The instant the data is relative to, ISO 8601 (default: today 00:00 UTC).",
@@ -27,7 +27,7 @@ struct SeedCommand: AsyncParsableCommand {
   var contactIDs: ContactIDLayout = .creationOrder
 
   func validate() throws {
-    guard users > 0 else { throw ValidationError("--users must be positive") }
+    guard users > 0 else { throw ValidationError("--users \(users): expected 1 or more users") }
   }
 
   func run() async throws {
@@ -35,9 +35,15 @@ struct SeedCommand: AsyncParsableCommand {
       let config = try storage.loadConfig()
       let opened = try storage.openStorage(config, create: true)
       let instant = now?.seconds ?? SeedDefaults.todayUTC()
-      let summary = try Seeder.seed(
-        into: opened, options: SeedOptions(users: users, seed: seed, now: instant, contactIDs: contactIDs),
-        progress: SeedDefaults.progress())
+      let summary: SeedSummary
+      do {
+        summary = try Seeder.seed(
+          into: opened, options: SeedOptions(users: users, seed: seed, now: instant, contactIDs: contactIDs),
+          progress: SeedDefaults.progress())
+      } catch let error as SeedError {
+        // Not a failure of the database: a request that makes no sense for this one.
+        throw CLIFailure(.usage, error.description)
+      }
       print(SeedDefaults.describe(summary, location: opened.location))
     }
   }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import RinDomain
 import RinRuntime
 
@@ -48,10 +49,13 @@ struct StatusCommand: AsyncParsableCommand {
 
   func run() async throws {
     try await CLIFailure.reporting("rinjobs status") {
+      LogSetup.bootstrap()
       let config = try storage.loadConfig()
       let chosen = try PipelineLookup.select(pipeline, in: config)
       let opened = try storage.openStorage(config)
       let environment = RuntimeEnvironment()
+      // A run whose process died on this host is not running: its slot is owed again now.
+      DeadRuns.abandon(storage: opened, environment: environment, logger: Logger(label: "rinjobs.status"))
       let now = clock.now?.seconds ?? environment.wallSecondsNow
       let statuses = try chosen.map { pipeline in
         var status = try PipelineStatus.compute(

@@ -6,7 +6,7 @@ struct ValidateCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "validate", abstract: "Check pipelines.yaml (keys, types, jobs, schedules); run nothing.")
 
-  @OptionGroup var storage: StorageOptions
+  @OptionGroup var storage: ConfigOptions
 
   func run() async throws {
     try await CLIFailure.reporting("rinjobs validate") {

@@ -14,9 +14,12 @@ public struct JobOptions: ParsableArguments {
     transform: CalendarDate.parse(argument:))
   var asOf: CalendarDate?
 
+  @Flag(name: .long, help: "Allow an --as-of after today's date (UTC).")
+  var allowFuture = false
+
   @OptionGroup var clock: ClockOptions
 
-  @Option(name: .long, help: "Only this user id (repeatable).")
+  @Option(name: .long, parsing: .unconditionalSingleValue, help: "Only this user id (repeatable).")
   var user: [Int64] = []
 
   @Option(
@@ -28,13 +31,22 @@ public struct JobOptions: ParsableArguments {
 
   @OptionGroup var lease: LeaseWaitOptions
 
-  @Flag(name: .long, help: "Examine every user, also those unchanged since the last run (circle-patterns).")
+  @Flag(
+    name: .long,
+    help:
+      "Examine every user, also those a job would skip as unchanged since its last run (circle-patterns, enrichment-fetch)."
+  )
   var full = false
 
   public init() {}
 
   public func validate() throws {
-    if user.contains(where: { $0 <= 0 }) { throw ValidationError("--user takes positive user ids") }
+    if let bad = user.first(where: { $0 <= 0 }) {
+      throw ValidationError("--user \(bad): user ids are positive whole numbers")
+    }
+    if let asOf, !allowFuture, let problem = CalendarDate.futureProblem(asOf, option: "--as-of") {
+      throw ValidationError(problem)
+    }
   }
 
   /// The options as the runtime takes them.

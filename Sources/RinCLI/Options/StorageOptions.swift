@@ -14,7 +14,9 @@ public struct StorageOptions: ParsableArguments {
 
   /// The config file: `--config`, else `$RIN_CONFIG`, else `./pipelines.yaml`. With `--db` and no
   /// file at the default place, built-in defaults apply (one-off runs against a copy).
-  func loadConfig() throws -> RinConfig {
+  func loadConfig() throws -> RinConfig { try Self.loadConfig(config: config, db: db) }
+
+  static func loadConfig(config: String?, db: String?) throws -> RinConfig {
     let explicit = config ?? ProcessInfo.processInfo.environment["RIN_CONFIG"]
     let path = explicit ?? "pipelines.yaml"
     var loaded: RinConfig
@@ -43,4 +45,15 @@ public struct StorageOptions: ParsableArguments {
     let folder = URL(fileURLWithPath: configPath).deletingLastPathComponent()
     return folder.appendingPathComponent(url).standardizedFileURL.path
   }
+}
+
+/// `--config` alone: for the commands that read pipelines.yaml and open no database (`plan`,
+/// `validate`, `crontab`), which so take no `--db` they would ignore.
+struct ConfigOptions: ParsableArguments {
+  @Option(name: .long, help: "Path of pipelines.yaml (default: $RIN_CONFIG, else ./pipelines.yaml).")
+  var config: String?
+
+  init() {}
+
+  func loadConfig() throws -> RinConfig { try StorageOptions.loadConfig(config: config, db: nil) }
 }

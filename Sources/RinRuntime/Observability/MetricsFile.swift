@@ -14,7 +14,8 @@ public enum MetricsFile {
     public var itemsRead: Int
     public var itemsWritten: Int
     public var itemsSkipped: Int
-    public var usersProcessed: Int
+    /// Nil for a pipeline: its jobs' users are the same users, counted once per job.
+    public var usersProcessed: Int?
     /// The external provider's health, for a job that calls one.
     public var provider: ProviderHealth? = nil
     /// For a pipeline with a `deadline`: how long after it its last slot finished (0 on time).
@@ -46,10 +47,12 @@ public enum MetricsFile {
         registry,
         name: "rinjobs_failed_runs", labels: labels, help: "Failed runs of the job in the run ledger."
       ).set(Double(f.failedRuns))
-      gauge(
-        registry,
-        name: "rinjobs_users_processed", labels: labels, help: "Users the job's last run processed."
-      ).set(Double(f.usersProcessed))
+      if let users = f.usersProcessed {
+        gauge(
+          registry,
+          name: "rinjobs_users_processed", labels: labels, help: "Users the job's last run processed."
+        ).set(Double(users))
+      }
       for (kind, value) in [("read", f.itemsRead), ("written", f.itemsWritten), ("skipped", f.itemsSkipped)] {
         gauge(
           registry,
@@ -61,7 +64,7 @@ public enum MetricsFile {
       for (reason, count) in f.skips.sorted(by: { $0.key < $1.key }) {
         registry.makeCounter(
           descriptor: MetricNameDescriptor(
-            metricName: "rin_job_skipped", unitName: "total",
+            metricName: "rinjobs_job_skipped", unitName: "total",
             helpText:
               "Runs of the job that did not start or stopped early, by reason, since the database was created."
           ),
@@ -79,23 +82,23 @@ public enum MetricsFile {
     return registry.emitToString()
   }
 
-  /// A provider's health as its run found it: alert on `rin_provider_up == 0`.
+  /// A provider's health as its run found it: alert on `rinjobs_provider_up == 0`.
   private static func renderProvider(_ health: ProviderHealth, into registry: PrometheusCollectorRegistry) {
     let labels = [("provider", health.provider)]
     gauge(
       registry,
-      name: "rin_provider_up", labels: labels,
+      name: "rinjobs_provider_up", labels: labels,
       help: "1 when the enrichment provider answered the last run; 0 when its circuit breaker was open."
     ).set(health.available ? 1.0 : 0.0)
     gauge(
       registry,
-      name: "rin_provider_keys_deferred", labels: labels,
+      name: "rinjobs_provider_keys_deferred", labels: labels,
       help: "Lookup keys the last run left for the next one because the provider's circuit breaker was open."
     ).set(Double(health.keysDeferred))
     if let reached = health.dailyLimitReached {
       gauge(
         registry,
-        name: "rin_provider_daily_limit_reached", labels: labels,
+        name: "rinjobs_provider_daily_limit_reached", labels: labels,
         help: "1 when the last run stopped asking because the provider's max_lookups_per_day was reached."
       ).set(reached ? 1.0 : 0.0)
     }
@@ -110,16 +113,9 @@ public enum MetricsFile {
   }
 
   public static func write(_ text: String, to path: String) throws {
-    let url = URL(fileURLWithPath: path)
-    let temporary = url.deletingLastPathComponent().appendingPathComponent(
-      ".\(url.lastPathComponent).\(getpid()).tmp")
-    try Data(text.utf8).write(to: temporary)
-    guard rename(temporary.path, url.path) == 0 else {
-      let reason = String(cString: strerror(errno))
-      try? FileManager.default.removeItem(at: temporary)
-      throw RunFailure(.jobFailed, "\(path): cannot write the metrics file: \(reason)")
-    }
+    try OutputFile.write(text, to: path, what: "metrics file")
   }
+
 }
 
 extension MetricsFile {

@@ -1,10 +1,16 @@
 import Foundation
+import Logging
 import Synchronization
 
-/// A one-line progress bar on stderr, only when stderr is a terminal (cron and log collectors
-/// get JSON lines instead), with the rate and the time left as tqdm and indicatif show them.
-/// Redraws at most ten times a second.
+/// A one-line progress bar on stderr when stderr is a terminal, with the rate and the time left
+/// as tqdm and indicatif show them (redrawn at most ten times a second). Otherwise (cron, log
+/// collectors) one log line `progress` per interval (`RIN_PROGRESS_INTERVAL` seconds, default
+/// 30) with the same numbers, so a long run is seen to move; a run shorter than the interval
+/// logs none.
 public final class ProgressBar: Sendable {
+  /// Seconds between two `progress` log lines when stderr is not a terminal.
+  public static let defaultLogInterval = 30.0
+
   private struct State {
     var label = ""
     var unit = ""
@@ -13,11 +19,26 @@ public final class ProgressBar: Sendable {
     var lastDraw = 0.0
     var started = 0.0
     var rows = 0
+    var lastLog = 0.0
+    var finished = false
   }
   private let state = Mutex(State())
+  /// Log mode: where the lines go and how often.
+  private let logger: Logger?
+  private let logInterval: Double
 
-  public init?(label: String) {
-    guard Terminal.stderrIsTerminal else { return nil }
+  /// A bar on a terminal; else, given a `logger`, log lines every `RIN_PROGRESS_INTERVAL`
+  /// seconds of `environment` (0: after every batch); else nil.
+  public init?(label: String, logger: Logger? = nil, environment: [String: String] = [:]) {
+    if Terminal.stderrIsTerminal {
+      self.logger = nil
+    } else if let logger {
+      self.logger = logger
+    } else {
+      return nil
+    }
+    logInterval =
+      environment["RIN_PROGRESS_INTERVAL"].flatMap(Double.init).map { max(0, $0) } ?? Self.defaultLogInterval
     state.withLock { $0.label = label }
   }
 
@@ -28,11 +49,59 @@ public final class ProgressBar: Sendable {
       $0.done = 0
       $0.rows = 0
       $0.started = Date().timeIntervalSinceReferenceDate
+      $0.lastLog = $0.started
+      $0.finished = false
     }
+    if logger != nil { startLogging() }
+  }
+
+  /// Logs on a thread of its own, so that a batch that waits (a provider's rate) still shows.
+  private func startLogging() {
+    // Short steps: the thread ends within half a second of the walk.
+    let step = min(max(logInterval, 1) / 4, 0.5)
+    let thread = Thread { [self] in
+      while true {
+        Thread.sleep(forTimeInterval: step)
+        guard !(state.withLock { $0.finished }) else { return }
+        logIfDue(force: false)
+      }
+    }
+    thread.name = "rinjobs.progress"
+    thread.start()
+  }
+
+  private func logIfDue(force: Bool) {
+    guard let logger else { return }
+    let metadata: Logger.Metadata? = state.withLock { s in
+      let now = Date().timeIntervalSinceReferenceDate
+      guard !s.finished, s.started > 0, now - s.lastLog >= logInterval || force else { return nil }
+      s.lastLog = now
+      let elapsed = now - s.started
+      let rate = elapsed > 0 ? Double(s.done) / elapsed : 0
+      var metadata: Logger.Metadata = [
+        "users_done": "\(s.done)", "users_total": "\(s.total)",
+        "percent": "\(s.total > 0 ? Int(Double(min(s.done, s.total)) / Double(s.total) * 100) : 100)",
+        "seconds": "\(Int(elapsed.rounded()))", "users_per_second": "\(Self.perSecond(rate))",
+        "rows_per_second": "\(Self.perSecond(elapsed > 0 ? Double(s.rows) / elapsed : 0))",
+      ]
+      if rate > 0, s.done < s.total {
+        metadata["seconds_left"] = "\(Int((Double(s.total - s.done) / rate).rounded(.up)))"
+      }
+      return metadata
+    }
+    if let metadata { logger.info("progress", metadata: metadata) }
   }
 
   /// `count` more units done, having read `rows` rows.
   func advance(by count: Int, rows: Int = 0) {
+    if logger != nil {
+      state.withLock { s in
+        s.done += count
+        s.rows += rows
+      }
+      logIfDue(force: false)
+      return
+    }
     let line: String? = state.withLock { s in
       s.done += count
       s.rows += rows
@@ -46,6 +115,10 @@ public final class ProgressBar: Sendable {
   }
 
   func finish() {
+    if logger != nil {
+      state.withLock { $0.finished = true }
+      return
+    }
     let drawn = state.withLock { $0.lastDraw > 0 }
     if drawn { Terminal.writeStderr("\n") }
   }

@@ -35,7 +35,7 @@ extension MetricsFile {
         itemsRead: jobs.reduce(0) { $0 + $1.counts.read.values.reduce(0, +) },
         itemsWritten: jobs.reduce(0) { $0 + $1.changes.tables.values.reduce(0) { $0 + $1.total } },
         itemsSkipped: jobs.reduce(0) { $0 + $1.counts.skipped.values.reduce(0, +) },
-        usersProcessed: jobs.reduce(0) { $0 + $1.counts.usersProcessed }, deadlineLatenessSeconds: lateness,
+        usersProcessed: nil, deadlineLatenessSeconds: lateness,
         skips: skips))
     return facts
   }

@@ -43,6 +43,8 @@ public struct PipelineRunner: Sendable {
       let shard = shardLabel(options)
       var plan: SlotPlan?
       if options.isSlotted {
+        // A run whose process died on this host is not running: its slot is owed again now.
+        if !options.dryRun { DeadRuns.abandon(storage: storage, environment: environment, logger: logger) }
         guard let schedule = CronSchedule(pipeline: pipeline) else {
           throw RunFailure(
             .configuration, "pipeline \(pipeline.name): unknown time zone '\(pipeline.timezone)'")

@@ -3,7 +3,7 @@ import RinStorage
 extension PipelineStatus {
   /// Adds the health of the provider enrichment-fetch calls, when this pipeline runs it, as the
   /// last real run left it. A provider that is down does not make a problem (exit 1): the runs
-  /// succeed and retry the deferred keys; `rin_provider_up` is the metric to alert on.
+  /// succeed and retry the deferred keys; `rinjobs_provider_up` is the metric to alert on.
   public mutating func addProviderHealth(_ pipeline: PipelineConfig, config: RinConfig, storage: Storage)
     throws
   {

@@ -22,6 +22,8 @@ public struct PipelineStatus: Sendable, Codable {
   public var nextSlot: String?
   public var slotsExpected = 0
   public var slotsSucceeded = 0
+  /// Missed slots that `--catch-up latest` replaced by a later one: owed nothing, not run.
+  public var slotsSuperseded = 0
   /// Slots a run holds now.
   public var running: [String] = []
   /// Slots still inside the grace window that have not run yet: not a problem yet.
@@ -73,7 +75,8 @@ public struct PipelineStatus: Sendable, Codable {
       }
       status.slotsExpected += 1
       switch states[fire.slot] ?? .missing {
-      case .succeeded, .superseded: status.slotsSucceeded += 1
+      case .succeeded: status.slotsSucceeded += 1
+      case .superseded: status.slotsSuperseded += 1
       case .paused: status.slotsPaused += 1
       case .running: status.running.append(fire.slot)
       case .failed(let runID, let error):

@@ -16,7 +16,7 @@ public enum PipelineStatusText {
       lines.append("\(s.pipeline)  \"\(s.schedule)\" \(s.timezone)  \(verdict)")
       lines.append("  last run: \(describe(s.lastRun))")
       lines.append(
-        "  slots from \(s.windowStart) to \(s.now) (look-back \(DurationFormat.format(lookBack))): \(s.slotsExpected) slots, \(s.slotsSucceeded) succeeded; next slot \(s.nextSlot ?? "none")"
+        "  slots from \(s.windowStart) to \(s.now) (look-back \(DurationFormat.format(lookBack))): \(s.slotsExpected) slots, \(s.slotsSucceeded) succeeded\(s.slotsSuperseded > 0 ? ", \(s.slotsSuperseded) superseded" : ""); next slot \(s.nextSlot ?? "none")"
       )
       if let pause = s.paused {
         lines.append(
@@ -41,13 +41,22 @@ public enum PipelineStatusText {
         lines.append(
           "  failed: \(problem.slot) (run \(problem.runID ?? 0)): \(problem.detail ?? "no error recorded")")
       }
-      if s.problems > 0 {
-        lines.append(
-          "  catch up: rinjobs pipeline run \(s.pipeline) --catch-up all --max-age \(DurationFormat.format(lookBack))"
-        )
-      }
+      if let hint = catchUpHint(s) { lines.append("  catch up: \(hint)") }
     }
     return lines.joined(separator: "\n")
+  }
+
+  /// The command that runs the slots owed (missed or failed), with a `--max-age` just long
+  /// enough for the oldest; nil when none is owed (a late slot ran, or runs).
+  static func catchUpHint(_ s: PipelineStatus) -> String? {
+    let owed = (s.missed + s.failed).compactMap { SlotInstant.parse($0.slot) }
+    guard let oldest = owed.min(), let now = SlotInstant.parse(s.now) else { return nil }
+    let hours = max(1, (now - oldest + 3_599) / 3_600)
+    let age = hours % 24 == 0 ? "\(hours / 24)d" : "\(hours)h"
+    let command = "rinjobs pipeline run \(s.pipeline) --catch-up all --max-age \(age)"
+    guard owed.count > 1 else { return command }
+    return
+      "\(command) (\(owed.count) slots, oldest first; `--catch-up latest --max-age \(age)` runs only the newest and marks the others superseded)"
   }
 
   static func describe(_ p: ProviderHealth) -> String {

@@ -17,7 +17,14 @@ public struct OperatorReport: Sendable, Codable {
     public var status: RunRecord.Status
     public var startedAt: String
     public var started: Int64
-    public var seconds: Int64?
+    /// Wall time, to the millisecond where the ledger has it.
+    public var seconds: Double?
+    /// The day the run computed (`as_of`), when the job has one.
+    public var asOf: String?
+    /// Where the charts place the run: at its pipeline slot (a slot caught up later, or a demo's
+    /// slots run at once, are drawn where their slots are); else on the day it computed for
+    /// (a backfill's day), at the time of day it started; else when it started.
+    public var placedAt: Int64
     public var rowsRead: Int
     public var rowsPerSecond: Double?
     public var dryRun: Bool
@@ -34,6 +41,8 @@ public struct OperatorReport: Sendable, Codable {
     public var runs: [Run]
     public var failed: Int
     public var interrupted: Int
+    /// Dry runs in the period: listed with the last runs, never charted or counted above.
+    public var dryRuns: Int
   }
 
   public struct EnrichmentDay: Sendable, Codable, Equatable {
@@ -94,13 +103,23 @@ public struct OperatorReport: Sendable, Codable {
     // Each row's counts JSON decoded once, for the run list and the output tallies alike.
     let ledger = records.map { (record: $0, counts: LedgerCountsText.decode($0.counts)) }
     let runs = ledger.filter { !$0.record.job.hasPrefix("pipeline:") }.map(Run.init)
+    // Dry runs apart: a dry run that failed (no key, a bad option) is not a failed job.
     var byJob: [String: [Run]] = [:]
-    for run in runs.reversed() { byJob[run.job, default: []].append(run) }
+    var dryByJob: [String: Int] = [:]
+    for run in runs.reversed() {
+      if run.dryRun {
+        dryByJob[run.job, default: 0] += 1
+        byJob[run.job, default: []] += []
+      } else {
+        byJob[run.job, default: []].append(run)
+      }
+    }
     let jobs = byJob.keys.sorted().map { job in
       let list = byJob[job] ?? []
       return JobRuns(
         job: job, runs: list, failed: list.count { $0.status == .failed },
-        interrupted: list.count { $0.status == .interrupted || $0.status == .abandoned })
+        interrupted: list.count { $0.status == .interrupted || $0.status == .abandoned },
+        dryRuns: dryByJob[job] ?? 0)
     }
     return OperatorReport(
       generatedAt: SlotInstant.format(now), since: SlotInstant.format(since), pipelines: pipelines,
@@ -146,13 +165,23 @@ extension OperatorReport {
 extension OperatorReport.Run {
   init(_ row: OperatorReport.LedgerRow) {
     let (record, counts) = row
-    let seconds = record.finishedAt.map { $0 - record.startedAt }
+    let whole = record.finishedAt.map { Double($0 - record.startedAt) }
+    let seconds = record.finishedAt == nil ? nil : counts?.durationSeconds ?? whole
     let read = counts?.counts.read.values.reduce(0, +) ?? 0
+    // A run for a day other than the one it ran on (a backfill, a caught-up slot) is placed on
+    // the day it computed, at the time of day it started.
+    let day = CalendarDate(utcInstant: record.startedAt)
+    let placedAt =
+      record.slot.flatMap(SlotInstant.parse)
+      ?? record.asOf.flatMap(CalendarDate.init).map {
+        $0 == day ? record.startedAt : $0.startOfDayUTC + (record.startedAt - day.startOfDayUTC)
+      } ?? record.startedAt
     self.init(
       id: record.id, job: record.job, status: record.status,
       startedAt: SlotInstant.format(record.startedAt), started: record.startedAt, seconds: seconds,
-      rowsRead: read,
-      rowsPerSecond: seconds.map { Double(read) / Double(max($0, 1)) }, dryRun: record.dryRun,
+      asOf: record.asOf, placedAt: placedAt, rowsRead: read,
+      rowsPerSecond: seconds.map { Double(read) / max($0, counts?.durationSeconds == nil ? 1 : 0.001) },
+      dryRun: record.dryRun,
       shard: record.shard, pipeline: record.pipeline,
       written: counts?.changes.values.reduce(0) { $0 + $1.total } ?? 0,
       skipped: counts?.counts.skipped ?? [:], error: record.error)

@@ -16,6 +16,8 @@ struct ReportPage {
     var outcomeClass: String
     var slotsExpected: Int
     var slotsSucceeded: Int
+    var slotsSuperseded: Int
+    var hasSuperseded: Bool
     var problemCount: Int
     var problems: [ProblemView]
     var hasProblems: Bool
@@ -65,6 +67,8 @@ struct ReportPage {
     var runs: Int
     var failed: Int
     var interrupted: Int
+    var dryRuns: Int
+    var hasDryRuns: Bool
     var failedClass: String
     var interruptedClass: String
     var charts: [ChartView]
@@ -143,7 +147,8 @@ struct ReportPage {
       nextFires: entry.nextFires.joined(separator: ", "), lastSlot: lastSlot ?? "none yet",
       lastOutcome: outcome,
       outcomeClass: statusClass(last?.status), slotsExpected: status.slotsExpected,
-      slotsSucceeded: status.slotsSucceeded, problemCount: status.problems,
+      slotsSucceeded: status.slotsSucceeded, slotsSuperseded: status.slotsSuperseded,
+      hasSuperseded: status.slotsSuperseded > 0, problemCount: status.problems,
       problems: Array(shown), hasProblems: !problems.isEmpty,
       moreProblems: problems.count > shown.count ? "and \(problems.count - shown.count) earlier" : "",
       providers: status.providers.map { "\($0.provider): \($0.available ? "available" : "DEGRADED")" }
@@ -158,15 +163,20 @@ struct ReportPage {
       job.runs.compactMap { run in
         value(run).map {
           RunChart.Sample(
-            time: run.started, value: $0, marked: run.status != .succeeded,
+            time: run.placedAt, value: $0, marked: run.status != .succeeded,
             label: "run \(run.id) \(run.status.rawValue) at \(run.startedAt)")
         }
       }
     }
-    let duration = samples { $0.seconds.map(Double.init) }
+    let duration = samples { $0.seconds }
     let rate = samples { $0.rowsPerSecond }
+    // The axis fits the runs there are: from a little before the first (a new install's runs
+    // spread over the chart, not in a line at its right edge), or before the period's start
+    // when a backfill computed days older than it.
+    let from = job.runs.map(\.placedAt).min().map { first in first - max(600, (to - first) / 20) } ?? from
     return JobView(
       job: job.job, runs: job.runs.count, failed: job.failed, interrupted: job.interrupted,
+      dryRuns: job.dryRuns, hasDryRuns: job.dryRuns > 0,
       failedClass: job.failed > 0 ? "bad" : "", interruptedClass: job.interrupted > 0 ? "warn" : "",
       charts: [
         chart(
@@ -211,7 +221,8 @@ struct ReportPage {
   static func run(_ run: OperatorReport.Run) -> RunView {
     RunView(
       id: run.id, job: run.job, status: run.status.rawValue, statusClass: statusClass(run.status),
-      startedAt: run.startedAt, seconds: run.seconds.map(String.init) ?? "—", rowsRead: grouped(run.rowsRead),
+      startedAt: run.startedAt, seconds: run.seconds.map(Self.seconds) ?? "—",
+      rowsRead: grouped(run.rowsRead),
       rowsPerSecond: run.rowsPerSecond.map(number) ?? "—", written: grouped(run.written),
       skipped: run.skipped.sorted { $0.key < $1.key }.map { "\($0.key): \(grouped($0.value))" }
         .joined(separator: "; "),
@@ -283,6 +294,12 @@ struct ReportPage {
   }
 
   /// Whole numbers grouped; below 100, one decimal.
+  /// A duration with the decimals that matter: 0.227, 3.42, 61.5, 1,204.
+  static func seconds(_ value: Double) -> String {
+    if value >= 100 { return grouped(Int(value.rounded())) }
+    return String(format: value < 10 ? "%.3f" : "%.1f", value)
+  }
+
   static func number(_ value: Double) -> String {
     if value >= 100 || value == value.rounded() { return grouped(Int(value.rounded())) }
     let tenths = Int((value * 10).rounded())

@@ -21,6 +21,7 @@ enum ReportTemplate {
     .scroll { overflow-x: auto; }
     table { border-collapse: collapse; margin: .25rem 0 1rem; font-variant-numeric: tabular-nums; }
     caption { text-align: left; font-weight: 600; padding: .25rem 0; }
+    .ts { white-space: nowrap; }
     th, td { text-align: left; padding: .2rem .6rem .2rem 0; border-bottom: 1px solid #e3e3e3; vertical-align: top; }
     td.n, th.n { text-align: right; }
     .cards { display: flex; flex-wrap: wrap; gap: 1rem; }
@@ -51,7 +52,7 @@ enum ReportTemplate {
     {{#isPaused}}<p class="warn" id="paused-{{name}}">{{paused}}</p>{{/isPaused}}
     <p><code>{{schedule}}</code> in {{timezone}}. Next: {{nextFires}}.</p>
     <p>Last run: {{lastSlot}}, <span class="{{outcomeClass}}">{{lastOutcome}}</span>.
-    {{slotsSucceeded}} of {{slotsExpected}} slots succeeded; <span id="problems-{{name}}">{{problemCount}}</span> missed or failed.</p>
+    {{slotsSucceeded}} of {{slotsExpected}} slots succeeded{{#hasSuperseded}}, <span id="superseded-{{name}}">{{slotsSuperseded}}</span> superseded (skipped by --catch-up latest){{/hasSuperseded}}; <span id="problems-{{name}}">{{problemCount}}</span> missed or failed.</p>
     {{#hasProviders}}<p>Providers: {{providers}}</p>{{/hasProviders}}
     {{#hasProblems}}
     <div class="scroll"><table>
@@ -71,7 +72,7 @@ enum ReportTemplate {
     <h2 id="runs-h">Runs</h2>
     {{#jobs}}
     <h3 id="job-{{job}}">{{job}}</h3>
-    <p>Runs: <span id="runs-{{job}}">{{runs}}</span> · failed: <span id="failed-{{job}}" class="{{failedClass}}">{{failed}}</span> · interrupted or abandoned: <span id="interrupted-{{job}}" class="{{interruptedClass}}">{{interrupted}}</span></p>
+    <p>Runs: <span id="runs-{{job}}">{{runs}}</span> · failed: <span id="failed-{{job}}" class="{{failedClass}}">{{failed}}</span> · interrupted or abandoned: <span id="interrupted-{{job}}" class="{{interruptedClass}}">{{interrupted}}</span>{{#hasDryRuns}} · dry runs, apart (not charted or counted): <span id="dry-{{job}}">{{dryRuns}}</span>{{/hasDryRuns}}</p>
     <div class="charts">
     {{#charts}}
     <figure>
@@ -106,7 +107,7 @@ enum ReportTemplate {
     <th scope="col" class="n">written</th><th scope="col">skipped (reason: rows)</th><th scope="col">mode</th><th scope="col">error</th></tr></thead>
     <tbody>
     {{#lastRuns}}
-    <tr><td>{{id}}</td><td>{{job}}</td><td class="{{statusClass}}">{{status}}</td><td>{{startedAt}}</td>
+    <tr><td>{{id}}</td><td>{{job}}</td><td class="{{statusClass}}">{{status}}</td><td class="ts">{{startedAt}}</td>
     <td class="n">{{seconds}}</td><td class="n">{{rowsRead}}</td><td class="n">{{rowsPerSecond}}</td>
     <td class="n">{{written}}</td><td>{{skipped}}</td><td>{{mode}}</td><td>{{error}}</td></tr>
     {{/lastRuns}}

@@ -82,8 +82,8 @@ public struct JobRunner: Sendable {
           asOf: asOf, now: now, logger: logger,
           selection: UserSelection(shard: shard, userIDs: users), checkpointScope: scope,
           resumeAfterUserID: checkpoint?.lastUserID, stop: stop,
-          progress: ProgressBar(label: job.name.rawValue))
-        ctx.environment = environment.variables
+          progress: ProgressBar(label: job.name.rawValue, logger: logger, environment: environment.variables))
+        ctx.environment = options.dryRun ? dryRunVariables : environment.variables
         ctx.fullPass = options.full
         ctx.deadline = config.jobs.timeout(for: job.name).map {
           RunDeadline(
@@ -92,6 +92,9 @@ public struct JobRunner: Sendable {
               + Double($0.components.attoseconds) / 1e18, clock: environment.wallClock)
         }
         context = ctx
+        if let deadline = ctx.deadline {
+          stop.holdHardDeadline(at: deadline.at + RunDeadline.hardStopGrace, reason: deadline.hardStopReason)
+        }
         return ctx
       }
       if options.dryRun {
@@ -115,6 +118,7 @@ public struct JobRunner: Sendable {
         default: .failed
         }
     }
+    stop.releaseHardDeadline()
     if summary.status == .interrupted, let reason = context?.details["stop_reason"].flatMap(SkipReason.init) {
       SkipReason.count(
         reason, job: job.name.rawValue, storage: storage, at: environment.wallSeconds, logger: logger)
@@ -133,6 +137,18 @@ public struct JobRunner: Sendable {
     log(summary, logger: logger)
     return summary
   }
+
+  /// A dry run calls no paid API, so it needs no provider secret: an unset key variable gets a
+  /// placeholder that no request ever carries (a dry run counts would-be lookups instead).
+  var dryRunVariables: [String: String] {
+    var variables = environment.variables
+    if let name = config.jobs.enrichmentFetch.provider?.apiKeyEnv, (variables[name] ?? "").isEmpty {
+      variables[name] = Self.dryRunKeyPlaceholder
+    }
+    return variables
+  }
+
+  static let dryRunKeyPlaceholder = "(dry run: no key needed, none sent)"
 
   private func finishLedger(runID: Int64?, summary: RunSummary, logger: Logger) {
     guard let runID, summary.status != .skipped else { return }

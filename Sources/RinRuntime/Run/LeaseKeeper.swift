@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import RinDomain
 import RinStorage
 import Synchronization
 
@@ -80,7 +81,7 @@ final class LeaseKeeper: Sendable {
           continue
         }
         let message =
-          "\(record.job) shard \(record.shard) is already running: run \(holder.runID), pid \(holder.pid) on \(holder.host), lease until \(holder.expiresAt) (Unix s). Try again later, or pass --wait SECONDS."
+          "\(record.job) shard \(record.shard) is already running: run \(holder.runID), pid \(holder.pid) on \(holder.host), lease until \(UTCInstant.text(holder.expiresAt)). Try again later, or pass --wait SECONDS."
         var skipped = record
         skipped.status = .skipped
         skipped.finishedAt = environment.wallSeconds

@@ -1,6 +1,6 @@
 /// How a run found its external provider: up, or unavailable with its circuit breaker open.
 /// Reported in `--json` (`provider`), the ledger row's counts, the metrics file
-/// (`rin_provider_up`, `rin_provider_keys_deferred`) and, from `provider_breakers`, `status`.
+/// (`rinjobs_provider_up`, `rinjobs_provider_keys_deferred`) and, from `provider_breakers`, `status`.
 public struct ProviderHealth: Sendable, Codable, Equatable {
   public var provider: String
   /// False when the circuit breaker was open when the run ended: the provider did not answer.

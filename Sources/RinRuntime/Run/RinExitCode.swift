@@ -11,3 +11,8 @@ public enum RinExitCode: Int32, Sendable, Codable {
   /// Bad configuration.
   case configuration = 78
 }
+
+/// The release, for `--version`: bumped with each entry of CHANGELOG.md that is released.
+public enum RinVersion {
+  public static let current = "0.1.0-dev"
+}

@@ -41,12 +41,15 @@ public struct RunSummary: Sendable, Codable {
     var notifications: [String: Int]
     var details: [String: String]
     var provider: ProviderHealth?
+    /// The run's wall time to the millisecond (the ledger's own times are whole seconds); nil
+    /// in rows written before it was recorded.
+    var durationSeconds: Double? = nil
   }
 
   var ledgerCountsJSON: String? {
     JSONText.encode(
       LedgerCounts(
         counts: counts, changes: changes.tables, notifications: changes.notifications,
-        details: details, provider: provider))
+        details: details, provider: provider, durationSeconds: durationSeconds))
   }
 }

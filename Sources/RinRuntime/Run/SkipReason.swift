@@ -2,7 +2,7 @@ import Logging
 import RinStorage
 
 /// Why a run did not start, or stopped early: counted per job (`job_skips`) and exported as
-/// `rin_job_skipped_total{job,reason}`.
+/// `rinjobs_job_skipped_total{job,reason}`.
 public enum SkipReason: String, Sendable, CaseIterable {
   /// Another run held the job's (or pipeline's) lease.
   case leaseHeld = "lease held"

@@ -1,6 +1,6 @@
 extension StorageTransaction {
   /// One more skip of `job` for `reason` (a counter that only grows, for
-  /// `rin_job_skipped_total`).
+  /// `rinjobs_job_skipped_total`).
   public func countSkip(job: String, reason: String, at: Int64) throws {
     _ = try sql.execute(
       """

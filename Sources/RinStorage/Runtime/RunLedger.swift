@@ -45,6 +45,39 @@ extension StorageTransaction {
       [.integer(instant), .text(reason), .integer(id)])
   }
 
+  /// Runs this host's processes claim to be running, with their pids: for finding those whose
+  /// process is gone.
+  public func runningRuns(host: String) throws -> [RunRecord] {
+    var result: [RunRecord] = []
+    try sql.forEachRow(
+      "SELECT \(Self.runColumns) FROM job_runs WHERE status = 'running' AND host = ? ORDER BY id",
+      [.text(host)]
+    ) { row in
+      result.append(Self.runRecord(row))
+    }
+    return result
+  }
+
+  /// Ends every run that `pid` on `host` still claims to be running as `interrupted` with
+  /// `reason`, and gives back its leases: a process that stops at once records its own end.
+  /// Returns the runs so ended (job names).
+  @discardableResult
+  public func interruptRuns(host: String, pid: Int32, at instant: Int64, reason: String) throws -> [String] {
+    var jobs: [String] = []
+    try sql.forEachRow(
+      """
+      UPDATE job_runs SET status = 'interrupted', finished_at = ?, error = ?
+      WHERE status = 'running' AND host = ? AND pid = ? RETURNING job
+      """,
+      [.integer(instant), .text(reason), .text(host), .integer(Int64(pid))]
+    ) { row in
+      jobs.append(row.text(0) ?? "")
+    }
+    try sql.execute(
+      "DELETE FROM job_leases WHERE host = ? AND pid = ?", [.text(host), .integer(Int64(pid))])
+    return jobs
+  }
+
   public struct RunQuery: Sendable {
     public var id: Int64?
     public var job: String?

@@ -50,7 +50,7 @@ enum RuntimeSchema {
     """
 
   /// How many times each job (or `pipeline:NAME`) did not start or stopped early, by reason:
-  /// counters for `rin_job_skipped_total` that include the triggers that found nothing to do,
+  /// counters for `rinjobs_job_skipped_total` that include the triggers that found nothing to do,
   /// which get no ledger row (cron triggers every hour: a row each would bury the runs).
   static let jobSkips = """
     CREATE TABLE job_skips (

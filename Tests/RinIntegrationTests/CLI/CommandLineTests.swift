@@ -69,6 +69,7 @@ struct CommandLineTests {
       "rin-badge-recount",
       ["--db", db.path, "--json", "--metrics-file", metrics, "--now", "2026-11-22T12:00:00Z"])
     #expect(result.exitCode == 0, "\(result.stderr)")
+    #expect(try Promtool.checkMetrics(atPath: metrics) == nil)
     let lines = result.stdout.split(separator: "\n")
     #expect(lines.count == 1)
     let object = try #require(

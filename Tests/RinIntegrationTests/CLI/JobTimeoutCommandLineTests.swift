@@ -42,8 +42,9 @@ struct JobTimeoutCommandLineTests {
     }
     #expect(exits.last == 0, "\(exits)")
     let text = try String(contentsOfFile: metrics, encoding: .utf8)
+    #expect(try Promtool.checkMetrics(atPath: metrics) == nil)
     #expect(
-      text.contains("rin_job_skipped_total{job=\"daily-score\",reason=\"timeout\"} \(exits.count - 1)"),
+      text.contains("rinjobs_job_skipped_total{job=\"daily-score\",reason=\"timeout\"} \(exits.count - 1)"),
       "\(text)")
     #expect(exits.dropLast().allSatisfy { $0 == 75 } && exits.count >= 4, "\(exits)")
     let interrupted = try limited.strings(

@@ -149,9 +149,10 @@ enum Chromium {
     }
   }
 
-  static func arguments(_ extra: [String]) -> [String] {
+  static func arguments(_ extra: [String], width: Int = 1100) -> [String] {
     // --no-sandbox: the tests may run as root, where Chromium's sandbox refuses to start.
-    ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--window-size=1100,2400"] + extra
+    ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--window-size=\(width),2400"]
+      + extra
   }
 
   static func screenshot(_ browser: String, _ page: String, into png: String) async throws -> Data {
@@ -159,8 +160,9 @@ enum Chromium {
     return try Data(contentsOf: URL(fileURLWithPath: png))
   }
 
-  static func dumpDOM(_ browser: String, _ page: String) async throws -> String {
-    try await run(browser, arguments(["--dump-dom", URL(fileURLWithPath: page).absoluteString]))
+  static func dumpDOM(_ browser: String, _ page: String, width: Int = 1100) async throws -> String {
+    try await run(
+      browser, arguments(["--dump-dom", URL(fileURLWithPath: page).absoluteString], width: width))
   }
 
   /// stdout; stderr (Chromium's chatter about D-Bus and GPUs) is dropped.

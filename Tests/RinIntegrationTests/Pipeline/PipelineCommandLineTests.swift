@@ -170,6 +170,7 @@ struct PipelineCommandLineTests {
     #expect(result.exitCode == 0, "\(result.stderr)")
     let text = try String(contentsOfFile: metrics, encoding: .utf8)
     try PrometheusText.validate(text)
+    #expect(try Promtool.checkMetrics(atPath: metrics) == nil)
     #expect(text.contains(#"rinjobs_last_run_failed{job="pipeline:scores"} 0"#))
     #expect(text.contains(#"rinjobs_last_run_failed{job="daily-score"} 0"#))
     #expect(text.contains(#"rinjobs_users_processed{job="badge-recount"} 4"#))

@@ -42,6 +42,7 @@ struct PipelineDeadlineTests {
     let metrics = db.directory.path("metrics.prom")
     let onTime = try await rinjobs(["pipeline", "run", "minutely", "--scheduled", "--metrics-file", metrics])
     #expect(onTime.exitCode == 0, "\(onTime.stderr)")
+    #expect(try Promtool.checkMetrics(atPath: metrics) == nil)
     let text = try String(contentsOfFile: metrics, encoding: .utf8)
     #expect(text.contains("rinjobs_deadline_lateness_seconds{job=\"pipeline:minutely\"} 0"), "\(text)")
     let fine = try await rinjobs(["status", "minutely"])

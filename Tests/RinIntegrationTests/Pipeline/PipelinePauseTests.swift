@@ -59,10 +59,13 @@ struct PipelinePauseTests {
       ])
     #expect(due.exitCode == 0, "\(due.stderr)")
     let counters = try String(contentsOfFile: metrics, encoding: .utf8)
+    #expect(try Promtool.checkMetrics(atPath: metrics) == nil)
     #expect(
-      counters.contains("rin_job_skipped_total{job=\"pipeline:scores\",reason=\"paused\"} 1"), "\(counters)")
+      counters.contains("rinjobs_job_skipped_total{job=\"pipeline:scores\",reason=\"paused\"} 1"),
+      "\(counters)")
     #expect(
-      counters.contains("rin_job_skipped_total{job=\"pipeline:scores\",reason=\"not due\"} 1"), "\(counters)")
+      counters.contains("rinjobs_job_skipped_total{job=\"pipeline:scores\",reason=\"not due\"} 1"),
+      "\(counters)")
     #expect(try db.int("SELECT count(*) FROM job_runs WHERE job NOT LIKE 'pipeline:%'") == 0, "no job ran")
     let row = try db.strings(
       "SELECT status || ' ' || coalesce(counts, '') || ' ' || coalesce(error, '') FROM job_runs WHERE job = 'pipeline:scores'"

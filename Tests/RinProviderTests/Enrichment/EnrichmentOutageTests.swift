@@ -59,9 +59,10 @@ extension EnrichmentEndToEnd {
       let ledger = try #require(try f.ledgerCounts().last)
       #expect(ledger.contains(#""available":false"#), "\(ledger)")
       #expect(ledger.contains(#""provider_available":"false""#))
-      #expect(f.metricsText.contains(#"rin_provider_up{provider="acme"} 0"#), "\(f.metricsText)")
+      #expect(f.metricsText.contains(#"rinjobs_provider_up{provider="acme"} 0"#), "\(f.metricsText)")
+      #expect(try Promtool.checkMetrics(atPath: f.metrics) == nil)
       #expect(
-        f.metricsText.contains(#"rin_provider_keys_deferred{provider="acme"} \#(provider.keysDeferred)"#))
+        f.metricsText.contains(#"rinjobs_provider_keys_deferred{provider="acme"} \#(provider.keysDeferred)"#))
       let (status, _) = try await f.run("rinjobs", ["status", "--now", "2026-11-22T13:00:00Z"])
       #expect(status.stdout.contains("DEGRADED: provider acme unavailable"), "\(status.stdout)")
       #expect(status.stdout.contains("provider acme: UNAVAILABLE since 2026-11-22T12:00:00Z"))
@@ -118,7 +119,7 @@ extension EnrichmentEndToEnd {
       #expect(try f.db.int("SELECT count(*) FROM enrichment_lookups") == wanted, "and cached")
       let lines = OutageFixture.logLines(back.result)
       #expect(lines.filter { $0.contains("circuit breaker closed") }.count == 1, "\(lines)")
-      #expect(f.metricsText.contains(#"rin_provider_up{provider="acme"} 1"#), "\(f.metricsText)")
+      #expect(f.metricsText.contains(#"rinjobs_provider_up{provider="acme"} 1"#), "\(f.metricsText)")
       let (status, _) = try await f.run("rinjobs", ["status", "--now", "2026-11-22T13:00:00Z"])
       #expect(status.stdout.contains("provider acme: up"), "\(status.stdout)")
       #expect(!status.stdout.contains("DEGRADED"))
@@ -158,7 +159,7 @@ extension EnrichmentEndToEnd.EnrichmentOutageTests {
     #expect(jobs.allSatisfy { $0.status == .succeeded })
     #expect(jobs.first?.provider?.available == false)
     #expect(f.stub.requestCount <= OutageFixture.failures + OutageFixture.concurrency)
-    #expect(f.metricsText.contains(#"rin_provider_up{provider="acme"} 0"#), "\(f.metricsText)")
+    #expect(f.metricsText.contains(#"rinjobs_provider_up{provider="acme"} 0"#), "\(f.metricsText)")
     #expect(OutageFixture.logLines(result).count <= 12, "\(result.stderr)")
   }
 }

@@ -136,7 +136,8 @@ extension EnrichmentEndToEnd {
       let provider = first.first?.1["provider"] as? [String: Any] ?? [:]
       #expect(provider["daily_limit_reached"] as? Bool == true, "\(provider)")
       let text = try String(contentsOfFile: metrics, encoding: .utf8)
-      #expect(text.contains("rin_provider_daily_limit_reached{provider=\"fake-people\"} 1"), "\(text)")
+      #expect(try Promtool.checkMetrics(atPath: metrics) == nil)
+      #expect(text.contains("rinjobs_provider_daily_limit_reached{provider=\"fake-people\"} 1"), "\(text)")
 
       let requests = stub.requestCount
       let sameDay = try await Self.runAtOnce(db, config, [[]])

@@ -1,0 +1,63 @@
+import Foundation
+import RinTestSupport
+import Testing
+
+/// Dates an operator mistypes: a day in the future is refused unless asked for, an impossible
+/// day says why, and a long backfill says how many days it will run and asks for `--yes`.
+@Suite("Dates in the future and long backfills", .onItsOwnThread)
+struct FutureDateCommandLineTests {
+  @Test func anAsOfAfterTodayIsRefusedUnlessAllowed() async throws {
+    let db = try TestDatabase(seedUsers: 5)
+    let refused = try await Executable.run("rin-daily-score", ["--db", db.path, "--as-of", "2099-01-01"])
+    #expect(refused.exitCode == 64)
+    #expect(refused.stderr.contains("--as-of 2099-01-01 is after today"), "\(refused.stderr)")
+    #expect(refused.stderr.contains("--allow-future"), "\(refused.stderr)")
+    #expect(try db.int("SELECT count(*) FROM job_runs") == 0)
+    #expect(try db.int("SELECT count(*) FROM score_snapshots") == 0)
+
+    let allowed = try await Executable.run(
+      "rin-daily-score", ["--db", db.path, "--as-of", "2099-01-01", "--allow-future", "--dry-run"])
+    #expect(allowed.exitCode == 0, "\(allowed.stderr)")
+  }
+
+  @Test func anImpossibleDayNamesWhatIsWrong() async throws {
+    let db = try TestDatabase()
+    let run = try await Executable.run("rin-badge-recount", ["--db", db.path, "--as-of", "2026-02-30"])
+    #expect(run.exitCode == 64)
+    #expect(
+      run.stderr.contains("'2026-02-30' is not a day of the calendar: 2026-02 has days 01 to 28"),
+      "\(run.stderr)")
+    let shape = try await Executable.run("rin-badge-recount", ["--db", db.path, "--as-of", "22/11/2026"])
+    #expect(shape.exitCode == 64)
+    #expect(shape.stderr.contains("expected YYYY-MM-DD"), "\(shape.stderr)")
+  }
+
+  @Test func aBackfillIntoTheFutureIsRefused() async throws {
+    let db = try TestDatabase(seedUsers: 5)
+    let run = try await Executable.run(
+      "rinjobs", ["backfill", "daily-score", "--db", db.path, "--from", "2026-11-01", "--to", "2099-01-01"])
+    #expect(run.exitCode == 64)
+    #expect(run.stderr.contains("--to 2099-01-01 is after today"), "\(run.stderr)")
+  }
+
+  @Test func aLongBackfillSaysHowManyDaysAndAsksForYes() async throws {
+    let db = try TestDatabase(seedUsers: 3)
+    let arguments = [
+      "backfill", "daily-score", "--db", db.path, "--from", "2026-01-01", "--to", "2026-03-01",
+    ]
+    let asked = try await Executable.run("rinjobs", arguments)
+    #expect(asked.exitCode == 64)
+    #expect(asked.stderr.contains("would run daily-score for 60 days"), "\(asked.stderr)")
+    #expect(asked.stderr.contains("--yes"), "\(asked.stderr)")
+    #expect(try db.int("SELECT count(*) FROM job_runs") == 0, "nothing ran")
+
+    let short = try await Executable.run(
+      "rinjobs", ["backfill", "daily-score", "--db", db.path, "--from", "2026-01-01", "--to", "2026-01-03"])
+    #expect(short.exitCode == 0, "\(short.stderr)")
+    #expect(short.stdout.contains("3 of 3 days to run"), "\(short.stdout)")
+
+    let yes = try await Executable.run("rinjobs", arguments + ["--yes"])
+    #expect(yes.exitCode == 0, "\(yes.stderr)")
+    #expect(yes.stdout.contains("57 of 60 days to run, 3 already done"), "\(yes.stdout)")
+  }
+}
