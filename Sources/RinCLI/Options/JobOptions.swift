@@ -34,7 +34,7 @@ public struct JobOptions: ParsableArguments {
   @Flag(
     name: .long,
     help:
-      "Examine every user, also those a job would skip as unchanged since its last run (circle-patterns, enrichment-fetch)."
+      "Examine every user, also those a job would skip as unchanged since its last run (circle-patterns, enrichment-fetch, daily-score, upcoming-birthdays)."
   )
   var full = false
 
