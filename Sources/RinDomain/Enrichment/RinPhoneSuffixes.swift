@@ -45,23 +45,32 @@ public struct RinPhoneSuffixes: Sendable {
     digits.suffix(length).reduce(0) { $0 * 10 + UInt32($1 - 0x30) }
   }
 
-  /// A typed number's bucket (`enrichment_owner_buckets`): `unjudgedBucket` when its digits
-  /// cannot judge it, else a 20-bit hash of its last seven digits. A bucket stands for about
-  /// ten suffixes: it says which verified users a contact may be without holding its number.
-  public static func bucket(raw: String) -> Int64 {
-    judgedSuffix(raw: raw).map(bucket(suffix:)) ?? unjudgedBucket
+  /// A contact number's bucket (`enrichment_owner_buckets`): which verified users it may be,
+  /// without holding its number. A bucket stands for about ten suffixes (a 20-bit hash of the
+  /// last seven digits), so a number in a bucket may be any verified user in it and no other.
+  ///
+  /// The Rin-network rule links a number only when its E.164 form (libphonenumber, national
+  /// forms read in the owner's region) equals a verified `phone_e164`. A number its digits
+  /// judge ends with the last seven digits of that form, so they give its bucket without a
+  /// parse. Any other number (letters, an extension, `#`, `*`, non-ASCII digits, seven digits
+  /// or fewer) can only be the users whose number is its E.164 form: `e164` is asked for it,
+  /// and its bucket is that number's (`bucket(verifiedE164:)`). A number without an E.164 form
+  /// is no verified user's, whoever joins or leaves: nil, it has no bucket.
+  ///
+  /// - Parameter e164: the number's E.164 form under the matching rule; nil when it has none.
+  ///   A bucket found through it holds while the owner's region and the parser's metadata do.
+  public static func bucket(raw: String, e164: (String) -> String?) -> Int64? {
+    if let suffix = judgedSuffix(raw: raw) { return bucket(suffix: suffix) }
+    return e164(raw).map(bucket(verifiedE164:))
   }
 
-  /// A verified user's bucket; nil for a number shorter than the suffix, which only the
-  /// unjudged bucket can match.
-  public static func bucket(verifiedE164 number: String) -> Int64? {
-    let digits = number.utf8.filter { $0 >= 0x30 && $0 <= 0x39 }
-    guard digits.count >= length else { return nil }
-    return bucket(suffix: suffix(of: digits))
+  /// A verified user's bucket: that of the last seven digits of their number, or of all its
+  /// digits when it has fewer (only a number without a bucket by its digits can be such a user,
+  /// and its E.164 form puts it in the same bucket). Every verified user has one, so a contact
+  /// number equal to their `phone_e164` always shares it.
+  public static func bucket(verifiedE164 number: String) -> Int64 {
+    bucket(suffix: suffix(of: number.utf8.filter { $0 >= 0x30 && $0 <= 0x39 }))
   }
-
-  /// The bucket of typed numbers that only the parser can judge: any verified user may match.
-  public static let unjudgedBucket: Int64 = -1
 
   private static func bucket(suffix: UInt32) -> Int64 {
     Int64((UInt64(suffix) &* 0x9E37_79B9_7F4A_7C15) >> 44)

@@ -9,11 +9,16 @@ struct ContactChannels: Sendable {
   var lookups: [ProviderLookup] = []
   var malformedPhones = 0
   var malformedEmails = 0
+  /// The buckets of its numbers (`RinPhoneSuffixes.bucket`): which verified users it may be.
+  var buckets: Set<Int64> = []
 
   init(_ contact: EnrichmentContactRow, normalizer: any ContactNormalizing, forProvider: Bool) {
     var seen: Set<String> = []
     for raw in contact.phones {
-      guard let number = normalizer.e164(raw: raw, ownerRegion: contact.ownerRegion) else {
+      let parsed = normalizer.e164(raw: raw, ownerRegion: contact.ownerRegion)
+      // The parse just made, not another: a number the digits cannot judge is bucketed by it.
+      if let bucket = RinPhoneSuffixes.bucket(raw: raw, e164: { _ in parsed }) { buckets.insert(bucket) }
+      guard let number = parsed else {
         malformedPhones += 1
         continue
       }

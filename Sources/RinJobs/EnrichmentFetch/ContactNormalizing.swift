@@ -6,4 +6,7 @@ public protocol ContactNormalizing: Sendable {
   func e164(raw: String, ownerRegion: String?) -> String?
   /// The trimmed, lower-cased address; nil when it is not one address.
   func email(_ raw: String) -> String?
+  /// A digest of what decides `e164`'s answers (libphonenumber's metadata): an owner whose
+  /// numbers were bucketed by their E.164 form is examined again when it changes.
+  var parserDigest: Int64 { get }
 }

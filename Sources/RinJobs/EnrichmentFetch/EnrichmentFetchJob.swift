@@ -46,7 +46,9 @@ public struct EnrichmentFetchJob: Job {
     }
     let applier = EnrichmentApplier(
       provider: plan.map { ($0.name, $0.minLikelihood) }, now: context.now, runID: context.runID)
-    let recheck = try RecheckRule.load(settings: applier.checkSettings, now: context.now, context: context)
+    let recheck = try RecheckRule.load(
+      settings: applier.checkSettings, parserDigest: normalizer.parserDigest, now: context.now,
+      context: context)
     var tally = EnrichmentTally()
     var unchanged = 0
     var ownersUnchanged = 0
@@ -66,6 +68,8 @@ public struct EnrichmentFetchJob: Job {
         var prepared = await PreparedBatch.make(
           rows, checks: checks, recheck: recheck, normalizer: normalizer, forProvider: plan != nil)
         prepared.owners = owners
+        // An examined owner without numbers has no buckets: stored as such, not left as before.
+        for owner in owners.examined where prepared.buckets[owner] == nil { prepared.buckets[owner] = [] }
         unchanged += prepared.unchanged
         if let plan {
           try await lookUp(prepared, plan: plan, context: context, tally: &tally)

@@ -27,7 +27,7 @@ struct PreparedBatch: Sendable {
   /// The owners examined (`EnrichmentOwners`): the contacts above are theirs.
   var owners: EnrichmentOwners = EnrichmentOwners()
   /// The buckets of every examined owner's contacts' numbers (`RinPhoneSuffixes.bucket`),
-  /// checked or unchanged; an owner without numbers has an empty set.
+  /// checked or unchanged; an examined owner without numbers has an empty set.
   var buckets: [Int64: Set<Int64>] = [:]
   /// Per examined owner, the earliest `due_at` of their contacts left unchanged.
   var unchangedDueAt: [Int64: Int64] = [:]
@@ -45,11 +45,20 @@ struct PreparedBatch: Sendable {
     var buckets: [Int64: Set<Int64>] = [:]
     var unchangedDueAt: [Int64: Int64] = [:]
     for row in rows {
-      buckets[row.userID, default: []].formUnion(row.phones.map(RinPhoneSuffixes.bucket(raw:)))
       let fingerprint = RecheckRule.fingerprint(row)
       if !recheck.isUnchanged(row, fingerprint: fingerprint, stored: checks[row.id]) {
+        // Its buckets come with its parse (`ContactChannels`).
         due.append((row, fingerprint))
-      } else if let dueAt = checks[row.id]?.dueAt {
+        continue
+      }
+      // Left alone only when every number is judged by its digits (`RinPhoneSuffixes.mayMatch`),
+      // so its buckets need no parse; the parser stays the judge should that ever change.
+      let region = row.ownerRegion
+      buckets[row.userID, default: []].formUnion(
+        row.phones.compactMap { raw in
+          RinPhoneSuffixes.bucket(raw: raw, e164: { normalizer.e164(raw: $0, ownerRegion: region) })
+        })
+      if let dueAt = checks[row.id]?.dueAt {
         unchangedDueAt[row.userID] = min(unchangedDueAt[row.userID] ?? dueAt, dueAt)
       }
     }
@@ -67,6 +76,7 @@ struct PreparedBatch: Sendable {
       return done
     }
     let contacts = slices.indices.flatMap { prepared[$0] ?? [] }
+    for contact in contacts { buckets[contact.row.userID, default: []].formUnion(contact.channels.buckets) }
     var lookups: [String: ProviderLookup] = [:]
     for contact in contacts where !contact.skipsProvider {
       for lookup in contact.channels.lookups { lookups[lookup.id] = lookup }

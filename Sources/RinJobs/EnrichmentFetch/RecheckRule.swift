@@ -9,6 +9,8 @@ struct RecheckRule: Sendable {
   let suffixes: RinPhoneSuffixes
   /// The same users by bucket: which owners a change among them can concern.
   let verified: VerifiedUsersDigest
+  /// The normalizer's `parserDigest`: owners' buckets may come from their numbers' E.164 forms.
+  let parserDigest: Int64
   let now: Int64
 
   /// Provider name and `min_likelihood`; without a provider, empty (a provider configured
@@ -17,7 +19,9 @@ struct RecheckRule: Sendable {
     provider.map { "\($0.name)|min_likelihood=\($0.minLikelihood)" } ?? ""
   }
 
-  static func load(settings: String, now: Int64, context: JobContext) throws -> RecheckRule {
+  static func load(settings: String, parserDigest: Int64, now: Int64, context: JobContext) throws
+    -> RecheckRule
+  {
     var suffixes = RinPhoneSuffixes()
     var verified = VerifiedUsersDigest()
     try context.read {
@@ -26,11 +30,12 @@ struct RecheckRule: Sendable {
         verified.add(userID: user, verifiedE164: phone)
       }
     }
-    return RecheckRule(settings: settings, suffixes: suffixes, verified: verified, now: now)
+    return RecheckRule(
+      settings: settings, suffixes: suffixes, verified: verified, parserDigest: parserDigest, now: now)
   }
 
-  /// The settings as a digest of owner fingerprints (`OwnerStamps`).
-  var settingsDigest: Int64 { OwnerStamps.settingsDigest([settings]) }
+  /// The settings and the parser as a digest of owner fingerprints (`OwnerStamps`).
+  var settingsDigest: Int64 { OwnerStamps.settingsDigest([settings, String(parserDigest)]) }
 
   static func fingerprint(_ row: EnrichmentContactRow) -> Int64 {
     ContactFingerprint.of(

@@ -9,6 +9,8 @@ public struct RinContactNormalizer: ContactNormalizing {
     PhoneNormalizer.parse(raw: raw, defaultRegion: PhoneNormalizer.region(from: ownerRegion))?.e164
   }
 
+  public var parserDigest: Int64 { PhoneNormalizer.metadataDigest }
+
   public func email(_ raw: String) -> String? {
     EmailAddress.parse(raw)?.normalized
   }

@@ -100,7 +100,8 @@ enum RuntimeSchema {
     """
 
   /// enrichment-fetch: the buckets of each owner's contacts' numbers (`RinPhoneSuffixes.bucket`:
-  /// a 20-bit hash of a number's last seven digits, -1 for a number the digits cannot judge),
+  /// a 20-bit hash of the last seven digits of a number's E.164 form, none for a number without
+  /// one; rows written before issue 30 may hold -1, which no verified user is in),
   /// ascending and comma-separated, one row per owner, so that a night tells whether a verified
   /// Rin user an owner's contacts may be has changed without reading their contacts
   /// (`VerifiedUsersDigest`). A bucket stands for about ten suffixes, never for a number.

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import RinNormalize
 import RinProviderStub
 import RinRuntime
 import RinStorage
@@ -155,6 +156,119 @@ extension EnrichmentEndToEnd {
       #expect(periodic.counts.read["users unchanged"] ?? 0 < users, "\(periodic.counts.read)")
       let forced = await run(incremental, days: 62, full: true)
       #expect(forced.counts.read["users examined (forced)"] == users, "\(forced.counts.read)")
+    }
+
+    /// A number typed in full-width digits and plus sign, as some keyboards write it.
+    static func fullWidth(_ number: String) -> String {
+      String(String.UnicodeScalarView(number.unicodeScalars.map { Unicode.Scalar($0.value + 0xFEE0) ?? $0 }))
+    }
+
+    /// For each E.164 form, the live owners with a live contact number that has it, each number
+    /// read in its owner's region as the Rin-network rule reads it.
+    static func ownersKnowing(_ db: TestDatabase) throws -> [String: Set<String>] {
+      let numbers = try db.strings(
+        """
+        SELECT c.user_id || char(31) || coalesce(u.region, '') || char(31) || p.raw
+        FROM contact_phones p JOIN contacts c ON c.id = p.contact_id JOIN users u ON u.id = c.user_id
+        WHERE c.deleted_at IS NULL AND u.deleted_at IS NULL AND p.raw IS NOT NULL
+        """)
+      var owners: [String: Set<String>] = [:]
+      for line in numbers {
+        let parts = line.split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init)
+        let region = PhoneNormalizer.region(from: parts[1].isEmpty ? nil : parts[1])
+        guard let e164 = PhoneNormalizer.parse(raw: parts[2], defaultRegion: region)?.e164 else { continue }
+        owners[e164, default: []].insert(parts[0])
+      }
+      return owners
+    }
+
+    /// A phone verified or an account deleted re-examines only the owners with a contact number
+    /// that can be that user's, however it was typed (docs/JOBS.md "A night looks only at what
+    /// changed"): a number with an extension is bucketed by its E.164 form and one without an
+    /// E.164 form by nothing, not by every verified user. The rows equal a full check's.
+    @Test(arguments: Backend.available) func aPhoneVerifiedOrAnAccountDeletedExaminesOnlyTheOwnersWhoKnowThem(
+      backend: Backend
+    ) async throws {
+      let stub = try await ProviderStub.start(
+        apiKey: "seeded-secret", fallback: .fakePeople, keepRecords: false)
+      defer { Task { await stub.stop() } }
+      let incremental = try await offPool { try TestDatabase(backend, seedUsers: 15, seed: 5) }
+      let full = try await offPool { try TestDatabase(backend, seedUsers: 15, seed: 5) }
+      func run(_ db: TestDatabase, now: Int64) async -> RunSummary {
+        var config = EnrichmentSeededTests.config(db, stub)
+        // No owner's periodic pass comes round: every examination tonight is the change's.
+        config.jobs.enrichmentFetch.fullEvery = .seconds(60 * 86_400)
+        return await db.run(
+          EnrichmentFixture.job, TestClock.options(now: now), config: config,
+          environment: RuntimeEnvironment(variables: ["SEEDED_KEY": "seeded-secret"]))
+      }
+      // The user who verifies tonight and the one who leaves: the two known by the fewest
+      // owners, so that few are examined. Three owners get a contact: two know them by numbers
+      // the digits cannot judge (an extension, full-width digits), one by no number at all.
+      let before = try Self.ownersKnowing(incremental)
+      let users = try incremental.strings(
+        "SELECT id || ' ' || phone_e164 FROM users WHERE deleted_at IS NULL AND phone_e164 IS NOT NULL ORDER BY id"
+      ).map { $0.split(separator: " ").map(String.init) }.map { (id: $0[0], phone: $0[1]) }
+      let fewest = users.sorted {
+        (before[$0.phone, default: []].count, Int($0.id) ?? 0) < (
+          before[$1.phone, default: []].count, Int($1.id) ?? 0
+        )
+      }
+      try #require(fewest.count >= 5)
+      let (verifies, leaves) = (fewest[0], fewest[1])
+      let strangers = fewest.dropFirst(2).map(\.id).filter {
+        !before[verifies.phone, default: []].contains($0) && !before[leaves.phone, default: []].contains($0)
+      }
+      try #require(strangers.count >= 3)
+      let owners = (strangers[0], strangers[1], strangers[2])
+      for db in [incremental, full] {
+        try db.execute("UPDATE users SET phone_verified = 0 WHERE id = ?", [verifies.id])
+        try db.execute("UPDATE users SET phone_verified = 1 WHERE id = ?", [leaves.id])
+        try db.execute(
+          """
+          INSERT INTO contacts (id, user_id, given_name, created_at, updated_at) VALUES
+            (9000001, ?, 'Extension', ?, ?), (9000002, ?, 'Full width', ?, ?), (9000003, ?, 'Nobody', ?, ?)
+          """,
+          [
+            owners.0, TestClock.now, TestClock.now, owners.1, TestClock.now, TestClock.now, owners.2,
+            TestClock.now, TestClock.now,
+          ])
+        try db.execute(
+          """
+          INSERT INTO contact_phones (contact_id, raw, label) VALUES
+            (9000001, ?, 'work'), (9000002, ?, 'mobile'), (9000003, 'ask at the desk', 'work')
+          """, [verifies.phone + " ext. 12", Self.fullWidth(leaves.phone)])
+        #expect(await run(db, now: TestClock.now).status == .succeeded)
+      }
+
+      for db in [incremental, full] {
+        try db.execute("UPDATE users SET phone_verified = 1 WHERE id = ?", [verifies.id])
+        try db.execute("UPDATE users SET deleted_at = ? WHERE id = ?", [TestClock.now + 3_600, leaves.id])
+      }
+      try Self.forgetChecks(full)
+      let nightAt = TestClock.now + 86_400
+      let night = await run(incremental, now: nightAt)
+      #expect(night.status == .succeeded, "\(night.error ?? "")")
+      #expect(await run(full, now: nightAt).status == .succeeded)
+      try Self.expectSameResult(incremental, full)
+
+      // Whom the rule can link to either user: live owners with a number whose E.164 form is theirs.
+      let after = try Self.ownersKnowing(incremental)
+      let knowing = after[verifies.phone, default: []].union(after[leaves.phone, default: []])
+      #expect(knowing.isSuperset(of: [owners.0, owners.1]) && !knowing.contains(owners.2))
+      let total = night.counts.read["users"] ?? 0
+      #expect(total - (night.counts.read["users unchanged"] ?? 0) == knowing.count, "\(night.counts.read)")
+      #expect(night.counts.read["users examined (changed)"] == knowing.count, "\(night.counts.read)")
+      if backend == .sqlite {  // the PostgreSQL snapshot holds no runtime table of ours
+        let examined = try incremental.strings(
+          "SELECT CAST(user_id AS TEXT) FROM owner_examinations WHERE job = 'enrichment-fetch' AND examined_at = ?",
+          [nightAt])
+        #expect(Set(examined) == knowing)
+      }
+      #expect(
+        try incremental.int(
+          "SELECT count(*) FROM contacts WHERE id = 9000001 AND rin_user_id = ?", [verifies.id])
+          == 1, "the number with an extension links to the user who verified it")
     }
 
     @Test(arguments: Backend.available) func changedSettingsRecheckEveryContact(backend: Backend) async throws
