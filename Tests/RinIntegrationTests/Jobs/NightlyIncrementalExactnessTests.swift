@@ -104,10 +104,12 @@ struct NightlyIncrementalExactnessTests {
     for night in 0..<Self.days {
       let midnight = Self.firstMidnight + Int64(night) * Self.day
       if night > 0 {
-        let noon = midnight - Self.day / 2
+        // Stamped after the last hourly run before them, as the services' writes are: a
+        // write stamped before a run that could not see it would be another clock's lie.
+        let evening = midnight - 2 * 3600
         for db in [incremental, full] {
-          for statement in try Self.dayOfChanges(day: night, at: noon) { try db.execute(statement) }
-          if night % 3 == 1 { try Self.enrichAndLink(db, day: night, at: noon) }
+          for statement in try Self.dayOfChanges(day: night, at: evening) { try db.execute(statement) }
+          if night % 3 == 1 { try Self.enrichAndLink(db, day: night, at: evening) }
         }
       }
       // The nightly's daily-score, and upcoming-birthdays every six hours (every zone's date
