@@ -225,19 +225,7 @@ extension EnrichmentEndToEnd {
       let single = try await EnrichmentSharedLimitTests.runAtOnce(
         whole, try Self.config(whole, stub, requestsPerMinute: 100_000), [[]])
       #expect(single.first?.0 == 0, "\(single.first?.1 ?? [:])")
-      let written = ["contact_enrichments", "contacts", "enrichment_lookups"]
-      let tables = DataContract.allTables.filter { !written.contains($0) && $0 != "notification_outbox" }
-      #expect(try sharded.contentDigest(of: tables) == whole.contentDigest(of: tables))
-      let rows = [
-        "SELECT contact_id || '|' || field || '|' || coalesce(value, '') || '|' || source || '|' || coalesce(confidence, -1) || '|' || fetched_at FROM contact_enrichments ORDER BY 1",
-        "SELECT id || '|' || coalesce(rin_user_id, 0) || '|' || coalesce(company, '') || '|' || coalesce(title, '') || '|' || coalesce(birthday, '') FROM contacts ORDER BY id",
-        "SELECT lookup_key || '|' || status || '|' || fetched_at || '|' || expires_at FROM enrichment_lookups ORDER BY 1",
-      ]
-      for query in rows {
-        let (got, want) = (try sharded.strings(query), try whole.strings(query))
-        #expect(
-          !got.isEmpty && got == want, "\(query.prefix(40)): \(Set(got).symmetricDifference(want).prefix(3))")
-      }
+      try EnrichmentSharedLimitTests.expectTheRowsOfOneUnshardedRun(sharded, whole)
     }
   }
 }

@@ -97,19 +97,7 @@ extension EnrichmentEndToEnd {
       let single = try await Self.runAtOnce(
         whole, try Self.config(whole, stub, requestsPerMinute: 100_000), [[]])
       #expect(single.first?.0 == 0, "\(single.first?.1 ?? [:])")
-      let written = ["contact_enrichments", "contacts", "enrichment_lookups"]
-      let tables = DataContract.allTables.filter { !written.contains($0) && $0 != "notification_outbox" }
-      #expect(try sharded.contentDigest(of: tables) == whole.contentDigest(of: tables))
-      let rows = [
-        "SELECT contact_id || '|' || field || '|' || coalesce(value, '') || '|' || source || '|' || coalesce(confidence, -1) || '|' || fetched_at FROM contact_enrichments ORDER BY 1",
-        "SELECT id || '|' || coalesce(rin_user_id, 0) || '|' || coalesce(company, '') || '|' || coalesce(title, '') || '|' || coalesce(birthday, '') FROM contacts ORDER BY id",
-        "SELECT lookup_key || '|' || status || '|' || fetched_at || '|' || expires_at FROM enrichment_lookups ORDER BY 1",
-      ]
-      for query in rows {
-        let (got, want) = (try sharded.strings(query), try whole.strings(query))
-        #expect(
-          !got.isEmpty && got == want, "\(query.prefix(40)): \(Set(got).symmetricDifference(want).prefix(3))")
-      }
+      try Self.expectTheRowsOfOneUnshardedRun(sharded, whole)
       let outbox = "SELECT user_id || ':' || kind FROM notification_outbox ORDER BY 1"
       #expect(try sharded.strings(outbox) == whole.strings(outbox))
     }
@@ -148,6 +136,25 @@ extension EnrichmentEndToEnd {
       let nextDay = try await Self.runAtOnce(db, config, [[]])
       #expect(nextDay.first?.0 == 0)
       #expect(stub.requestCount > requests, "a new day, a new budget")
+    }
+
+    /// What shard workers wrote over `sharded` is what one unsharded run wrote over `whole`: the
+    /// same rows, whatever order the workers inserted them in (notifications aside: their dedupe
+    /// keys name the run).
+    static func expectTheRowsOfOneUnshardedRun(_ sharded: TestDatabase, _ whole: TestDatabase) throws {
+      let written = ["contact_enrichments", "contacts", "enrichment_lookups"]
+      let tables = DataContract.allTables.filter { !written.contains($0) && $0 != "notification_outbox" }
+      #expect(try sharded.contentDigest(of: tables) == whole.contentDigest(of: tables))
+      let rows = [
+        "SELECT contact_id || '|' || field || '|' || coalesce(value, '') || '|' || source || '|' || coalesce(confidence, -1) || '|' || fetched_at FROM contact_enrichments ORDER BY 1",
+        "SELECT id || '|' || coalesce(rin_user_id, 0) || '|' || coalesce(company, '') || '|' || coalesce(title, '') || '|' || coalesce(birthday, '') FROM contacts ORDER BY id",
+        "SELECT lookup_key || '|' || status || '|' || fetched_at || '|' || expires_at FROM enrichment_lookups ORDER BY 1",
+      ]
+      for query in rows {
+        let (got, want) = (try sharded.strings(query), try whole.strings(query))
+        #expect(
+          !got.isEmpty && got == want, "\(query.prefix(40)): \(Set(got).symmetricDifference(want).prefix(3))")
+      }
     }
   }
 }
