@@ -112,11 +112,16 @@ struct NightlyIncrementalExactnessTests {
           if night % 3 == 1 { try Self.enrichAndLink(db, day: night, at: evening) }
         }
       }
-      // The nightly's daily-score, and upcoming-birthdays every six hours (every zone's date
-      // turns between two of them).
+      // In the order of the clock: upcoming-birthdays half an hour after the changes (most
+      // owners' dates have not turned since the last run, so a change the job did not see
+      // shows at once), then every six hours (every zone's date turns between two of them),
+      // and the nightly's daily-score.
+      let upcoming: (Int64) -> (any Job, Int64) = { (UpcomingBirthdaysJob(), $0 * 3600 + 1800) }
       let runs: [(any Job, Int64)] =
-        [(DailyScoreJob(), 2 * 3600 + 1800)]
-        + [1, 7, 13, 19].map { (UpcomingBirthdaysJob(), $0 * 3600 + 1800) }
+        [
+          upcoming(-1), upcoming(1), (DailyScoreJob(), 2 * 3600 + 1800), upcoming(7), upcoming(13),
+          upcoming(19),
+        ]
       for (job, offset) in runs {
         let now = midnight + offset
         let a = await incremental.run(job, TestClock.options(now: now))
