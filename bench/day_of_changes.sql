@@ -28,7 +28,8 @@
 --      Rin user has a live contact pointing        the member row deleted)
 --      to the owner)                            17 a reminder added
 --    8 names edited (given and family swapped)  18 reminders completed
---    9 upcoming events dismissed (app-written)  19 reminders' due_on edited
+--    9 upcoming events dismissed (app-written)  19 reminders' due_on edited (also those that
+--                                                  kind 17 added the day before)
 -- Every contact edit bumps updated_at (docs/CONTRACT.md section 2). And new users: an account created
 -- (users has no updated_at) with a third of its source user's live contacts, their phones and
 -- emails, and its mandatory circle.
@@ -184,7 +185,11 @@ INSERT INTO reminders (user_id, contact_id, text, due_on, completed_at)
 UPDATE reminders SET completed_at = {{AT}}
   WHERE completed_at IS NULL AND user_id IN (SELECT id FROM doc_users WHERE sub = 18);
 UPDATE reminders SET due_on = (SELECT on_date FROM doc_dates WHERE k = reminders.id % 10)
-  WHERE completed_at IS NULL AND user_id IN (SELECT id FROM doc_users WHERE sub = 19);
+  WHERE completed_at IS NULL AND (user_id IN (SELECT id FROM doc_users WHERE sub = 19)
+    -- and the reminders added the day before (kind 17 of the previous draw), so that an edit
+    -- is some owner's only change of the day
+    OR user_id IN (SELECT id FROM users WHERE (id / {{MOD}}) % 20 = 17
+      AND id % {{MOD}} = (({{DAY}} - 1) * 13) % {{MOD}}));
 -- Upcoming events dismissed in the app (the rows the last upcoming-birthdays run wrote).
 UPDATE upcoming_events SET dismissed_at = {{AT}}
   WHERE dismissed_at IS NULL AND ref_id % 2 = 0 AND user_id IN (SELECT id FROM doc_users WHERE sub = 9);
