@@ -115,10 +115,11 @@ extension EnrichmentEndToEnd {
     }
 
     static func config(
-      _ db: TestDatabase, _ stub: ProviderStub, requestsPerMinute: Int, maxLookupsPerDay: Int? = nil
+      _ db: TestDatabase, _ stub: ProviderStub, requestsPerMinute: Int, maxLookupsPerDay: Int? = nil,
+      timeout: String? = nil
     ) throws -> String {
       try EnrichmentSharedLimitTests.config(
-        db, stub, requestsPerMinute: requestsPerMinute, maxLookupsPerDay: maxLookupsPerDay)
+        db, stub, requestsPerMinute: requestsPerMinute, maxLookupsPerDay: maxLookupsPerDay, timeout: timeout)
     }
 
     /// How long each batch of `worker` waited after its own requests, seconds: from the later of
@@ -180,6 +181,30 @@ extension EnrichmentEndToEnd {
       #expect(askedTwice.isEmpty, "\(askedTwice.count) keys asked more than once")
       let claimsLeft = try db.strings("SELECT lookup_key FROM provider_key_claims")
       #expect(claimsLeft.isEmpty, "\(claimsLeft.count) claims still held after every worker ended")
+    }
+
+    /// issue 32: `jobs.enrichment-fetch.timeout` holds for shard workers sharing a slow rate.
+    /// Each worker's first batch would take minutes at the shared rate; each ends interrupted
+    /// (exit 75) within the limit and the 10 s a batch in flight is given, a few seconds of
+    /// slack aside. Before, a run always committed its first batch before the limit applied.
+    @Test(arguments: Backend.available) func aTimeLimitEndsEveryWorkerSharingASlowRate(backend: Backend)
+      async throws
+    {
+      let stub = try await ProviderStub.start(apiKey: nil, fallback: .fakePeople, keepRecords: true)
+      defer { Task { await stub.stop() } }
+      let db = try await offPool { try Self.sharedBook(backend) }
+      let config = try Self.config(db, stub, requestsPerMinute: 30, timeout: "3s")
+      let workers = try await Self.runFourShards(db, config, round: 1, patience: 120)
+      for worker in workers {
+        let took = worker.ended.map { $0 - worker.started }
+        #expect(
+          took.map { $0 <= 3 + 10 + 7 } == true,
+          "worker \(worker.index) took \(took.map { String(format: "%.1f s", $0) } ?? "over 120 s (killed)")")
+        #expect(worker.status == 75, "worker \(worker.index): \(worker.summary)")
+      }
+      #expect(stub.records.count > 0, "the workers asked before the limit")
+      let askedTwice = stub.requestsPerKey.filter { $0.value > 1 }
+      #expect(askedTwice.isEmpty, "\(askedTwice.count) keys asked more than once")
     }
 
     /// No budget, a slow shared rate: a worker whose keys another claimed waits for them a few

@@ -14,7 +14,8 @@ extension EnrichmentEndToEnd {
     static let now = "2026-11-22T12:00:00Z"
 
     static func config(
-      _ db: TestDatabase, _ stub: ProviderStub, requestsPerMinute: Int, maxLookupsPerDay: Int? = nil
+      _ db: TestDatabase, _ stub: ProviderStub, requestsPerMinute: Int, maxLookupsPerDay: Int? = nil,
+      timeout: String? = nil
     ) throws -> String {
       let path = db.directory.path("limit.yaml")
       try """
@@ -23,6 +24,7 @@ extension EnrichmentEndToEnd {
       jobs:
         enrichment-fetch:
           batch_size: 2
+      \(timeout.map { "    timeout: \($0)" } ?? "")
           provider:
             name: fake-people
             url: \(stub.baseURL)
