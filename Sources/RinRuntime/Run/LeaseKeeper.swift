@@ -28,7 +28,8 @@ final class LeaseKeeper: Sendable {
   }
 
   enum Attempt {
-    case acquired(runID: Int64, tookOverFrom: Lease?)
+    /// `abandoned` is false when the previous holder had recorded its end before it died.
+    case acquired(runID: Int64, tookOverFrom: Lease?, abandoned: Bool)
     case held(Lease)
   }
 
@@ -61,10 +62,13 @@ final class LeaseKeeper: Sendable {
         }
       }
       switch attempt {
-      case .acquired(let runID, let previous):
+      case .acquired(let runID, let previous, let abandoned):
         if let previous {
+          let outcome =
+            abandoned
+            ? "that run is marked abandoned" : "that run had recorded its end before its process stopped"
           logger.warning(
-            "took over the lease of run \(previous.runID) (pid \(previous.pid) on \(previous.host)); that run is marked abandoned",
+            "took over the lease of run \(previous.runID) (pid \(previous.pid) on \(previous.host)); \(outcome)",
             metadata: ["job": "\(record.job)", "shard": "\(record.shard)"])
         }
         let lease = Lease(
@@ -105,9 +109,10 @@ final class LeaseKeeper: Sendable {
   {
     let now = environment.wallSeconds
     let existing = try tx.lease(job: record.job, shard: record.shard)
+    var abandoned = false
     if let existing {
       guard !isLive(existing, environment: environment) else { return .held(existing) }
-      try tx.abandonRun(
+      abandoned = try tx.abandonRun(
         id: existing.runID, at: now,
         reason: existing.host == environment.host && !RuntimeEnvironment.processExists(existing.pid)
           ? "its process \(existing.pid) no longer exists" : "its lease expired without renewal")
@@ -117,7 +122,7 @@ final class LeaseKeeper: Sendable {
       Lease(
         job: record.job, shard: record.shard, runID: runID, host: environment.host, pid: environment.pid,
         acquiredAt: now, expiresAt: now + environment.leaseTTLSeconds))
-    return .acquired(runID: runID, tookOverFrom: existing)
+    return .acquired(runID: runID, tookOverFrom: existing, abandoned: abandoned)
   }
 
   /// Unexpired, and not held by a process that no longer exists on this host.

@@ -38,11 +38,13 @@ extension StorageTransaction {
       [.integer(instant), .integer(id)])
   }
 
-  /// Marks a run whose holder died `abandoned`, if it still claims to be running.
-  public func abandonRun(id: Int64, at instant: Int64, reason: String) throws {
+  /// Marks a run whose holder died `abandoned`, if it still claims to be running. False when its
+  /// row was already final (the holder died after recording its end, before giving back its lease).
+  @discardableResult
+  public func abandonRun(id: Int64, at instant: Int64, reason: String) throws -> Bool {
     try sql.execute(
       "UPDATE job_runs SET status = 'abandoned', finished_at = ?, error = ? WHERE id = ? AND status = 'running'",
-      [.integer(instant), .text(reason), .integer(id)])
+      [.integer(instant), .text(reason), .integer(id)]) > 0
   }
 
   /// Runs this host's processes claim to be running, with their pids: for finding those whose
