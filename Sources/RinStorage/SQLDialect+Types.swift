@@ -36,6 +36,13 @@ extension SQLDialect {
       "\(function)(\(alias).created_at, coalesce(\(alias).updated_at, \(alias).created_at), coalesce(\(alias).deleted_at, \(alias).created_at))"
   }
 
+  /// The later of a row's creation and deletion (`users_by_change`, `circles_by_change` index
+  /// exactly this expression).
+  func createdOrDeletedStamp(_ alias: String) -> String {
+    let function = isPostgres ? "greatest" : "max"
+    return "\(function)(\(alias).created_at, coalesce(\(alias).deleted_at, \(alias).created_at))"
+  }
+
   /// A condition true when a contact of `owner` has a change stamp after `since` (both SQL
   /// expressions of the enclosing query), answered in `contacts_by_owner_and_change` whatever
   /// the owner's number of contacts. Each planner needs its own form:

@@ -18,6 +18,13 @@ extension Storage {
   /// The steps not applied yet, in order, without applying any.
   public func pendingMigrations() throws -> [PendingMigration] { try backend.pendingMigrations() }
 
+  /// Whether every stamp index exists: without one, finding a night's changed owners in one pass
+  /// (`collectOwnersChanged`) would read a whole table. On PostgreSQL a database in use gets
+  /// them from `rinjobs migrate`.
+  public var stampIndexesReady: Bool {
+    Migrations.stampIndexSteps.isDisjoint(with: backend.pendingServiceIndexes)
+  }
+
   /// Whether `url` names a PostgreSQL database (else a SQLite file path).
   public static func isPostgres(url: String) -> Bool { PostgresURL.matches(url) }
 

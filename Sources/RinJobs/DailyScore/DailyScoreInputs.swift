@@ -13,14 +13,15 @@ struct DailyScoreInputs {
   /// The tallies of the owners examined tonight, to keep.
   var talliesToKeep: [(userID: Int64, stored: StoredScoreTally)] = []
 
-  static func read(_ batch: UserBatch, window: ScoreWindow, now: Int64, forced: Bool) throws
-    -> DailyScoreInputs
-  {
+  static func read(
+    _ batch: UserBatch, window: ScoreWindow, forced: Bool, changes: DailyScoreChanges
+  ) throws -> DailyScoreInputs {
     let tx = batch.tx
     let ids = batch.userIDs
     var result = DailyScoreInputs()
     let users = try tx.scoreUsers(ids)
-    let (tallies, toKeep) = try currentTallies(batch, users: users, window: window, now: now, forced: forced)
+    let (tallies, toKeep) = try currentTallies(
+      batch, users: users, window: window, forced: forced, changes: changes)
     result.talliesToKeep = toKeep
     for user in users {
       guard let tally = tallies[user.id] else { continue }
@@ -47,7 +48,7 @@ struct DailyScoreInputs {
 
   /// Each user's tally at `window`: kept where it holds, counted from the contacts where not.
   private static func currentTallies(
-    _ batch: UserBatch, users: [ScoreUserRow], window: ScoreWindow, now: Int64, forced: Bool
+    _ batch: UserBatch, users: [ScoreUserRow], window: ScoreWindow, forced: Bool, changes: DailyScoreChanges
   ) throws -> (tallies: [Int64: ScoreTally], toKeep: [(userID: Int64, stored: StoredScoreTally)]) {
     let tx = batch.tx
     let ids = users.map(\.id)
@@ -66,7 +67,7 @@ struct DailyScoreInputs {
         unstamped[id] = kept
       }
     }
-    for id in try tx.ownersChanged(since: unstamped) {
+    for id in try changes.changed(among: unstamped, in: tx) {
       reasons[id] = .changed
       unstamped[id] = nil
     }
@@ -78,7 +79,7 @@ struct DailyScoreInputs {
     let examined = ids.filter { reasons[$0] != nil }
     guard !examined.isEmpty else { return (tallies, []) }
     try count(examined, users: users, end: window.end, into: &tallies, batch: batch)
-    let stampsAfter = ChangeStamp.after(now: now, end: window.end)
+    let stampsAfter = changes.stampsAfter
     // A backfill behind the kept tally leaves it: tomorrow's night starts from the later one.
     var toKeep: [(userID: Int64, stored: StoredScoreTally)] = []
     for id in examined where stored[id].map({ window.end >= $0.tally.end }) ?? true {

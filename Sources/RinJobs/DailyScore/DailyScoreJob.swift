@@ -14,29 +14,38 @@ public struct DailyScoreJob: Job {
   public func run(_ context: JobContext) async throws {
     let window = ScoreWindow(asOf: context.asOf)
     let batchSize = context.config.jobs.dailyScore.batchSize
+    let changes = try DailyScoreChanges.start(context, window: window)
     try context.forEachUserBatch(batchSize: batchSize, liveAt: window.end) { batch in
-      let read = try DailyScoreInputs.read(batch, window: window, now: context.now, forced: context.fullPass)
-      let inputs = read.inputs
+      let read = try DailyScoreInputs.read(
+        batch, window: window, forced: context.fullPass, changes: changes)
+      let results = read.inputs.mapValues(ScoreFormula.evaluate)
       let history = try batch.tx.snapshotHistory(
-        of: batch.userIDs, asOf: context.asOf, threshold: MilestoneRule.threshold)
-      let prompts = try batch.tx.invitePromptStates(of: batch.userIDs)
+        of: batch.userIDs, asOf: context.asOf, threshold: MilestoneRule.threshold,
+        scores: results.mapValues(\.score))
+      // The prompt state matters only to a user reaching the milestone for the first time.
+      let reaching = batch.userIDs.filter { user in
+        (results[user]?.score ?? .min) >= MilestoneRule.threshold
+          && history[user]?.reachedThresholdBefore != true
+      }
+      let prompts = try batch.tx.invitePromptStates(of: reaching)
       var writes = DailyScoreWrites()
       for user in batch.userIDs {
-        guard let userInputs = inputs[user] else { continue }
+        guard let userInputs = read.inputs[user], let result = results[user] else { continue }
         record(
-          user: user, inputs: userInputs, history: history[user] ?? SnapshotHistory(),
+          user: user, inputs: userInputs, result: result, history: history[user] ?? SnapshotHistory(),
           prompts: prompts[user] ?? InvitePromptState(), batch: batch, context: context, into: &writes)
       }
       try writes.write(to: batch.tx, now: context.now, cardExpiresAt: context.now + Self.cardLifetime)
       try batch.tx.putScoreTallies(read.talliesToKeep)
     }
+    try changes.finish(context)
   }
 
   private func record(
-    user: Int64, inputs: ScoreInputs, history: SnapshotHistory, prompts: InvitePromptState, batch: UserBatch,
-    context: JobContext, into writes: inout DailyScoreWrites
+    user: Int64, inputs: ScoreInputs, result: ScoreFormula.Result, history: SnapshotHistory,
+    prompts: InvitePromptState,
+    batch: UserBatch, context: JobContext, into writes: inout DailyScoreWrites
   ) {
-    let result = ScoreFormula.evaluate(inputs)
     let delta = history.previousScore.map { result.score - $0 }
     let snapshot = ScoreSnapshotRow(
       userID: user, asOf: context.asOf, score: result.score, quality: result.components.quality,

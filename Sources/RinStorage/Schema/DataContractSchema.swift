@@ -189,4 +189,37 @@ enum DataContractSchema {
     CREATE INDEX circle_removals_by_circle_with_removed_at ON circle_removals(circle_id, contact_id, removed_at);
     DROP INDEX circle_removals_by_circle;
     """
+
+  // The stamp indexes: a night finds the owners whose rows changed since the last night in one
+  // pass over the day's stamps (`collectOwnersChanged`), in time proportional to the changes,
+  // instead of a seek per owner per table. Each costs the services one more index entry per
+  // write of the table (docs/SCALE.md "What the stamp indexes cost the services").
+
+  /// Contacts by change stamp (`SQLDialect.contactChangeStamp`), with the owner and the Rin user
+  /// the contact points to: a contact created, edited or deleted, or one pointing to a Rin user
+  /// created or deleted, answered in the index alone where the table page is visible to all.
+  static let contactsByChange = """
+    CREATE INDEX contacts_by_change
+      ON contacts((max(created_at, coalesce(updated_at, created_at), coalesce(deleted_at, created_at))), user_id, rin_user_id);
+    """
+
+  /// Rin users created or deleted (*rin* and *mutual* of the owners whose contacts point to them).
+  static let usersByChange = """
+    CREATE INDEX users_by_change ON users((max(created_at, coalesce(deleted_at, created_at))));
+    """
+
+  /// Circles created or deleted, with their owner.
+  static let circlesByChange = """
+    CREATE INDEX circles_by_change ON circles((max(created_at, coalesce(deleted_at, created_at))), user_id);
+    """
+
+  /// Circle members added.
+  static let circleMembersByAddedAt = """
+    CREATE INDEX circle_members_by_added_at ON circle_members(added_at);
+    """
+
+  /// Circle members taken out.
+  static let circleRemovalsByRemovedAt = """
+    CREATE INDEX circle_removals_by_removed_at ON circle_removals(removed_at);
+    """
 }

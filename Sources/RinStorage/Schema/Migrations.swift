@@ -27,6 +27,14 @@ enum Migrations {
     }
   }
 
+  /// The steps that build the stamp indexes `collectOwnersChanged` ranges over.
+  static let stampIndexSteps: Set<String> = [
+    "index contacts by the time they last changed", "index users by the time they were created or deleted",
+    "index circles by the time they were created or deleted",
+    "index circle members by the time they were added",
+    "index circle removals by the time they were made",
+  ]
+
   static let steps: [Step] = [
     Step(
       name: "create the data contract tables",
@@ -86,5 +94,25 @@ enum Migrations {
     Step(
       name: "cover circle removals by circle with the time they were made",
       sql: DataContractSchema.circleRemovalsByCircleWithRemovedAt, kind: .serviceIndex),
+    Step(
+      name: "remember how far each job checked every owner for changes",
+      sql: RuntimeSchema.changeWatermarks),
+    Step(
+      name: "index contacts by the time they last changed", sql: DataContractSchema.contactsByChange,
+      kind: .serviceIndex),
+    Step(
+      name: "index users by the time they were created or deleted", sql: DataContractSchema.usersByChange,
+      kind: .serviceIndex),
+    Step(
+      name: "index circles by the time they were created or deleted", sql: DataContractSchema.circlesByChange,
+      kind: .serviceIndex),
+    Step(
+      name: "index circle members by the time they were added",
+      sql: DataContractSchema.circleMembersByAddedAt,
+      kind: .serviceIndex),
+    Step(
+      name: "index circle removals by the time they were made",
+      sql: DataContractSchema.circleRemovalsByRemovedAt,
+      kind: .serviceIndex),
   ]
 }

@@ -131,4 +131,16 @@ enum RuntimeSchema {
       user_id INTEGER PRIMARY KEY, today TEXT NOT NULL, zone TEXT, inputs_digest INTEGER NOT NULL,
       stamps_after INTEGER NOT NULL);
     """
+
+  /// How far a job has checked every owner of a shard (`ChangeWatermark`), and the owners the
+  /// current night found changed since then, found once at the start of a run from the stamp
+  /// indexes and read back batch by batch. `scope` is the shard (`all` or `INDEX/COUNT`).
+  static let changeWatermarks = """
+    CREATE TABLE change_watermarks (
+      job TEXT NOT NULL, scope TEXT NOT NULL, verified_through INTEGER NOT NULL,
+      window_end INTEGER NOT NULL, PRIMARY KEY (job, scope)) WITHOUT ROWID;
+    CREATE TABLE changed_owners (
+      job TEXT NOT NULL, scope TEXT NOT NULL, user_id INTEGER NOT NULL,
+      PRIMARY KEY (job, scope, user_id)) WITHOUT ROWID;
+    """
 }

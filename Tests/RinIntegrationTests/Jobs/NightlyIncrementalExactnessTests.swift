@@ -130,6 +130,9 @@ struct NightlyIncrementalExactnessTests {
         if job is DailyScoreJob {
           users = b.counts.read["users"] ?? 0
           if night > 0 { examinedOnQuietNights += Self.examined(a) }
+          // After the first night, the changed owners come from one pass over the stamps.
+          let pass = a.counts.read["owners with changes stamped since the last night"]
+          #expect((pass != nil) == (night > 0), "night \(night): \(a.counts.read)")
         }
         // After every run, not only at the end of the day: an hourly run that missed a change
         // would be hidden by the next run that examines the owner anyway (their date turned).

@@ -1,0 +1,82 @@
+import RinDomain
+
+/// A night's changed owners, found once per run from the stamp indexes (`ChangeWatermark`):
+/// the pass reads the entries stamped after the mark, about as many as the day's changes, and
+/// keeps the owners in `changed_owners` on the server; each batch then reads back its own.
+extension StorageTransaction {
+  /// The mark of `job` for `scope` (`all` or `INDEX/COUNT`), if a run left one.
+  public func changeWatermark(job: JobName, scope: String) throws -> ChangeWatermark? {
+    var mark: ChangeWatermark?
+    try sql.forEachBatchRow(
+      "SELECT verified_through, window_end FROM change_watermarks WHERE job = ? AND scope = ?",
+      [.text(job.rawValue), .text(scope)]
+    ) { row in
+      if let through = row.int64(0), let end = row.int64(1) {
+        mark = ChangeWatermark(verifiedThrough: through, windowEnd: end)
+      }
+    }
+    return mark
+  }
+
+  public func putChangeWatermark(_ mark: ChangeWatermark, job: JobName, scope: String) throws {
+    try sql.execute(
+      """
+      INSERT INTO change_watermarks (job, scope, verified_through, window_end) VALUES (?, ?, ?, ?)
+      ON CONFLICT (job, scope) DO UPDATE SET verified_through = excluded.verified_through,
+        window_end = excluded.window_end
+      """, [.text(job.rawValue), .text(scope), .integer(mark.verifiedThrough), .integer(mark.windowEnd)])
+  }
+
+  /// Replaces `job`'s changed owners of `scope` by the owners of `selection`'s shard with a row
+  /// stamped after `since` that daily-score counts: a contact created, edited or deleted; a
+  /// contact pointing to them (*mutual*) or a Rin user their contacts point to (*rin*) created,
+  /// edited or deleted; a circle created or deleted; a member added or taken out. Every branch
+  /// is a range over a stamp index. Returns the number of owners found.
+  @discardableResult
+  public func collectOwnersChanged(
+    since: Int64, job: JobName, scope: String, in selection: UserSelection
+  ) throws -> Int {
+    let dialect = sql.dialect
+    try sql.execute(
+      "DELETE FROM changed_owners WHERE job = ? AND scope = ?", [.text(job.rawValue), .text(scope)])
+    var shardCondition = ""
+    var shardValues: [SQLValue] = []
+    if let shard = selection.shard {
+      shardCondition = " AND x.user_id % ? = ?"
+      shardValues = [.integer(Int64(shard.count)), .integer(Int64(shard.index))]
+    }
+    let stamp = SQLValue.integer(since)
+    return try sql.execute(
+      """
+      INSERT INTO changed_owners (job, scope, user_id)
+      SELECT ?, ?, x.user_id FROM (
+        SELECT c.user_id AS user_id FROM contacts c WHERE \(dialect.contactChangeStamp("c")) > ?
+        UNION SELECT c.rin_user_id FROM contacts c
+          WHERE \(dialect.contactChangeStamp("c")) > ? AND c.rin_user_id IS NOT NULL
+        UNION SELECT c.user_id FROM users r JOIN contacts c ON c.rin_user_id = r.id
+          WHERE \(dialect.createdOrDeletedStamp("r")) > ?
+        UNION SELECT k.user_id FROM circles k WHERE \(dialect.createdOrDeletedStamp("k")) > ?
+        UNION SELECT k.user_id FROM circle_members m JOIN circles k ON k.id = m.circle_id
+          WHERE m.added_at > ?
+        UNION SELECT k.user_id FROM circle_removals r JOIN circles k ON k.id = r.circle_id
+          WHERE r.removed_at > ?
+      ) x WHERE x.user_id IS NOT NULL\(shardCondition)
+      """,
+      [.text(job.rawValue), .text(scope)] + Array(repeating: stamp, count: 6) + shardValues)
+  }
+
+  /// Which of `userIDs` the run's pass found changed (`collectOwnersChanged`).
+  public func ownersChanged(among userIDs: [Int64], job: JobName, scope: String) throws -> Set<Int64> {
+    guard !userIDs.isEmpty else { return [] }
+    var changed = Set<Int64>()
+    try sql.forEachBatchRow(
+      """
+      SELECT user_id FROM changed_owners
+      WHERE job = ? AND scope = ? AND user_id IN (\(SQLDialect.list(userIDs.count)))
+      """, [.text(job.rawValue), .text(scope)] + userIDs.map(SQLValue.integer)
+    ) { row in
+      if let user = row.int64(0) { changed.insert(user) }
+    }
+    return changed
+  }
+}
