@@ -29,8 +29,9 @@ extension StorageTransaction {
 
   /// Replaces `job`'s changed owners of `scope` by the owners of `selection`'s shard with a row
   /// stamped after `since` that daily-score counts: a contact created, edited or deleted; a
-  /// contact pointing to them (*mutual*) or a Rin user their contacts point to (*rin*) created,
-  /// edited or deleted; a circle created or deleted; a member added or taken out. Every branch
+  /// contact pointing to them (*mutual*) or a Rin user their contacts point to (*rin*) created
+  /// or deleted (an edit of either changes neither count); a circle created or deleted; a member
+  /// added or taken out. Every branch
   /// is a range over a stamp index. Returns the number of owners found.
   @discardableResult
   public func collectOwnersChanged(
@@ -53,6 +54,7 @@ extension StorageTransaction {
         SELECT c.user_id AS user_id FROM contacts c WHERE \(dialect.contactChangeStamp("c")) > ?
         UNION SELECT c.rin_user_id FROM contacts c
           WHERE \(dialect.contactChangeStamp("c")) > ? AND c.rin_user_id IS NOT NULL
+            AND (c.created_at > ? OR c.deleted_at > ?)
         UNION SELECT c.user_id FROM users r JOIN contacts c ON c.rin_user_id = r.id
           WHERE \(dialect.createdOrDeletedStamp("r")) > ?
         UNION SELECT k.user_id FROM circles k WHERE \(dialect.createdOrDeletedStamp("k")) > ?
@@ -62,7 +64,7 @@ extension StorageTransaction {
           WHERE r.removed_at > ?
       ) x WHERE x.user_id IS NOT NULL\(shardCondition)
       """,
-      [.text(job.rawValue), .text(scope)] + Array(repeating: stamp, count: 6) + shardValues)
+      [.text(job.rawValue), .text(scope)] + Array(repeating: stamp, count: 8) + shardValues)
   }
 
   /// Which of `userIDs` the run's pass found changed (`collectOwnersChanged`).
