@@ -113,8 +113,22 @@ enum PostgresSchema {
         try connection.simple("DROP INDEX CONCURRENTLY IF EXISTS \(name)")
       }
       try connection.simple(statement)
+      // PostgreSQL keeps statistics of an indexed expression only from the table's next
+      // ANALYZE, which autovacuum may not run for a long time on a big table that changes
+      // slowly; without them it guessed a third of `users` changed since the last night and
+      // read every linked contact (250 ms instead of 0.3 ms at M). ANALYZE samples the table
+      // and blocks neither reads nor writes.
+      if let table = createdIndexTable(statement) { try connection.simple("ANALYZE \(table)") }
     }
     try record(step, connection)
+  }
+
+  /// The table in `CREATE INDEX CONCURRENTLY IF NOT EXISTS name ON table(…)`.
+  static func createdIndexTable(_ statement: String) -> String? {
+    guard createdIndexName(statement) != nil,
+      let match = statement.range(of: #"\sON\s+[A-Za-z_][A-Za-z0-9_]*"#, options: .regularExpression)
+    else { return nil }
+    return statement[match].split(whereSeparator: \.isWhitespace).last.map(String.init)
   }
 
   /// The name in `CREATE INDEX CONCURRENTLY IF NOT EXISTS name ON …`.

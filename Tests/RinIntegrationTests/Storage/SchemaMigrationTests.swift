@@ -32,6 +32,10 @@ struct SchemaMigrationTests {
     #expect(
       PostgresSchema.createdIndexName("CREATE INDEX CONCURRENTLY IF NOT EXISTS a_b\n  ON t(x)") == "a_b")
     #expect(PostgresSchema.createdIndexName("CREATE INDEX a ON t(x)") == nil)
+    #expect(
+      PostgresSchema.createdIndexTable("CREATE INDEX CONCURRENTLY IF NOT EXISTS a_b\n  ON users((max(x, y)))")
+        == "users")
+    #expect(PostgresSchema.createdIndexTable("CREATE INDEX a ON t(x)") == nil)
   }
 
   @Test func aDryRunListsThePendingStepsAndChangesNothing() async throws {
