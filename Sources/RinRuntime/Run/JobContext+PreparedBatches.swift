@@ -19,10 +19,21 @@ extension JobContext {
       guard let last = ids.last else { break }
       let prepared = try await prepare(ids)
       try throwIfStopped(after: after)
-      let batchCounts: JobCounts = try storage.write(into: &changes) { tx in
-        let batch = UserBatch(tx: tx, userIDs: ids)
-        try body(batch, prepared)
-        return try finish(batch)
+      try pauseWhileUnhealthy(after: after)
+      var attempt = 0
+      var batchCounts = JobCounts()
+      while true {
+        do {
+          batchCounts = try storage.write(into: &changes) { tx in
+            let batch = UserBatch(tx: tx, userIDs: ids)
+            try body(batch, prepared)
+            return try finish(batch)
+          }
+          break
+        } catch let error as StorageError where error.isContention {
+          attempt += 1
+          try giveWay(error, attempt: attempt, after: after)
+        }
       }
       after = last
       committed(batchCounts, through: last)
