@@ -63,13 +63,18 @@ final class ReliabilityWorkspace {
 
   /// A new PostgreSQL database seeded as `SeededTemplate(users:seed:)` seeds its file (the
   /// seeder gives the same rows on both backends).
-  init(postgresUsers users: Int, seed: UInt64, jobsYAML: String = smallBatches) throws {
+  /// `storageYAML`: more `storage:` keys, indented two spaces; `cluster`: a cluster of the
+  /// test's own.
+  init(
+    postgresUsers users: Int, seed: UInt64, jobsYAML: String = smallBatches, storageYAML: String = "",
+    cluster: PostgresCluster? = nil
+  ) throws {
     directory = try TemporaryDirectory()
-    let database = try TestDatabase(.postgres, seedUsers: users, seed: seed)
+    let database = try TestDatabase(.postgres, seedUsers: users, seed: seed, cluster: cluster)
     postgres = database
     dbPath = database.path
     configPath = directory.path("pipelines.yaml")
-    let yaml = "storage:\n  url: \(database.path)\n  busy_timeout: 5s\n" + jobsYAML + "\n"
+    let yaml = "storage:\n  url: \(database.path)\n  busy_timeout: 5s\n" + storageYAML + jobsYAML + "\n"
     try yaml.write(toFile: configPath, atomically: true, encoding: .utf8)
   }
 
@@ -100,9 +105,10 @@ final class ReliabilityWorkspace {
   }
 
   /// The job's executable started with debug logs, one line per committed batch.
-  func spawn(_ job: String, label: String) throws -> ChildProcess {
+  func spawn(_ job: String, label: String, _ extra: [String] = []) throws -> ChildProcess {
     try ChildProcess(
-      "rin-\(job)", arguments(), environment: Self.providerKey.merging(["RIN_LOG_LEVEL": "debug"]) { $1 },
+      "rin-\(job)", arguments(extra),
+      environment: Self.providerKey.merging(["RIN_LOG_LEVEL": "debug"]) { $1 },
       stdoutPath: directory.path("\(label).stdout"))
   }
 
