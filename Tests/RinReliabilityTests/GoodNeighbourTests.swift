@@ -311,8 +311,8 @@ struct GoodNeighbourTests {
   }
 }
 
-/// Samples, every 20 ms, the age of the oldest open transaction of a job's session
-/// (`application_name` `rinjobs`) in `pg_stat_activity`.
+/// Samples, every 20 ms, the age of the oldest open transaction in `pg_stat_activity` of any
+/// other session of the database (the jobs': nothing else works on it meanwhile).
 final class TransactionAgeSampler: @unchecked Sendable {
   private let url: String
   private let lock = NSLock()
@@ -335,7 +335,8 @@ final class TransactionAgeSampler: @unchecked Sendable {
             """
             SELECT extract(epoch FROM clock_timestamp() - xact_start)::float8, left(query, 300)
             FROM pg_stat_activity
-            WHERE application_name = 'rinjobs' AND xact_start IS NOT NULL
+            WHERE datname = current_database() AND pid <> pg_backend_pid()
+              AND backend_type = 'client backend' AND xact_start IS NOT NULL
             ORDER BY xact_start LIMIT 1
             """)) ?? []
         if let row = rows.first, let age = Double.fromDatabaseValue(row[0]) {
