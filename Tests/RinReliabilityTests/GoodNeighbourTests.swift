@@ -290,7 +290,8 @@ struct GoodNeighbourTests {
       }
       try checks.require(lag >= 2, "the standby's replay lag never passed 2 s (\(lag))")
 
-      let child = try workspace.spawn("badge-recount", label: "paused")
+      let metrics = workspace.directory.path("badge-recount.prom")
+      let child = try workspace.spawn("badge-recount", label: "paused", ["--metrics-file", metrics])
       try checks.require(child.waitForLines(containing: "paused: standby standby1", count: 1))
       Thread.sleep(forTimeInterval: 3)
       let committedWhilePaused = child.stderrLines.filter { $0.contains(ReliabilityJobs.batchMarker) }.count
@@ -307,6 +308,14 @@ struct GoodNeighbourTests {
           $0, sql: "SELECT counts FROM job_runs WHERE job = 'badge-recount' ORDER BY id DESC")
       }
       checks.expect(ledger?.contains("replica lag") == true, "the ledger keeps the pause: \(ledger ?? "")")
+      let prom = (try? String(contentsOfFile: metrics, encoding: .utf8)) ?? ""
+      checks.expect(
+        prom.contains(#"rinjobs_last_run_paused_seconds{job="badge-recount",reason="replica lag"}"#),
+        "metrics: \(prom.suffix(1_500))")
+      let report = try Executable.runBlocking(
+        "rinjobs", ["report", "--json", "--config", workspace.configPath, "--now", ReliabilityWorkspace.now])
+      checks.expect(
+        report.stdout.contains("replica lag"), "the report shows the pause: \(report.stderr.suffix(500))")
     }
   }
 }
