@@ -42,7 +42,7 @@ struct GoodNeighbourTests {
 
   @Test func aJobGivesWayToAServiceHoldingARowLockAndTheServiceIsNeverCancelled() async {
     await Checks.offPool { checks in
-      let workspace = try ReliabilityWorkspace(postgresUsers: Self.users, seed: Self.seed)
+      let workspace = try ReliabilityWorkspace(postgresUsers: Self.users, seed: Self.seed, lockTimeout: "1s")
       try Self.everyUserGetsAScoreChange(workspace)
       let userIDs = try workspace.read { try Int64.fetchAll($0, sql: "SELECT id FROM users ORDER BY id") }
       let locked = userIDs[userIDs.count / 2]
@@ -104,7 +104,7 @@ struct GoodNeighbourTests {
             jobs: [enrichment-fetch, circle-patterns, daily-score, badge-recount]
         """
       let workspace = try ReliabilityWorkspace(
-        postgresUsers: 60, seed: Self.seed, jobsYAML: pipelines, cluster: cluster)
+        postgresUsers: 60, seed: Self.seed, jobsYAML: pipelines, lockTimeout: "1s", cluster: cluster)
       try Self.everyUserGetsAScoreChange(workspace)
       // A service statement that waits 100 ms on a lock leaves a "still waiting" line, with
       // the waiting session's application_name in front.
@@ -251,7 +251,8 @@ struct GoodNeighbourTests {
             schedule: "30 2 * * *"
             jobs: [enrichment-fetch, circle-patterns, daily-score, badge-recount]
         """
-      let workspace = try ReliabilityWorkspace(postgresUsers: 200, seed: Self.seed, jobsYAML: pipelines)
+      let workspace = try ReliabilityWorkspace(
+        postgresUsers: 200, seed: Self.seed, jobsYAML: pipelines, lockTimeout: "1s")
       let sampler = TransactionAgeSampler(url: workspace.dbPath)
       sampler.start()
       let nightly = try Executable.runBlocking(
@@ -275,7 +276,8 @@ struct GoodNeighbourTests {
       let cluster = try PostgresCluster.privateCluster()
       let standby = try cluster.startStandby(name: "standby1")
       let workspace = try ReliabilityWorkspace(
-        postgresUsers: Self.users, seed: Self.seed, storageYAML: "  max_replica_lag: 1s\n", cluster: cluster)
+        postgresUsers: Self.users, seed: Self.seed, storageYAML: "  max_replica_lag: 1s\n", lockTimeout: "1s",
+        cluster: cluster)
       try standby.pauseReplay()
       // Writes the standby receives and does not replay: its replay lag grows past 1 s.
       let writer = try TestPostgresConnection(url: workspace.dbPath)

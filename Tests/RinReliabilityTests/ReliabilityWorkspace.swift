@@ -65,16 +65,21 @@ final class ReliabilityWorkspace {
   /// seeder gives the same rows on both backends).
   /// `storageYAML`: more `storage:` keys, indented two spaces; `cluster`: a cluster of the
   /// test's own.
+  /// `lockTimeout`: 5 s by default, so that `RaceGate`'s table lock (1.5 s) holds the runs'
+  /// first look at the lease rather than making them give way; `GoodNeighbourTests` run with
+  /// the default of `storage.lock_timeout` (1 s).
   init(
     postgresUsers users: Int, seed: UInt64, jobsYAML: String = smallBatches, storageYAML: String = "",
-    cluster: PostgresCluster? = nil
+    lockTimeout: String = "5s", cluster: PostgresCluster? = nil
   ) throws {
     directory = try TemporaryDirectory()
     let database = try TestDatabase(.postgres, seedUsers: users, seed: seed, cluster: cluster)
     postgres = database
     dbPath = database.path
     configPath = directory.path("pipelines.yaml")
-    let yaml = "storage:\n  url: \(database.path)\n  busy_timeout: 5s\n" + storageYAML + jobsYAML + "\n"
+    let yaml =
+      "storage:\n  url: \(database.path)\n  busy_timeout: 5s\n  lock_timeout: \(lockTimeout)\n" + storageYAML
+      + jobsYAML + "\n"
     try yaml.write(toFile: configPath, atomically: true, encoding: .utf8)
   }
 

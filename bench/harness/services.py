@@ -26,6 +26,8 @@ def main(argv):
     p.add_argument("--runs", type=int, default=1)
     p.add_argument("--rate", type=int, default=100, help="service transactions a second (pgbench -R)")
     p.add_argument("--clients", type=int, default=4)
+    p.add_argument("--warm-up", type=int, default=10, dest="warm_up",
+                   help="seconds of the services' load before each nightly")
     p.add_argument("--rinjobs", required=True, help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     log = lambda m: print(m, file=sys.stderr, flush=True)
@@ -59,8 +61,12 @@ def main(argv):
                                     text=True), prefix
 
         for i in range(args.runs):
+            # Both nights start after the same `--warm-up` of the services' load, whose changes
+            # the incremental jobs then examine; the nightly alone runs once the load stopped.
             cluster.copy_of("rin_seeded", "rin_run")
             cluster.sql("CHECKPOINT")
+            proc, _ = services("rin_run", args.warm_up, f"warm-{i}")
+            proc.communicate()
             alone = checked(measure(nightly_argv(rinjobs, config, cluster.url("rin_run"), settings.NEXT_NIGHT_NOW)),
                             "nightly alone")
             load_alone = alone.load1
@@ -77,8 +83,8 @@ def main(argv):
 
             cluster.copy_of("rin_seeded", "rin_run")
             cluster.sql("CHECKPOINT")
-            proc, prefix = services("rin_run", alone.wall * 1.5 + 20, f"beside-{i}")
-            time.sleep(5)
+            proc, prefix = services("rin_run", args.warm_up + alone.wall * 1.5 + 20, f"beside-{i}")
+            time.sleep(args.warm_up)
             start = time.time()
             beside = checked(measure(nightly_argv(rinjobs, config, cluster.url("rin_run"),
                                                   settings.NEXT_NIGHT_NOW)), "nightly beside the services")
@@ -88,7 +94,10 @@ def main(argv):
             during_failed = failed(out, err)
             log(f"services: round {i + 1}: nightly beside {beside.wall:.1f} s; services p99 {during['p99']:.1f} ms, "
                 f"{during_failed} failed")
-            rows.append((alone.wall, beside.wall, only, during, only_failed, during_failed, load_alone, beside.load1))
+            gave_way = beside.stderr.count("gave way: the batch")
+            log(f"services: round {i + 1}: the nightly beside gave way {gave_way} times")
+            rows.append((alone.wall, beside.wall, only, during, only_failed, during_failed, load_alone, beside.load1,
+                         gave_way))
             cluster.sql("DROP DATABASE rin_run")
     finally:
         cluster.stop()
@@ -137,16 +146,17 @@ def failed(out, err):
 def render(size, args, rows):
     lines = [
         f"Services load `bench/services.pgbench` at {args.rate} transactions/s ({args.clients} clients), "
-        f"{size.name} ({size.users:,} users), PostgreSQL; the nightly pipeline is the next night after a first one.",
+        f"{size.name} ({size.users:,} users), PostgreSQL; the nightly pipeline is the next night after a first one, "
+        f"after {args.warm_up} s of the load (alone: then stopped; beside: going on).",
         "",
-        "| round | nightly alone (s) | nightly beside (s) | ratio | services alone p50 / p99 (ms) | beside p50 / p99 (ms) | p99 ratio | failed alone / beside | load 1 min (alone, beside) |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| round | nightly alone (s) | nightly beside (s) | ratio | services alone p50 / p99 (ms) | beside p50 / p99 (ms) | p99 ratio | failed alone / beside | gave way | load 1 min (alone, beside) |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
-    for i, (a, b, only, during, fa, fb, la, lb) in enumerate(rows, 1):
+    for i, (a, b, only, during, fa, fb, la, lb, gw) in enumerate(rows, 1):
         lines.append(
             f"| {i} | {a:.1f} | {b:.1f} | {b / a:.2f} | {only['p50']:.1f} / {only['p99']:.1f} ({only['count']} tx) | "
             f"{during['p50']:.1f} / {during['p99']:.1f} ({during['count']} tx) | {during['p99'] / only['p99']:.2f} | "
-            f"{fa} / {fb} | {la:.2f}, {lb:.2f} |")
+            f"{fa} / {fb} | {gw} | {la:.2f}, {lb:.2f} |")
     return "\n".join(lines)
 
 
