@@ -12,14 +12,15 @@ struct BatchSizer: Sendable, Equatable {
   /// A batch grows at most this much at once, so that one fast batch of cheap users does not
   /// make the next one of costly users long; it shrinks as much as its time says.
   static let maxGrowth = 2.0
-  static let startDivisor = 25
+  static let firstBatchCap = 25
 
   init(ceiling: Int, target: Double?) {
     self.ceiling = max(1, ceiling)
     self.target = target
-    // With a target, start at a 25th of the ceiling (20 users of 500): the first batch is
-    // short whatever the users cost, and the next ones grow to the target within a few batches.
-    size = target == nil ? self.ceiling : max(1, self.ceiling / Self.startDivisor)
+    // With a target, the first batch is at most `firstBatchCap` users: short whatever the users
+    // cost, and the next ones grow to the target within a few batches. A `batch_size` this
+    // small or smaller starts whole, as without a target.
+    size = target == nil ? self.ceiling : min(self.ceiling, Self.firstBatchCap)
   }
 
   /// Learns from a batch of `users` users whose transaction took `seconds`.

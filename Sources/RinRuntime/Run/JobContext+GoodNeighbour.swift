@@ -4,6 +4,7 @@ import RinStorage
 /// How a run shares the database with the online services (docs/OPERATIONS.md "Running beside
 /// the services"): it pauses before a batch while a standby lags, and gives way to a lock a
 /// service holds (the batch rolls back and is tried again after a pause), never the other way.
+/// PostgreSQL only: on SQLite a busy file lock still ends the run at once (exit 75), as before.
 extension JobContext {
   /// Tries of one batch that met a lock (or a deadlock, a serialization failure, a statement
   /// timeout) after its first, each after a longer pause; then the run ends interrupted (exit 75).

@@ -35,7 +35,7 @@ extension JobContext {
           }
           sizer.record(users: ids.count, seconds: (ContinuousClock.now - started).inSeconds)
           break
-        } catch let error as StorageError where error.isContention {
+        } catch let error as StorageError where error.isContention && storage.isPostgres {
           attempt += 1
           try giveWay(error, attempt: attempt, after: after)
           sizer.halve()

@@ -97,7 +97,7 @@ public final class JobContext {
               users: outcome.counts.usersProcessed, seconds: (ContinuousClock.now - started).inSeconds)
           }
           break
-        } catch let error as StorageError where error.isContention {
+        } catch let error as StorageError where error.isContention && storage.isPostgres {
           attempt += 1
           try giveWay(error, attempt: attempt, after: after)
           sizer.halve()

@@ -58,22 +58,23 @@ struct BatchSizerTests {
 
   @Test func itStartsSmallAndGrowsAtMostTwofoldTowardTheTarget() {
     var sizer = BatchSizer(ceiling: 500, target: 0.2)
-    #expect(sizer.size == 20)
-    sizer.record(users: 20, seconds: 0.004)  // 0.2 ms a user: the target allows 1,000
-    #expect(sizer.size == 40)
-    sizer.record(users: 40, seconds: 0.008)
-    #expect(sizer.size == 80)
-    sizer.record(users: 80, seconds: 0.016)
-    #expect(sizer.size == 160)
-    sizer.record(users: 160, seconds: 0.032)
-    #expect(sizer.size == 320)
-    sizer.record(users: 320, seconds: 0.064)
+    #expect(sizer.size == 25)
+    sizer.record(users: 25, seconds: 0.005)  // 0.2 ms a user: the target allows 1,000
+    #expect(sizer.size == 50)
+    sizer.record(users: 50, seconds: 0.01)
+    #expect(sizer.size == 100)
+    sizer.record(users: 100, seconds: 0.02)
+    #expect(sizer.size == 200)
+    sizer.record(users: 200, seconds: 0.04)
+    #expect(sizer.size == 400)
+    sizer.record(users: 400, seconds: 0.08)
     #expect(sizer.size == 500, "never past batch_size")
+    #expect(BatchSizer(ceiling: 2, target: 0.2).size == 2, "a small batch_size starts whole")
   }
 
   @Test func aSlowBatchShrinksTheNextToTheTargetAtOnce() {
     var sizer = BatchSizer(ceiling: 500, target: 0.2)
-    sizer.record(users: 20, seconds: 0.4)  // 20 ms a user
+    sizer.record(users: 25, seconds: 0.5)  // 20 ms a user
     #expect(sizer.size == 10)
     sizer.record(users: 10, seconds: 5.0)  // 0.5 s a user: one at a time, never none
     #expect(sizer.size == 1)
