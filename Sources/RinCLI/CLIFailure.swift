@@ -59,7 +59,11 @@ extension StorageOptions {
       // An empty file: opening it would write SQLite's header (write-ahead log) into it.
       (location, pending) = (url, Storage.migrationsForNewDatabase())
     } else {
-      let opened = try Storage.open(url: url, options: .init(busyTimeoutSeconds: timeout, migrates: false))
+      let opened = try Storage.open(
+        url: url,
+        options: .init(
+          busyTimeoutSeconds: timeout, migrates: false,
+          sessionLimits: config.storage.sessionLimits(applicationName: "rinjobs")))
       (location, pending) = (opened.location, try opened.pendingMigrations().filter { !$0.isServiceIndex })
       if pending.isEmpty { return opened }
     }
@@ -77,9 +81,18 @@ extension StorageOptions {
     let timeout = Double(config.storage.busyTimeout.components.seconds)
     // `migrate` and `seed` also build PostgreSQL's indexes on the services' tables, which a
     // job leaves to them (Storage.OpenOptions.buildsServiceIndexes).
+    // A job's session gives way to the services (lock, statement and idle timeouts); `migrate`
+    // and `seed` (create) build indexes and load data for minutes, and keep lock_timeout only.
+    var limits = config.storage.sessionLimits(applicationName: "rinjobs")
+    if create {
+      limits.statementTimeoutSeconds = nil
+      limits.idleInTransactionTimeoutSeconds = nil
+    }
     return try Storage.open(
       url: config.storage.url,
-      options: .init(createIfMissing: create, busyTimeoutSeconds: timeout, buildsServiceIndexes: create))
+      options: .init(
+        createIfMissing: create, busyTimeoutSeconds: timeout, buildsServiceIndexes: create,
+        sessionLimits: limits))
   }
 }
 

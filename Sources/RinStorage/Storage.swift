@@ -20,14 +20,17 @@ public final class Storage: Sendable {
     /// On PostgreSQL, also build pending indexes on the services' tables, `CONCURRENTLY`
     /// (`rinjobs migrate`, `seed`); a job leaves them to `migrate` and runs without them.
     public var buildsServiceIndexes = false
+    /// How a PostgreSQL session of a job gives way to the services (`PostgresSessionSettings`).
+    public var sessionLimits = SessionLimits()
     public init(
       createIfMissing: Bool = false, busyTimeoutSeconds: Double = 5, migrates: Bool = true,
-      buildsServiceIndexes: Bool = false
+      buildsServiceIndexes: Bool = false, sessionLimits: SessionLimits = SessionLimits()
     ) {
       self.createIfMissing = createIfMissing
       self.busyTimeoutSeconds = busyTimeoutSeconds
       self.migrates = migrates
       self.buildsServiceIndexes = buildsServiceIndexes
+      self.sessionLimits = sessionLimits
     }
   }
 

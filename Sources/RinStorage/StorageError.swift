@@ -11,6 +11,15 @@ public struct StorageError: Error, CustomStringConvertible, Sendable {
     public static let cannotOpen = Code(name: "cannot open database", isTemporary: false)
     public static let notADatabase = Code(name: "not a database", isTemporary: false)
     public static let busy = Code(name: "database busy", isTemporary: true)
+    /// The session ended under the job: the server restarted, failed over, or an operator
+    /// ended it (`pg_terminate_backend`), or the network dropped it.
+    public static let connectionLost = Code(name: "database connection lost", isTemporary: true)
+    /// The server refuses connections for now: starting up, shutting down, or in recovery.
+    public static let restarting = Code(name: "database is restarting or in recovery", isTemporary: true)
+    /// A lock held by someone else (a service) outlasted `lock_timeout`: the job gave way.
+    public static let lockTimeout = Code(name: "lock wait timed out", isTemporary: true)
+    /// A statement outlasted `statement_timeout` (or was cancelled): the job gave way.
+    public static let statementTimeout = Code(name: "statement timed out", isTemporary: true)
     public static let readOnly = Code(name: "database read-only", isTemporary: false)
     public static let diskFull = Code(name: "disk full", isTemporary: true)
     public static let schemaTooNew = Code(name: "schema newer than this binary", isTemporary: false)
@@ -19,6 +28,8 @@ public struct StorageError: Error, CustomStringConvertible, Sendable {
   }
 
   public let code: Code
+  /// The server's SQLSTATE, when the error came from PostgreSQL with one.
+  public var sqlState: String?
   public let location: String
   public let detail: String
   public let hint: String
@@ -31,4 +42,10 @@ public struct StorageError: Error, CustomStringConvertible, Sendable {
   }
 
   public var description: String { "\(location): \(code): \(detail). \(hint)" }
+
+  /// Another transaction (a service's) held what this one needed, or the server cancelled the
+  /// statement: the same batch may well pass a moment later, so a job gives way and retries it.
+  public var isContention: Bool {
+    code == .busy || code == .lockTimeout || code == .statementTimeout
+  }
 }

@@ -22,7 +22,7 @@ enum RaceGate {
       }
     }
     let pg = try TestPostgresConnection(url: workspace.dbPath)
-    // Well within the runs' lock timeout (storage.busy_timeout 5s).
+    // Well within the runs' lock timeout (storage.lock_timeout 5s in ReliabilityWorkspace).
     try pg.execute("BEGIN; LOCK TABLE job_leases IN ACCESS EXCLUSIVE MODE")
     defer { _ = try? pg.execute("ROLLBACK") }
     let started = try start()

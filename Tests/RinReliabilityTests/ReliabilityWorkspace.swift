@@ -63,13 +63,23 @@ final class ReliabilityWorkspace {
 
   /// A new PostgreSQL database seeded as `SeededTemplate(users:seed:)` seeds its file (the
   /// seeder gives the same rows on both backends).
-  init(postgresUsers users: Int, seed: UInt64, jobsYAML: String = smallBatches) throws {
+  /// `storageYAML`: more `storage:` keys, indented two spaces; `cluster`: a cluster of the
+  /// test's own.
+  /// `lockTimeout`: 5 s by default, so that `RaceGate`'s table lock (1.5 s) holds the runs'
+  /// first look at the lease rather than making them give way; `GoodNeighbourTests` run with
+  /// the default of `storage.lock_timeout` (1 s).
+  init(
+    postgresUsers users: Int, seed: UInt64, jobsYAML: String = smallBatches, storageYAML: String = "",
+    lockTimeout: String = "5s", cluster: PostgresCluster? = nil
+  ) throws {
     directory = try TemporaryDirectory()
-    let database = try TestDatabase(.postgres, seedUsers: users, seed: seed)
+    let database = try TestDatabase(.postgres, seedUsers: users, seed: seed, cluster: cluster)
     postgres = database
     dbPath = database.path
     configPath = directory.path("pipelines.yaml")
-    let yaml = "storage:\n  url: \(database.path)\n  busy_timeout: 5s\n" + jobsYAML + "\n"
+    let yaml =
+      "storage:\n  url: \(database.path)\n  busy_timeout: 5s\n  lock_timeout: \(lockTimeout)\n" + storageYAML
+      + jobsYAML + "\n"
     try yaml.write(toFile: configPath, atomically: true, encoding: .utf8)
   }
 
@@ -100,9 +110,10 @@ final class ReliabilityWorkspace {
   }
 
   /// The job's executable started with debug logs, one line per committed batch.
-  func spawn(_ job: String, label: String) throws -> ChildProcess {
+  func spawn(_ job: String, label: String, _ extra: [String] = []) throws -> ChildProcess {
     try ChildProcess(
-      "rin-\(job)", arguments(), environment: Self.providerKey.merging(["RIN_LOG_LEVEL": "debug"]) { $1 },
+      "rin-\(job)", arguments(extra),
+      environment: Self.providerKey.merging(["RIN_LOG_LEVEL": "debug"]) { $1 },
       stdoutPath: directory.path("\(label).stdout"))
   }
 

@@ -9,6 +9,8 @@ package final class PostgresCluster: Sendable {
   package let directory: String
   package let port: Int
   private let bin: String
+  /// The user the server runs as (root cannot), nil when it runs as us.
+  private let owner: String?
   private let created = Atomic<Int>(0)
   private let admin = Mutex<Void>(())
 
@@ -35,7 +37,13 @@ package final class PostgresCluster: Sendable {
       Data("note: PostgreSQL server binaries not found (set RIN_PG_BIN); PostgreSQL cases skipped\n".utf8))
   }()
 
-  private init() throws {
+  /// A cluster of the test's own, for what would disturb the shared one: server settings
+  /// (`-c name=value`, e.g. `log_lock_waits=on`), a restart, a standby. Stopped at exit.
+  package static func privateCluster(settings: [String] = []) throws -> PostgresCluster {
+    try PostgresCluster(settings: settings)
+  }
+
+  private init(settings extra: [String] = []) throws {
     guard let bin = Self.binaries else {
       throw PostgresClusterError(
         message: "PostgreSQL server binaries not found: install postgresql or set RIN_PG_BIN")
@@ -48,6 +56,7 @@ package final class PostgresCluster: Sendable {
     port = try Self.freePort()
     // initdb refuses to run as root: as root the server runs as an unprivileged user.
     let owner = getuid() == 0 ? Self.unprivilegedUser() : nil
+    self.owner = owner
     if let owner { try Self.run("/bin/chown", ["-R", owner, directory], as: nil) }
     try Self.run(
       "\(bin)/initdb",
@@ -56,15 +65,51 @@ package final class PostgresCluster: Sendable {
         "--no-sync",
       ],
       as: owner)
-    let settings = [
-      "-p \(port)", "-k \(directory)", "-c listen_addresses=127.0.0.1", "-c fsync=off",
-      "-c synchronous_commit=off", "-c full_page_writes=off", "-c max_connections=300",
-    ].joined(separator: " ")
+    let settings =
+      [
+        "-p \(port)", "-k \(directory)", "-c listen_addresses=127.0.0.1", "-c fsync=off",
+        "-c synchronous_commit=off", "-c full_page_writes=off", "-c max_connections=300",
+      ].joined(separator: " ") + extra.map { " -c \($0)" }.joined()
     try Self.run(
       "\(bin)/pg_ctl",
       ["-D", "\(directory)/data", "-o", settings, "-l", "\(directory)/server.log", "-w", "start"],
       as: owner)
     PostgresClusterShutdown.register(bin: bin, data: "\(directory)/data", directory: directory, owner: owner)
+  }
+
+  /// The server's log (`log_lock_waits` lines, deadlocks, who was terminated).
+  package var serverLog: String { "\(directory)/server.log" }
+
+  /// `pg_ctl restart -m fast`: every session is ended (`57P01`) and the server comes back with
+  /// the same settings; returns once it accepts connections again.
+  package func restartFast() throws {
+    try Self.run("\(bin)/pg_ctl", ["-D", "\(directory)/data", "-m", "fast", "-w", "restart"], as: owner)
+  }
+
+  /// A streaming standby of this server (`pg_basebackup -R`, then a second local server on a
+  /// port of its own), named `name` in `pg_stat_replication`; stopped at exit.
+  package func startStandby(name: String) throws -> PostgresStandby {
+    let data = "\(directory)/\(name)"
+    let standbyPort = try Self.freePort()
+    try Self.run(
+      "\(bin)/pg_basebackup",
+      ["-D", data, "-h", "127.0.0.1", "-p", "\(port)", "-U", "postgres", "-R", "-X", "stream", "--no-sync"],
+      as: owner)
+    let conninfo =
+      "primary_conninfo = 'host=127.0.0.1 port=\(port) user=postgres application_name=\(name)'\n"
+    let auto = "\(data)/postgresql.auto.conf"
+    let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: auto))
+    handle.seekToEndOfFile()
+    handle.write(Data(conninfo.utf8))
+    try handle.close()
+    // A hot standby needs max_connections (and the like) at least the primary's.
+    let settings =
+      "-p \(standbyPort) -k \(directory) -c listen_addresses=127.0.0.1 -c hot_standby=on -c max_connections=300 -c fsync=off"
+    try Self.run(
+      "\(bin)/pg_ctl", ["-D", data, "-o", settings, "-l", "\(directory)/\(name).log", "-w", "start"],
+      as: owner)
+    PostgresClusterShutdown.register(bin: bin, data: data, directory: directory, owner: owner)
+    return PostgresStandby(name: name, url: "postgresql://postgres@127.0.0.1:\(standbyPort)/postgres")
   }
 
   /// `postgresql://` URL of a new, empty database.
@@ -143,17 +188,41 @@ package struct PostgresClusterError: Error, CustomStringConvertible {
   package var description: String { message }
 }
 
-/// Stops the cluster when the test process exits (an `atexit` handler cannot capture state).
+/// A streaming standby started by `PostgresCluster.startStandby`.
+package struct PostgresStandby: Sendable {
+  package let name: String
+  /// Its `postgres` database (read-only: a standby).
+  package let url: String
+
+  /// `pg_wal_replay_pause()`: the standby receives WAL but applies none, so its replay lags.
+  package func pauseReplay() throws {
+    try TestPostgresConnection(url: url).execute("SELECT pg_wal_replay_pause()")
+  }
+
+  package func resumeReplay() throws {
+    try TestPostgresConnection(url: url).execute("SELECT pg_wal_replay_resume()")
+  }
+}
+
+/// Stops the clusters (servers, and standbys first) when the test process exits (an `atexit`
+/// handler cannot capture state).
 package enum PostgresClusterShutdown {
-  private static let state = Mutex<(bin: String, data: String, directory: String, owner: String?)?>(nil)
+  private static let state = Mutex<[(bin: String, data: String, directory: String, owner: String?)]>([])
 
   package static func register(bin: String, data: String, directory: String, owner: String?) {
-    state.withLock { $0 = (bin, data, directory, owner) }
+    let first = state.withLock { servers in
+      servers.append((bin, data, directory, owner))
+      return servers.count == 1
+    }
+    guard first else { return }
     atexit {
-      guard let s = PostgresClusterShutdown.state.withLock({ $0 }) else { return }
-      try? PostgresCluster.run(
-        "\(s.bin)/pg_ctl", ["-D", s.data, "-m", "immediate", "-w", "stop"], as: s.owner)
-      try? FileManager.default.removeItem(atPath: s.directory)
+      for s in PostgresClusterShutdown.state.withLock({ $0 }).reversed() {
+        try? PostgresCluster.run(
+          "\(s.bin)/pg_ctl", ["-D", s.data, "-m", "immediate", "-w", "stop"], as: s.owner)
+      }
+      for s in PostgresClusterShutdown.state.withLock({ $0 }) {
+        try? FileManager.default.removeItem(atPath: s.directory)
+      }
     }
   }
 }

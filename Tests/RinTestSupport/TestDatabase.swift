@@ -20,8 +20,11 @@ package final class TestDatabase: Sendable {
   private let file: DatabaseQueue?
   private let snapshot: PostgresSnapshot?
 
+  /// `cluster`: a PostgreSQL cluster of the test's own (`PostgresCluster.privateCluster`)
+  /// instead of the process's shared one.
   package init(
-    _ backend: Backend = .sqlite, seedUsers: Int? = nil, seed: UInt64 = 1, now: Int64 = TestClock.now
+    _ backend: Backend = .sqlite, seedUsers: Int? = nil, seed: UInt64 = 1, now: Int64 = TestClock.now,
+    cluster: PostgresCluster? = nil
   )
     throws
   {
@@ -34,7 +37,7 @@ package final class TestDatabase: Sendable {
       file = try DatabaseQueue(path: path)
       snapshot = nil
     case .postgres:
-      path = try PostgresCluster.shared.get().createDatabase()
+      path = try (cluster ?? PostgresCluster.shared.get()).createDatabase()
       storage = try Storage.open(url: path, options: .init(createIfMissing: true))
       file = nil
       snapshot = try PostgresSnapshot(url: path, file: directory.path("snapshot.sqlite"))

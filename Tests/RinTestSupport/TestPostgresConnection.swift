@@ -18,8 +18,19 @@ package final class TestPostgresConnection {
   deinit { PQfinish(handle) }
 
   /// Runs one statement; returns its rows with values typed as SQLite would hold them.
+  /// A connection the server ended (a test that restarts it) connects again, once, and the
+  /// statement runs on the new session.
   @discardableResult
   package func execute(_ sql: String, _ arguments: [DatabaseValue] = []) throws -> [[DatabaseValue]] {
+    do {
+      return try executeOnce(sql, arguments)
+    } catch  where PQstatus(handle) == CONNECTION_BAD {
+      PQreset(handle)
+      return try executeOnce(sql, arguments)
+    }
+  }
+
+  private func executeOnce(_ sql: String, _ arguments: [DatabaseValue]) throws -> [[DatabaseValue]] {
     let texts: [String?] = arguments.map { value in
       switch value.storage {
       case .null: nil

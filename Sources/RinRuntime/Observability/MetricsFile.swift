@@ -22,6 +22,8 @@ public enum MetricsFile {
     public var deadlineLatenessSeconds: Double? = nil
     /// Every skip of the job so far, by reason (`job_skips`).
     public var skips: [String: Int] = [:]
+    /// Seconds the last run spent paused, by reason (replica lag, giving way to a lock).
+    public var pausedSeconds: [String: Double] = [:]
   }
 
   public static func render(_ facts: [JobFacts]) -> String {
@@ -70,6 +72,14 @@ public enum MetricsFile {
           ),
           labels: labels + [("reason", reason)]
         ).increment(by: Int64(count))
+      }
+      for (reason, seconds) in f.pausedSeconds.sorted(by: { $0.key < $1.key }) {
+        gauge(
+          registry,
+          name: "rinjobs_last_run_paused_seconds", labels: labels + [("reason", reason)],
+          help:
+            "Seconds the job's last run paused: replica lag above storage.max_replica_lag, or giving way to a lock."
+        ).set(seconds)
       }
       if let lateness = f.deadlineLatenessSeconds {
         gauge(
@@ -133,6 +143,7 @@ extension MetricsFile {
       itemsRead: summary.counts.read.values.reduce(0, +),
       itemsWritten: summary.changes.tables.values.reduce(0) { $0 + $1.total },
       itemsSkipped: summary.counts.skipped.values.reduce(0, +),
-      usersProcessed: summary.counts.usersProcessed, provider: summary.provider, skips: skips)
+      usersProcessed: summary.counts.usersProcessed, provider: summary.provider, skips: skips,
+      pausedSeconds: summary.paused?.seconds ?? [:])
   }
 }

@@ -42,6 +42,10 @@ public enum SummaryText {
         "  provider \(provider.provider) UNAVAILABLE (\(provider.cause ?? "circuit breaker open")): \(provider.keysDeferred) keys deferred to the next run"
       )
     }
+    for (reason, seconds) in (s.paused?.seconds ?? [:]).sorted(by: { $0.key < $1.key }) {
+      let times = s.paused?.count[reason] ?? 0
+      lines.append("  paused (\(reason)): \(seconds) s in \(times) pause\(times == 1 ? "" : "s")")
+    }
     if let error = s.error { lines.append("  error: \(error)") }
     return lines.joined(separator: "\n")
   }

@@ -32,6 +32,8 @@ public struct OperatorReport: Sendable, Codable {
     public var pipeline: String?
     public var written: Int
     public var skipped: [String: Int]
+    /// Seconds the run spent paused, by reason (replica lag, giving way to a lock).
+    public var paused: [String: Double] = [:]
     public var error: String?
   }
 
@@ -184,7 +186,7 @@ extension OperatorReport.Run {
       dryRun: record.dryRun,
       shard: record.shard, pipeline: record.pipeline,
       written: counts?.changes.values.reduce(0) { $0 + $1.total } ?? 0,
-      skipped: counts?.counts.skipped ?? [:], error: record.error)
+      skipped: counts?.counts.skipped ?? [:], paused: counts?.paused?.seconds ?? [:], error: record.error)
   }
 }
 

@@ -85,6 +85,7 @@ struct ReportPage {
     var rowsPerSecond: String
     var written: String
     var skipped: String
+    var paused: String
     var mode: String
     var error: String
   }
@@ -225,6 +226,8 @@ struct ReportPage {
       rowsRead: grouped(run.rowsRead),
       rowsPerSecond: run.rowsPerSecond.map(number) ?? "—", written: grouped(run.written),
       skipped: run.skipped.sorted { $0.key < $1.key }.map { "\($0.key): \(grouped($0.value))" }
+        .joined(separator: "; "),
+      paused: run.paused.sorted { $0.key < $1.key }.map { "\($0.key): \(Self.seconds($0.value))" }
         .joined(separator: "; "),
       mode: [run.dryRun ? "dry run" : "", run.shard == "all" ? "" : "shard \(run.shard)"]
         .filter { !$0.isEmpty }.joined(separator: ", "),

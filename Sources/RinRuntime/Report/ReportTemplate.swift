@@ -104,12 +104,12 @@ enum ReportTemplate {
     <div class="scroll"><table id="last-runs">
     <thead><tr><th scope="col">run</th><th scope="col">job</th><th scope="col">status</th><th scope="col">started</th>
     <th scope="col" class="n">seconds</th><th scope="col" class="n">rows read</th><th scope="col" class="n">rows/s</th>
-    <th scope="col" class="n">written</th><th scope="col">skipped (reason: rows)</th><th scope="col">mode</th><th scope="col">error</th></tr></thead>
+    <th scope="col" class="n">written</th><th scope="col">skipped (reason: rows)</th><th scope="col">paused (reason: s)</th><th scope="col">mode</th><th scope="col">error</th></tr></thead>
     <tbody>
     {{#lastRuns}}
     <tr><td>{{id}}</td><td>{{job}}</td><td class="{{statusClass}}">{{status}}</td><td class="ts">{{startedAt}}</td>
     <td class="n">{{seconds}}</td><td class="n">{{rowsRead}}</td><td class="n">{{rowsPerSecond}}</td>
-    <td class="n">{{written}}</td><td>{{skipped}}</td><td>{{mode}}</td><td>{{error}}</td></tr>
+    <td class="n">{{written}}</td><td>{{skipped}}</td><td>{{paused}}</td><td>{{mode}}</td><td>{{error}}</td></tr>
     {{/lastRuns}}
     </tbody></table></div>
     {{/hasRuns}}

@@ -13,16 +13,33 @@ extension JobContext {
     let selection = self.selection(liveAt: liveAt)
     var after = try startWalk(selection)
     defer { progress?.finish() }
+    // Sized by the transaction's time only: `prepare` holds none.
+    var sizer = BatchSizer(ceiling: batchSize, target: batchTargetSeconds)
     while true {
       try throwIfStopped(after: after)
-      let ids = try storage.read { try $0.userIDs(after: after, limit: batchSize, in: selection) }
+      let size = sizer.size
+      let ids = try storage.read { try $0.userIDs(after: after, limit: size, in: selection) }
       guard let last = ids.last else { break }
       let prepared = try await prepare(ids)
       try throwIfStopped(after: after)
-      let batchCounts: JobCounts = try storage.write(into: &changes) { tx in
-        let batch = UserBatch(tx: tx, userIDs: ids)
-        try body(batch, prepared)
-        return try finish(batch)
+      try pauseWhileUnhealthy(after: after)
+      var attempt = 0
+      var batchCounts = JobCounts()
+      while true {
+        let started = ContinuousClock.now
+        do {
+          batchCounts = try storage.write(into: &changes) { tx in
+            let batch = UserBatch(tx: tx, userIDs: ids)
+            try body(batch, prepared)
+            return try finish(batch)
+          }
+          sizer.record(users: ids.count, seconds: (ContinuousClock.now - started).inSeconds)
+          break
+        } catch let error as StorageError where error.isContention && storage.isPostgres {
+          attempt += 1
+          try giveWay(error, attempt: attempt, after: after)
+          sizer.halve()
+        }
       }
       after = last
       committed(batchCounts, through: last)

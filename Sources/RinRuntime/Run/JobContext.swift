@@ -38,6 +38,12 @@ public final class JobContext {
   var deadline: RunDeadline?
   /// Batches committed by this run (a deadline stops a run only after its first).
   var batchesCommitted = 0
+  /// Time spent paused for the database's health or after giving way to a lock.
+  public internal(set) var paused = PausedTime()
+  /// How long a batch's transaction aims to take (`storage.batch_target`), seconds.
+  var batchTargetSeconds: Double?
+  /// `storage.max_replica_lag`, on PostgreSQL: nil checks no standby.
+  var maxReplicaLag: Duration?
 
   init(
     job: JobName, runID: Int64, storage: Storage, config: RinConfig, dryRun: Bool,
@@ -69,18 +75,38 @@ public final class JobContext {
     let selection = self.selection(liveAt: liveAt)
     var after = try startWalk(selection)
     defer { progress?.finish() }
+    var sizer = BatchSizer(ceiling: batchSize, target: batchTargetSeconds)
     while true {
       try throwIfStopped(after: after)
-      let batchCounts: JobCounts? = try storage.write(into: &changes) { tx in
-        let ids = try tx.userIDs(after: after, limit: batchSize, in: selection)
-        guard let last = ids.last else { return nil }
-        let batch = UserBatch(tx: tx, userIDs: ids)
-        try body(batch)
-        after = last
-        return try finish(batch)
+      try pauseWhileUnhealthy(after: after)
+      var attempt = 0
+      var outcome: (counts: JobCounts, last: Int64)?
+      while true {
+        let started = ContinuousClock.now
+        do {
+          let size = sizer.size
+          outcome = try storage.write(into: &changes) { tx in
+            let ids = try tx.userIDs(after: after, limit: size, in: selection)
+            guard let last = ids.last else { return nil }
+            let batch = UserBatch(tx: tx, userIDs: ids)
+            try body(batch)
+            return (try finish(batch), last)
+          }
+          if let outcome {
+            sizer.record(
+              users: outcome.counts.usersProcessed, seconds: (ContinuousClock.now - started).inSeconds)
+          }
+          break
+        } catch let error as StorageError where error.isContention && storage.isPostgres {
+          attempt += 1
+          try giveWay(error, attempt: attempt, after: after)
+          sizer.halve()
+        }
       }
-      guard let batchCounts else { break }
-      committed(batchCounts, through: after)
+      guard let outcome else { break }
+      // Only after the commit: a batch whose commit failed is the next attempt's too.
+      after = outcome.last
+      committed(outcome.counts, through: after)
     }
   }
 

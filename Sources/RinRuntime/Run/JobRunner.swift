@@ -85,6 +85,8 @@ public struct JobRunner: Sendable {
           progress: ProgressBar(label: job.name.rawValue, logger: logger, environment: environment.variables))
         ctx.environment = options.dryRun ? dryRunVariables : environment.variables
         ctx.fullPass = options.full
+        ctx.batchTargetSeconds = config.storage.batchTarget(isPostgres: storage.isPostgres)?.inSeconds
+        ctx.maxReplicaLag = storage.isPostgres ? config.storage.maxReplicaLag : nil
         ctx.deadline = config.jobs.timeout(for: job.name).map {
           RunDeadline(
             job: job.name, timeout: $0,
@@ -128,6 +130,7 @@ public struct JobRunner: Sendable {
       summary.changes = context.changes
       summary.details = context.details
       summary.provider = context.providerHealth
+      summary.paused = context.paused.isEmpty ? nil : context.paused
     }
     summary.durationSeconds = environment.secondsSince(started)
     finishLedger(runID: runID, summary: summary, logger: logger)

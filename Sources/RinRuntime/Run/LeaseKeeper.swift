@@ -56,8 +56,7 @@ final class LeaseKeeper: Sendable {
           attempt = try storage.write(waitingAtMost: 0.25) { tx in
             try tryAcquire(tx, record: record, environment: environment)
           }
-        } catch let error as StorageError where error.code == .busy && environment.wallClock() < busyDeadline
-        {
+        } catch let error as StorageError where error.isContention && environment.wallClock() < busyDeadline {
           continue
         }
       }

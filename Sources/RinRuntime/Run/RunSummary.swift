@@ -20,6 +20,8 @@ public struct RunSummary: Sendable, Codable {
   public var details: [String: String]
   /// The external provider's health, for a job that calls one (enrichment-fetch).
   public var provider: ProviderHealth?
+  /// Time the run spent paused (replica lag, giving way to a lock), by reason; nil when none.
+  public var paused: PausedTime?
   public var error: String?
 
   public init(job: String, dryRun: Bool) {
@@ -44,12 +46,14 @@ public struct RunSummary: Sendable, Codable {
     /// The run's wall time to the millisecond (the ledger's own times are whole seconds); nil
     /// in rows written before it was recorded.
     var durationSeconds: Double? = nil
+    /// Paused time by reason; nil when the run never paused.
+    var paused: PausedTime? = nil
   }
 
   var ledgerCountsJSON: String? {
     JSONText.encode(
       LedgerCounts(
         counts: counts, changes: changes.tables, notifications: changes.notifications,
-        details: details, provider: provider, durationSeconds: durationSeconds))
+        details: details, provider: provider, durationSeconds: durationSeconds, paused: paused))
   }
 }

@@ -16,6 +16,9 @@ public enum SkipReason: String, Sendable, CaseIterable {
   case timeout
   /// SIGTERM or SIGINT stopped it between batches.
   case signal
+  /// A batch met a lock a service held (or a deadlock, a statement timeout) on every try: the
+  /// run gave way and ended interrupted.
+  case gaveWay = "gave way"
 
   /// Counts one skip. A failure to count (the database busy with the run that holds the lease)
   /// is logged and never fails the run: the count is telemetry, the run's outcome is not.

@@ -17,7 +17,8 @@ final class PostgresBackend: StorageBackend {
     do {
       let connection = try PostgresConnection(url: url)
       try connection.simple(
-        PostgresSessionSettings.statements(busyTimeoutSeconds: options.busyTimeoutSeconds))
+        PostgresSessionSettings.statements(
+          busyTimeoutSeconds: options.busyTimeoutSeconds, limits: options.sessionLimits))
       return PostgresBackend(location: location, session: PostgresSession(connection: connection))
     } catch let error as PostgresError {
       throw StorageError.from(error, location: location)

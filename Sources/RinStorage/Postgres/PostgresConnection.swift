@@ -99,8 +99,11 @@ final class PostgresConnection {
     default:
       let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { SQLState(String(cString: $0)) }
       let message = PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) }
+      // libpq's own "server closed the connection unexpectedly" carries no code: the
+      // connection's state says it is gone.
+      let lost = PQstatus(handle) == CONNECTION_BAD ? SQLState.connectionFailure : .unknown
       throw PostgresError(
-        sqlState: state ?? .unknown, message: message ?? Self.trimmed(PQerrorMessage(handle)))
+        sqlState: state ?? lost, message: message ?? Self.trimmed(PQerrorMessage(handle)))
     }
   }
 
@@ -116,9 +119,19 @@ final class PostgresConnection {
   /// libpq gives no SQLSTATE for a refused connection, only the server's message: a missing
   /// database (`3D000`) is told by its text (English, the server's default `lc_messages`), so
   /// that it fails as missing instead of as a temporary connection error (exit 75 for ever).
+  /// A server that is starting up, shutting down or in recovery refuses with `57P03` and one of
+  /// these texts, so that a restart or a failover is told apart from a wrong URL.
   static func connectionFailureState(_ message: String) -> SQLState {
-    let missing = message.range(of: #"database "[^"]*" does not exist"#, options: .regularExpression)
-    return missing == nil ? .sqlclientUnableToEstablishSQLConnection : .invalidCatalogName
+    if message.range(of: #"database "[^"]*" does not exist"#, options: .regularExpression) != nil {
+      return .invalidCatalogName
+    }
+    let notNow = [
+      "the database system is starting up", "the database system is shutting down",
+      "the database system is in recovery mode", "the database system is not yet accepting connections",
+      "the database system is not accepting connections",
+    ]
+    if notNow.contains(where: message.contains) { return .cannotConnectNow }
+    return .sqlclientUnableToEstablishSQLConnection
   }
 
   static func trimmed(_ message: UnsafePointer<CChar>?) -> String {

@@ -1,9 +1,10 @@
 /// The settings every PostgreSQL connection of ours runs with, set once when it opens.
 enum PostgresSessionSettings {
-  static func statements(busyTimeoutSeconds: Double) -> String {
-    [
-      // A busy row or lock waits as long as SQLite's busy timeout would, then fails as busy.
-      "SET lock_timeout = '\(Int(busyTimeoutSeconds * 1000))ms'",
+  static func statements(busyTimeoutSeconds: Double, limits: SessionLimits = SessionLimits()) -> String {
+    var statements = [
+      // A busy row or lock waits this long, then fails (`lock not available`): the job gives
+      // way to the holder (a service) rather than the services queueing behind the job.
+      "SET lock_timeout = '\(milliseconds(limits.lockTimeoutSeconds ?? busyTimeoutSeconds))ms'",
       // A read that streams (`forEachRow`) goes through `DECLARE … CURSOR`: plan for reading all
       // of it, not (the default 0.1) for the first tenth fast.
       "SET cursor_tuple_fraction = 1",
@@ -12,6 +13,20 @@ enum PostgresSessionSettings {
       // thresholds: LLVM spent about 4 s compiling daily-score's contact scan, in every batch,
       // for a query that then ran in 0.2 s (BENCHMARKS.md, PostgreSQL and shards).
       "SET jit = off",
-    ].joined(separator: "; ")
+    ]
+    if let seconds = limits.statementTimeoutSeconds {
+      statements.append("SET statement_timeout = '\(milliseconds(seconds))ms'")
+    }
+    if let seconds = limits.idleInTransactionTimeoutSeconds {
+      statements.append("SET idle_in_transaction_session_timeout = '\(milliseconds(seconds))ms'")
+    }
+    if let name = limits.applicationName {
+      // Our own fixed names only (letters, digits, `-`, `:`): nothing to quote.
+      statements.append(
+        "SET application_name = '\(name.filter { $0.isLetter || $0.isNumber || "-:_".contains($0) })'")
+    }
+    return statements.joined(separator: "; ")
   }
+
+  private static func milliseconds(_ seconds: Double) -> Int { max(1, Int((seconds * 1000).rounded())) }
 }

@@ -23,6 +23,10 @@ struct SQLState: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
   /// `read_only_sql_transaction`: a write on a standby or in a read-only transaction.
   static let readOnlySQLTransaction = SQLState("25006")
 
+  /// `idle_in_transaction_session_timeout`: the server ended a session whose transaction sat
+  /// idle longer than `idle_in_transaction_session_timeout`.
+  static let idleInTransactionSessionTimeout = SQLState("25P03")
+
   // Class 3D, invalid catalog name.
   /// `invalid_catalog_name`: the database named in the URL does not exist.
   static let invalidCatalogName = SQLState("3D000")
@@ -50,6 +54,14 @@ struct SQLState: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
   // Class 57, operator intervention.
   /// `query_canceled`: `statement_timeout`, or a cancel request from an operator.
   static let queryCanceled = SQLState("57014")
+
+  /// `admin_shutdown`: the server is shutting down (`pg_ctl stop`/`restart -m fast`) or an
+  /// operator ended this session (`pg_terminate_backend`).
+  static let adminShutdown = SQLState("57P01")
+  /// `crash_shutdown`: another server process crashed and the server is resetting.
+  static let crashShutdown = SQLState("57P02")
+  /// `cannot_connect_now`: the server is starting up, shutting down or in recovery.
+  static let cannotConnectNow = SQLState("57P03")
 
   /// Class 08: the connection failed, was lost, or was never made.
   var isConnectionException: Bool { rawValue.hasPrefix("08") }

@@ -1,9 +1,28 @@
 extension StorageError {
-  /// PostgreSQL's SQLSTATE classes, as an operator acts on them.
+  /// PostgreSQL's SQLSTATE classes, as an operator acts on them. The message keeps the code, so
+  /// that an operator can look up exactly what the server said.
   static func from(_ error: PostgresError, location: String) -> StorageError {
+    var mapped = mapping(error, location: location)
+    if error.sqlState != .unknown { mapped.sqlState = error.sqlState.rawValue }
+    return mapped
+  }
+
+  private static func mapping(_ error: PostgresError, location: String) -> StorageError {
     let detail = error.description
     switch error.sqlState {
-    case .serializationFailure, .deadlockDetected, .lockNotAvailable, .queryCanceled, .tooManyConnections:
+    case .lockNotAvailable:
+      return StorageError(
+        .lockTimeout, location: location, detail: detail,
+        hint:
+          "Another transaction (a service's) held a lock longer than storage.lock_timeout; the job gave way to it. Run again later: it resumes after its last committed batch."
+      )
+    case .queryCanceled:
+      return StorageError(
+        .statementTimeout, location: location, detail: detail,
+        hint:
+          "A statement ran longer than storage.statement_timeout or was cancelled; the job gave way. Run again later: it resumes after its last committed batch."
+      )
+    case .serializationFailure, .deadlockDetected, .tooManyConnections:
       return StorageError(
         .busy, location: location, detail: detail,
         hint: "Another transaction held what this one needed, or the server is saturated; retry later.")
@@ -19,10 +38,21 @@ extension StorageError {
       return StorageError(
         .diskFull, location: location, detail: detail,
         hint: "Free disk space on the server; the open transaction was rolled back.")
-    case let state where state.isConnectionException || state.isOperatorIntervention || state == .unknown:
+    case .cannotConnectNow:
       return StorageError(
-        .busy, location: location, detail: detail,
-        hint: "Check that the server is up and the URL (host, port, user, database) is right; retry later.")
+        .restarting, location: location, detail: detail,
+        hint:
+          "The server is starting up, shutting down or replaying WAL (a restart or a failover); run again once it accepts connections: the job resumes after its last committed batch."
+      )
+    case let state
+    where state.isConnectionException || state.isOperatorIntervention
+      || state == .idleInTransactionSessionTimeout
+      || state == .unknown:
+      return StorageError(
+        .connectionLost, location: location, detail: detail,
+        hint:
+          "The server ended the session (a restart, a failover, pg_terminate_backend, or storage.idle_in_transaction_timeout) or could not be reached; check that it is up and the URL (host, port, user, database) is right, then run again: the job resumes after its last committed batch."
+      )
     default:
       return StorageError(
         .sqlFailure, location: location, detail: detail,

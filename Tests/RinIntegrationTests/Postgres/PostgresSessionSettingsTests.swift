@@ -18,4 +18,18 @@ struct PostgresSessionSettingsTests {
     #expect(try Self.setting("jit", of: storage) == "off")
     #expect(try Self.setting("lock_timeout", of: storage) == "2500ms")
   }
+
+  /// Issue 31: a job's session gives way to the services within its own limits.
+  @Test(.enabled(if: Backend.available.contains(.postgres)))
+  func aJobsSessionCarriesItsLockStatementAndIdleLimitsAndItsName() throws {
+    let url = try PostgresCluster.shared.get().createDatabase()
+    let limits = SessionLimits(
+      lockTimeoutSeconds: 0.25, statementTimeoutSeconds: 60, idleInTransactionTimeoutSeconds: 30,
+      applicationName: "rinjobs")
+    let storage = try Storage.open(url: url, options: .init(createIfMissing: true, sessionLimits: limits))
+    #expect(try Self.setting("lock_timeout", of: storage) == "250ms")
+    #expect(try Self.setting("statement_timeout", of: storage) == "1min")
+    #expect(try Self.setting("idle_in_transaction_session_timeout", of: storage) == "30s")
+    #expect(try Self.setting("application_name", of: storage) == "rinjobs")
+  }
 }

@@ -20,12 +20,14 @@ struct StorageTests {
   }
 
   /// No server needed: nothing listens on port 1. A refused connection is temporary (exit 75),
-  /// and used to crash the process (its handle was freed twice).
-  @Test func aPostgreSQLServerThatIsDownIsBusyAndNamedWithoutItsPassword() throws {
+  /// named as a lost connection rather than "busy" (issue 31), and used to crash the process
+  /// (its handle was freed twice).
+  @Test func aPostgreSQLServerThatIsDownIsALostConnectionNamedWithoutItsPassword() throws {
     let error = #expect(throws: StorageError.self) {
       try Storage.open(url: "postgresql://rin:s3cret-pw@127.0.0.1:1/rin")
     }
-    #expect(error?.code == .busy)
+    #expect(error?.code == .connectionLost)
+    #expect(error?.code.isTemporary == true)
     #expect(error?.description.contains("s3cret-pw") == false)
   }
 

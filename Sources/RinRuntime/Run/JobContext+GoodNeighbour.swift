@@ -1,0 +1,87 @@
+import Foundation
+import RinStorage
+
+/// How a run shares the database with the online services (docs/OPERATIONS.md "Running beside
+/// the services"): it pauses before a batch while a standby lags, and gives way to a lock a
+/// service holds (the batch rolls back and is tried again after a pause), never the other way.
+/// PostgreSQL only: on SQLite a busy file lock still ends the run at once (exit 75), as before.
+extension JobContext {
+  /// Tries of one batch that met a lock (or a deadlock, a serialization failure, a statement
+  /// timeout) after its first, each after a longer pause; then the run ends interrupted (exit 75).
+  static let giveWayRetries = 3
+  /// Pause before the first retry, doubled before each next one: 1, 2, 4 s.
+  static let giveWayFirstPause = 1.0
+  /// How often a paused run looks at the database's health again.
+  static let healthPollSeconds = 1.0
+
+  /// After attempt `attempt` of a batch failed with `error`: pauses and returns (try again), or
+  /// throws `interrupted` once the retries are spent, so the next run resumes after `after`.
+  func giveWay(_ error: StorageError, attempt: Int, after: Int64) throws {
+    let user = after == Int64.min ? "none" : String(after)
+    let what = "\(error.code)\(error.sqlState.map { " (SQLSTATE \($0))" } ?? "")"
+    guard attempt <= Self.giveWayRetries else {
+      details["stop_reason"] = SkipReason.gaveWay.rawValue
+      throw RunFailure(
+        .interrupted,
+        "gave way: the batch after user \(user) met \(what) \(attempt) times in a row (a service holds what it needs, see storage.lock_timeout); stopped after user \(user); the next run resumes there"
+      )
+    }
+    let seconds = Self.giveWayFirstPause * Double(1 << (attempt - 1))
+    logger.warning(
+      "gave way: the batch after user \(user) met \(what); it was rolled back and is tried again in \(Int(seconds)) s, smaller (try \(attempt + 1) of \(Self.giveWayRetries + 1))",
+      metadata: ["reason": "\(PausedTime.gaveWay)", "through_user": "\(user)"])
+    sleepInterruptibly(seconds, reason: PausedTime.gaveWay)
+    try throwIfPausedTooLong(after: after, while: "giving way to a lock")
+  }
+
+  /// Before a batch: while the database is unhealthy (a standby whose replay lags more than
+  /// `storage.max_replica_lag`), waits, looking again every second; says why once, and how long
+  /// when it goes on. A stop request or the run's timeout ends the wait (exit 75, resumable).
+  func pauseWhileUnhealthy(after: Int64) throws {
+    guard !dryRun, let limit = maxReplicaLag?.inSeconds, var lag = try storage.worstReplicaLag(),
+      lag.seconds > limit
+    else { return }
+    let user = after == Int64.min ? "none" : String(after)
+    let started = ContinuousClock.now
+    logger.warning(
+      "paused: standby \(lag.standby) replays \(String(format: "%.1f", lag.seconds)) s behind, more than storage.max_replica_lag (\(DurationFormat.format(maxReplicaLag!))); the batch after user \(user) waits until it catches up",
+      metadata: ["reason": "\(PausedTime.replicaLag)", "standby": "\(lag.standby)"])
+    defer {
+      let waited = (ContinuousClock.now - started).inSeconds
+      paused.add(PausedTime.replicaLag, seconds: waited)
+      logger.info(
+        "pause over after \(String(format: "%.1f", waited)) s (replica lag)",
+        metadata: ["reason": "\(PausedTime.replicaLag)", "paused_seconds": "\(waited)"])
+    }
+    while lag.seconds > limit {
+      sleepInterruptibly(Self.healthPollSeconds, reason: nil)
+      try throwIfStopped(after: after)
+      try throwIfPausedTooLong(
+        after: after,
+        while:
+          "paused for replica lag (standby \(lag.standby) \(String(format: "%.1f", lag.seconds)) s behind)")
+      guard let next = try storage.worstReplicaLag() else { break }
+      lag = next
+    }
+  }
+
+  /// A pause past the run's timeout ends the run, even before its first batch: nothing is
+  /// gained by waiting on, and the next run resumes.
+  private func throwIfPausedTooLong(after: Int64, while doing: String) throws {
+    guard let deadline, deadline.hasPassed else { return }
+    details["stop_reason"] = SkipReason.timeout.rawValue
+    let failure = deadline.failure(after: after)
+    throw RunFailure(failure.code, failure.message + " (reached while \(doing))")
+  }
+
+  /// Sleeps up to `seconds`, waking at once for a stop request or the run's timeout; the time
+  /// slept counts as paused for `reason` when given.
+  private func sleepInterruptibly(_ seconds: Double, reason: String?) {
+    let started = ContinuousClock.now
+    let end = started + .milliseconds(Int64(seconds * 1000))
+    while ContinuousClock.now < end && !stop.isRequested && deadline?.hasPassed != true {
+      Thread.sleep(forTimeInterval: 0.05)
+    }
+    if let reason { paused.add(reason, seconds: (ContinuousClock.now - started).inSeconds) }
+  }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import RinTestSupport
+import Testing
+
+@testable import RinRuntime
+
+/// `storage:` keys of issue 31: how a job's PostgreSQL session gives way to the services.
+@Suite("Config: storage settings for running beside the services")
+struct StorageNeighbourSettingsTests {
+  @Test func defaultsGiveWayQuicklyAndTargetShortBatchesOnPostgresOnly() throws {
+    let storage = try ConfigLoader.parse(yaml: "jobs: {}\n", file: "p.yaml").storage
+    #expect(storage.lockTimeout == .seconds(1))
+    #expect(storage.statementTimeout == .seconds(60))
+    #expect(storage.idleInTransactionTimeout == .seconds(60))
+    #expect(storage.maxReplicaLag == .seconds(10))
+    #expect(storage.batchTarget(isPostgres: true) == .milliseconds(200))
+    #expect(storage.batchTarget(isPostgres: false) == nil)
+    let limits = storage.sessionLimits(applicationName: "rinjobs")
+    #expect(limits.lockTimeoutSeconds == 1 && limits.statementTimeoutSeconds == 60)
+    #expect(limits.idleInTransactionTimeoutSeconds == 60 && limits.applicationName == "rinjobs")
+  }
+
+  @Test func explicitValuesAreReadOnce() throws {
+    let yaml = """
+      storage:
+        url: postgres://rin@db/rin
+        lock_timeout: 250ms
+        statement_timeout: 2m
+        idle_in_transaction_timeout: 30s
+        batch_target: 500ms
+        max_replica_lag: 30s
+      """
+    let storage = try ConfigLoader.parse(yaml: yaml, file: "p.yaml").storage
+    #expect(storage.lockTimeout == .milliseconds(250))
+    #expect(storage.statementTimeout == .seconds(120))
+    #expect(storage.idleInTransactionTimeout == .seconds(30))
+    #expect(storage.batchTarget(isPostgres: false) == .milliseconds(500))
+    #expect(storage.maxReplicaLag == .seconds(30))
+  }
+
+  @Test(arguments: ["lock_timeout: 0s", "batch_target: 5", "max_replica_lag: soon"])
+  func aBadValueNamesItsLine(entry: String) {
+    #expect(throws: (any Error).self) {
+      try ConfigLoader.parse(yaml: "storage:\n  \(entry)\n", file: "p.yaml")
+    }
+  }
+}
+
+/// `BatchSizer`: batches sized from the last ones' times toward `storage.batch_target`.
+@Suite("Runtime: batches sized to a target duration")
+struct BatchSizerTests {
+  @Test func withoutATargetEveryBatchIsTheCeiling() {
+    var sizer = BatchSizer(ceiling: 500, target: nil)
+    #expect(sizer.size == 500)
+    sizer.record(users: 500, seconds: 30)
+    #expect(sizer.size == 500)
+  }
+
+  @Test func itStartsSmallAndGrowsAtMostTwofoldTowardTheTarget() {
+    var sizer = BatchSizer(ceiling: 500, target: 0.2)
+    #expect(sizer.size == 25)
+    sizer.record(users: 25, seconds: 0.005)  // 0.2 ms a user: the target allows 1,000
+    #expect(sizer.size == 50)
+    sizer.record(users: 50, seconds: 0.01)
+    #expect(sizer.size == 100)
+    sizer.record(users: 100, seconds: 0.02)
+    #expect(sizer.size == 200)
+    sizer.record(users: 200, seconds: 0.04)
+    #expect(sizer.size == 400)
+    sizer.record(users: 400, seconds: 0.08)
+    #expect(sizer.size == 500, "never past batch_size")
+    #expect(BatchSizer(ceiling: 2, target: 0.2).size == 2, "a small batch_size starts whole")
+  }
+
+  @Test func aSlowBatchShrinksTheNextToTheTargetAtOnce() {
+    var sizer = BatchSizer(ceiling: 500, target: 0.2)
+    sizer.record(users: 25, seconds: 0.5)  // 20 ms a user
+    #expect(sizer.size == 10)
+    sizer.record(users: 10, seconds: 5.0)  // 0.5 s a user: one at a time, never none
+    #expect(sizer.size == 1)
+    sizer.halve()
+    #expect(sizer.size == 1)
+  }
+}

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Issue 31: the online services' load (bench/services.pgbench through pgbench, PostgreSQL's own
+# load tool, at a fixed rate) alone and beside the nightly pipeline on PostgreSQL; prints the
+# services' p50/p99 latency and failures and the nightly's wall time with and without the load.
+#   bench/services.sh [--size M] [--runs 1] [--rate 100] [--clients 4]
+# Run it on a quiet machine (it measures latency): flock -x /work/.quiet.lock bench/services.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh
+scripts/build-release.sh
+exec python3 -m bench.harness.services --rinjobs "$(swift build -c release --show-bin-path)/rinjobs" "$@"
