@@ -33,6 +33,17 @@ public struct UpcomingOwnerState: Sendable, Equatable {
     return nil
   }
 
+  /// The turn that takes the rows kept for this state to `today`, when only the date differs
+  /// (same zone text, reminders and settings) and it moved forward by less than a year
+  /// (`UpcomingWindowTurn`); nil when the rows must be computed in full. Whether a contact was
+  /// stamped since is asked separately: a stamped owner is computed in full.
+  public func turn(
+    to today: CalendarDate, zone: String?, inputsDigest: Int64, windowDays: Int, feb29: Feb29Rule
+  ) -> UpcomingWindowTurn? {
+    guard zone == self.zone, inputsDigest == self.inputsDigest else { return nil }
+    return UpcomingWindowTurn(from: self.today, to: today, days: windowDays, feb29: feb29)
+  }
+
   /// An order-free digest of an owner's open reminders as written (id, contact, due date
   /// text) and of the settings that shape the window. Whether a reminder's contact is live is
   /// left out: a contact's deletion has its own stamp.

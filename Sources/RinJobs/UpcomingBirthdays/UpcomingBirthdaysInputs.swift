@@ -7,12 +7,16 @@ import RinStorage
 /// zone, open reminders or the settings differ, or with a contact stamped since.
 /// The others' rows already are what a full pass would write, and their contacts are not read.
 struct UpcomingBirthdaysInputs {
-  /// The examined owners' windows, in the order of the batch.
+  /// The windows of the owners whose rows are computed from their contacts and reminders.
   var windows: [Int64: UpcomingWindow] = [:]
+  /// Those owners, in the order of the batch.
+  var recomputed: [Int64] = []
+  /// The owners whose date turned with nothing else changed, by turn: their stored rows are
+  /// turned on the server and only the birthdays of the newly reached days are read
+  /// (`UpcomingWindowTurn`). Owners of one zone share a turn, so a batch has a few.
+  var turns: [UpcomingWindowTurn: [Int64]] = [:]
   /// The examined owners' states, to keep once their rows are written.
   var states: [(userID: Int64, state: UpcomingOwnerState)] = []
-
-  var examined: [Int64] { states.map(\.userID) }
 
   static func examine(
     _ batch: UserBatch, now: Int64, settings: UpcomingBirthdaysSettings, forced: Bool
@@ -27,6 +31,9 @@ struct UpcomingBirthdaysInputs {
     var reasons: [Int64: OwnerExamination] = [:]
     var current: [Int64: (day: LocalDay, state: UpcomingOwnerState)] = [:]
     var unstamped: [Int64: UpcomingOwnerState] = [:]
+    // Owners whose date turned and nothing else differs: turned from their rows unless a
+    // contact was stamped since (asked with the unchanged owners, in one query).
+    var turning: [Int64: UpcomingWindowTurn] = [:]
     let stampsAfter = ChangeStamp.after(now: now, end: now)
     // Users share a few zones: each zone's date is looked up once per batch, not per user.
     var days: [String?: LocalDay] = [:]
@@ -43,6 +50,14 @@ struct UpcomingBirthdaysInputs {
         stored: stored[user], today: day.date, zone: zone, inputsDigest: digest, forced: forced)
       {
         reasons[user] = reason
+        if reason == .due, let kept = stored[user],
+          let turn = kept.turn(
+            to: day.date, zone: zone, inputsDigest: digest, windowDays: settings.windowDays,
+            feb29: settings.feb29InCommonYears)
+        {
+          turning[user] = turn
+          unstamped[user] = kept
+        }
       } else {
         unstamped[user] = stored[user]
       }
@@ -50,9 +65,11 @@ struct UpcomingBirthdaysInputs {
     for user in try tx.upcomingOwnersChanged(since: unstamped) {
       reasons[user] = .changed
       unstamped[user] = nil
+      turning[user] = nil
     }
     batch.counts.addRead("users", current.count)
-    batch.counts.addRead("users unchanged", unstamped.count)
+    batch.counts.addRead("users unchanged", unstamped.count - turning.count)
+    if !turning.isEmpty { batch.counts.addRead("users turned from their rows", turning.count) }
     for (reason, count) in Dictionary(grouping: reasons.values, by: { $0 }).mapValues(\.count) {
       batch.counts.addRead("users examined (\(reason.rawValue))", count)
     }
@@ -63,8 +80,13 @@ struct UpcomingBirthdaysInputs {
       case .missing: batch.counts.addSkipped("user time zone missing (UTC date used)")
       case .invalid: batch.counts.addSkipped("user time zone invalid (UTC date used)")
       }
-      inputs.windows[user] = UpcomingWindow(
-        today: day.date, days: settings.windowDays, feb29: settings.feb29InCommonYears)
+      if let turn = turning[user] {
+        inputs.turns[turn, default: []].append(user)
+      } else {
+        inputs.windows[user] = UpcomingWindow(
+          today: day.date, days: settings.windowDays, feb29: settings.feb29InCommonYears)
+        inputs.recomputed.append(user)
+      }
       inputs.states.append((user, state))
     }
     return inputs
@@ -82,7 +104,7 @@ struct UpcomingBirthdaysInputs {
       case .contactGone: batch.counts.addSkipped("reminder of a deleted contact")
       }
     }
-    let owners = examined
+    let owners = recomputed
     guard !owners.isEmpty else { return [:] }
     // Users of one zone share a window, and so its table; rows come user after user, so the
     // table is looked up once per run of a user's rows, not per contact.

@@ -17,8 +17,18 @@ public struct UpcomingBirthdaysJob: Job {
     try context.forEachUserBatch(batchSize: settings.batchSize) { batch in
       let inputs = try UpcomingBirthdaysInputs.examine(
         batch, now: context.now, settings: settings, forced: context.fullPass)
-      let owners = inputs.examined
-      guard !owners.isEmpty else { return }
+      guard !inputs.states.isEmpty else { return }
+      // Sorted, so that a batch writes in the same order every time.
+      for (turn, owners) in inputs.turns.sorted(by: {
+        ($0.key.new.today, $0.key.old.today) < ($1.key.new.today, $1.key.old.today)
+      }) {
+        try self.turn(owners, turn, batch: batch, now: context.now)
+      }
+      let owners = inputs.recomputed
+      guard !owners.isEmpty else {
+        try batch.tx.putUpcomingOwnerStates(inputs.states)
+        return
+      }
       let wanted = try inputs.wanted(batch)
       let stored = try batch.tx.upcomingEvents(of: owners)
       // The batch's upserts go in a few multi-row statements once every user is planned.
@@ -34,6 +44,56 @@ public struct UpcomingBirthdaysJob: Job {
       for (user, event) in due { try notifyDue(event, for: user, tx: batch.tx, now: context.now) }
       try batch.tx.putUpcomingOwnerStates(inputs.states)
     }
+  }
+
+  /// Owners whose date turned with nothing else changed (`UpcomingWindowTurn`): their stored
+  /// rows are turned on the server, and what the newly reached days add is inserted: the
+  /// birthdays on those days (looked up by month and day, not read all) and the reminders due
+  /// on them. The rows are then exactly what a full computation gives (UpcomingWindowTurnTests,
+  /// NightlyIncrementalExactnessTests), for a few rows read per owner instead of all their
+  /// birthdays.
+  private func turn(_ owners: [Int64], _ turn: UpcomingWindowTurn, batch: UserBatch, now: Int64) throws {
+    let tx = batch.tx
+    try tx.turnUpcomingEvents(of: owners, to: turn.new.today, shift: turn.shift)
+    // Reminders due today that were already stored push unless dismissed, as a full
+    // computation decides (`UpcomingEventsSync.remindersDue`); asked before the new rows go in.
+    var due: [(userID: Int64, event: UpcomingEvent)] = []
+    for row in try tx.undismissedReminderEvents(of: owners, on: turn.new.today) {
+      due.append(
+        (
+          row.userID,
+          UpcomingEvent(
+            kind: .reminder, refID: row.refID, occursOn: turn.new.today, contactID: row.contactID,
+            daysUntil: 0)
+        ))
+    }
+    var inserts: [(userID: Int64, event: UpcomingEvent, isNew: Bool)] = []
+    let table = BirthdayTable(turn.new)
+    var birthdays = 0
+    try tx.forEachContactBirthday(of: owners, monthDays: turn.monthDays) { user, contact, bytes in
+      birthdays += 1
+      switch table.birthday(contactID: contact, utf8: bytes) {
+      case .upcoming(let event) where turn.isNew(event): inserts.append((user, event, true))
+      case .malformed: batch.counts.addSkipped("contact birthday malformed")
+      default: break
+      }
+    }
+    var reminders = 0
+    try tx.forEachOpenReminder(of: owners, due: turn.firstNewDay...turn.new.last) { user, reminder in
+      reminders += 1
+      switch turn.new.reminder(reminder) {
+      case .upcoming(let event) where turn.isNew(event):
+        inserts.append((user, event, true))
+        if event.daysUntil == 0 { due.append((user, event)) }
+      case .malformed: batch.counts.addSkipped("reminder due_on malformed")
+      case .contactGone: batch.counts.addSkipped("reminder of a deleted contact")
+      default: break
+      }
+    }
+    batch.counts.addRead("contact birthdays", birthdays)
+    batch.counts.addRead("open reminders", reminders)
+    try tx.putUpcomingEvents(inserts, createdAt: now)
+    for (user, event) in due { try notifyDue(event, for: user, tx: tx, now: now) }
   }
 
   private func notifyDue(_ event: UpcomingEvent, for user: Int64, tx: StorageTransaction, now: Int64) throws {

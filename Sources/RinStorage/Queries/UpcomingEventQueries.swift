@@ -32,19 +32,48 @@ extension StorageTransaction {
     }
   }
 
-  /// Streams the reminders of `ids` not yet completed, with whether their contact is live and
-  /// the user's own.
-  public func forEachOpenReminder(
-    of ids: [Int64], _ body: (_ userID: Int64, Reminder) throws -> Void
+  /// Streams the live contacts of `ids` whose birthday text ends in one of `monthDays`
+  /// (`MM-DD`), as `forEachContactBirthday` does: an owner whose date turned looks up only the
+  /// birthdays that can fall on the day its window newly reaches (`UpcomingWindowTurn`), a seek
+  /// per owner and month-day into `contacts_birthday_days_by_user`, whose expression this
+  /// query spells exactly.
+  public func forEachContactBirthday(
+    of ids: [Int64], monthDays: [String],
+    _ body: (_ userID: Int64, _ contactID: Int64, _ birthday: UnsafeBufferPointer<UInt8>) throws -> Void
   ) throws {
+    guard !ids.isEmpty, !monthDays.isEmpty else { return }
+    try sql.forEachRow(
+      """
+      SELECT user_id, id, birthday FROM contacts
+      WHERE user_id IN (\(SQLDialect.list(ids.count)))
+        AND substr(birthday, length(birthday) - 4) IN (\(SQLDialect.list(monthDays.count)))
+        AND deleted_at IS NULL AND birthday IS NOT NULL
+      """, ids.map(SQLValue.integer) + monthDays.map(SQLValue.text)
+    ) { row in
+      let user = row.integer(0)
+      let contact = row.integer(1)
+      _ = try row.withUTF8(2) { try body(user, contact, $0) }
+    }
+  }
+
+  /// Streams the reminders of `ids` not yet completed, with whether their contact is live and
+  /// the user's own; with `due`, only those whose `due_on` text falls in it (a valid date
+  /// compares as its text does).
+  public func forEachOpenReminder(
+    of ids: [Int64], due: ClosedRange<CalendarDate>? = nil, _ body: (_ userID: Int64, Reminder) throws -> Void
+  ) throws {
+    guard !ids.isEmpty else { return }
+    let range = due.map { _ in " AND r.due_on >= ? AND r.due_on <= ?" } ?? ""
+    let bounds =
+      due.map { [SQLValue.text($0.lowerBound.description), .text($0.upperBound.description)] } ?? []
     try sql.forEachRow(
       """
       SELECT r.user_id, r.id, r.contact_id, r.due_on,
         EXISTS (SELECT 1 FROM contacts c WHERE c.id = r.contact_id AND c.user_id = r.user_id
           AND c.deleted_at IS NULL)
       FROM reminders r
-      WHERE r.user_id IN (\(SQLDialect.list(ids.count))) AND r.completed_at IS NULL
-      """, ids.map(SQLValue.integer)
+      WHERE r.user_id IN (\(SQLDialect.list(ids.count))) AND r.completed_at IS NULL\(range)
+      """, ids.map(SQLValue.integer) + bounds
     ) { row in
       guard let user = row.int64(0), let id = row.int64(1), let contact = row.int64(2) else { return }
       try body(
@@ -106,6 +135,51 @@ extension StorageTransaction {
       ON CONFLICT (user_id, kind, ref_id, occurs_on) DO UPDATE SET contact_id = excluded.contact_id,
         days_until = excluded.days_until
       """)
+
+  /// Turns the rows of `ids`, whose local date moved from one day to `today` (`shift` days on)
+  /// with nothing else changed (`UpcomingWindowTurn`), on the server: the rows before `today`
+  /// go (their occurrence passed), the others count `shift` days fewer. Two statements for all
+  /// of them: no row crosses to the worker. Returns the rows deleted and shifted.
+  @discardableResult
+  public func turnUpcomingEvents(of ids: [Int64], to today: CalendarDate, shift: Int) throws
+    -> (deleted: Int, shifted: Int)
+  {
+    guard !ids.isEmpty else { return (0, 0) }
+    let owners = SQLDialect.list(ids.count)
+    let deleted = try sql.executeWrite(
+      "DELETE FROM upcoming_events WHERE user_id IN (\(owners)) AND occurs_on < ?",
+      ids.map(SQLValue.integer) + [SQLValue(today)])
+    let shifted = try sql.executeWrite(
+      "UPDATE upcoming_events SET days_until = days_until - ? WHERE user_id IN (\(owners))",
+      [SQLValue.integer(Int64(shift))] + ids.map(SQLValue.integer))
+    if deleted > 0 {
+      changes.record("upcoming_events", .delete, count: deleted, sample: "\(deleted) events passed")
+    }
+    if shifted > 0 {
+      changes.record("upcoming_events", .update, count: shifted, sample: "\(shifted) events a day nearer")
+    }
+    return (deleted, shifted)
+  }
+
+  /// The reminders of `ids` stored for `day` and not dismissed, as (user, reminder, contact):
+  /// those due today push (`UpcomingEventsSync.remindersDue`).
+  public func undismissedReminderEvents(of ids: [Int64], on day: CalendarDate) throws
+    -> [(userID: Int64, refID: Int64, contactID: Int64)]
+  {
+    guard !ids.isEmpty else { return [] }
+    var events: [(userID: Int64, refID: Int64, contactID: Int64)] = []
+    try sql.forEachRow(
+      """
+      SELECT user_id, ref_id, contact_id FROM upcoming_events
+      WHERE user_id IN (\(SQLDialect.list(ids.count))) AND kind = ? AND occurs_on = ?
+        AND dismissed_at IS NULL
+      """, ids.map(SQLValue.integer) + [.text(UpcomingEvent.Kind.reminder.rawValue), SQLValue(day)]
+    ) { row in
+      guard let user = row.int64(0), let ref = row.int64(1), let contact = row.int64(2) else { return }
+      events.append((user, ref, contact))
+    }
+    return events
+  }
 
   public func deleteUpcomingEvent(userID: Int64, _ key: UpcomingEvent.Key) throws {
     let deleted = try sql.execute(

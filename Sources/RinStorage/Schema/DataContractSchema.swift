@@ -222,4 +222,18 @@ enum DataContractSchema {
   static let circleRemovalsByRemovedAt = """
     CREATE INDEX circle_removals_by_removed_at ON circle_removals(removed_at);
     """
+
+  /// upcoming-birthdays, an owner whose date turned with nothing else changed
+  /// (`UpcomingWindowTurn`): only the birthdays whose month and day can fall on the one day the
+  /// window newly reaches, about 1/366 of the owner's, one seek each instead of reading all of
+  /// them (on PostgreSQL `contacts_birthdays_by_user` is by owner only: every birthday was a
+  /// visit to the table). The last five characters of a valid birthday (`YYYY-MM-DD`,
+  /// `--MM-DD`) are its month and day; the same text on both backends, and the queries must
+  /// spell it exactly so (`UpcomingEventQueries`). Five characters at most, so no birthday the
+  /// services write can overflow an index entry.
+  static let liveBirthdayDaysByOwner = """
+    CREATE INDEX contacts_birthday_days_by_user
+      ON contacts(user_id, (substr(birthday, length(birthday) - 4)))
+      WHERE deleted_at IS NULL AND birthday IS NOT NULL;
+    """
 }

@@ -114,5 +114,8 @@ enum Migrations {
       name: "index circle removals by the time they were made",
       sql: DataContractSchema.circleRemovalsByRemovedAt,
       kind: .serviceIndex),
+    Step(
+      name: "index live contacts by owner and the month and day of their birthday",
+      sql: DataContractSchema.liveBirthdayDaysByOwner, kind: .serviceIndex),
   ]
 }
