@@ -42,9 +42,21 @@ extension StorageTransaction {
     _ body: (_ userID: Int64, _ contactID: Int64, _ birthday: UnsafeBufferPointer<UInt8>) throws -> Void
   ) throws {
     guard !ids.isEmpty, !monthDays.isEmpty else { return }
+    // SQLite without statistics prefers `contacts_birthdays_by_user` (it covers the columns
+    // read) and filters every birthday of the owner: at M, 0.25 s of CPU for all owners against
+    // 0.03 s by month and day. PostgreSQL chooses the seek itself.
+    let index = "contacts_birthday_days_by_user"
+    var hint = ""
+    if !sql.dialect.isPostgres,
+      let found = try sql.fetchInt(
+        "SELECT count(*) FROM sqlite_master WHERE type = ? AND name = ?", ["index", .text(index)]),
+      found > 0
+    {
+      hint = " INDEXED BY \(index)"
+    }
     try sql.forEachRow(
       """
-      SELECT user_id, id, birthday FROM contacts
+      SELECT user_id, id, birthday FROM contacts\(hint)
       WHERE user_id IN (\(SQLDialect.list(ids.count)))
         AND substr(birthday, length(birthday) - 4) IN (\(SQLDialect.list(monthDays.count)))
         AND deleted_at IS NULL AND birthday IS NOT NULL
