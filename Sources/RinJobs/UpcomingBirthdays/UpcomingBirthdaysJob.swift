@@ -34,12 +34,14 @@ public struct UpcomingBirthdaysJob: Job {
       // The batch's upserts go in a few multi-row statements once every user is planned.
       var upserts: [(userID: Int64, event: UpcomingEvent, isNew: Bool)] = []
       var due: [(userID: Int64, event: UpcomingEvent)] = []
+      var deletes: [(userID: Int64, key: UpcomingEvent.Key)] = []
       for user in owners {
         let sync = UpcomingEventsSync(wanted: wanted[user] ?? [], stored: stored[user] ?? [])
-        for key in sync.deletes { try batch.tx.deleteUpcomingEvent(userID: user, key) }
+        deletes += sync.deletes.map { (user, $0) }
         upserts += sync.inserts.map { (user, $0, true) } + sync.updates.map { (user, $0, false) }
         due += sync.remindersDue.map { (user, $0) }
       }
+      try batch.tx.deleteUpcomingEvents(deletes)
       try batch.tx.putUpcomingEvents(upserts, createdAt: context.now)
       for (user, event) in due { try notifyDue(event, for: user, tx: batch.tx, now: context.now) }
       try batch.tx.putUpcomingOwnerStates(inputs.states)

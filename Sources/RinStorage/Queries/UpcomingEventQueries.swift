@@ -193,10 +193,37 @@ extension StorageTransaction {
     return events
   }
 
-  public func deleteUpcomingEvent(userID: Int64, _ key: UpcomingEvent.Key) throws {
-    let deleted = try sql.execute(
-      "DELETE FROM upcoming_events WHERE user_id = ? AND kind = ? AND ref_id = ? AND occurs_on = ?",
-      [.integer(userID), .text(key.kind), .integer(key.refID), .text(key.occursOn)])
-    changes.record("upcoming_events", .delete, count: deleted, sample: "user \(userID): \(key)")
+  /// Deletes the rows of these keys: a statement per chunk of up to 64 keys, not one per row
+  /// (a first run of a night at M deleted 25,840 rows one statement each). An `OR` of key
+  /// equalities, which both backends answer with a seek per key into the primary key (SQLite
+  /// reads a `VALUES` list of row values by scanning the table).
+  public func deleteUpcomingEvents(_ keys: [(userID: Int64, key: UpcomingEvent.Key)]) throws {
+    guard !keys.isEmpty else { return }
+    var deleted = 0
+    var values: [SQLValue] = []
+    var next = keys.startIndex
+    for size in MultiRowStatement.chunks(keys.count) {
+      values.removeAll(keepingCapacity: true)
+      for (user, key) in keys[next..<next + size] {
+        values += [.integer(user), .text(key.kind), .integer(key.refID), .text(key.occursOn)]
+      }
+      next += size
+      deleted += try sql.executeWrite(Self.upcomingEventDeletes[size]!, values)
+    }
+    let sample = keys.first.map { "user \($0.userID): \($0.key)" } ?? ""
+    changes.record("upcoming_events", .delete, count: deleted, sample: sample)
   }
+
+  /// The statement for each chunk size (`MultiRowStatement.chunks`), built once.
+  private static let upcomingEventDeletes: [Int: String] = {
+    var texts: [Int: String] = [:]
+    var size = MultiRowStatement.chunk
+    while size > 0 {
+      let keys = Array(repeating: "(user_id = ? AND kind = ? AND ref_id = ? AND occurs_on = ?)", count: size)
+      texts[size] = "DELETE FROM upcoming_events WHERE " + keys.joined(separator: " OR ")
+      size /= 2
+    }
+    return texts
+  }()
+
 }
