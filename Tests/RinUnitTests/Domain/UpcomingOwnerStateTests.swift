@@ -38,6 +38,23 @@ struct UpcomingOwnerStateTests {
     #expect(Self.reason(today: Self.today.adding(days: -1)) == .due, "a zone moved west of the date line")
   }
 
+  /// A date turn is taken from the stored rows only when the date alone moved, forward.
+  @Test func onlyADateMovedForwardWithNothingElseChangedIsATurn() throws {
+    func turn(days: Int, zone: String? = "Europe/Berlin", digest: Int64 = Self.digest) -> UpcomingWindowTurn?
+    {
+      Self.stored.turn(
+        to: Self.today.adding(days: days), zone: zone, inputsDigest: digest, windowDays: 7, feb29: .feb28)
+    }
+    let next = try #require(turn(days: 1))
+    #expect(next.shift == 1 && next.old.today == Self.today && next.new.days == 7)
+    #expect(turn(days: 3)?.shift == 3, "a missed run turns by several days")
+    #expect(turn(days: 0) == nil, "the same date: nothing to turn")
+    #expect(turn(days: -1) == nil, "a date that went back is computed in full")
+    #expect(turn(days: 1, zone: "Europe/Paris") == nil, "another zone text")
+    #expect(turn(days: 1, digest: Self.digest &+ 1) == nil, "another reminder or setting")
+    #expect(turn(days: 400) == nil, "a year or more: passed occurrences come round again")
+  }
+
   @Test func anotherZoneTextIsAChangeEvenWithTheSameDate() {
     #expect(Self.reason(zone: "Europe/Paris") == .changed)
     #expect(Self.reason(zone: nil) == .changed)
