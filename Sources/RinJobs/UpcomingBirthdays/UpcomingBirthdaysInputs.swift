@@ -27,7 +27,6 @@ struct UpcomingBirthdaysInputs {
     try tx.forEachOpenReminderAsWritten(of: batch.userIDs) { user, id, contact, dueOn in
       reminders[user, default: []].append((id, contact, dueOn))
     }
-    let stored = forced ? [:] : try tx.upcomingOwnerStates(of: batch.userIDs)
     var reasons: [Int64: OwnerExamination] = [:]
     var current: [Int64: (day: LocalDay, state: UpcomingOwnerState)] = [:]
     var unstamped: [Int64: UpcomingOwnerState] = [:]
@@ -37,7 +36,9 @@ struct UpcomingBirthdaysInputs {
     let stampsAfter = ChangeStamp.after(now: now, end: now)
     // Users share a few zones: each zone's date is looked up once per batch, not per user.
     var days: [String?: LocalDay] = [:]
-    for (user, zone) in try tx.userTimeZones(of: batch.userIDs) {
+    var stored: [Int64: UpcomingOwnerState] = [:]
+    for (user, zone, state) in try tx.upcomingOwners(of: batch.userIDs, states: !forced) {
+      stored[user] = state
       let day = days[zone] ?? LocalDay(at: now, zoneName: zone)
       days[zone] = day
       let digest = UpcomingOwnerState.digest(

@@ -1,17 +1,6 @@
 import RinDomain
 
 extension StorageTransaction {
-  /// Each user's `timezone` as written (null, empty or garbage included).
-  public func userTimeZones(of ids: [Int64]) throws -> [Int64: String?] {
-    var zones: [Int64: String?] = [:]
-    try sql.forEachBatchRow(
-      "SELECT id, timezone FROM users WHERE id IN (\(SQLDialect.list(ids.count)))", ids.map(SQLValue.integer)
-    ) { row in
-      if let id = row.int64(0) { zones[id] = .some(row.text(1)) }
-    }
-    return zones
-  }
-
   /// Streams the `birthday` of every live contact of `ids` that has one, as the UTF-8 bytes of
   /// its text (valid only during the call: no `String` is made for the 3 million a run reads at
   /// M). The owner index hands each user's contacts out one after another.
@@ -54,7 +43,9 @@ extension StorageTransaction {
     {
       hint = " INDEXED BY \(index)"
     }
-    try sql.forEachRow(
+    // A few rows per owner of a batch: read at once, without a cursor on PostgreSQL (three
+    // round trips instead of one).
+    try sql.forEachBatchRow(
       """
       SELECT user_id, id, birthday FROM contacts\(hint)
       WHERE user_id IN (\(SQLDialect.list(ids.count)))
@@ -78,7 +69,8 @@ extension StorageTransaction {
     let range = due.map { _ in " AND r.due_on >= ? AND r.due_on <= ?" } ?? ""
     let bounds =
       due.map { [SQLValue.text($0.lowerBound.description), .text($0.upperBound.description)] } ?? []
-    try sql.forEachRow(
+    // All of a batch's open reminders, about one per owner, or only those due on a few days.
+    try sql.forEachBatchRow(
       """
       SELECT r.user_id, r.id, r.contact_id, r.due_on,
         EXISTS (SELECT 1 FROM contacts c WHERE c.id = r.contact_id AND c.user_id = r.user_id
@@ -180,7 +172,7 @@ extension StorageTransaction {
   {
     guard !ids.isEmpty else { return [] }
     var events: [(userID: Int64, refID: Int64, contactID: Int64)] = []
-    try sql.forEachRow(
+    try sql.forEachBatchRow(
       """
       SELECT user_id, ref_id, contact_id FROM upcoming_events
       WHERE user_id IN (\(SQLDialect.list(ids.count))) AND kind = ? AND occurs_on = ?

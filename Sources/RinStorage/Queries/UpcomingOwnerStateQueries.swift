@@ -4,22 +4,34 @@ import RinDomain
 /// change"): read and checked per batch with a fixed number of queries, each reaching an owner's
 /// rows through an index keyed by owner.
 extension StorageTransaction {
-  public func upcomingOwnerStates(of userIDs: [Int64]) throws -> [Int64: UpcomingOwnerState] {
-    var states: [Int64: UpcomingOwnerState] = [:]
-    try sql.forEachBatchRow(
+  /// Each user's `timezone` as written and, unless `states` is false, their kept state (nil
+  /// when none, or when it does not read back: the owner is examined again). One statement for
+  /// both, the state joined by owner: on PostgreSQL a round trip and a plan fewer per batch.
+  public func upcomingOwners(of userIDs: [Int64], states: Bool) throws
+    -> [(userID: Int64, zone: String?, state: UpcomingOwnerState?)]
+  {
+    var owners: [(userID: Int64, zone: String?, state: UpcomingOwnerState?)] = []
+    owners.reserveCapacity(userIDs.count)
+    let ids = SQLDialect.list(userIDs.count)
+    let query =
+      states
+      ? """
+      SELECT u.id, u.timezone, s.today, s.zone, s.inputs_digest, s.stamps_after
+      FROM users u LEFT JOIN upcoming_owner_states s ON s.user_id = u.id WHERE u.id IN (\(ids))
       """
-      SELECT user_id, today, zone, inputs_digest, stamps_after FROM upcoming_owner_states
-      WHERE user_id IN (\(SQLDialect.list(userIDs.count)))
-      """, userIDs.map(SQLValue.integer)
-    ) { row in
-      // A row that does not read back is left out: the owner is examined again.
-      guard let user = row.int64(0), let today = row.text(1).flatMap(CalendarDate.init),
-        let digest = row.int64(3), let stampsAfter = row.int64(4)
-      else { return }
-      states[user] = UpcomingOwnerState(
-        today: today, zone: row.text(2), inputsDigest: digest, stampsAfter: stampsAfter)
+      : "SELECT id, timezone FROM users WHERE id IN (\(ids))"
+    try sql.forEachBatchRow(query, userIDs.map(SQLValue.integer)) { row in
+      guard let user = row.int64(0) else { return }
+      var state: UpcomingOwnerState?
+      if states, let today = row.text(2).flatMap(CalendarDate.init), let digest = row.int64(4),
+        let stampsAfter = row.int64(5)
+      {
+        state = UpcomingOwnerState(
+          today: today, zone: row.text(3), inputsDigest: digest, stampsAfter: stampsAfter)
+      }
+      owners.append((user, row.text(1), state))
     }
-    return states
+    return owners
   }
 
   /// The owners among `states` with a contact created, edited or deleted after their state's
