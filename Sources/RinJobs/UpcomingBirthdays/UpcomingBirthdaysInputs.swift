@@ -18,8 +18,12 @@ struct UpcomingBirthdaysInputs {
   /// The examined owners' states, to keep once their rows are written.
   var states: [(userID: Int64, state: UpcomingOwnerState)] = []
 
+  /// - Parameter candidates: the scope of the run's pass over the contacts' stamps
+  ///   (`UpcomingBirthdaysJob.collectCandidates`): only the owners it found are checked against
+  ///   their own instant. Nil: every owner is.
   static func examine(
-    _ batch: UserBatch, now: Int64, settings: UpcomingBirthdaysSettings, forced: Bool
+    _ batch: UserBatch, now: Int64, settings: UpcomingBirthdaysSettings, forced: Bool,
+    candidates: String? = nil
   ) throws -> UpcomingBirthdaysInputs {
     let tx = batch.tx
     var inputs = UpcomingBirthdaysInputs()
@@ -63,7 +67,14 @@ struct UpcomingBirthdaysInputs {
         unstamped[user] = stored[user]
       }
     }
-    for user in try tx.upcomingOwnersChanged(since: unstamped) {
+    var checked = unstamped
+    if let scope = candidates, !unstamped.isEmpty {
+      // Every contact stamped after an owner's instant is stamped after the pass's, so an owner
+      // the pass did not find has none.
+      let found = try tx.ownersChanged(among: Array(unstamped.keys), job: .upcomingBirthdays, scope: scope)
+      checked = unstamped.filter { found.contains($0.key) }
+    }
+    for user in try tx.upcomingOwnersChanged(since: checked) {
       reasons[user] = .changed
       unstamped[user] = nil
       turning[user] = nil

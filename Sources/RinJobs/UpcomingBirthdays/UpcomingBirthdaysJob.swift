@@ -14,9 +14,10 @@ public struct UpcomingBirthdaysJob: Job {
     let settings = context.config.jobs.upcomingBirthdays
     // A run walks live users: the rows of accounts deleted since go first.
     try context.write { tx in _ = try tx.deleteUpcomingRowsOfDeletedUsers(in: context.userSelection) }
+    let candidates = try collectCandidates(context)
     try context.forEachUserBatch(batchSize: settings.batchSize) { batch in
       let inputs = try UpcomingBirthdaysInputs.examine(
-        batch, now: context.now, settings: settings, forced: context.fullPass)
+        batch, now: context.now, settings: settings, forced: context.fullPass, candidates: candidates)
       guard !inputs.states.isEmpty else { return }
       // Sorted, so that a batch writes in the same order every time.
       for (turn, owners) in inputs.turns.sorted(by: {
@@ -46,6 +47,24 @@ public struct UpcomingBirthdaysJob: Job {
       for (user, event) in due { try notifyDue(event, for: user, tx: batch.tx, now: context.now) }
       try batch.tx.putUpcomingOwnerStates(inputs.states)
     }
+  }
+
+  /// Finds, once per run, the owners with a contact stamped after the earliest kept instant
+  /// (`collectUpcomingOwnersChanged`), and returns the scope they are kept under; a batch then
+  /// checks only those against their own instant. Nil (a seek per owner in each batch): a
+  /// `--full` run, a run of named users (they share no scope), no kept state yet, or a stamp
+  /// index still to be built (the pass would read every contact).
+  private func collectCandidates(_ context: JobContext) throws -> String? {
+    let selection = context.userSelection
+    guard !context.fullPass, selection.userIDs == nil, context.storage.stampIndexesReady,
+      let since = try context.read({ try $0.earliestUpcomingStampsAfter() })
+    else { return nil }
+    let scope = selection.shard.map { "\($0.index)/\($0.count)" } ?? "all"
+    let found = try context.write {
+      try $0.collectUpcomingOwnersChanged(since: since, scope: scope, in: selection)
+    }
+    context.addRead("owners with contacts stamped since the earliest kept state", found)
+    return scope
   }
 
   /// Owners whose date turned with nothing else changed (`UpcomingWindowTurn`): their stored

@@ -56,6 +56,38 @@ extension StorageTransaction {
     return changed
   }
 
+  /// The earliest kept instant of any owner's state: every contact stamped after an owner's
+  /// own instant is stamped after this one.
+  public func earliestUpcomingStampsAfter() throws -> Int64? {
+    try sql.fetchInt("SELECT min(stamps_after) FROM upcoming_owner_states")
+  }
+
+  /// Replaces upcoming-birthdays' candidate owners of `scope` (`changed_owners`) by the owners
+  /// of `selection`'s shard with a contact created, edited or deleted after `since`: one range
+  /// over `contacts_by_change`, about as many entries as contacts changed since (a day's
+  /// worth), instead of a seek per owner in every batch (on PostgreSQL a visit to the table
+  /// per owner: 125 of the 200 ms an hourly run spent in statements at M). A candidate is
+  /// then checked against its own instant (`upcomingOwnersChanged`). Returns the candidates.
+  @discardableResult
+  public func collectUpcomingOwnersChanged(since: Int64, scope: String, in selection: UserSelection) throws
+    -> Int
+  {
+    let job = SQLValue.text(JobName.upcomingBirthdays.rawValue)
+    try sql.execute("DELETE FROM changed_owners WHERE job = ? AND scope = ?", [job, .text(scope)])
+    var shardCondition = ""
+    var shardValues: [SQLValue] = []
+    if let shard = selection.shard {
+      shardCondition = " AND c.user_id % ? = ?"
+      shardValues = [.integer(Int64(shard.count)), .integer(Int64(shard.index))]
+    }
+    return try sql.execute(
+      """
+      INSERT INTO changed_owners (job, scope, user_id)
+      SELECT DISTINCT ?, ?, c.user_id FROM contacts c
+      WHERE \(sql.dialect.contactChangeStamp("c")) > ?\(shardCondition)
+      """, [job, .text(scope), .integer(since)] + shardValues)
+  }
+
   /// Streams the open reminders of `ids` as they are written (id, contact, due date), without
   /// asking whether their contact is live: what `UpcomingOwnerState.digest` is of, read for every
   /// owner every run (a contact's deletion is seen by its own stamp).
