@@ -49,15 +49,23 @@ public struct UpcomingBirthdaysJob: Job {
     }
   }
 
+  /// How far back the run's pass over the contacts' stamps may reach (`collectCandidates`).
+  static let longestPass: Int64 = 3 * 86_400
+
   /// Finds, once per run, the owners with a contact stamped after the earliest kept instant
   /// (`collectUpcomingOwnersChanged`), and returns the scope they are kept under; a batch then
   /// checks only those against their own instant. Nil (a seek per owner in each batch): a
-  /// `--full` run, a run of named users (they share no scope), no kept state yet, or a stamp
-  /// index still to be built (the pass would read every contact).
+  /// `--full` run, a run of named users (they share no scope), no kept state yet, a kept state
+  /// older than `longestPass`, or a stamp index still to be built (the pass would read every
+  /// contact).
   private func collectCandidates(_ context: JobContext) throws -> String? {
     let selection = context.userSelection
     guard !context.fullPass, selection.userIDs == nil, context.storage.stampIndexesReady,
-      let since = try context.read({ try $0.earliestUpcomingStampsAfter() })
+      let since = try context.read({ try $0.earliestUpcomingStampsAfter() }),
+      // Every walked owner is examined at least when its date turns, so the earliest instant is
+      // about a day old; an older one (the job stopped for days, a state no run walks any more)
+      // would make the range read more than seeking per owner does.
+      context.now - since <= Self.longestPass
     else { return nil }
     let scope = selection.shard.map { "\($0.index)/\($0.count)" } ?? "all"
     let found = try context.write {
