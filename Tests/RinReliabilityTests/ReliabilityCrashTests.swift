@@ -98,6 +98,39 @@ struct ReliabilityCrashTests {
     }
   }
 
+  /// A kill after the run recorded its end but before it gave back its lease (the window that
+  /// failed CI once, by chance): the next run takes the lease over at once and keeps the run's
+  /// final status instead of calling it abandoned.
+  @Test func aLeaseLeftByARunThatRecordedItsEndIsTakenOverAndTheRunKeepsItsStatus() async {
+    await Checks.offPool { checks in
+      let workspace = try ReliabilityWorkspace(copying: SeededTemplate(users: 6, seed: 7))
+      let first = try workspace.run("badge-recount")
+      checks.expect(first.exitCode == 0, "\(first.stderr.suffix(1_000))")
+      let runID = try checks.require(
+        try workspace.read {
+          try Int64.fetchOne($0, sql: "SELECT max(id) FROM job_runs WHERE job = 'badge-recount'")
+        }, "the first run has a ledger row")
+      // What the killed process leaves behind: its lease, held by a process that is gone.
+      try workspace.connection().write { db in
+        try db.execute(
+          sql: """
+            INSERT INTO job_leases (job, shard, run_id, host, pid, acquired_at, expires_at)
+            VALUES ('badge-recount', 'all', ?, 'a-host-gone', 2147483646, 0, 0)
+            """, arguments: [runID])
+      }
+      let rerun = try workspace.run("badge-recount")
+      checks.expect(rerun.exitCode == 0, "\(rerun.stderr.suffix(1_000))")
+      checks.expect(
+        rerun.stderr.contains("took over the lease of run \(runID) ")
+          && rerun.stderr.contains("had recorded its end before its process stopped"),
+        "\(rerun.stderr.suffix(1_000))")
+      let status = try workspace.read {
+        try String.fetchOne($0, sql: "SELECT status FROM job_runs WHERE id = ?", arguments: [runID])
+      }
+      checks.expect(status == "succeeded", "run \(runID) is \(status ?? "missing") after the take-over")
+    }
+  }
+
   /// Starts the job, kills it with SIGKILL at `plan`, and reads where the kill landed.
   static func kill(_ job: String, in workspace: ReliabilityWorkspace, at plan: KillPlan, checks: Checks)
     throws
