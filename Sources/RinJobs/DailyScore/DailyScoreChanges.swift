@@ -16,7 +16,7 @@ struct DailyScoreChanges {
 
   static func start(_ context: JobContext, window: ScoreWindow) throws -> DailyScoreChanges {
     let selection = context.userSelection
-    let scope = selection.shard.map { "\($0.index)/\($0.count)" } ?? "all"
+    let scope = selection.scope
     let explicitUsers = selection.userIDs != nil
     let stored = try context.read { try $0.changeWatermark(job: .dailyScore, scope: scope) }
     let finding =

@@ -67,7 +67,7 @@ public struct UpcomingBirthdaysJob: Job {
       // would make the range read more than seeking per owner does.
       context.now - since <= Self.longestPass
     else { return nil }
-    let scope = selection.shard.map { "\($0.index)/\($0.count)" } ?? "all"
+    let scope = selection.scope
     let found = try context.write {
       try $0.collectUpcomingOwnersChanged(since: since, scope: scope, in: selection)
     }

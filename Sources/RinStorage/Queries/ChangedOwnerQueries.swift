@@ -38,19 +38,9 @@ extension StorageTransaction {
     since: Int64, job: JobName, scope: String, in selection: UserSelection
   ) throws -> Int {
     let dialect = sql.dialect
-    try sql.execute(
-      "DELETE FROM changed_owners WHERE job = ? AND scope = ?", [.text(job.rawValue), .text(scope)])
-    var shardCondition = ""
-    var shardValues: [SQLValue] = []
-    if let shard = selection.shard {
-      shardCondition = " AND x.user_id % ? = ?"
-      shardValues = [.integer(Int64(shard.count)), .integer(Int64(shard.index))]
-    }
-    let stamp = SQLValue.integer(since)
-    return try sql.execute(
-      """
-      INSERT INTO changed_owners (job, scope, user_id)
-      SELECT ?, ?, x.user_id FROM (
+    return try replaceChangedOwners(
+      job: job, scope: scope, in: selection,
+      owners: """
         SELECT c.user_id AS user_id FROM contacts c WHERE \(dialect.contactChangeStamp("c")) > ?
         UNION SELECT c.rin_user_id FROM contacts c
           WHERE \(dialect.contactChangeStamp("c")) > ? AND c.rin_user_id IS NOT NULL
@@ -62,9 +52,28 @@ extension StorageTransaction {
           WHERE m.added_at > ?
         UNION SELECT k.user_id FROM circle_removals r JOIN circles k ON k.id = r.circle_id
           WHERE r.removed_at > ?
-      ) x WHERE x.user_id IS NOT NULL\(shardCondition)
-      """,
-      [.text(job.rawValue), .text(scope)] + Array(repeating: stamp, count: 8) + shardValues)
+        """, Array(repeating: .integer(since), count: 8))
+  }
+
+  /// Replaces `job`'s changed owners of `scope` by the `user_id`s that `owners` (a query with
+  /// the bound `values`) selects, kept to `selection`'s shard; returns how many were kept.
+  /// Every job's pass over the stamps goes through here.
+  func replaceChangedOwners(
+    job: JobName, scope: String, in selection: UserSelection, owners: String, _ values: [SQLValue]
+  ) throws -> Int {
+    let key: [SQLValue] = [.text(job.rawValue), .text(scope)]
+    try sql.execute("DELETE FROM changed_owners WHERE job = ? AND scope = ?", key)
+    var shardCondition = ""
+    var shardValues: [SQLValue] = []
+    if let shard = selection.shard {
+      shardCondition = " AND x.user_id % ? = ?"
+      shardValues = [.integer(Int64(shard.count)), .integer(Int64(shard.index))]
+    }
+    return try sql.execute(
+      """
+      INSERT INTO changed_owners (job, scope, user_id)
+      SELECT DISTINCT ?, ?, x.user_id FROM (\(owners)) x WHERE x.user_id IS NOT NULL\(shardCondition)
+      """, key + values + shardValues)
   }
 
   /// Which of `userIDs` the run's pass found changed (`collectOwnersChanged`).

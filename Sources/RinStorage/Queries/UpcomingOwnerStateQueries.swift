@@ -72,20 +72,10 @@ extension StorageTransaction {
   public func collectUpcomingOwnersChanged(since: Int64, scope: String, in selection: UserSelection) throws
     -> Int
   {
-    let job = SQLValue.text(JobName.upcomingBirthdays.rawValue)
-    try sql.execute("DELETE FROM changed_owners WHERE job = ? AND scope = ?", [job, .text(scope)])
-    var shardCondition = ""
-    var shardValues: [SQLValue] = []
-    if let shard = selection.shard {
-      shardCondition = " AND c.user_id % ? = ?"
-      shardValues = [.integer(Int64(shard.count)), .integer(Int64(shard.index))]
-    }
-    return try sql.execute(
-      """
-      INSERT INTO changed_owners (job, scope, user_id)
-      SELECT DISTINCT ?, ?, c.user_id FROM contacts c
-      WHERE \(sql.dialect.contactChangeStamp("c")) > ?\(shardCondition)
-      """, [job, .text(scope), .integer(since)] + shardValues)
+    try replaceChangedOwners(
+      job: .upcomingBirthdays, scope: scope, in: selection,
+      owners: "SELECT c.user_id AS user_id FROM contacts c WHERE \(sql.dialect.contactChangeStamp("c")) > ?",
+      [.integer(since)])
   }
 
   /// Streams the open reminders of `ids` as they are written (id, contact, due date), without

@@ -22,6 +22,10 @@ public struct UserSelection: Sendable, Equatable {
     self.liveAt = liveAt
   }
 
+  /// The key a job keeps per-shard state under (`change_watermarks`, `changed_owners`): `all`,
+  /// or `INDEX/COUNT`.
+  public var scope: String { shard.map { "\($0.index)/\($0.count)" } ?? "all" }
+
   func whereClause() -> (String, [SQLValue]) {
     var conditions: [String] = []
     var arguments: [SQLValue] = []
