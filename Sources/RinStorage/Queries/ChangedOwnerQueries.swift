@@ -31,8 +31,8 @@ extension StorageTransaction {
   /// stamped after `since` that daily-score counts: a contact created, edited or deleted; a
   /// contact pointing to them (*mutual*) or a Rin user their contacts point to (*rin*) created
   /// or deleted (an edit of either changes neither count); a circle created or deleted; a member
-  /// added or taken out. Every branch
-  /// is a range over a stamp index. Returns the number of owners found.
+  /// added or taken out. Every branch is a range over a stamp index. Returns the number of owners
+  /// found.
   @discardableResult
   public func collectOwnersChanged(
     since: Int64, job: JobName, scope: String, in selection: UserSelection
