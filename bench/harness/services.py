@@ -1,11 +1,21 @@
 """bench/services.sh (issue 31): Rin's online services (bench/services.pgbench, through pgbench at
 a fixed rate) alone and beside the nightly pipeline on PostgreSQL; prints the services' latency
 (p50, p99, from the scheduled start: what a user waits), failed transactions, and the nightly's
-wall time with and without the load, as a Markdown table for BENCHMARKS.md."""
+wall time with and without the load, as a Markdown table for BENCHMARKS.md.
+
+The expensive part (seeding, the first night, VACUUM ANALYZE: most of an hour of CPU at M) is
+done once and kept: a PostgreSQL data directory under bench/cache/, keyed by the size, the seed,
+the clocks, the nightly's jobs and a hash of the code (Sources/, Package.swift) and the server's
+major version. `--prepare` makes it (no quiet machine needed; run it niced under a shared lock),
+and every measured run starts a server on it and copies its prepared database for each round
+(CREATE DATABASE ... TEMPLATE, STRATEGY FILE_COPY), leaving the prepared one untouched."""
 
 import argparse
 import glob
+import hashlib
+import json
 import os
+import socket
 import shutil
 import subprocess
 import sys
@@ -15,7 +25,7 @@ from pathlib import Path
 
 from . import settings
 from .measure import load_average, measure
-from .pg_cluster import Cluster
+from .pg_cluster import Cluster, _major
 
 NIGHTLY = ["enrichment-fetch", "circle-patterns", "daily-score", "badge-recount"]
 
@@ -28,28 +38,31 @@ def main(argv):
     p.add_argument("--clients", type=int, default=4)
     p.add_argument("--warm-up", type=int, default=10, dest="warm_up",
                    help="seconds of the services' load before each nightly")
+    p.add_argument("--prepare", action="store_true",
+                   help="only make (or check) the kept prepared cluster of this size, then stop")
     p.add_argument("--rinjobs", required=True, help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     log = lambda m: print(m, file=sys.stderr, flush=True)
     repo = Path(__file__).resolve().parents[2]
     size = settings.SIZES[args.size]
     rinjobs = str(Path(args.rinjobs).resolve())
+    config_text = ("pipelines:\n  nightly:\n    schedule: \"30 2 * * *\"\n"
+                   f"    jobs: [{', '.join(NIGHTLY)}]\n")
+    prepared = prepare(repo, size, rinjobs, config_text, log)
+    if args.prepare:
+        log(f"services: prepared {prepared.relative_to(repo)}")
+        return
     scratch = Path(tempfile.mkdtemp(prefix="rin-bench-services-"))
-    cluster = Cluster()
+    cluster = KeptCluster(prepared / "data", durable=True)
     pgbench = f"{cluster.bin}/pgbench"
     script = repo / "bench" / "services.pgbench"
     rows = []
+    load_start = load_average()
     try:
         config = scratch / "pipelines.yaml"
-        config.write_text("pipelines:\n  nightly:\n    schedule: \"30 2 * * *\"\n"
-                          f"    jobs: [{', '.join(NIGHTLY)}]\n")
-        cluster.sql("CREATE DATABASE rin_seeded")
-        log(f"services: seeding {size.name} ({size.users:,} users)")
-        checked(measure([rinjobs, "seed", "--db", cluster.url("rin_seeded"), "--users", str(size.users),
-                         "--seed", str(settings.SEED), "--now", settings.SEED_NOW]), "seed")
-        log("services: the first night")
-        checked(measure(nightly_argv(rinjobs, config, cluster.url("rin_seeded"), settings.RUN_NOW)), "first night")
-        cluster.sql("VACUUM ANALYZE", db="rin_seeded")
+        config.write_text(config_text)
+        # A run stopped midway leaves its copy behind; the prepared database is never written.
+        cluster.sql("DROP DATABASE IF EXISTS rin_run")
 
         def services(db, seconds, tag):
             prefix = scratch / f"pgbench-{tag}"
@@ -102,7 +115,126 @@ def main(argv):
     finally:
         cluster.stop()
         shutil.rmtree(scratch, ignore_errors=True)
-    print(render(size, args, rows))
+    print(render(size, args, rows, load_start, load_average()))
+
+
+# The code whose change changes the prepared database: everything the seed and the first night
+# run (the jobs, the storage, the schema), and how it is built.
+CODE_INPUTS = ["Sources", "Package.swift"]
+
+
+def code_hash(repo: Path) -> str:
+    digest = hashlib.sha256()
+    for entry in CODE_INPUTS:
+        path = repo / entry
+        files = sorted(f for f in path.rglob("*") if f.is_file()) if path.is_dir() else [path]
+        for file in files:
+            digest.update(str(file.relative_to(repo)).encode())
+            digest.update(file.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def prepare(repo: Path, size, rinjobs, config_text, log) -> Path:
+    """The kept cluster of `size` after the seed, the first night and VACUUM ANALYZE, made when
+    missing or stale; returns its folder (`data/` inside, `stamp.json` beside it once complete)."""
+    bins = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"), key=_major)
+    server = os.environ.get("RIN_PG_BIN") or (os.path.dirname(bins[-1]) if bins else "")
+    stamp = {
+        "users": size.users,
+        "seed": settings.SEED,
+        "seed_now": settings.SEED_NOW,
+        "first_night": settings.RUN_NOW,
+        "config": config_text,
+        "code": code_hash(repo),
+        "server": Path(server).parts[-2] if server else "",
+    }
+    cache = repo / "bench" / "cache"
+    folder = cache / f"services-{size.name}-pg{stamp['server']}-{stamp['code']}"
+    stamp_path = folder / "stamp.json"
+    if stamp_path.exists():
+        try:
+            if json.loads(stamp_path.read_text()) == stamp:
+                return folder
+        except ValueError:
+            pass
+    # Older preparations of this size (another code hash) would only fill the disk.
+    for old in cache.glob(f"services-{size.name}-*"):
+        log(f"services: removing the stale {old.name}")
+        shutil.rmtree(old, ignore_errors=True)
+    building = cache / f"building-services-{size.name}"
+    shutil.rmtree(building, ignore_errors=True)
+    building.mkdir(parents=True)
+    scratch = Path(tempfile.mkdtemp(prefix="rin-bench-services-prep-"))
+    # Preparation need not survive a crash of the machine (it starts over), so it runs without
+    # fsync; the shutdown checkpoint writes every page before the folder counts as prepared.
+    cluster = KeptCluster(building / "data", durable=False, create=True)
+    try:
+        config = scratch / "pipelines.yaml"
+        config.write_text(config_text)
+        cluster.sql("CREATE DATABASE rin_seeded")
+        log(f"services: seeding {size.name} ({size.users:,} users) into {building.relative_to(repo)}")
+        seed = checked(measure([rinjobs, "seed", "--db", cluster.url("rin_seeded"), "--users", str(size.users),
+                                "--seed", str(settings.SEED), "--now", settings.SEED_NOW]), "seed")
+        log(f"services: seeded in {seed.wall:.0f} s; the first night")
+        first = checked(measure(nightly_argv(rinjobs, config, cluster.url("rin_seeded"), settings.RUN_NOW)),
+                        "first night")
+        log(f"services: first night {first.wall:.0f} s; VACUUM ANALYZE")
+        cluster.sql("VACUUM ANALYZE", db="rin_seeded")
+        cluster.sql("CHECKPOINT")
+    except BaseException:
+        cluster.stop()
+        shutil.rmtree(building, ignore_errors=True)
+        raise
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    cluster.stop()
+    os.sync()
+    os.replace(building, folder)
+    (folder / "prepare.json").write_text(json.dumps({"seed_s": seed.wall, "first_night_s": first.wall}) + "\n")
+    stamp_path.write_text(json.dumps(stamp, indent=2) + "\n")
+    return folder
+
+
+class KeptCluster(Cluster):
+    """A server on a data directory that outlives it (bench/cache/): `create` runs initdb there
+    first; `durable` runs it as production would (fsync on), else as a throwaway one. Its socket
+    and log go to a temporary folder; `stop` leaves the data directory."""
+
+    def __init__(self, data: Path, durable: bool, create: bool = False):
+        bins = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"), key=_major)
+        if not bins and not os.environ.get("RIN_PG_BIN"):
+            raise RuntimeError("PostgreSQL server binaries not found (apt-get install postgresql)")
+        self.bin = os.environ.get("RIN_PG_BIN") or os.path.dirname(bins[-1])
+        self.dir = tempfile.mkdtemp(prefix="rin-bench-pg-")
+        self.data = Path(data)
+        self.owner = "postgres" if os.getuid() == 0 else None
+        if self.owner:
+            shutil.chown(self.dir, self.owner)
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = s.getsockname()[1]
+        if create:
+            self.data.mkdir(parents=True)
+            if self.owner:
+                shutil.chown(self.data, self.owner)
+            self._as_owner([f"{self.bin}/initdb", "-D", str(self.data), "-U", "postgres", "--auth=trust",
+                            "--locale=C", "--encoding=UTF8", "--no-sync"])
+        opts = f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c shared_buffers=256MB"
+        if not durable:
+            opts += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+        self._as_owner([f"{self.bin}/pg_ctl", "-D", str(self.data), "-o", opts, "-l",
+                        f"{self.dir}/server.log", "-w", "-t", "600", "start"])
+
+    def copy_of(self, template, name):
+        # FILE_COPY: one checkpoint and a copy of the files, instead of writing the prepared
+        # database's gigabytes through the WAL (PostgreSQL 15's default, WAL_LOG).
+        self.sql(f"DROP DATABASE IF EXISTS {name}")
+        self.sql(f"CREATE DATABASE {name} TEMPLATE {template} STRATEGY FILE_COPY")
+        self.sql("SELECT 1", db=name)
+
+    def stop(self):
+        self._as_owner([f"{self.bin}/pg_ctl", "-D", str(self.data), "-m", "fast", "-w", "-t", "600", "stop"])
+        shutil.rmtree(self.dir, ignore_errors=True)
 
 
 def nightly_argv(rinjobs, config, url, now):
@@ -143,7 +275,7 @@ def failed(out, err):
     return count + err.count("aborted")
 
 
-def render(size, args, rows):
+def render(size, args, rows, load_start, load_end):
     lines = [
         f"Services load `bench/services.pgbench` at {args.rate} transactions/s ({args.clients} clients), "
         f"{size.name} ({size.users:,} users), PostgreSQL; the nightly pipeline is the next night after a first one, "
@@ -157,6 +289,8 @@ def render(size, args, rows):
             f"| {i} | {a:.1f} | {b:.1f} | {b / a:.2f} | {only['p50']:.1f} / {only['p99']:.1f} ({only['count']} tx) | "
             f"{during['p50']:.1f} / {during['p99']:.1f} ({during['count']} tx) | {during['p99'] / only['p99']:.2f} | "
             f"{fa} / {fb} | {gw} | {la:.2f}, {lb:.2f} |")
+    lines.append("")
+    lines.append(f"Load average (1 min) at the start and the end of the measured rounds: {load_start:.2f}, {load_end:.2f}.")
     return "\n".join(lines)
 
 
