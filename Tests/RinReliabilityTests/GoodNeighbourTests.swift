@@ -372,7 +372,8 @@ final class TransactionAgeSampler: @unchecked Sendable {
 
 /// What the online services do all day, in a loop on a connection of its own until stopped:
 /// a user marks the score seen (`user_state.score_viewed_at`), adds a contact and puts it in a
-/// circle, one short transaction each time. It remembers what it wrote.
+/// circle, one short transaction each time. It remembers what it wrote, and when each user's
+/// last write had committed.
 final class ServicesLoop: @unchecked Sendable {
   struct Written {
     var lastViewed: [Int64: Int64] = [:]
@@ -380,18 +381,42 @@ final class ServicesLoop: @unchecked Sendable {
     var memberships = 0
     var transactions = 0
     var failures: [String] = []
+    /// When each user's last transaction had committed (taken after COMMIT returned).
+    var lastCommitted: [Int64: Date] = [:]
   }
 
   private let url: String
-  private let userIDs: [Int64]
+  private var userIDs: [Int64]
+  /// The instant the first transaction stamps; each next one stamps a second later.
+  private let stampBase: Int64
   private let lock = NSLock()
   private var written = Written()
   private var stopping = false
   private let done = DispatchSemaphore(value: 0)
 
-  init(url: String, userIDs: [Int64]) {
+  /// Each transaction also opens a sync conflict on the new contact: a write that changes the
+  /// user's Home badge every time (badge-recount counts open conflicts).
+  private let opensConflicts: Bool
+
+  init(url: String, userIDs: [Int64], stampBase: Int64 = 1_800_000_000, opensConflicts: Bool = false) {
     self.url = url
     self.userIDs = userIDs
+    self.stampBase = stampBase
+    self.opensConflicts = opensConflicts
+  }
+
+  /// Returns once the loop has committed `count` more transactions (or after `limit` seconds).
+  func waitFor(transactions count: Int, limit: TimeInterval = 60) {
+    let target = lock.withLock { written.transactions } + count
+    let deadline = Date().addingTimeInterval(limit)
+    while lock.withLock({ written.transactions }) < target && Date() < deadline {
+      Thread.sleep(forTimeInterval: 0.01)
+    }
+  }
+
+  /// From the next transaction on, the loop writes only for `users`.
+  func narrow(to users: [Int64]) {
+    lock.withLock { userIDs = users }
   }
 
   func start() {
@@ -404,8 +429,8 @@ final class ServicesLoop: @unchecked Sendable {
       var step: Int64 = 0
       while !lock.withLock({ stopping }) {
         step += 1
-        let user = userIDs[Int(step) % userIDs.count]
-        let at = 1_800_000_000 + step
+        let user = lock.withLock { userIDs[Int(step) % userIDs.count] }
+        let at = stampBase + step
         do {
           try db.execute("BEGIN")
           try db.execute(
@@ -425,8 +450,15 @@ final class ServicesLoop: @unchecked Sendable {
             SELECT id, ?, ? FROM circles WHERE user_id = ? AND deleted_at IS NULL ORDER BY id LIMIT 1
             RETURNING circle_id
             """, [contactID.databaseValue, at.databaseValue, user.databaseValue])
+          if opensConflicts {
+            try db.execute(
+              "INSERT INTO sync_conflicts (user_id, contact_id, status, created_at) VALUES (?, ?, 'open', ?)",
+              [user.databaseValue, contactID.databaseValue, at.databaseValue])
+          }
           try db.execute("COMMIT")
+          let committed = Date()
           lock.withLock {
+            written.lastCommitted[user] = committed
             written.lastViewed[user] = at
             written.contactIDs.append(contactID)
             written.memberships += member.count
