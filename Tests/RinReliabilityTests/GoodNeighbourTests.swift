@@ -264,10 +264,10 @@ struct GoodNeighbourTests {
       checks.expect(hourly.exitCode == 0 && retention.exitCode == 0)
       // The sampler must have seen the jobs at work, or the bound below proves nothing.
       checks.expect(samples >= 10, "only \(samples) samples saw a job transaction")
-      // Under a machine's heavy load (26 to 43 runnable processes on 2 cores) a batch of
-      // circle-patterns or enrichment-fetch was seen past 1 s, its backend "idle in transaction"
-      // waiting on its starved process between statements: the message names the transaction,
-      // its statements and the load, so that such a failure tells the machine from the job.
+      // Under a machine's heavy load (a load average of 43 on 2 cores) a batch of circle-patterns
+      // was seen past 1 s, its backend "idle in transaction" waiting on its starved process
+      // between statements: the message names the transaction, its statements and the load, so
+      // that such a failure tells the machine from the job.
       let load =
         (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").first ?? "?"
       checks.expect(
