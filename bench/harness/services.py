@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 from . import settings
-from .measure import load_average, measure
+from .measure import load_average, measure, run_checked
 from .pg_cluster import Cluster, _major
 
 NIGHTLY = ["enrichment-fetch", "circle-patterns", "daily-score", "badge-recount"]
@@ -38,6 +38,8 @@ def main(argv):
     p.add_argument("--clients", type=int, default=4)
     p.add_argument("--warm-up", type=int, default=10, dest="warm_up",
                    help="seconds of the services' load before each nightly")
+    p.add_argument("--statements", action="store_true",
+                   help="also print the services' statements' server time (pg_stat_statements) alone and beside")
     p.add_argument("--prepare", action="store_true",
                    help="only make (or check) the kept prepared cluster of this size, then stop")
     p.add_argument("--rinjobs", required=True, help=argparse.SUPPRESS)
@@ -53,7 +55,8 @@ def main(argv):
         log(f"services: prepared {prepared.relative_to(repo)}")
         return
     scratch = Path(tempfile.mkdtemp(prefix="rin-bench-services-"))
-    cluster = KeptCluster(prepared / "data", durable=True)
+    extra = "-c shared_preload_libraries=pg_stat_statements" if args.statements else ""
+    cluster = KeptCluster(prepared / "data", durable=True, extra=extra)
     pgbench = f"{cluster.bin}/pgbench"
     script = repo / "bench" / "services.pgbench"
     rows = []
@@ -88,14 +91,17 @@ def main(argv):
             cluster.copy_of("rin_seeded", "rin_run")
             cluster.sql("CHECKPOINT")
             seconds = max(60, alone.wall)
+            reset_statements(cluster, args.statements)
             proc, prefix = services("rin_run", seconds, f"alone-{i}")
             out, err = proc.communicate()
+            print_statements(cluster, args.statements, f"round {i + 1}, services alone", log)
             only = latencies(prefix, None)
             only_failed = failed(out, err)
             log(f"services: round {i + 1}: services alone p99 {only['p99']:.1f} ms, {only_failed} failed")
 
             cluster.copy_of("rin_seeded", "rin_run")
             cluster.sql("CHECKPOINT")
+            reset_statements(cluster, args.statements)
             proc, prefix = services("rin_run", args.warm_up + alone.wall * 1.5 + 20, f"beside-{i}")
             time.sleep(args.warm_up)
             start = time.time()
@@ -103,10 +109,18 @@ def main(argv):
                                                   settings.NEXT_NIGHT_NOW)), "nightly beside the services")
             window = (start, time.time())
             out, err = proc.communicate()
+            print_statements(cluster, args.statements, f"round {i + 1}, services beside the nightly", log)
             during = latencies(prefix, window)
             during_failed = failed(out, err)
             log(f"services: round {i + 1}: nightly beside {beside.wall:.1f} s; services p99 {during['p99']:.1f} ms, "
                 f"{during_failed} failed")
+            # Each night's report (per job: duration, what it read and wrote), kept for a look at
+            # where a slower night spent its time.
+            kept = repo / "bench" / "cache" / "services-reports"
+            kept.mkdir(parents=True, exist_ok=True)
+            (kept / f"{size.name}-round{i + 1}-alone.json").write_text(alone.stdout)
+            (kept / f"{size.name}-round{i + 1}-beside.json").write_text(beside.stdout)
+            log(f"services: round {i + 1}: per job, alone → beside: {per_job(alone.stdout, beside.stdout)}")
             gave_way = beside.stderr.count("gave way: the batch")
             log(f"services: round {i + 1}: the nightly beside gave way {gave_way} times")
             rows.append((alone.wall, beside.wall, only, during, only_failed, during_failed, load_alone, beside.load1,
@@ -200,7 +214,7 @@ class KeptCluster(Cluster):
     first; `durable` runs it as production would (fsync on), else as a throwaway one. Its socket
     and log go to a temporary folder; `stop` leaves the data directory."""
 
-    def __init__(self, data: Path, durable: bool, create: bool = False):
+    def __init__(self, data: Path, durable: bool, create: bool = False, extra: str = ""):
         bins = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"), key=_major)
         if not bins and not os.environ.get("RIN_PG_BIN"):
             raise RuntimeError("PostgreSQL server binaries not found (apt-get install postgresql)")
@@ -222,6 +236,8 @@ class KeptCluster(Cluster):
         opts = f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c shared_buffers=256MB"
         if not durable:
             opts += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+        if extra:
+            opts += " " + extra
         self._as_owner([f"{self.bin}/pg_ctl", "-D", str(self.data), "-o", opts, "-l",
                         f"{self.dir}/server.log", "-w", "-t", "600", "start"])
 
@@ -239,6 +255,41 @@ class KeptCluster(Cluster):
 
 def nightly_argv(rinjobs, config, url, now):
     return [rinjobs, "pipeline", "run", "nightly", "--config", str(config), "--db", url, "--now", now, "--json"]
+
+
+def per_job(alone_json, beside_json):
+    """`job wall s (cpu) → wall s` for each job of the two nights' reports."""
+    def jobs(text):
+        try:
+            runs = json.loads(text).get("runs", [])
+        except ValueError:
+            return {}
+        return {j.get("job"): j for r in runs for j in r.get("jobs", [])}
+    a, b = jobs(alone_json), jobs(beside_json)
+    def show(j):
+        changed = j.get("counts", {}).get("read", {}).get("users examined (changed)")
+        return f"{j.get('duration_seconds', float('nan')):.1f} s" + (f" ({changed} changed)" if changed is not None else "")
+    return "; ".join(f"{name} {show(a[name])} → {show(b.get(name, {}))}" for name in a)
+
+
+def reset_statements(cluster, on):
+    if on:
+        cluster.sql("CREATE EXTENSION IF NOT EXISTS pg_stat_statements", db="rin_run")
+        cluster.sql("SELECT pg_stat_statements_reset()", db="rin_run")
+
+
+def print_statements(cluster, on, title, log):
+    """The services' statements (their session is named rin-services) and the jobs' top ones:
+    calls, mean and max server time, and blocks read from outside shared buffers."""
+    if not on:
+        return
+    text = run_checked([f"{cluster.bin}/psql", "-X", "-A", "-F", " | ", "-P", "footer=off", cluster.url("rin_run"), "-c",
+                        "SELECT calls, round(mean_exec_time::numeric, 2) AS mean_ms, round(max_exec_time::numeric, 1) AS max_ms, "
+                        "round(total_exec_time::numeric) AS total_ms, shared_blks_read AS read, "
+                        "regexp_replace(left(query, 70), '\\s+', ' ', 'g') AS query FROM pg_stat_statements "
+                        "WHERE dbid = (SELECT oid FROM pg_database WHERE datname = 'rin_run') "
+                        "ORDER BY total_exec_time DESC LIMIT 25"])
+    log(f"services: pg_stat_statements, {title}:\n{text}")
 
 
 def checked(m, what):
