@@ -38,6 +38,8 @@ def main(argv):
     p.add_argument("--clients", type=int, default=4)
     p.add_argument("--warm-up", type=int, default=10, dest="warm_up",
                    help="seconds of the services' load before each nightly")
+    p.add_argument("--no-same-load", action="store_false", dest="same_load",
+                   help="skip the nightly alone after as long a load as the one beside saw")
     p.add_argument("--statements", action="store_true",
                    help="also print the services' statements' server time (pg_stat_statements) alone and beside")
     p.add_argument("--prepare", action="store_true",
@@ -123,8 +125,25 @@ def main(argv):
             log(f"services: round {i + 1}: per job, alone → beside: {per_job(alone.stdout, beside.stdout)}")
             gave_way = beside.stderr.count("gave way: the batch")
             log(f"services: round {i + 1}: the nightly beside gave way {gave_way} times")
+
+            # The nightly beside examines the owners the services changed until each job's
+            # start, thousands more than after the warm-up alone. The same nightly alone after
+            # as long a load as the one beside it saw (the warm-up and the nightly's wall), then
+            # stopped: every job then finds at least the changes its twin beside found, so this
+            # night does at least the same work, without a load while it runs.
+            same = None
+            if args.same_load:
+                cluster.copy_of("rin_seeded", "rin_run")
+                cluster.sql("CHECKPOINT")
+                proc, _ = services("rin_run", args.warm_up + beside.wall, f"same-{i}")
+                proc.communicate()
+                same = checked(measure(nightly_argv(rinjobs, config, cluster.url("rin_run"), settings.NEXT_NIGHT_NOW)),
+                               "nightly alone after the same load")
+                (kept / f"{size.name}-round{i + 1}-same-load.json").write_text(same.stdout)
+                log(f"services: round {i + 1}: nightly alone after the same load {same.wall:.1f} s; per job, "
+                    f"same load → beside: {per_job(same.stdout, beside.stdout)}")
             rows.append((alone.wall, beside.wall, only, during, only_failed, during_failed, load_alone, beside.load1,
-                         gave_way))
+                         gave_way, same.wall if same else None))
             cluster.sql("DROP DATABASE rin_run")
     finally:
         cluster.stop()
@@ -332,12 +351,14 @@ def render(size, args, rows, load_start, load_end):
         f"{size.name} ({size.users:,} users), PostgreSQL; the nightly pipeline is the next night after a first one, "
         f"after {args.warm_up} s of the load (alone: then stopped; beside: going on).",
         "",
-        "| round | nightly alone (s) | nightly beside (s) | ratio | services alone p50 / p99 (ms) | beside p50 / p99 (ms) | p99 ratio | failed alone / beside | gave way | load 1 min (alone, beside) |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "| round | nightly alone (s) | nightly beside (s) | ratio | alone after the same load (s) | ratio to it | services alone p50 / p99 (ms) | beside p50 / p99 (ms) | p99 ratio | failed alone / beside | gave way | load 1 min (alone, beside) |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
-    for i, (a, b, only, during, fa, fb, la, lb, gw) in enumerate(rows, 1):
+    for i, (a, b, only, during, fa, fb, la, lb, gw, same) in enumerate(rows, 1):
+        same_cells = f"{same:.1f} | {b / same:.2f}" if same else "– | –"
         lines.append(
-            f"| {i} | {a:.1f} | {b:.1f} | {b / a:.2f} | {only['p50']:.1f} / {only['p99']:.1f} ({only['count']} tx) | "
+            f"| {i} | {a:.1f} | {b:.1f} | {b / a:.2f} | {same_cells} | "
+            f"{only['p50']:.1f} / {only['p99']:.1f} ({only['count']} tx) | "
             f"{during['p50']:.1f} / {during['p99']:.1f} ({during['count']} tx) | {during['p99'] / only['p99']:.2f} | "
             f"{fa} / {fb} | {gw} | {la:.2f}, {lb:.2f} |")
     lines.append("")
