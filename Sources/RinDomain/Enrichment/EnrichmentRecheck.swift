@@ -68,18 +68,12 @@ public struct RinUsersSeen: Sendable, Equatable {
     self.key = key
   }
 
-  /// The buckets as `enrichment_checks.buckets` keeps them: ascending, comma-separated.
-  public var bucketsText: String { buckets.map(String.init).joined(separator: ",") }
+  /// The buckets as `enrichment_checks.buckets` keeps them (`BucketList`).
+  public var bucketsText: String { BucketList.text(buckets) }
 
   /// nil when `text` is not a list `bucketsText` writes (a check to redo, not to trust).
   public init?(bucketsText text: String, key: Int64) {
-    var buckets: [Int64] = []
-    if !text.isEmpty {
-      for part in text.split(separator: ",", omittingEmptySubsequences: false) {
-        guard let bucket = Int64(part), bucket >= 0 else { return nil }
-        buckets.append(bucket)
-      }
-    }
+    guard let buckets = BucketList.parse(text) else { return nil }
     self.buckets = buckets
     self.key = key
   }

@@ -68,7 +68,7 @@ extension StorageTransaction {
       userIDs.map(SQLValue.integer)
     ) { row in
       guard let user = row.int64(0), let list = row.text(1) else { return }
-      found[user] = list.split(separator: ",").compactMap { Int64($0) }
+      found[user] = BucketList.parse(list) ?? list.split(separator: ",").compactMap { Int64($0) }
     }
     return found
   }
@@ -77,7 +77,7 @@ extension StorageTransaction {
   public func saveEnrichmentOwnerBuckets(_ buckets: [Int64: Set<Int64>]) throws {
     try Self.ownerBucketUpsert.execute(
       buckets.sorted { $0.key < $1.key }.map { owner, buckets in
-        [.integer(owner), .text(buckets.sorted().map(String.init).joined(separator: ","))]
+        [.integer(owner), .text(BucketList.text(buckets.sorted()))]
       }, on: sql)
   }
 

@@ -126,7 +126,8 @@ struct EnrichmentRecheckTests {
     #expect(seen.bucketsText == "7,42,1048575")
     #expect(RinUsersSeen(bucketsText: seen.bucketsText, key: -3) == seen)
     #expect(RinUsersSeen(bucketsText: "", key: 0) == RinUsersSeen(buckets: [], key: 0))
-    for text in ["7,", ",7", "7,,8", "x", "-1", "7 ,8"] {
+    #expect(BucketList.parse("9223372036854775807") == [Int64.max])
+    for text in ["7,", ",7", "7,,8", "x", "-1", "7 ,8", "9223372036854775808", "٣"] {
       #expect(RinUsersSeen(bucketsText: text, key: 0) == nil, "\(text)")
     }
   }
