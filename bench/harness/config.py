@@ -16,14 +16,20 @@ def production_nightly_jobs(repo: Path) -> list:
     return [job.strip() for job in match.group(1).split(",") if job.strip()]
 
 
-def write_config(folder: Path, db: Path, provider_url=None, nightly_jobs=None) -> Path:
+def write_config(folder: Path, db: Path, provider_url=None, nightly_jobs=None, full_every=None) -> Path:
+    """`full_every` (text such as "28d"), when given, is the periodic pass of both jobs that have one."""
     # JSON strings are YAML double-quoted strings: any path or URL is written safely.
     lines = ["storage:", f"  url: {json.dumps(str(db))}", "jobs:"]
+    periodic = [f"    full_every: {json.dumps(full_every)}"] if full_every else []
+    if provider_url or full_every:
+        lines += ["  enrichment-fetch:"] + periodic
     if provider_url:
-        lines += ["  enrichment-fetch:", "    provider:", f"      url: {json.dumps(provider_url)}"]
+        lines += ["    provider:", f"      url: {json.dumps(provider_url)}"]
         lines += [f"      {key}: {value}" for key, value in settings.PROVIDER_SETTINGS.items()]
-    else:
+    if not provider_url and not full_every:
         lines += ["  enrichment-fetch: {}"]
+    if full_every:
+        lines += ["  circle-patterns:"] + periodic
     if nightly_jobs:
         lines += [
             "pipelines:",

@@ -183,8 +183,9 @@ def _checked(m, what):
 
 
 class Fortnight:
-    def __init__(self, runner, cache: Cache, jobs: list, days: int, log):
+    def __init__(self, runner, cache: Cache, jobs: list, days: int, log, full_every=None):
         self.runner = runner
+        self.full_every = full_every
         self.cache = cache
         self.jobs = jobs
         self.days = days
@@ -198,7 +199,8 @@ class Fortnight:
         timeout = self.timeout * (FIRST_NIGHT_TIMEOUT_FACTOR if day == 0 else 1)
 
         def go(url):
-            config = write_config(self.cache.scratch, storage, provider_url=url, nightly_jobs=self.jobs)
+            config = write_config(self.cache.scratch, storage, provider_url=url, nightly_jobs=self.jobs,
+                                  full_every=self.full_every)
             argv = [self.rinjobs, "pipeline", "run", settings.NIGHTLY, "--config", str(config),
                     "--now", iso(night_now(day)), "--json"]
             return measure_pipeline(argv, self.cache.scratch, self.runner.env, timeout)

@@ -38,6 +38,9 @@ def parse(argv):
                         "followed by the nightly pipeline and the hourly upcoming-birthdays, on SQLite "
                         "at --sizes (default M) and PostgreSQL at --pg-sizes (issue 30)")
     p.add_argument("--days", type=int, default=14, help="with --fortnight: days of changes (default 14)")
+    p.add_argument("--full-every", default=None, dest="full_every",
+                   help="with --fortnight: circle-patterns' and enrichment-fetch's full_every (default: "
+                        "pipelines.yaml's, 7d); the first night is the same whatever it is")
     p.add_argument("--pg-sizes", default="S,M",
                    help="with --fortnight: sizes on PostgreSQL (default S,M; empty for none)")
     p.add_argument("--rinjobs", required=True, help=argparse.SUPPRESS)
@@ -131,7 +134,7 @@ def _fortnight(args, argv, repo, cache, runner, jobs):
     """`--fortnight`: writes its own report (not BENCHMARKS.md unless --out says so)."""
     from . import fortnight
 
-    run = fortnight.Fortnight(runner, cache, jobs, args.days, log)
+    run = fortnight.Fortnight(runner, cache, jobs, args.days, log, full_every=args.full_every)
     series = []
     for name in args.sizes:
         series.append(run.sqlite(settings.SIZES[name]))

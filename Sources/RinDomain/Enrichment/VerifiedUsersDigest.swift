@@ -28,4 +28,13 @@ public struct VerifiedUsersDigest: Sendable {
     }
     return Int64(bitPattern: digest)
   }
+
+  /// A contact's key: the digest of its numbers' `buckets` mixed with the digest of the parser
+  /// that bucketed the numbers its digits cannot judge, so that a new parser is a new key.
+  public func key(of buckets: some Sequence<Int64>, parser: Int64) -> Int64 {
+    var hash = FNV1a()
+    hash.add(String(parser))
+    hash.add(String(digest(of: buckets)))
+    return Int64(bitPattern: hash.value)
+  }
 }

@@ -20,7 +20,7 @@ struct EnrichmentApplier {
   func apply(_ batch: UserBatch, _ prepared: PreparedBatch) throws -> [Int64: Int64] {
     let tx = batch.tx
     var stored: [RowKey: (value: String?, confidence: Double?)] = [:]
-    for row in try tx.storedEnrichments(of: prepared.owners.examined) {
+    for row in try tx.storedEnrichments(ofContacts: prepared.contacts.map(\.row.id)) {
       stored[RowKey(contact: row.contactID, field: row.field, source: row.source)] = (
         row.value, row.confidence
       )
@@ -103,7 +103,9 @@ struct EnrichmentApplier {
         let dueAt = EnrichmentCheck.dueAt(expiries: expiries, at: now)
         if let dueAt { dueByOwner[contact.row.userID] = min(dueByOwner[contact.row.userID] ?? dueAt, dueAt) }
         return (
-          contact.row.id, EnrichmentCheck(fingerprint: contact.fingerprint, settings: settings, dueAt: dueAt)
+          contact.row.id,
+          EnrichmentCheck(
+            fingerprint: contact.fingerprint, settings: settings, dueAt: dueAt, rinUsers: contact.rinUsers)
         )
       }, at: now)
     return dueByOwner

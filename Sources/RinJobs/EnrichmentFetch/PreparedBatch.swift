@@ -14,11 +14,13 @@ struct PreparedBatch: Sendable {
     var hasChannels: Bool
     /// What this check of the contact will be remembered as (its due time comes later).
     var fingerprint: Int64
+    /// The verified users this check saw among the contact's numbers.
+    var rinUsers: RinUsersSeen
     /// Every field a provider could fill is edited: the contact is not looked up.
     var skipsProvider: Bool { edited.blocksEveryProviderField }
   }
 
-  /// The contacts to check: those that changed, are due, or may be a Rin user.
+  /// The contacts to check: those that changed, are due, or whose verified users changed.
   var contacts: [Contact]
   /// Contacts left alone: nothing they depend on changed since their last check.
   var unchanged: Int
@@ -51,13 +53,19 @@ struct PreparedBatch: Sendable {
         due.append((row, fingerprint))
         continue
       }
-      // Left alone only when every number is judged by its digits (`RinPhoneSuffixes.mayMatch`),
-      // so its buckets need no parse; the parser stays the judge should that ever change.
-      let region = row.ownerRegion
-      buckets[row.userID, default: []].formUnion(
-        row.phones.compactMap { raw in
-          RinPhoneSuffixes.bucket(raw: raw, e164: { normalizer.e164(raw: $0, ownerRegion: region) })
-        })
+      if let seen = checks[row.id]?.rinUsers {
+        // The buckets its check kept: its numbers and region are the same (same fingerprint).
+        buckets[row.userID, default: []].formUnion(seen.buckets)
+      } else {
+        // Left alone without kept buckets only when every number is judged by its digits
+        // (`RinPhoneSuffixes.mayMatch`), so they need no parse; the parser stays the judge
+        // should that ever change.
+        let region = row.ownerRegion
+        buckets[row.userID, default: []].formUnion(
+          row.phones.compactMap { raw in
+            RinPhoneSuffixes.bucket(raw: raw, e164: { normalizer.e164(raw: $0, ownerRegion: region) })
+          })
+      }
       if let dueAt = checks[row.id]?.dueAt {
         unchangedDueAt[row.userID] = min(unchangedDueAt[row.userID] ?? dueAt, dueAt)
       }
@@ -69,7 +77,12 @@ struct PreparedBatch: Sendable {
     }
     let prepared = await withTaskGroup(of: (Int, [Contact]).self) { group in
       for (index, slice) in slices.enumerated() {
-        group.addTask { (index, slice.map { contact($0, normalizer: normalizer, forProvider: forProvider) }) }
+        group.addTask {
+          (
+            index,
+            slice.map { contact($0, recheck: recheck, normalizer: normalizer, forProvider: forProvider) }
+          )
+        }
       }
       var done: [Int: [Contact]] = [:]
       for await (index, contacts) in group { done[index] = contacts }
@@ -87,8 +100,8 @@ struct PreparedBatch: Sendable {
   }
 
   private static func contact(
-    _ due: (row: EnrichmentContactRow, fingerprint: Int64), normalizer: any ContactNormalizing,
-    forProvider: Bool
+    _ due: (row: EnrichmentContactRow, fingerprint: Int64), recheck: RecheckRule,
+    normalizer: any ContactNormalizing, forProvider: Bool
   ) -> Contact {
     let row = due.row
     let edited = EditedFields(row.editedFields)
@@ -100,6 +113,6 @@ struct PreparedBatch: Sendable {
     slim.emails = []
     return Contact(
       row: slim, channels: channels, edited: edited, hasChannels: !row.phones.isEmpty || !row.emails.isEmpty,
-      fingerprint: due.fingerprint)
+      fingerprint: due.fingerprint, rinUsers: recheck.seen(channels.buckets))
   }
 }

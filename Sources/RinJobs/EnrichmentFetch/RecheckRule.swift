@@ -47,7 +47,20 @@ struct RecheckRule: Sendable {
   func isUnchanged(_ row: EnrichmentContactRow, fingerprint: Int64, stored: EnrichmentCheck?) -> Bool {
     guard let stored else { return false }
     let current = EnrichmentCheck(fingerprint: fingerprint, settings: settings, dueAt: nil)
+    let rinUsersUnchanged = EnrichmentCheck.rinUsersUnchanged(
+      stored: stored.rinUsers, key: key(of:),
+      mayBeRinUser: { row.phones.contains { suffixes.mayMatch(raw: $0) } })
     return EnrichmentCheck.isUnchanged(
-      stored: stored, now: current, at: now, mayBeRinUser: row.phones.contains { suffixes.mayMatch(raw: $0) })
+      stored: stored, now: current, at: now, rinUsersUnchanged: rinUsersUnchanged)
+  }
+
+  /// The key of a contact whose numbers fall in `buckets` under tonight's verified users.
+  func key(of buckets: some Sequence<Int64>) -> Int64 {
+    verified.key(of: buckets, parser: parserDigest)
+  }
+
+  /// What a check made tonight of a contact whose numbers fall in `buckets` remembers.
+  func seen(_ buckets: Set<Int64>) -> RinUsersSeen {
+    RinUsersSeen(buckets: buckets, key: key(of: buckets))
   }
 }

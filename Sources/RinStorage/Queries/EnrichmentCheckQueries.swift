@@ -6,15 +6,20 @@ extension StorageTransaction {
     var checks: [Int64: EnrichmentCheck] = [:]
     try sql.forEachRow(
       """
-      SELECT k.contact_id, k.fingerprint, k.settings, k.due_at FROM enrichment_checks k
+      SELECT k.contact_id, k.fingerprint, k.settings, k.due_at, k.buckets, k.verified_key FROM enrichment_checks k
       JOIN contacts c ON c.id = k.contact_id
       WHERE c.user_id IN (\(SQLDialect.list(userIDs.count))) AND c.deleted_at IS NULL
-      """, userIDs.map(SQLValue.integer)
+        \(sql.dialect.ownersRowsProbe("k.contact_id", owners: userIDs.count))
+      """, sql.dialect.probing(userIDs.map(SQLValue.integer), owners: userIDs.map(SQLValue.integer))
     ) { row in
       guard let contact = row.int64(0), let fingerprint = row.int64(1), let settings = row.text(2) else {
         return
       }
-      checks[contact] = EnrichmentCheck(fingerprint: fingerprint, settings: settings, dueAt: row.int64(3))
+      let seen = row.text(4).flatMap { text in
+        row.int64(5).flatMap { RinUsersSeen(bucketsText: text, key: $0) }
+      }
+      checks[contact] = EnrichmentCheck(
+        fingerprint: fingerprint, settings: settings, dueAt: row.int64(3), rinUsers: seen)
     }
     return checks
   }
@@ -28,17 +33,21 @@ extension StorageTransaction {
       checks.map { contactID, check in
         [
           .integer(contactID), .integer(check.fingerprint), .text(check.settings), .integer(instant),
-          SQLValue(check.dueAt),
+          SQLValue(check.dueAt), SQLValue(check.rinUsers?.bucketsText), SQLValue(check.rinUsers?.key),
         ]
       }, on: sql)
   }
 
   private static let enrichmentCheckUpsert = MultiRowStatement(
-    head: "INSERT INTO enrichment_checks (contact_id, fingerprint, settings, checked_at, due_at) VALUES",
-    columns: 5,
+    head: """
+      INSERT INTO enrichment_checks (contact_id, fingerprint, settings, checked_at, due_at, buckets,
+        verified_key) VALUES
+      """,
+    columns: 7,
     tail: """
       ON CONFLICT (contact_id) DO UPDATE SET fingerprint = excluded.fingerprint,
-        settings = excluded.settings, checked_at = excluded.checked_at, due_at = excluded.due_at
+        settings = excluded.settings, checked_at = excluded.checked_at, due_at = excluded.due_at,
+        buckets = excluded.buckets, verified_key = excluded.verified_key
       """)
 
   /// Every live user with a verified number (E.164), streamed to `body`.
@@ -60,7 +69,7 @@ extension StorageTransaction {
       userIDs.map(SQLValue.integer)
     ) { row in
       guard let user = row.int64(0), let list = row.text(1) else { return }
-      found[user] = list.split(separator: ",").compactMap { Int64($0) }
+      found[user] = BucketList.parse(list) ?? list.split(separator: ",").compactMap { Int64($0) }
     }
     return found
   }
@@ -69,7 +78,7 @@ extension StorageTransaction {
   public func saveEnrichmentOwnerBuckets(_ buckets: [Int64: Set<Int64>]) throws {
     try Self.ownerBucketUpsert.execute(
       buckets.sorted { $0.key < $1.key }.map { owner, buckets in
-        [.integer(owner), .text(buckets.sorted().map(String.init).joined(separator: ","))]
+        [.integer(owner), .text(BucketList.text(buckets.sorted()))]
       }, on: sql)
   }
 

@@ -4,6 +4,8 @@ extension StorageTransaction {
   public func enrichmentContacts(of userIDs: [Int64]) throws -> [EnrichmentContactRow] {
     let list = SQLDialect.list(userIDs.count)
     let ids = userIDs.map(SQLValue.integer)
+    let probe = { (column: String) in self.sql.dialect.ownersRowsProbe(column, owners: userIDs.count) }
+    let probed = sql.dialect.probing(ids, owners: ids)
     var contacts: [EnrichmentContactRow] = []
     var index: [Int64: Int] = [:]
     try sql.forEachRow(
@@ -22,8 +24,8 @@ extension StorageTransaction {
     try sql.forEachRow(
       """
       SELECT p.contact_id, p.raw FROM contact_phones p JOIN contacts c ON c.id = p.contact_id
-      WHERE c.user_id IN (\(list)) AND c.deleted_at IS NULL AND p.raw IS NOT NULL
-      """, ids
+      WHERE c.user_id IN (\(list)) AND c.deleted_at IS NULL AND p.raw IS NOT NULL\(probe("p.contact_id"))
+      """, probed
     ) { row in
       guard let id = row.int64(0), let at = index[id], let raw = row.text(1) else { return }
       contacts[at].phones.append(raw)
@@ -31,8 +33,8 @@ extension StorageTransaction {
     try sql.forEachRow(
       """
       SELECT e.contact_id, e.address FROM contact_emails e JOIN contacts c ON c.id = e.contact_id
-      WHERE c.user_id IN (\(list)) AND c.deleted_at IS NULL AND e.address IS NOT NULL
-      """, ids
+      WHERE c.user_id IN (\(list)) AND c.deleted_at IS NULL AND e.address IS NOT NULL\(probe("e.contact_id"))
+      """, probed
     ) { row in
       guard let id = row.int64(0), let at = index[id], let address = row.text(1) else { return }
       contacts[at].emails.append(address)
@@ -86,15 +88,16 @@ extension StorageTransaction {
     return rows
   }
 
-  /// The `contact_enrichments` rows of the batch's live contacts.
-  public func storedEnrichments(of userIDs: [Int64]) throws -> [StoredEnrichment] {
+  /// The `contact_enrichments` rows of these contacts (the ones a batch checks: an examined
+  /// owner's unchanged contacts keep theirs unread), one seek each into the key.
+  public func storedEnrichments(ofContacts contactIDs: [Int64]) throws -> [StoredEnrichment] {
     var rows: [StoredEnrichment] = []
+    guard !contactIDs.isEmpty else { return rows }
     try sql.forEachRow(
       """
       SELECT x.contact_id, x.field, x.source, x.value, x.confidence FROM contact_enrichments x
-      JOIN contacts c ON c.id = x.contact_id
-      WHERE c.user_id IN (\(SQLDialect.list(userIDs.count))) AND c.deleted_at IS NULL
-      """, userIDs.map(SQLValue.integer)
+      WHERE x.contact_id IN (\(sql.dialect.integerSet))
+      """, [SQLDialect.jsonArray(integers: contactIDs)]
     ) { row in
       guard let contact = row.int64(0), let field = row.text(1), let source = row.text(2) else { return }
       rows.append(

@@ -117,5 +117,8 @@ enum Migrations {
     Step(
       name: "index live contacts by owner and the month and day of their birthday",
       sql: DataContractSchema.liveBirthdayDaysByOwner, kind: .serviceIndex),
+    Step(
+      name: "remember which verified users each enrichment check saw",
+      sql: RuntimeSchema.enrichmentCheckRinUsers),
   ]
 }

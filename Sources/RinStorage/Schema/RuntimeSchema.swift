@@ -27,6 +27,15 @@ enum RuntimeSchema {
       checked_at INTEGER NOT NULL, due_at INTEGER);
     """
 
+  /// Which verified Rin users each check saw among its contact's numbers (`RinUsersSeen`): the
+  /// buckets of the numbers and a key over the users in them. A contact whose number shares its
+  /// last digits with a verified user's was checked again every night it was read; with these,
+  /// only when the users in its buckets changed. NULL for checks stored before.
+  static let enrichmentCheckRinUsers = """
+    ALTER TABLE enrichment_checks ADD COLUMN buckets TEXT;
+    ALTER TABLE enrichment_checks ADD COLUMN verified_key INTEGER;
+    """
+
   /// Each provider's circuit breaker as the last real run of enrichment-fetch left it: the next
   /// run reads it to decide whether to ask at all, to probe, or to go ahead; `rinjobs status`
   /// shows it. `opened_at` is the job clock of the run that opened it (NULL when closed).

@@ -77,17 +77,59 @@ struct EnrichmentRecheckTests {
 
   @Test func aContactIsLeftAloneOnlyWhenNothingItDependsOnChanged() {
     let now = Self.check(due: nil)
-    #expect(EnrichmentCheck.isUnchanged(stored: Self.check(), now: now, at: 100, mayBeRinUser: false))
-    #expect(EnrichmentCheck.isUnchanged(stored: Self.check(due: nil), now: now, at: 100, mayBeRinUser: false))
-    #expect(!EnrichmentCheck.isUnchanged(stored: nil, now: now, at: 100, mayBeRinUser: false))
-    #expect(!EnrichmentCheck.isUnchanged(stored: Self.check(2), now: now, at: 100, mayBeRinUser: false))
+    #expect(EnrichmentCheck.isUnchanged(stored: Self.check(), now: now, at: 100, rinUsersUnchanged: true))
+    #expect(
+      EnrichmentCheck.isUnchanged(stored: Self.check(due: nil), now: now, at: 100, rinUsersUnchanged: true))
+    #expect(!EnrichmentCheck.isUnchanged(stored: nil, now: now, at: 100, rinUsersUnchanged: true))
+    #expect(!EnrichmentCheck.isUnchanged(stored: Self.check(2), now: now, at: 100, rinUsersUnchanged: true))
     #expect(
       !EnrichmentCheck.isUnchanged(
-        stored: Self.check(settings: "stub|min_likelihood=7"), now: now, at: 100, mayBeRinUser: false))
-    #expect(!EnrichmentCheck.isUnchanged(stored: Self.check(), now: now, at: 100, mayBeRinUser: true))
+        stored: Self.check(settings: "stub|min_likelihood=7"), now: now, at: 100, rinUsersUnchanged: true))
+    #expect(!EnrichmentCheck.isUnchanged(stored: Self.check(), now: now, at: 100, rinUsersUnchanged: false))
     #expect(
-      !EnrichmentCheck.isUnchanged(stored: Self.check(due: 100), now: now, at: 100, mayBeRinUser: false))
-    #expect(EnrichmentCheck.isUnchanged(stored: Self.check(due: 101), now: now, at: 100, mayBeRinUser: false))
+      !EnrichmentCheck.isUnchanged(stored: Self.check(due: 100), now: now, at: 100, rinUsersUnchanged: true))
+    #expect(
+      EnrichmentCheck.isUnchanged(stored: Self.check(due: 101), now: now, at: 100, rinUsersUnchanged: true))
+  }
+
+  @Test func aCheckThatKeptItsVerifiedUsersIsComparedByItsKeyNotByTheDigits() {
+    var users = VerifiedUsersDigest()
+    users.add(userID: 7, verifiedE164: "+14155550100")
+    let bucket = RinPhoneSuffixes.bucket(verifiedE164: "+14155550100")
+    let seen = RinUsersSeen(buckets: [bucket, 5, bucket], key: users.key(of: [bucket, 5], parser: 1))
+    #expect(seen.buckets == [5, bucket].sorted(), "distinct and ascending")
+    let key = { (buckets: [Int64]) in users.key(of: buckets, parser: 1) }
+    // The number may be a verified user's (same last digits), but the same users are there.
+    #expect(EnrichmentCheck.rinUsersUnchanged(stored: seen, key: key, mayBeRinUser: { true }))
+    var joined = users
+    joined.add(userID: 8, verifiedE164: "+442075550100")  // same last seven digits, same bucket
+    #expect(
+      !EnrichmentCheck.rinUsersUnchanged(
+        stored: seen, key: { joined.key(of: $0, parser: 1) }, mayBeRinUser: { true }))
+    #expect(
+      !EnrichmentCheck.rinUsersUnchanged(
+        stored: seen, key: { users.key(of: $0, parser: 2) }, mayBeRinUser: { false }),
+      "another parser may bucket the numbers its digits cannot judge differently")
+    var elsewhere = users
+    elsewhere.add(userID: 9, verifiedE164: "+14155550199")
+    #expect(
+      EnrichmentCheck.rinUsersUnchanged(
+        stored: seen, key: { elsewhere.key(of: $0, parser: 1) }, mayBeRinUser: { true }),
+      "a user in another bucket changes nothing")
+    // Stored before the key was kept: by the digits, as before.
+    #expect(EnrichmentCheck.rinUsersUnchanged(stored: nil, key: key, mayBeRinUser: { false }))
+    #expect(!EnrichmentCheck.rinUsersUnchanged(stored: nil, key: key, mayBeRinUser: { true }))
+  }
+
+  @Test func keptBucketsReadBackAsWrittenAndAnythingElseIsRedone() {
+    let seen = RinUsersSeen(buckets: [42, 7, 1_048_575], key: -3)
+    #expect(seen.bucketsText == "7,42,1048575")
+    #expect(RinUsersSeen(bucketsText: seen.bucketsText, key: -3) == seen)
+    #expect(RinUsersSeen(bucketsText: "", key: 0) == RinUsersSeen(buckets: [], key: 0))
+    #expect(BucketList.parse("9223372036854775807") == [Int64.max])
+    for text in ["7,", ",7", "7,,8", "x", "-1", "7 ,8", "9223372036854775808", "٣"] {
+      #expect(RinUsersSeen(bucketsText: text, key: 0) == nil, "\(text)")
+    }
   }
 
   @Test func dueAtIsTheEarliestExpiryOrTheNextRunWhenAKeyGotNoAnswer() {
