@@ -17,6 +17,17 @@ from .measure import run_checked
 
 class Cluster:
     def __init__(self):
+        self._place()
+        self._as_owner([f"{self.bin}/initdb", "-D", f"{self.dir}/data", "-U", "postgres", "--auth=trust",
+                        "--locale=C", "--encoding=UTF8", "--no-sync"])
+        # Durable settings as a production server would have (fsync on); 2 cores.
+        opts = f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c shared_buffers=256MB"
+        self._as_owner([f"{self.bin}/pg_ctl", "-D", f"{self.dir}/data", "-o", opts, "-l",
+                        f"{self.dir}/server.log", "-w", "start"])
+
+    def _place(self):
+        """The server's binaries, a temporary folder for its socket and log (owned by `postgres`
+        when run as root), and a free loopback port."""
         bins = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"), key=_major)
         if not bins and not os.environ.get("RIN_PG_BIN"):
             raise RuntimeError("PostgreSQL server binaries not found (apt-get install postgresql)")
@@ -28,12 +39,6 @@ class Cluster:
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             self.port = s.getsockname()[1]
-        self._as_owner([f"{self.bin}/initdb", "-D", f"{self.dir}/data", "-U", "postgres", "--auth=trust",
-                        "--locale=C", "--encoding=UTF8", "--no-sync"])
-        # Durable settings as a production server would have (fsync on); 2 cores.
-        opts = f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c shared_buffers=256MB"
-        self._as_owner([f"{self.bin}/pg_ctl", "-D", f"{self.dir}/data", "-o", opts, "-l",
-                        f"{self.dir}/server.log", "-w", "start"])
 
     @property
     def version(self) -> str:

@@ -15,7 +15,6 @@ import glob
 import hashlib
 import json
 import os
-import socket
 import shutil
 import subprocess
 import sys
@@ -234,18 +233,8 @@ class KeptCluster(Cluster):
     and log go to a temporary folder; `stop` leaves the data directory."""
 
     def __init__(self, data: Path, durable: bool, create: bool = False, extra: str = ""):
-        bins = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"), key=_major)
-        if not bins and not os.environ.get("RIN_PG_BIN"):
-            raise RuntimeError("PostgreSQL server binaries not found (apt-get install postgresql)")
-        self.bin = os.environ.get("RIN_PG_BIN") or os.path.dirname(bins[-1])
-        self.dir = tempfile.mkdtemp(prefix="rin-bench-pg-")
+        self._place()
         self.data = Path(data)
-        self.owner = "postgres" if os.getuid() == 0 else None
-        if self.owner:
-            shutil.chown(self.dir, self.owner)
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            self.port = s.getsockname()[1]
         if create:
             self.data.mkdir(parents=True)
             if self.owner:
