@@ -16,10 +16,8 @@ public enum BucketList {
     for byte in text.utf8 {
       switch byte {
       case UInt8(ascii: "0")...UInt8(ascii: "9"):
-        let (times, o1) = number.multipliedReportingOverflow(by: 10)
-        let (sum, o2) = times.addingReportingOverflow(Int64(byte - UInt8(ascii: "0")))
-        guard !o1, !o2 else { return nil }
-        (number, digits) = (sum, digits + 1)
+        guard let next = DecimalDigits.appending(byte, to: number) else { return nil }
+        (number, digits) = (next, digits + 1)
       case UInt8(ascii: ","):
         guard digits > 0 else { return nil }
         buckets.append(number)

@@ -149,10 +149,8 @@ public struct ChurnDays: Sendable, Equatable {
     for byte in text.utf8 {
       switch byte {
       case UInt8(ascii: "0")...UInt8(ascii: "9"):
-        let (times, o1) = number.multipliedReportingOverflow(by: 10)
-        let (sum, o2) = times.addingReportingOverflow(Int64(byte - UInt8(ascii: "0")))
-        guard !o1, !o2 else { return nil }
-        number = sum
+        guard let next = DecimalDigits.appending(byte, to: number) else { return nil }
+        number = next
         digits += 1
       case UInt8(ascii: "-") where digits == 0 && !negative && !sawColon:
         negative = true
