@@ -47,8 +47,7 @@ extension StorageTransaction {
       JOIN circles k ON k.id = m.circle_id JOIN contacts c ON c.id = m.contact_id
       WHERE k.user_id IN (\(SQLDialect.list(ids.count))) AND \(Self.patternCircle)
         AND c.user_id = k.user_id AND c.deleted_at IS NULL
-        \(sql.dialect.ownersRowsProbe("m.circle_id", table: "circles", owners: ids.count))
-      """, sql.dialect.probing(ids.map(SQLValue.integer), owners: ids.map(SQLValue.integer))
+      """, ids.map(SQLValue.integer)
     ) { row in
       if let circle = row.int64(0), let contact = row.int64(1) { try body(circle, contact) }
     }

@@ -35,9 +35,8 @@ extension StorageTransaction {
         \(folded("((m.circle_id % 1000003) * (m.contact_id % 1000003)) % 1000003")),
         \(folded("coalesce(m.added_at, 0)"))
       FROM circles k JOIN circle_members m ON m.circle_id = k.id
-      WHERE k.user_id IN (\(list))\(sql.dialect.ownersRowsProbe("m.circle_id", table: "circles", owners: userIDs.count))
-      GROUP BY k.user_id
-      """, sql.dialect.probing(ids, owners: ids), sums: 4
+      WHERE k.user_id IN (\(list)) GROUP BY k.user_id
+      """, ids, sums: 4
     ) { stamps[$0]?.members = $1 }
     try forEachSums(
       """
@@ -45,9 +44,8 @@ extension StorageTransaction {
         \(folded("((r.circle_id % 1000003) * (r.contact_id % 1000003)) % 1000003")),
         \(folded("coalesce(r.removed_at, 0)"))
       FROM circles k JOIN circle_removals r ON r.circle_id = k.id
-      WHERE k.user_id IN (\(list))\(sql.dialect.ownersRowsProbe("r.circle_id", table: "circles", owners: userIDs.count))
-      GROUP BY k.user_id
-      """, sql.dialect.probing(ids, owners: ids), sums: 3
+      WHERE k.user_id IN (\(list)) GROUP BY k.user_id
+      """, ids, sums: 3
     ) { stamps[$0]?.removals = $1 }
     return stamps
   }
