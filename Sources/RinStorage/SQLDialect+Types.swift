@@ -15,26 +15,6 @@ extension SQLDialect {
     name == SQLDialect.sqlite.name ? "\(column) IN (\(subquery))" : "\(column) = ANY(ARRAY(\(subquery)))"
   }
 
-  /// On PostgreSQL, ` AND column = ANY(ARRAY(…))` over the ids of `table`'s rows of the owners a
-  /// list of `owners` placeholders binds (live ones only for contacts); nothing on SQLite.
-  /// PostgreSQL plans `phones JOIN contacts c … WHERE c.user_id IN (owners)` (a batch's
-  /// contacts' phones, emails, checks or evidence; its circles' removals) as a hash join over a
-  /// sequential scan of the whole table, so every batch read all of it: at M, 6.5 million phones
-  /// a batch, whatever the batch examines. The array makes it probe the table's index per
-  /// contact or circle. SQLite already does. The owners are bound once more, after the query's
-  /// own values: `probing(_:owners:)`.
-  func ownersRowsProbe(_ column: String, table: String = "contacts", owners count: Int) -> String {
-    guard isPostgres else { return "" }
-    let live = table == "contacts" ? " AND deleted_at IS NULL" : ""
-    return " AND "
-      + isIn(column, subquery: "SELECT id FROM \(table) WHERE user_id IN (\(SQLDialect.list(count)))\(live)")
-  }
-
-  /// `values`, then `owners` again where `ownersRowsProbe` binds them.
-  func probing(_ values: [SQLValue], owners: [SQLValue]) -> [SQLValue] {
-    isPostgres ? values + owners : values
-  }
-
   /// A statement that holds a lock named by its one text argument until the transaction ends,
   /// or nil when a write transaction already excludes every other writer (SQLite's `BEGIN
   /// IMMEDIATE`). PostgreSQL lets writers run side by side, so a read-then-write decision (who

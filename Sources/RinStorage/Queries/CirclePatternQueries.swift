@@ -63,8 +63,7 @@ extension StorageTransaction {
       """
       SELECT r.circle_id, r.contact_id FROM circle_removals r JOIN circles k ON k.id = r.circle_id
       WHERE k.user_id IN (\(SQLDialect.list(ids.count))) AND \(Self.patternCircle)
-        \(sql.dialect.ownersRowsProbe("r.circle_id", table: "circles", owners: ids.count))
-      """, sql.dialect.probing(ids.map(SQLValue.integer), owners: ids.map(SQLValue.integer))
+      """, ids.map(SQLValue.integer)
     ) { row in
       if let circle = row.int64(0), let contact = row.int64(1) { try body(circle, contact) }
     }
@@ -74,7 +73,7 @@ extension StorageTransaction {
   public func forEachLiveContactFamilyName(of ids: [Int64], _ body: (ContactValueRow) throws -> Void) throws {
     try forEachContactValue(
       "SELECT c.user_id, c.id, c.family_name FROM contacts c WHERE c.user_id IN (\(SQLDialect.list(ids.count))) AND c.deleted_at IS NULL",
-      ids.map(SQLValue.integer), body)
+      ids, body)
   }
 
   /// Every phone row of the users' live contacts, as typed.
@@ -83,8 +82,7 @@ extension StorageTransaction {
       """
       SELECT c.user_id, p.contact_id, p.raw FROM contact_phones p JOIN contacts c ON c.id = p.contact_id
       WHERE c.user_id IN (\(SQLDialect.list(ids.count))) AND c.deleted_at IS NULL
-        \(sql.dialect.ownersRowsProbe("p.contact_id", owners: ids.count))
-      """, sql.dialect.probing(ids.map(SQLValue.integer), owners: ids.map(SQLValue.integer)), body)
+      """, ids, body)
   }
 
   /// Every email row of the users' live contacts, as typed.
@@ -93,14 +91,13 @@ extension StorageTransaction {
       """
       SELECT c.user_id, e.contact_id, e.address FROM contact_emails e JOIN contacts c ON c.id = e.contact_id
       WHERE c.user_id IN (\(SQLDialect.list(ids.count))) AND c.deleted_at IS NULL
-        \(sql.dialect.ownersRowsProbe("e.contact_id", owners: ids.count))
-      """, sql.dialect.probing(ids.map(SQLValue.integer), owners: ids.map(SQLValue.integer)), body)
+      """, ids, body)
   }
 
-  private func forEachContactValue(
-    _ query: String, _ values: [SQLValue], _ body: (ContactValueRow) throws -> Void
-  ) throws {
-    try sql.forEachRow(query, values) { row in
+  private func forEachContactValue(_ query: String, _ ids: [Int64], _ body: (ContactValueRow) throws -> Void)
+    throws
+  {
+    try sql.forEachRow(query, ids.map(SQLValue.integer)) { row in
       guard let user = row.int64(0), let contact = row.int64(1) else { return }
       try body(ContactValueRow(userID: user, contactID: contact, value: row.text(2)))
     }

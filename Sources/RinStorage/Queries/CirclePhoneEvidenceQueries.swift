@@ -9,8 +9,7 @@ extension StorageTransaction {
       SELECT e.contact_id, e.fingerprint, e.valid_numbers, e.invalid_numbers, e.area_codes
       FROM circle_phone_evidence e JOIN contacts c ON c.id = e.contact_id
       WHERE c.user_id IN (\(SQLDialect.list(userIDs.count))) AND c.deleted_at IS NULL
-        \(sql.dialect.ownersRowsProbe("e.contact_id", owners: userIDs.count))
-      """, sql.dialect.probing(userIDs.map(SQLValue.integer), owners: userIDs.map(SQLValue.integer))
+      """, userIDs.map(SQLValue.integer)
     ) { row in
       guard let contact = row.int64(0), let fingerprint = row.int64(1), let valid = row.int64(2),
         let invalid = row.int64(3), let codes = row.text(4)

@@ -9,8 +9,7 @@ extension StorageTransaction {
       SELECT k.contact_id, k.fingerprint, k.settings, k.due_at, k.buckets, k.verified_key FROM enrichment_checks k
       JOIN contacts c ON c.id = k.contact_id
       WHERE c.user_id IN (\(SQLDialect.list(userIDs.count))) AND c.deleted_at IS NULL
-        \(sql.dialect.ownersRowsProbe("k.contact_id", owners: userIDs.count))
-      """, sql.dialect.probing(userIDs.map(SQLValue.integer), owners: userIDs.map(SQLValue.integer))
+      """, userIDs.map(SQLValue.integer)
     ) { row in
       guard let contact = row.int64(0), let fingerprint = row.int64(1), let settings = row.text(2) else {
         return

@@ -4,8 +4,6 @@ extension StorageTransaction {
   public func enrichmentContacts(of userIDs: [Int64]) throws -> [EnrichmentContactRow] {
     let list = SQLDialect.list(userIDs.count)
     let ids = userIDs.map(SQLValue.integer)
-    let probe = { (column: String) in self.sql.dialect.ownersRowsProbe(column, owners: userIDs.count) }
-    let probed = sql.dialect.probing(ids, owners: ids)
     var contacts: [EnrichmentContactRow] = []
     var index: [Int64: Int] = [:]
     try sql.forEachRow(
@@ -24,8 +22,8 @@ extension StorageTransaction {
     try sql.forEachRow(
       """
       SELECT p.contact_id, p.raw FROM contact_phones p JOIN contacts c ON c.id = p.contact_id
-      WHERE c.user_id IN (\(list)) AND c.deleted_at IS NULL AND p.raw IS NOT NULL\(probe("p.contact_id"))
-      """, probed
+      WHERE c.user_id IN (\(list)) AND c.deleted_at IS NULL AND p.raw IS NOT NULL
+      """, ids
     ) { row in
       guard let id = row.int64(0), let at = index[id], let raw = row.text(1) else { return }
       contacts[at].phones.append(raw)
@@ -33,8 +31,8 @@ extension StorageTransaction {
     try sql.forEachRow(
       """
       SELECT e.contact_id, e.address FROM contact_emails e JOIN contacts c ON c.id = e.contact_id
-      WHERE c.user_id IN (\(list)) AND c.deleted_at IS NULL AND e.address IS NOT NULL\(probe("e.contact_id"))
-      """, probed
+      WHERE c.user_id IN (\(list)) AND c.deleted_at IS NULL AND e.address IS NOT NULL
+      """, ids
     ) { row in
       guard let id = row.int64(0), let at = index[id], let address = row.text(1) else { return }
       contacts[at].emails.append(address)
