@@ -273,7 +273,8 @@ struct GoodNeighbourTests {
       checks.expect(
         oldest < 1.0, "a job transaction lived \(oldest) s (load average \(load)): \(sampler.oldestQuery)")
       ReliabilityLevel.report(
-        "oldest job transaction: \(oldest) s over \(samples) samples, load average \(load)")
+        "oldest job transaction: \(oldest) s over \(samples) samples, load average \(load): \(sampler.oldestQuery)"
+      )
     }
   }
 
@@ -372,7 +373,7 @@ final class TransactionAgeSampler: @unchecked Sendable {
                 || ', statement of ' || round(extract(epoch FROM clock_timestamp() - query_start)::numeric, 2)
                 || ' s: ' || left(query, 200)
             FROM pg_stat_activity
-            WHERE datname = current_database() AND pid <> pg_backend_pid()
+            WHERE datname = current_database() AND application_name = 'rinjobs'
               AND backend_type = 'client backend' AND xact_start IS NOT NULL
             ORDER BY xact_start LIMIT 1
             """)) ?? []
