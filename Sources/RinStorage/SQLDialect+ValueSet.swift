@@ -18,15 +18,4 @@ extension SQLDialect {
     }
     return .text(text + "]")
   }
-
-  /// `textSet` for 64-bit integers, read by the same single parameter (`jsonArray(integers:)`).
-  var integerSet: String {
-    isPostgres
-      ? "SELECT CAST(jsonb_array_elements_text(?::jsonb) AS BIGINT)" : "SELECT value FROM json_each(?)"
-  }
-
-  /// The parameter `integerSet` reads: a JSON array of numbers.
-  static func jsonArray(integers values: [Int64]) -> SQLValue {
-    .text("[" + values.map(String.init).joined(separator: ",") + "]")
-  }
 }

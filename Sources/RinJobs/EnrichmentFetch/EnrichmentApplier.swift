@@ -20,7 +20,9 @@ struct EnrichmentApplier {
   func apply(_ batch: UserBatch, _ prepared: PreparedBatch) throws -> [Int64: Int64] {
     let tx = batch.tx
     var stored: [RowKey: (value: String?, confidence: Double?)] = [:]
-    for row in try tx.storedEnrichments(ofContacts: prepared.contacts.map(\.row.id)) {
+    // Only the owners with a contact to check: an unchanged contact's rows are not compared.
+    let owners = Set(prepared.contacts.map(\.row.userID)).sorted()
+    for row in try tx.storedEnrichments(of: owners) {
       stored[RowKey(contact: row.contactID, field: row.field, source: row.source)] = (
         row.value, row.confidence
       )

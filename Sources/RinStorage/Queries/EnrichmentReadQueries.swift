@@ -86,16 +86,16 @@ extension StorageTransaction {
     return rows
   }
 
-  /// The `contact_enrichments` rows of these contacts (the ones a batch checks: an examined
-  /// owner's unchanged contacts keep theirs unread), one seek each into the key.
-  public func storedEnrichments(ofContacts contactIDs: [Int64]) throws -> [StoredEnrichment] {
+  /// The `contact_enrichments` rows of these owners' live contacts.
+  public func storedEnrichments(of userIDs: [Int64]) throws -> [StoredEnrichment] {
     var rows: [StoredEnrichment] = []
-    guard !contactIDs.isEmpty else { return rows }
+    guard !userIDs.isEmpty else { return rows }
     try sql.forEachRow(
       """
       SELECT x.contact_id, x.field, x.source, x.value, x.confidence FROM contact_enrichments x
-      WHERE x.contact_id IN (\(sql.dialect.integerSet))
-      """, [SQLDialect.jsonArray(integers: contactIDs)]
+      JOIN contacts c ON c.id = x.contact_id
+      WHERE c.user_id IN (\(SQLDialect.list(userIDs.count))) AND c.deleted_at IS NULL
+      """, userIDs.map(SQLValue.integer)
     ) { row in
       guard let contact = row.int64(0), let field = row.text(1), let source = row.text(2) else { return }
       rows.append(
