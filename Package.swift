@@ -27,8 +27,9 @@ func testTarget(_ name: String) -> Target {
   .testTarget(
     name: name,
     dependencies: [
-      "RinTestSupport", "RinCLI", "RinDomain", "RinJobs", "RinNormalize", "RinRuntime", "RinSeed",
-      "RinStorage", "RinProviderClient", "RinProviderStub", .product(name: "GRDB", package: "GRDB.swift"),
+      "RinTestSupport", "RinCLI", "RinDomain", "RinJobs", "RinNormalize", "RinReport", "RinRuntime",
+      "RinSeed", "RinStorage", "RinProviderClient", "RinProviderStub",
+      .product(name: "GRDB", package: "GRDB.swift"),
       "CLibPQ",
       .product(name: "Logging", package: "swift-log"),
     ],
@@ -39,7 +40,10 @@ func testTarget(_ name: String) -> Target {
 let package = Package(
   name: "rin-jobs",
   platforms: [.macOS(.v15)],
-  products: [.executable(name: "rinjobs", targets: ["rinjobs"])]
+  products: [
+    .executable(name: "rinjobs", targets: ["rinjobs"]),
+    .executable(name: "rinjobs-dev", targets: ["rinjobs-dev"]),
+  ]
     + jobNames.map { .executable(name: "rin-\($0)", targets: ["rin-\($0)"]) },
   dependencies: [
     .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -54,7 +58,11 @@ let package = Package(
     // The only module that imports a database library.
     .target(
       name: "RinStorage",
-      dependencies: ["RinDomain", "CLibPQ", .product(name: "GRDB", package: "GRDB.swift")],
+      dependencies: [
+        "RinDomain", "CLibPQ", .product(name: "GRDB", package: "GRDB.swift"),
+        // SQLite's C API, for the bulk loader's and the executor's direct statement calls.
+        .product(name: "GRDBSQLite", package: "GRDB.swift"),
+      ],
       swiftSettings: swiftSettings
     ),
     // libpq, PostgreSQL's C client (scripts/setup.sh installs libpq-dev): a synchronous executor
@@ -81,10 +89,14 @@ let package = Package(
     // A real HTTP server on loopback that speaks the provider's protocol, for tests and demos.
     .target(
       name: "RinProviderStub",
-      dependencies: [.product(name: "FlyingFox", package: "FlyingFox")],
+      dependencies: [
+        .product(name: "FlyingFox", package: "FlyingFox"),
+        // Its socket pool switches Nagle off (NoDelaySocketPool.swift).
+        .product(name: "FlyingSocks", package: "FlyingFox"),
+      ],
       swiftSettings: swiftSettings
     ),
-    // Config, ledger, leases, checkpoints, dry-run, logging, metrics.
+    // Config, schedules, the ledger, leases, checkpoints, dry run, logging: what runs a job.
     .target(
       name: "RinRuntime",
       dependencies: [
@@ -94,6 +106,15 @@ let package = Package(
         "RinProviderClient",
         "Yams",
         .product(name: "Logging", package: "swift-log"),
+      ],
+      swiftSettings: swiftSettings
+    ),
+    // What the runs tell an operator afterwards: run and pipeline summaries as text, the
+    // Prometheus textfile, the HTML report. Nothing in a run depends on it.
+    .target(
+      name: "RinReport",
+      dependencies: [
+        "RinDomain", "RinRuntime", "RinStorage",
         .product(name: "Prometheus", package: "swift-prometheus"),
         .product(name: "Mustache", package: "swift-mustache"),
       ],
@@ -104,26 +125,42 @@ let package = Package(
     // The six jobs: orchestration of domain rules over storage.
     .target(
       name: "RinJobs",
-      dependencies: ["RinDomain", "RinNormalize", "RinProviderClient", "RinRuntime", "RinStorage"],
+      dependencies: [
+        "RinDomain", "RinNormalize", "RinProviderClient", "RinRuntime", "RinStorage",
+        .product(name: "Logging", package: "swift-log"),
+      ],
       swiftSettings: swiftSettings
     ),
-    // The command tree shared by `rinjobs` and the `rin-X` executables.
+    // The production command tree, shared by `rinjobs` and the `rin-X` executables: what cron,
+    // Kubernetes and an operator run. It links no seeder and no provider stub.
     .target(
       name: "RinCLI",
       dependencies: [
-        "RinJobs", "RinProviderStub", "RinRuntime", "RinSeed", "RinStorage",
+        "RinDomain", "RinJobs", "RinReport", "RinRuntime", "RinStorage",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ],
       swiftSettings: swiftSettings
     ),
     .executableTarget(name: "rinjobs", dependencies: ["RinCLI"], swiftSettings: swiftSettings),
+    // Development and demo commands (seed, demo, provider-stub), kept out of what production runs.
+    .executableTarget(
+      name: "rinjobs-dev",
+      dependencies: [
+        "RinCLI", "RinDomain", "RinJobs", "RinProviderStub", "RinReport", "RinRuntime", "RinSeed",
+        "RinStorage",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "Logging", package: "swift-log"),
+      ],
+      swiftSettings: swiftSettings
+    ),
     // What every test target shares: real databases (a SQLite file, a throwaway PostgreSQL
     // cluster), the package's executables run as processes, temporary folders.
     .target(
       name: "RinTestSupport",
       dependencies: [
-        "RinJobs", "RinNormalize", "RinProviderStub", "RinRuntime", "RinSeed", "RinStorage",
+        "RinJobs", "RinNormalize", "RinProviderStub", "RinReport", "RinRuntime", "RinSeed",
+        "RinStorage",
         // Tests read the database directly, independently of the storage module they check.
         .product(name: "GRDB", package: "GRDB.swift"), "CLibPQ",
         .product(name: "Logging", package: "swift-log"),

@@ -7,4 +7,6 @@
 # deployment's image from needing the Swift runtime. Extra arguments go to `swift build`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-exec swift build -c release --static-swift-stdlib --product rinjobs "$@"
+swift build -c release --static-swift-stdlib --product rinjobs "$@"
+# The development tool (seed, demo, provider-stub): the demo and the bench use it.
+swift build -c release --static-swift-stdlib --product rinjobs-dev "$@"

@@ -4,4 +4,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 scripts/build-release.sh
-exec .build/release/rinjobs demo "$@"
+exec .build/release/rinjobs-dev demo "$@"

@@ -6,6 +6,9 @@ scripts/setup.sh
 # Every Swift file against the committed .swift-format, strictly: a finding fails the run
 # (fix with `swift format -i --recursive Sources Tests jobs Package.swift`).
 swift format lint --strict --parallel --recursive Sources Tests jobs Package.swift
+# docs/ARCHITECTURE.md's module map is Package.swift's; every import is declared; production
+# binaries link no seeder and no provider stub.
+python3 scripts/check-architecture.py
 log=$(mktemp)
 swift build --build-tests 2>&1 | tee "$log"
 # No warnings in our own code (dependencies' warnings are theirs).

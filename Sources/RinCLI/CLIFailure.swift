@@ -5,16 +5,16 @@ import RinStorage
 
 /// An expected failure of a command: printed as one line on stderr, no stack trace, and the
 /// process exits with the code of docs/CONTRACT.md §4.
-struct CLIFailure: Error, CustomStringConvertible {
-  let exitCode: RinExitCode
-  let message: String
+public struct CLIFailure: Error, CustomStringConvertible {
+  public let exitCode: RinExitCode
+  public let message: String
 
-  init(_ exitCode: RinExitCode, _ message: String) {
+  public init(_ exitCode: RinExitCode, _ message: String) {
     self.exitCode = exitCode
     self.message = message
   }
 
-  var description: String { message }
+  public var description: String { message }
 
   static func from(_ error: any Error) -> CLIFailure {
     if let failure = error as? CLIFailure { return failure }
@@ -25,7 +25,7 @@ struct CLIFailure: Error, CustomStringConvertible {
 
 extension CLIFailure {
   /// Runs `body`, turning expected failures into a message and an exit code.
-  static func reporting<T>(_ command: String, _ body: () async throws -> T) async throws -> T {
+  public static func reporting<T>(_ command: String, _ body: () async throws -> T) async throws -> T {
     do {
       return try await body()
     } catch let exit as ExitCode {
@@ -77,7 +77,7 @@ extension StorageOptions {
   }
 
   /// Opens the configured database. Jobs refuse a missing file; `migrate` and `seed` create it.
-  func openStorage(_ config: RinConfig, create: Bool = false) throws -> Storage {
+  public func openStorage(_ config: RinConfig, create: Bool = false) throws -> Storage {
     let timeout = Double(config.storage.busyTimeout.components.seconds)
     // `migrate` and `seed` also build PostgreSQL's indexes on the services' tables, which a
     // job leaves to them (Storage.OpenOptions.buildsServiceIndexes).

@@ -9,9 +9,9 @@ public struct RinJobsCommand: AsyncParsableCommand {
     abstract: "Rin's background batch jobs: run, inspect and schedule them.",
     version: RinVersion.current,
     subcommands: [
-      RunCommand.self, ValidateCommand.self, MigrateCommand.self, SeedCommand.self,
-      HistoryCommand.self, DemoCommand.self, PipelineCommand.self, PlanCommand.self, StatusCommand.self,
-      CrontabCommand.self, ProviderStubCommand.self, ReportCommand.self, BackfillCommand.self,
+      RunCommand.self, ValidateCommand.self, MigrateCommand.self, HistoryCommand.self,
+      PipelineCommand.self, PlanCommand.self, StatusCommand.self, CrontabCommand.self,
+      ReportCommand.self, BackfillCommand.self,
     ])
 
   public init() {}

@@ -1,13 +1,15 @@
 import ArgumentParser
 import Foundation
 import Logging
+import RinCLI
 import RinJobs
 import RinProviderStub
+import RinReport
 import RinRuntime
 import RinSeed
 import RinStorage
 
-/// `rinjobs demo`: a seeded database under var/, the pipelines of pipelines.yaml run on it once
+/// `rinjobs-dev demo`: a seeded database under var/, the pipelines of pipelines.yaml run on it once
 /// each (nightly first), and what they did.
 struct DemoCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
@@ -28,62 +30,19 @@ struct DemoCommand: AsyncParsableCommand {
   static let pipelineOrder = ["nightly", "hourly", "retention"]
 
   func run() async throws {
-    try await CLIFailure.reporting("rinjobs demo") {
+    try await CLIFailure.reporting("rinjobs-dev demo") {
       LogSetup.bootstrap()
-      var config: RinConfig
-      do throws(ConfigError) {
-        config = try ConfigLoader.load(path: self.config)
-      } catch {
-        throw CLIFailure(
-          .configuration, "\(error.description) (run the demo from the repository, or pass --config)")
-      }
-      config.storage.url = db
+      var config = try loadConfig()
       let stub = try await DemoProvider.start(into: &config)
-      let fresh = !FileManager.default.fileExists(atPath: db)
-      let storage = try Storage.open(url: db, options: .init(createIfMissing: true))
-      if fresh {
-        print("Seeding \(users) synthetic users into \(db) …")
-        let summary = try Seeder.seed(
-          into: storage,
-          options: SeedOptions(users: users, seed: seed, now: Int64(Date().timeIntervalSince1970)),
-          progress: SeedDefaults.progress())
-        print(SeedDefaults.describe(summary, location: storage.location))
-      } else {
-        print("Using the existing demo database \(db) (delete it to seed a new one).")
-      }
+      let storage = try openOrSeed()
       print(
-        "enrichment-fetch asks a provider stub on \(stub.baseURL) (`rinjobs provider-stub` serves the same data)."
+        "enrichment-fetch asks a provider stub on \(stub.baseURL) (`rinjobs-dev provider-stub` serves the same data)."
       )
-      let runner = PipelineRunner(
-        config: config, storage: storage, logger: Logger(label: "rinjobs.demo"),
-        environment: DemoProvider.environment(), jobs: { JobCatalog.job($0) })
-      let pipelines =
-        Self.pipelineOrder.compactMap { config.pipeline(named: $0) }
-        + config.pipelines.filter { !Self.pipelineOrder.contains($0.name) }
-      // As cron would have: each pipeline's newest slot of the last day, the older ones marked
-      // superseded, so that `status` and the report owe nothing before the demo began.
-      var options = PipelineRunOptions()
-      options.catchUp = .latest
-      options.maxAge = .seconds(86_400)
-      var failed = false
-      for pipeline in pipelines {
-        print("")
-        let report = await runner.run(pipeline, options: options)
-        print(PipelineReportText.render(report))
-        failed = failed || report.exitCode != .success
-      }
+      let failed = await runPipelines(config: config, storage: storage)
       print("")
       print(try DemoReport.examples(storage))
       print("")
-      let reportPath = URL(fileURLWithPath: db).deletingLastPathComponent().appendingPathComponent(
-        "report.html"
-      ).path
-      let environment = RuntimeEnvironment()
-      try ReportFile.write(
-        try OperatorReport.build(
-          config: config, storage: storage, now: environment.wallSecondsNow, period: .seconds(86_400),
-          staleBefore: environment.wallSecondsNow - 3 * environment.leaseTTLSeconds),
-        to: reportPath)
+      let reportPath = try writeReport(config: config, storage: storage)
       print("Database: \(storage.location)")
       print("Report: \(reportPath) (open it in a browser; `rinjobs report` writes a new one)")
       print(
@@ -91,6 +50,73 @@ struct DemoCommand: AsyncParsableCommand {
       await stub.stop()
       if failed { throw ExitCode(RinExitCode.failure.rawValue) }
     }
+  }
+
+  /// The config of --config, pointed at the demo database.
+  private func loadConfig() throws -> RinConfig {
+    var config: RinConfig
+    do throws(ConfigError) {
+      config = try ConfigLoader.load(path: self.config)
+    } catch {
+      throw CLIFailure(
+        .configuration, "\(error.description) (run the demo from the repository, or pass --config)")
+    }
+    config.storage.url = db
+    return config
+  }
+
+  /// The demo database, seeded first when it does not exist yet.
+  private func openOrSeed() throws -> Storage {
+    let fresh = !FileManager.default.fileExists(atPath: db)
+    let storage = try Storage.open(url: db, options: .init(createIfMissing: true))
+    if fresh {
+      print("Seeding \(users) synthetic users into \(db) …")
+      let summary = try Seeder.seed(
+        into: storage,
+        options: SeedOptions(users: users, seed: seed, now: Int64(Date().timeIntervalSince1970)),
+        progress: SeedDefaults.progress())
+      print(SeedDefaults.describe(summary, location: storage.location))
+    } else {
+      print("Using the existing demo database \(db) (delete it to seed a new one).")
+    }
+    return storage
+  }
+
+  /// Every pipeline once, nightly first, as cron would have run it: each pipeline's newest slot of
+  /// the last day, the older ones marked superseded, so that `status` and the report owe nothing
+  /// before the demo began. True when one failed.
+  private func runPipelines(config: RinConfig, storage: Storage) async -> Bool {
+    let runner = PipelineRunner(
+      config: config, storage: storage, logger: Logger(label: "rinjobs.demo"),
+      environment: DemoProvider.environment(), jobs: { JobCatalog.job($0) })
+    let pipelines =
+      Self.pipelineOrder.compactMap { config.pipeline(named: $0) }
+      + config.pipelines.filter { !Self.pipelineOrder.contains($0.name) }
+    var options = PipelineRunOptions()
+    options.catchUp = .latest
+    options.maxAge = .seconds(86_400)
+    var failed = false
+    for pipeline in pipelines {
+      print("")
+      let report = await runner.run(pipeline, options: options)
+      print(PipelineReportText.render(report))
+      failed = failed || report.exitCode != .success
+    }
+    return failed
+  }
+
+  /// The operator report of the last day, as `report.html` beside the database; its path.
+  private func writeReport(config: RinConfig, storage: Storage) throws -> String {
+    let reportPath = URL(fileURLWithPath: db).deletingLastPathComponent().appendingPathComponent(
+      "report.html"
+    ).path
+    let environment = RuntimeEnvironment()
+    try ReportFile.write(
+      try OperatorReport.build(
+        config: config, storage: storage, now: environment.wallSecondsNow, period: .seconds(86_400),
+        staleBefore: environment.wallSecondsNow - 3 * environment.leaseTTLSeconds),
+      to: reportPath)
+    return reportPath
   }
 }
 

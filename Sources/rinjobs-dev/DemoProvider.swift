@@ -1,4 +1,5 @@
 import Foundation
+import RinCLI
 import RinProviderStub
 import RinRuntime
 

@@ -1,9 +1,10 @@
 import ArgumentParser
 import Foundation
+import RinCLI
 import RinProviderStub
 import RinRuntime
 
-/// `rinjobs provider-stub --port P`: the enrichment provider's bulk API on loopback with
+/// `rinjobs-dev provider-stub --port P`: the enrichment provider's bulk API on loopback with
 /// deterministic fake people, to try enrichment-fetch without a real provider.
 struct ProviderStubCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
@@ -23,7 +24,7 @@ struct ProviderStubCommand: AsyncParsableCommand {
   var logRequests = false
 
   func run() async throws {
-    try await CLIFailure.reporting("rinjobs provider-stub") {
+    try await CLIFailure.reporting("rinjobs-dev provider-stub") {
       var apiKey: String?
       if let apiKeyEnv {
         guard let value = ProcessInfo.processInfo.environment[apiKeyEnv], !value.isEmpty else {

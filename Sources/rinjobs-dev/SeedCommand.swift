@@ -1,10 +1,11 @@
 import ArgumentParser
 import Foundation
+import RinCLI
 import RinDomain
 import RinRuntime
 import RinSeed
 
-/// `rinjobs seed`: a deterministic synthetic database (docs/CONTRACT.md §6).
+/// `rinjobs-dev seed`: a deterministic synthetic database (docs/CONTRACT.md §6).
 struct SeedCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "seed",
@@ -31,7 +32,7 @@ struct SeedCommand: AsyncParsableCommand {
   }
 
   func run() async throws {
-    try await CLIFailure.reporting("rinjobs seed") {
+    try await CLIFailure.reporting("rinjobs-dev seed") {
       let config = try storage.loadConfig()
       let opened = try storage.openStorage(config, create: true)
       let instant = now?.seconds ?? SeedDefaults.todayUTC()

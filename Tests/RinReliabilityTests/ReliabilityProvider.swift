@@ -6,7 +6,7 @@ import Synchronization
   import FoundationNetworking
 #endif
 
-/// The loopback provider stub enrichment-fetch talks to: the real `rinjobs provider-stub
+/// The loopback provider stub enrichment-fetch talks to: the real `rinjobs-dev provider-stub
 /// --port 0 --log-requests`, in a process of its own (the test's threads block on the jobs they
 /// run, so a stub inside the test process would starve). Its request log gives the keys asked.
 final class ReliabilityProvider: Sendable {
@@ -29,7 +29,7 @@ final class ReliabilityProvider: Sendable {
       return
     }
     let process = Process()
-    process.executableURL = Executable.buildFolder.appendingPathComponent("rinjobs")
+    process.executableURL = Executable.buildFolder.appendingPathComponent("rinjobs-dev")
     process.arguments = ["provider-stub", "--port", "0", "--log-requests"]
     let output = Pipe()
     process.standardOutput = output

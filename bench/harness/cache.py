@@ -12,7 +12,7 @@ import shutil
 import sqlite3
 from pathlib import Path
 
-from . import settings
+from . import settings, stub
 from .changes import day_of_changes
 from .measure import run_checked
 
@@ -89,7 +89,7 @@ class Cache:
         building = self.folder / f"{name}.building.sqlite"
         building.unlink(missing_ok=True)
         out = run_checked(
-            [self.rinjobs, "seed", "--db", building, "--users", str(size.users),
+            [stub.dev_tool(self.rinjobs), "seed", "--db", building, "--users", str(size.users),
              "--seed", str(settings.SEED), "--now", settings.SEED_NOW, "--contact-ids", layout],
             cwd=self.scratch,
         )

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
-from . import settings
+from . import settings, stub
 from .cache import Cache, checkpoint, copy, remove_database
 from .changes import FIRST_DAY_AT, day_of_changes
 from .config import write_config
@@ -288,7 +288,7 @@ class Fortnight:
             cluster.sql("CREATE DATABASE rin_fortnight")
             url = cluster.url("rin_fortnight")
             self.log(f"postgres: seeding {size.name} ({size.users:,} users) for the fortnight")
-            _checked(measure([self.rinjobs, "seed", "--db", url, "--users", str(size.users),
+            _checked(measure([stub.dev_tool(self.rinjobs), "seed", "--db", url, "--users", str(size.users),
                               "--seed", str(settings.SEED), "--now", settings.SEED_NOW],
                              env=self.runner.env, timeout=self.timeout), "seeding PostgreSQL")
             cluster.sql("VACUUM ANALYZE", db="rin_fortnight")

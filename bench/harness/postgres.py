@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import settings
+from . import settings, stub
 from .cache import Cache, checkpoint, remove_database
 from .cache import copy as copy_file
 from .config import write_config
@@ -68,7 +68,7 @@ def run(builds, cache: Cache, size: settings.Size, jobs, runs: int, shards: int,
     try:
         cluster.sql("CREATE DATABASE rin_seeded")
         log(f"postgres: seeding {size.name} ({size.users:,} users)")
-        seed = measure([str(main.rinjobs), "seed", "--db", cluster.url("rin_seeded"), "--users", str(size.users),
+        seed = measure([str(stub.dev_tool(main.rinjobs)), "seed", "--db", cluster.url("rin_seeded"), "--users", str(size.users),
                         "--seed", str(settings.SEED), "--now", settings.SEED_NOW], timeout=timeout, env=env)
         if seed.exit_code != 0:
             raise RuntimeError(f"seed failed: {seed.stderr[-2000:]}")

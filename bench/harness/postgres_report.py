@@ -70,7 +70,7 @@ def render(size: settings.Size, jobs, shards: int, runs: int, builds, facts: dic
         f"{machine['cpus']} cores; commit {machine['commit']}, {machine['date']}. Runs of every job, backend and "
         "build are interleaved round by round, so load changes fall on all of them alike. attribution-expiry "
         f"runs on the clicks fixture ({size.expired_clicks:,} expired clicks) on both backends. Seeding "
-        f"PostgreSQL with `rinjobs seed --db postgres://…` (COPY): {facts['seed']:.1f} s. "
+        f"PostgreSQL with `rinjobs-dev seed --db postgres://…` (COPY): {facts['seed']:.1f} s. "
         f"{', '.join(settings.SECOND_NIGHT_JOBS)} runs the night after its first run (`--now "
         f"{settings.NEXT_NIGHT_NOW}` on a copy that had one run at {settings.RUN_NOW}, on both backends).",
         "",

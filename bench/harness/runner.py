@@ -63,7 +63,7 @@ class Runner:
         if job == "enrichment-fetch":
             result.work_unit = "lookups"
             if not self.has_stub:
-                result.note = "no `rinjobs provider-stub` yet: Rin-network source only, no lookups"
+                result.note = "no `rinjobs-dev provider-stub` yet: Rin-network source only, no lookups"
         extra = []
         if job == "enrichment-fetch":
             extra = ["--shard", settings.ENRICHMENT_SHARD]

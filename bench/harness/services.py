@@ -22,7 +22,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from . import settings
+from . import settings, stub
 from .measure import load_average, measure, run_checked
 from .pg_cluster import Cluster, _major
 
@@ -205,7 +205,7 @@ def prepare(repo: Path, size, rinjobs, config_text, log) -> Path:
         config.write_text(config_text)
         cluster.sql("CREATE DATABASE rin_seeded")
         log(f"services: seeding {size.name} ({size.users:,} users) into {building.relative_to(repo)}")
-        seed = checked(measure([rinjobs, "seed", "--db", cluster.url("rin_seeded"), "--users", str(size.users),
+        seed = checked(measure([stub.dev_tool(rinjobs), "seed", "--db", cluster.url("rin_seeded"), "--users", str(size.users),
                                 "--seed", str(settings.SEED), "--now", settings.SEED_NOW]), "seed")
         log(f"services: seeded in {seed.wall:.0f} s; the first night")
         first = checked(measure(nightly_argv(rinjobs, config, cluster.url("rin_seeded"), settings.RUN_NOW)),

@@ -89,7 +89,7 @@ SECOND_NIGHT_JOBS = ("daily-score", "badge-recount")
 # Its target is at M; at L the first night alone would take well over an hour.
 NIGHTLY_SIZES = ("S", "M")
 
-# How `rinjobs seed` hands out contact ids (docs/CONTRACT.md §6): every measurement runs on the
+# How `rinjobs-dev seed` hands out contact ids (docs/CONTRACT.md §6): every measurement runs on the
 # production layout (ids in creation order across users); at the sizes of `--compare-layouts`
 # (default M) each job that reads contacts also runs on the clustered layout (one run of ids per
 # user), and the report gives the CPU ratio: what the job's cost owes to clustered ids.

@@ -1,4 +1,4 @@
-"""The loopback provider stub (`rinjobs provider-stub`) that enrichment-fetch calls in the bench.
+"""The loopback provider stub (`rinjobs-dev provider-stub`) that enrichment-fetch calls in the bench.
 
 Until that command is built, `available` is false and enrichment-fetch is reported without a
 provider; rerunning the bench after it lands measures it, with no change here.
@@ -10,14 +10,21 @@ import time
 from pathlib import Path
 
 
+def dev_tool(rinjobs: Path) -> Path:
+    """The binary with `seed` and `provider-stub`: `rinjobs-dev` beside `rinjobs`; before
+    issue 33 moved them there, `rinjobs` itself (so that a bench of an older build still runs)."""
+    dev = Path(rinjobs).parent / "rinjobs-dev"
+    return dev if dev.exists() else Path(rinjobs)
+
+
 def available(rinjobs: Path) -> bool:
     """Whether this build has the command (an unknown subcommand's `--help` prints the root help)."""
-    done = subprocess.run([rinjobs, "provider-stub", "--help"], capture_output=True, text=True)
+    done = subprocess.run([dev_tool(rinjobs), "provider-stub", "--help"], capture_output=True, text=True)
     help_text = done.stdout + done.stderr
-    if "USAGE: rinjobs provider-stub" not in help_text:
+    if not any(f"USAGE: {tool} provider-stub" in help_text for tool in ("rinjobs", "rinjobs-dev")):
         return False
     if "--port" not in help_text:
-        raise RuntimeError("`rinjobs provider-stub` has no --port option, which the bench passes")
+        raise RuntimeError("`rinjobs-dev provider-stub` has no --port option, which the bench passes")
     return True
 
 
@@ -33,7 +40,7 @@ class ProviderStub:
     def __init__(self, rinjobs: Path, cwd: Path):
         self.port = free_port()
         self.process = subprocess.Popen(
-            [rinjobs, "provider-stub", "--port", str(self.port)],
+            [dev_tool(rinjobs), "provider-stub", "--port", str(self.port)],
             cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         self._wait_until_listening()
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import RinJobs
+import RinReport
 import RinRuntime
 import RinStorage
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RinReport
 import RinRuntime
 
 /// `rinjobs report`: how the pipelines and jobs have been doing, as one HTML file an operator
@@ -52,12 +53,5 @@ struct ReportCommand: AsyncParsableCommand {
       try ReportFile.write(report, to: out)
       print("Report written to \(out)")
     }
-  }
-}
-
-/// Writes the report's HTML, saying which file could not be written and why.
-enum ReportFile {
-  static func write(_ report: OperatorReport, to path: String) throws {
-    try OutputFile.write(try report.html(), to: path, what: "report")
   }
 }

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import RinDomain
 import RinJobs
+import RinReport
 import RinRuntime
 import RinStorage
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import RinDomain
+import RinReport
 import RinRuntime
 
 /// `rinjobs status`: per pipeline, the last run and the slots over a look-back window that were
@@ -79,5 +80,5 @@ struct StatusCommand: AsyncParsableCommand {
 }
 
 extension RuntimeEnvironment {
-  var wallSecondsNow: Int64 { Int64(wallClock()) }
+  public var wallSecondsNow: Int64 { Int64(wallClock()) }
 }

@@ -14,7 +14,7 @@ public struct StorageOptions: ParsableArguments {
 
   /// The config file: `--config`, else `$RIN_CONFIG`, else `./pipelines.yaml`. With `--db` and no
   /// file at the default place, built-in defaults apply (one-off runs against a copy).
-  func loadConfig() throws -> RinConfig { try Self.loadConfig(config: config, db: db) }
+  public func loadConfig() throws -> RinConfig { try Self.loadConfig(config: config, db: db) }
 
   static func loadConfig(config: String?, db: String?) throws -> RinConfig {
     let explicit = config ?? ProcessInfo.processInfo.environment["RIN_CONFIG"]

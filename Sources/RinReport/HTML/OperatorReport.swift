@@ -1,4 +1,5 @@
 import RinDomain
+import RinRuntime
 import RinStorage
 
 /// Everything `rinjobs report` shows, read once from the ledger and the output tables: the

@@ -1,5 +1,6 @@
 import Mustache
 import RinDomain
+import RinRuntime
 import RinStorage
 
 /// The operator report as one self-contained HTML file: `ReportTemplate` rendered by

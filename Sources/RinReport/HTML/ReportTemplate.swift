@@ -1,3 +1,7 @@
+import RinDomain
+import RinRuntime
+import RinStorage
+
 /// The operator report's page (a Mustache template over `ReportPage`). Self-contained: inline
 /// CSS and SVG, no script, font or image from anywhere, so it opens from disk, mails as one file
 /// and prints. Colours keep a contrast of at least 4.5:1 on white; a failed run is a square, not

@@ -1,3 +1,7 @@
+import RinDomain
+import RinRuntime
+import RinStorage
+
 /// One measure of a job's runs over the report's period (duration, rows read per second), placed
 /// in SVG coordinates. Time runs left to right over the whole period, so a gap is a gap; the
 /// value axis starts at 0 and ends at a round number. One run far above the others (a first

@@ -1,5 +1,7 @@
 import Foundation
 import Prometheus
+import RinDomain
+import RinRuntime
 import RinStorage
 
 /// Prometheus text-format metrics for node_exporter's textfile collector, written atomically
@@ -30,57 +32,9 @@ public enum MetricsFile {
     let registry = PrometheusCollectorRegistry()
     for f in facts {
       let labels = [("job", f.job)]
-      if let last = f.lastSuccessAt {
-        gauge(
-          registry,
-          name: "rinjobs_last_success_timestamp_seconds", labels: labels,
-          help: "Unix time of the job's last successful real run."
-        ).set(Double(last))
-      }
-      gauge(
-        registry,
-        name: "rinjobs_last_run_duration_seconds", labels: labels, help: "Wall time of the job's last run."
-      ).set(f.lastDurationSeconds)
-      gauge(
-        registry,
-        name: "rinjobs_last_run_failed", labels: labels, help: "1 when the job's last run failed."
-      ).set(f.lastRunFailed ? 1.0 : 0.0)
-      gauge(
-        registry,
-        name: "rinjobs_failed_runs", labels: labels, help: "Failed runs of the job in the run ledger."
-      ).set(Double(f.failedRuns))
-      if let users = f.usersProcessed {
-        gauge(
-          registry,
-          name: "rinjobs_users_processed", labels: labels, help: "Users the job's last run processed."
-        ).set(Double(users))
-      }
-      for (kind, value) in [("read", f.itemsRead), ("written", f.itemsWritten), ("skipped", f.itemsSkipped)] {
-        gauge(
-          registry,
-          name: "rinjobs_last_run_items", labels: labels + [("kind", kind)],
-          help: "Rows the job's last run read, wrote and skipped."
-        ).set(Double(value))
-      }
+      renderLastRun(f, labels: labels, into: registry)
       if let provider = f.provider { renderProvider(provider, into: registry) }
-      for (reason, count) in f.skips.sorted(by: { $0.key < $1.key }) {
-        registry.makeCounter(
-          descriptor: MetricNameDescriptor(
-            metricName: "rinjobs_job_skipped", unitName: "total",
-            helpText:
-              "Runs of the job that did not start or stopped early, by reason, since the database was created."
-          ),
-          labels: labels + [("reason", reason)]
-        ).increment(by: Int64(count))
-      }
-      for (reason, seconds) in f.pausedSeconds.sorted(by: { $0.key < $1.key }) {
-        gauge(
-          registry,
-          name: "rinjobs_last_run_paused_seconds", labels: labels + [("reason", reason)],
-          help:
-            "Seconds the job's last run paused: replica lag above storage.max_replica_lag, or giving way to a lock."
-        ).set(seconds)
-      }
+      renderSkipsAndPauses(f, labels: labels, into: registry)
       if let lateness = f.deadlineLatenessSeconds {
         gauge(
           registry,
@@ -92,26 +46,105 @@ public enum MetricsFile {
     return registry.emitToString()
   }
 
+  /// The last run's outcome and size, and the ledger's failures.
+  private static func renderLastRun(
+    _ f: JobFacts, labels: [(String, String)], into registry: PrometheusCollectorRegistry
+  ) {
+    if let last = f.lastSuccessAt {
+      gauge(
+        registry,
+        name: "rinjobs_last_success_timestamp_seconds", labels: labels,
+        help: "Unix time of the job's last successful real run."
+      ).set(Double(last))
+    }
+    gauge(
+      registry,
+      name: "rinjobs_last_run_duration_seconds", labels: labels, help: "Wall time of the job's last run."
+    ).set(f.lastDurationSeconds)
+    gauge(
+      registry,
+      name: "rinjobs_last_run_failed", labels: labels, help: "1 when the job's last run failed."
+    ).set(f.lastRunFailed ? 1.0 : 0.0)
+    gauge(
+      registry,
+      name: "rinjobs_failed_runs", labels: labels, help: "Failed runs of the job in the run ledger."
+    ).set(Double(f.failedRuns))
+    if let users = f.usersProcessed {
+      gauge(
+        registry,
+        name: "rinjobs_users_processed", labels: labels, help: "Users the job's last run processed."
+      ).set(Double(users))
+    }
+    for (kind, value) in [("read", f.itemsRead), ("written", f.itemsWritten), ("skipped", f.itemsSkipped)] {
+      gauge(
+        registry,
+        name: "rinjobs_last_run_items", labels: labels + [("kind", kind)],
+        help: "Rows the job's last run read, wrote and skipped."
+      ).set(Double(value))
+    }
+  }
+
+  /// Skips by reason since the database was created, and the last run's pauses by reason.
+  private static func renderSkipsAndPauses(
+    _ f: JobFacts, labels: [(String, String)], into registry: PrometheusCollectorRegistry
+  ) {
+    for (reason, count) in f.skips.sorted(by: { $0.key < $1.key }) {
+      for (name, help) in [
+        (
+          "rinjobs_job_skipped",
+          "Runs of the job that did not start or stopped early, by reason, since the database was created."
+        ),
+        ("rin_job_skipped", DeprecatedMetric.help(for: "rinjobs_job_skipped_total")),
+      ] {
+        registry.makeCounter(
+          descriptor: MetricNameDescriptor(metricName: name, unitName: "total", helpText: help),
+          labels: labels + [("reason", reason)]
+        ).increment(by: Int64(count))
+      }
+    }
+    for (reason, seconds) in f.pausedSeconds.sorted(by: { $0.key < $1.key }) {
+      gauge(
+        registry,
+        name: "rinjobs_last_run_paused_seconds", labels: labels + [("reason", reason)],
+        help:
+          "Seconds the job's last run paused: replica lag above storage.max_replica_lag, or giving way to a lock."
+      ).set(seconds)
+    }
+  }
+
   /// A provider's health as its run found it: alert on `rinjobs_provider_up == 0`.
   private static func renderProvider(_ health: ProviderHealth, into registry: PrometheusCollectorRegistry) {
     let labels = [("provider", health.provider)]
-    gauge(
+    gaugeAndAlias(
       registry,
       name: "rinjobs_provider_up", labels: labels,
-      help: "1 when the enrichment provider answered the last run; 0 when its circuit breaker was open."
-    ).set(health.available ? 1.0 : 0.0)
-    gauge(
+      help: "1 when the enrichment provider answered the last run; 0 when its circuit breaker was open.",
+      value: health.available ? 1.0 : 0.0)
+    gaugeAndAlias(
       registry,
       name: "rinjobs_provider_keys_deferred", labels: labels,
-      help: "Lookup keys the last run left for the next one because the provider's circuit breaker was open."
-    ).set(Double(health.keysDeferred))
+      help: "Lookup keys the last run left for the next one because the provider's circuit breaker was open.",
+      value: Double(health.keysDeferred))
     if let reached = health.dailyLimitReached {
-      gauge(
+      gaugeAndAlias(
         registry,
         name: "rinjobs_provider_daily_limit_reached", labels: labels,
-        help: "1 when the last run stopped asking because the provider's max_lookups_per_day was reached."
-      ).set(reached ? 1.0 : 0.0)
+        help: "1 when the last run stopped asking because the provider's max_lookups_per_day was reached.",
+        value: reached ? 1.0 : 0.0)
     }
+  }
+
+  /// A gauge, and the same value under its name before the `rinjobs_` prefix
+  /// (`DeprecatedMetric`).
+  private static func gaugeAndAlias(
+    _ registry: PrometheusCollectorRegistry, name: String, labels: [(String, String)], help: String,
+    value: Double
+  ) {
+    gauge(registry, name: name, labels: labels, help: help).set(value)
+    gauge(
+      registry, name: DeprecatedMetric.oldName(of: name), labels: labels,
+      help: DeprecatedMetric.help(for: name)
+    ).set(value)
   }
 
   /// A gauge named exactly `name` (no unit suffix appended), with its `# HELP` line.

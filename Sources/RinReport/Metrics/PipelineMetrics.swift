@@ -1,3 +1,5 @@
+import RinDomain
+import RinRuntime
 import RinStorage
 
 extension MetricsFile {

@@ -1,3 +1,5 @@
+import RinDomain
+import RinRuntime
 import RinStorage
 
 /// The human report of `rinjobs pipeline run`: per run, a line for the pipeline, then each job's

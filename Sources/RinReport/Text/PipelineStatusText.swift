@@ -1,4 +1,6 @@
 import Foundation
+import RinDomain
+import RinRuntime
 import RinStorage
 
 /// The human form of `rinjobs status`: a block per pipeline, problems listed slot by slot.

@@ -1,3 +1,5 @@
+import RinDomain
+import RinRuntime
 import RinStorage
 
 /// The human summary of a run, printed on stdout when `--json` is not given.

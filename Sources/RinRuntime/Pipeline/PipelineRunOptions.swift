@@ -47,5 +47,5 @@ public struct PipelineRunOptions: Sendable {
 
 extension Duration {
   /// Whole seconds, rounded down.
-  var wholeSeconds: Int64 { components.seconds }
+  public var wholeSeconds: Int64 { components.seconds }
 }

@@ -37,17 +37,17 @@ public struct RunSummary: Sendable, Codable {
   }
 
   /// The part kept in the ledger's `counts` column.
-  struct LedgerCounts: Codable {
-    var counts: JobCounts
-    var changes: [String: ChangeSet.TableChanges]
-    var notifications: [String: Int]
-    var details: [String: String]
-    var provider: ProviderHealth?
+  public struct LedgerCounts: Codable, Sendable {
+    public var counts: JobCounts
+    public var changes: [String: ChangeSet.TableChanges]
+    public var notifications: [String: Int]
+    public var details: [String: String]
+    public var provider: ProviderHealth?
     /// The run's wall time to the millisecond (the ledger's own times are whole seconds); nil
     /// in rows written before it was recorded.
-    var durationSeconds: Double? = nil
+    public var durationSeconds: Double? = nil
     /// Paused time by reason; nil when the run never paused.
-    var paused: PausedTime? = nil
+    public var paused: PausedTime? = nil
   }
 
   var ledgerCountsJSON: String? {

@@ -3,14 +3,14 @@ import GRDB
 import RinTestSupport
 import Testing
 
-@Suite("rinjobs demo", .onItsOwnThread)
+@Suite("rinjobs-dev demo", .onItsOwnThread)
 struct DemoCommandTests {
   @Test func seedsRunsEveryPipelineOfTheCommittedConfigAndSummarizes() async throws {
     let folder = try TemporaryDirectory()
     let db = folder.path("demo.sqlite")
     let config = Executable.repositoryRoot.appendingPathComponent("pipelines.yaml").path
     let result = try await Executable.run(
-      "rinjobs", ["demo", "--db", db, "--users", "40", "--config", config])
+      "rinjobs-dev", ["demo", "--db", db, "--users", "40", "--config", config])
     #expect(result.exitCode == 0, "\(result.stderr)")
     for pipeline in ["nightly", "hourly", "retention"] {
       #expect(result.stdout.contains("pipeline \(pipeline) run #"), "\(pipeline) did not run")
@@ -44,7 +44,7 @@ struct DemoCommandTests {
   @Test func aMissingConfigSaysWhatToDoAndExits78() async throws {
     let folder = try TemporaryDirectory()
     let result = try await Executable.run(
-      "rinjobs", ["demo", "--db", folder.path("demo.sqlite"), "--config", folder.path("absent.yaml")])
+      "rinjobs-dev", ["demo", "--db", folder.path("demo.sqlite"), "--config", folder.path("absent.yaml")])
     #expect(result.exitCode == 78)
     #expect(result.stderr.contains("absent.yaml"))
     #expect(result.stderr.contains("--config"))

@@ -48,7 +48,7 @@ struct SmallOperatorItemsTests {
 
   @Test func seedingANonEmptyDatabaseIsBadUsage() async throws {
     let db = try TestDatabase(seedUsers: 3)
-    let run = try await Executable.run("rinjobs", ["seed", "--db", db.path, "--users", "2"])
+    let run = try await Executable.run("rinjobs-dev", ["seed", "--db", db.path, "--users", "2"])
     #expect(run.exitCode == 64)
     #expect(run.stderr.contains("already has 3 rows"), "\(run.stderr)")
   }

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import RinDomain
 import RinJobs
+import RinReport
 import RinRuntime
 import RinStorage
 import RinTestSupport

@@ -20,9 +20,9 @@ struct BackendParityTests {
     let now = "2026-11-22T00:00:00Z"
     let sqlite = try TestDatabase(.sqlite, seedUsers: 120, seed: 17, now: try instant(now))
     let postgres = try TestDatabase(.postgres)
-    // `rinjobs seed --db postgres://…` itself, as an operator runs it.
+    // `rinjobs-dev seed --db postgres://…` itself, as an operator runs it.
     let seeded = try await Executable.run(
-      "rinjobs", ["seed", "--db", postgres.path, "--users", "120", "--seed", "17", "--now", now])
+      "rinjobs-dev", ["seed", "--db", postgres.path, "--users", "120", "--seed", "17", "--now", now])
     #expect(seeded.exitCode == 0, "\(seeded.stderr)")
     for table in [
       "users", "contacts", "contact_phones", "contact_emails", "circles", "circle_members",

@@ -3,12 +3,12 @@ import RinProviderClient
 import RinTestSupport
 import Testing
 
-@Suite("rinjobs provider-stub", .onItsOwnThread)
+@Suite("rinjobs-dev provider-stub", .onItsOwnThread)
 struct ProviderStubCommandTests {
   static let listening = "listening on (http://127\\.0\\.0\\.1:[0-9]+)"
 
   @Test func servesDeterministicFakePeopleOnLoopback() async throws {
-    let server = try BackgroundProcess("rinjobs", ["provider-stub", "--port", "0"])
+    let server = try BackgroundProcess("rinjobs-dev", ["provider-stub", "--port", "0"])
     defer { server.stop() }
     let url = try #require(
       try await server.waitForOutput(matching: Self.listening), "\(server.text)")
@@ -32,7 +32,7 @@ struct ProviderStubCommandTests {
 
   @Test func refusesAWrongTokenWhenToldWhichToAccept() async throws {
     let server = try BackgroundProcess(
-      "rinjobs", ["provider-stub", "--port", "0", "--api-key-env", "STUB_KEY"],
+      "rinjobs-dev", ["provider-stub", "--port", "0", "--api-key-env", "STUB_KEY"],
       environment: ["STUB_KEY": "right"])
     defer { server.stop() }
     let url = try #require(

@@ -209,7 +209,7 @@ extension EnrichmentEndToEnd {
       defer { Task { await f.stop() } }
       // The server runs in a process of its own and prints when each request arrived: its clock
       // is not held up by this test process's busy threads.
-      let server = try BackgroundProcess("rinjobs", ["provider-stub", "--port", "0", "--log-requests"])
+      let server = try BackgroundProcess("rinjobs-dev", ["provider-stub", "--port", "0", "--log-requests"])
       defer { server.stop() }
       let url = try #require(try await server.waitForOutput(matching: ProviderStubCommandTests.listening))
       // 240 a minute: one request per 0.25 s at most; ten requests of one key each, four at once.

@@ -1,7 +1,7 @@
 import RinTestSupport
 import Testing
 
-@testable import RinRuntime
+@testable import RinReport
 
 /// The report's charts place runs in SVG coordinates: time over the whole period, values from 0
 /// to a round number, outliers cut off at the top instead of flattening the rest.
