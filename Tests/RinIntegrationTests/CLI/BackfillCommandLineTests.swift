@@ -7,9 +7,9 @@ import Testing
 @Suite("rinjobs backfill", .onItsOwnThread)
 struct BackfillCommandLineTests {
   static func backfill(_ db: TestDatabase, _ extra: [String] = []) async throws -> Executable.Result {
-    try await Executable.run(
+    try await db.run(
       "rinjobs",
-      ["backfill", "daily-score", "--db", db.path, "--from", "2026-11-01", "--to", "2026-11-05"] + extra)
+      ["backfill", "daily-score", "--from", "2026-11-01", "--to", "2026-11-05"] + extra)
   }
 
   static func snapshotDays(_ db: TestDatabase) throws -> [String] {
@@ -91,11 +91,11 @@ struct BackfillCommandLineTests {
 
   @Test func onlyDatedJobsAndOrderedDates() async throws {
     let db = try TestDatabase()
-    let wrongJob = try await Executable.run(
-      "rinjobs", ["backfill", "badge-recount", "--db", db.path, "--from", "2026-11-01", "--to", "2026-11-02"])
+    let wrongJob = try await db.run(
+      "rinjobs", ["backfill", "badge-recount", "--from", "2026-11-01", "--to", "2026-11-02"])
     #expect(wrongJob.exitCode == 64 && wrongJob.stderr.contains("works on the present only"))
-    let reversed = try await Executable.run(
-      "rinjobs", ["backfill", "daily-score", "--db", db.path, "--from", "2026-11-05", "--to", "2026-11-01"])
+    let reversed = try await db.run(
+      "rinjobs", ["backfill", "daily-score", "--from", "2026-11-05", "--to", "2026-11-01"])
     #expect(reversed.exitCode == 64 && reversed.stderr.contains("is after --to"))
   }
 }

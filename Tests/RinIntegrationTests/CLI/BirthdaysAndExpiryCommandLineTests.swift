@@ -17,8 +17,8 @@ struct BirthdaysAndExpiryCommandLineTests {
     let now = "2026-11-22T12:00:00Z"
     for job in ["rin-upcoming-birthdays", "rin-attribution-expiry"] {
       let dry = try json(
-        try await Executable.run(job, ["--db", db.path, "--now", now, "--dry-run", "--json"]))
-      let first = try json(try await Executable.run(job, ["--db", db.path, "--now", now, "--json"]))
+        try await db.run(job, ["--now", now, "--dry-run", "--json"]))
+      let first = try json(try await db.run(job, ["--now", now, "--json"]))
       #expect(first["status"] as? String == "succeeded")
       let firstChanges = try #require(first["changes"] as? [String: Any])
       let dryChanges = try #require(dry["changes"] as? [String: Any])
@@ -28,7 +28,7 @@ struct BirthdaysAndExpiryCommandLineTests {
       #expect(!firstChanges.isEmpty, "\(job) found work in the seed")
 
       let before = try db.contentDigest()
-      let second = try json(try await Executable.run(job, ["--db", db.path, "--now", now, "--json"]))
+      let second = try json(try await db.run(job, ["--now", now, "--json"]))
       let secondChanges = try #require(second["changes"] as? [String: Any])
       #expect((secondChanges["tables"] as? [String: Any])?.isEmpty ?? true, "\(job): \(secondChanges)")
       #expect(try db.contentDigest() == before)
@@ -42,8 +42,8 @@ struct BirthdaysAndExpiryCommandLineTests {
     async throws
   {
     let db = try TestDatabase(backend, seedUsers: 60, seed: 9)
-    let result = try await Executable.run(
-      "rin-attribution-expiry", ["--db", db.path, "--now", "2026-11-22T12:00:00Z"])
+    let result = try await db.run(
+      "rin-attribution-expiry", ["--now", "2026-11-22T12:00:00Z"])
     #expect(result.exitCode == 0, "\(result.stderr)")
     #expect(result.stdout.contains("oldest click kept: 2026-11-15T12:00:01Z"))
     #expect(result.stdout.contains("clicks deleted: "))
@@ -63,8 +63,8 @@ struct BirthdaysAndExpiryCommandLineTests {
       let config = db.directory.path("pipelines.yaml")
       try "jobs:\n  upcoming-birthdays: {feb29_in_common_years: \(rule)}\n"
         .write(toFile: config, atomically: true, encoding: .utf8)
-      let run = try await Executable.run(
-        "rin-upcoming-birthdays", ["--config", config, "--db", db.path, "--now", "2027-02-27T12:00:00Z"])
+      let run = try await db.run(
+        "rin-upcoming-birthdays", ["--config", config, "--now", "2027-02-27T12:00:00Z"])
       #expect(run.exitCode == 0, "\(run.stderr)")
       let events = try db.strings(
         "SELECT contact_id || ' ' || occurs_on || ' ' || days_until FROM upcoming_events ORDER BY contact_id")

@@ -30,26 +30,26 @@ struct CommandLineTests {
   @Test func badUsageExits64() async throws {
     let db = try TestDatabase()
     #expect(
-      try await Executable.run("rin-badge-recount", ["--db", db.path, "--as-of", "2026-02-30"]).exitCode == 64
+      try await db.run("rin-badge-recount", ["--as-of", "2026-02-30"]).exitCode == 64
     )
     #expect(
-      try await Executable.run("rin-badge-recount", ["--db", db.path, "--shard", "3/2"]).exitCode == 64)
+      try await db.run("rin-badge-recount", ["--shard", "3/2"]).exitCode == 64)
     #expect(
-      try await Executable.run("rin-badge-recount", ["--db", db.path, "--now", "yesterday"]).exitCode == 64)
+      try await db.run("rin-badge-recount", ["--now", "yesterday"]).exitCode == 64)
     // Foundation's ISO 8601 parser takes an hour of 25 and a February 30th; the option does not.
     for now in [
       "2026-11-20T25:00:00Z", "2026-11-20T03:60:00Z", "2026-02-30T03:00:00Z", "2026-11-20T03:00:00",
     ] {
       #expect(
-        try await Executable.run("rin-badge-recount", ["--db", db.path, "--now", now]).exitCode == 64,
+        try await db.run("rin-badge-recount", ["--now", now]).exitCode == 64,
         "\(now)")
     }
   }
 
   @Test func nowTakesAnOffsetAndFractions() async throws {
     let db = try TestDatabase()
-    let result = try await Executable.run(
-      "rin-badge-recount", ["--db", db.path, "--json", "--dry-run", "--now", "2026-11-22T23:30:00.5-05:00"])
+    let result = try await db.run(
+      "rin-badge-recount", ["--json", "--dry-run", "--now", "2026-11-22T23:30:00.5-05:00"])
     #expect(result.exitCode == 0, "\(result.stderr)")
     #expect(result.stdout.contains(#""as_of":"2026-11-23""#), "04:30 UTC on the 23rd: \(result.stdout)")
   }
@@ -65,9 +65,9 @@ struct CommandLineTests {
   @Test(arguments: Backend.available) func jsonSummaryAndPrometheusMetrics(backend: Backend) async throws {
     let db = try BadgeRecountTests.makeDatabase(backend)
     let metrics = db.directory.path("rinjobs.prom")
-    let result = try await Executable.run(
+    let result = try await db.run(
       "rin-badge-recount",
-      ["--db", db.path, "--json", "--metrics-file", metrics, "--now", "2026-11-22T12:00:00Z"])
+      ["--json", "--metrics-file", metrics, "--now", "2026-11-22T12:00:00Z"])
     #expect(result.exitCode == 0, "\(result.stderr)")
     #expect(try Promtool.checkMetrics(atPath: metrics) == nil)
     let lines = result.stdout.split(separator: "\n")
@@ -111,7 +111,7 @@ struct CommandLineTests {
   {
     let db = try BadgeRecountTests.makeDatabase(backend)
     let before = try db.contentDigest()
-    let result = try await Executable.run("rin-badge-recount", ["--db", db.path, "--dry-run"])
+    let result = try await db.run("rin-badge-recount", ["--dry-run"])
     #expect(result.exitCode == 0, "\(result.stderr)")
     #expect(result.stdout.contains("badge_counts: would insert 2, would update 1"))
     #expect(try db.contentDigest() == before)

@@ -11,10 +11,10 @@ struct DryRunCommandLineTests {
   @Test func theNightlyDryRunNeedsNoProviderKey() async throws {
     let db = try TestDatabase(seedUsers: 20, seed: 3)
     let noKey = ["RIN_ENRICH_API_KEY": ""]
-    let dry = try await Executable.run(
+    let dry = try await db.run(
       "rinjobs",
       [
-        "pipeline", "run", "nightly", "--dry-run", "--config", repoConfig, "--db", db.path, "--now",
+        "pipeline", "run", "nightly", "--dry-run", "--config", repoConfig, "--now",
         "2026-11-22",
       ],
       environment: noKey)
@@ -25,8 +25,8 @@ struct DryRunCommandLineTests {
     #expect(try db.int("SELECT count(*) FROM score_snapshots") == 0, "nothing committed")
 
     // A real run still needs the key: exit 78, naming the variable.
-    let real = try await Executable.run(
-      "rin-enrichment-fetch", ["--config", repoConfig, "--db", db.path, "--now", "2026-11-22"],
+    let real = try await db.run(
+      "rin-enrichment-fetch", ["--config", repoConfig, "--now", "2026-11-22"],
       environment: noKey)
     #expect(real.exitCode == 78)
     #expect(real.stderr.contains("RIN_ENRICH_API_KEY"), "\(real.stderr)")

@@ -8,34 +8,34 @@ import Testing
 struct FutureDateCommandLineTests {
   @Test func anAsOfAfterTodayIsRefusedUnlessAllowed() async throws {
     let db = try TestDatabase(seedUsers: 5)
-    let refused = try await Executable.run("rin-daily-score", ["--db", db.path, "--as-of", "2099-01-01"])
+    let refused = try await db.run("rin-daily-score", ["--as-of", "2099-01-01"])
     #expect(refused.exitCode == 64)
     #expect(refused.stderr.contains("--as-of 2099-01-01 is after today"), "\(refused.stderr)")
     #expect(refused.stderr.contains("--allow-future"), "\(refused.stderr)")
     #expect(try db.int("SELECT count(*) FROM job_runs") == 0)
     #expect(try db.int("SELECT count(*) FROM score_snapshots") == 0)
 
-    let allowed = try await Executable.run(
-      "rin-daily-score", ["--db", db.path, "--as-of", "2099-01-01", "--allow-future", "--dry-run"])
+    let allowed = try await db.run(
+      "rin-daily-score", ["--as-of", "2099-01-01", "--allow-future", "--dry-run"])
     #expect(allowed.exitCode == 0, "\(allowed.stderr)")
   }
 
   @Test func anImpossibleDayNamesWhatIsWrong() async throws {
     let db = try TestDatabase()
-    let run = try await Executable.run("rin-badge-recount", ["--db", db.path, "--as-of", "2026-02-30"])
+    let run = try await db.run("rin-badge-recount", ["--as-of", "2026-02-30"])
     #expect(run.exitCode == 64)
     #expect(
       run.stderr.contains("'2026-02-30' is not a day of the calendar: 2026-02 has days 01 to 28"),
       "\(run.stderr)")
-    let shape = try await Executable.run("rin-badge-recount", ["--db", db.path, "--as-of", "22/11/2026"])
+    let shape = try await db.run("rin-badge-recount", ["--as-of", "22/11/2026"])
     #expect(shape.exitCode == 64)
     #expect(shape.stderr.contains("expected YYYY-MM-DD"), "\(shape.stderr)")
   }
 
   @Test func aBackfillIntoTheFutureIsRefused() async throws {
     let db = try TestDatabase(seedUsers: 5)
-    let run = try await Executable.run(
-      "rinjobs", ["backfill", "daily-score", "--db", db.path, "--from", "2026-11-01", "--to", "2099-01-01"])
+    let run = try await db.run(
+      "rinjobs", ["backfill", "daily-score", "--from", "2026-11-01", "--to", "2099-01-01"])
     #expect(run.exitCode == 64)
     #expect(run.stderr.contains("--to 2099-01-01 is after today"), "\(run.stderr)")
   }
@@ -51,8 +51,8 @@ struct FutureDateCommandLineTests {
     #expect(asked.stderr.contains("--yes"), "\(asked.stderr)")
     #expect(try db.int("SELECT count(*) FROM job_runs") == 0, "nothing ran")
 
-    let short = try await Executable.run(
-      "rinjobs", ["backfill", "daily-score", "--db", db.path, "--from", "2026-01-01", "--to", "2026-01-03"])
+    let short = try await db.run(
+      "rinjobs", ["backfill", "daily-score", "--from", "2026-01-01", "--to", "2026-01-03"])
     #expect(short.exitCode == 0, "\(short.stderr)")
     #expect(short.stdout.contains("3 of 3 days to run"), "\(short.stdout)")
 

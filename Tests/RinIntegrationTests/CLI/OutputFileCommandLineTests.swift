@@ -16,7 +16,7 @@ struct OutputFileCommandLineTests {
   @Test func aMetricsFileInAMissingFolderFailsBeforeTheRun() async throws {
     let db = try TestDatabase()
     let path = db.directory.path("no/such/dir/m.prom")
-    let run = try await Executable.run("rin-badge-recount", ["--db", db.path, "--metrics-file", path])
+    let run = try await db.run("rin-badge-recount", ["--metrics-file", path])
     #expect(run.exitCode == 64)
     Self.expectWords(run.stderr, naming: path, "does not exist")
     #expect(try db.int("SELECT count(*) FROM job_runs") == 0, "nothing ran")
@@ -44,17 +44,17 @@ struct OutputFileCommandLineTests {
   @Test func aReportThatCannotBeWrittenSaysWhereAndWhy() async throws {
     let db = try TestDatabase()
     let missing = db.directory.path("gone/report.html")
-    let run = try await Executable.run("rinjobs", ["report", "--db", db.path, "--out", missing])
+    let run = try await db.run("rinjobs", ["report", "--out", missing])
     #expect(run.exitCode == 64)
     Self.expectWords(run.stderr, naming: missing, "does not exist")
 
-    let folder = try await Executable.run(
-      "rinjobs", ["report", "--db", db.path, "--out", db.directory.url.path])
+    let folder = try await db.run(
+      "rinjobs", ["report", "--out", db.directory.url.path])
     #expect(folder.exitCode == 64)
     Self.expectWords(folder.stderr, naming: db.directory.url.path, "it is a folder")
 
     let written = db.directory.path("report.html")
-    let good = try await Executable.run("rinjobs", ["report", "--db", db.path, "--out", written])
+    let good = try await db.run("rinjobs", ["report", "--out", written])
     #expect(good.exitCode == 0, "\(good.stderr)")
     #expect(try String(contentsOfFile: written, encoding: .utf8).contains("<html"))
   }

@@ -48,18 +48,18 @@ struct ReportCommandLineTests {
       ("nightly", "2026-11-21T02:31:00Z"), ("nightly", "2026-11-22T02:31:00Z"),
       ("hourly", "2026-11-22T03:01:00Z"),
     ] {
-      let run = try await Executable.run(
+      let run = try await db.run(
         "rinjobs",
-        ["pipeline", "run", pipeline, "--scheduled", "--config", config, "--db", db.path, "--now", now])
+        ["pipeline", "run", pipeline, "--scheduled", "--config", config, "--now", now])
       #expect(run.exitCode == 0, "\(pipeline) at \(now): \(run.stderr)")
     }
-    let failing = try await Executable.run(
-      "rin-enrichment-fetch", ["--config", try Self.config(db, provider: true), "--db", db.path])
+    let failing = try await db.run(
+      "rin-enrichment-fetch", ["--config", try Self.config(db, provider: true)])
     #expect(failing.exitCode == 78, "\(failing.stderr)")
 
     let page = db.directory.path("report.html")
-    let written = try await Executable.run(
-      "rinjobs", ["report", "--config", config, "--db", db.path, "--out", page])
+    let written = try await db.run(
+      "rinjobs", ["report", "--config", config, "--out", page])
     #expect(written.exitCode == 0, "\(written.stderr)")
     let html = try String(contentsOfFile: page, encoding: .utf8)
 

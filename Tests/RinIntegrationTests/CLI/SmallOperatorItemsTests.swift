@@ -24,31 +24,31 @@ struct SmallOperatorItemsTests {
 
   @Test func negativeNumbersNameTheOption() async throws {
     let db = try TestDatabase()
-    let user = try await Executable.run("rin-badge-recount", ["--db", db.path, "--user", "-5"])
+    let user = try await db.run("rin-badge-recount", ["--user", "-5"])
     #expect(user.exitCode == 64)
     #expect(user.stderr.contains("--user -5: user ids are positive"), "\(user.stderr)")
-    let wait = try await Executable.run("rin-badge-recount", ["--db", db.path, "--wait", "-1"])
+    let wait = try await db.run("rin-badge-recount", ["--wait", "-1"])
     #expect(wait.exitCode == 64)
     #expect(wait.stderr.contains("--wait -1"), "\(wait.stderr)")
-    let limit = try await Executable.run("rinjobs", ["history", "--db", db.path, "--limit", "-3"])
+    let limit = try await db.run("rinjobs", ["history", "--limit", "-3"])
     #expect(limit.exitCode == 64)
     #expect(limit.stderr.contains("--limit -3"), "\(limit.stderr)")
   }
 
   @Test func historyOfAnUnknownPipelineIsBadUsage() async throws {
     let db = try TestDatabase()
-    let run = try await Executable.run(
-      "rinjobs", ["history", "--config", repoConfig, "--db", db.path, "--pipeline", "nosuch"])
+    let run = try await db.run(
+      "rinjobs", ["history", "--config", repoConfig, "--pipeline", "nosuch"])
     #expect(run.exitCode == 64)
     #expect(run.stderr.contains("no pipeline 'nosuch'"), "\(run.stderr)")
-    let known = try await Executable.run(
-      "rinjobs", ["history", "--config", repoConfig, "--db", db.path, "--pipeline", "nightly"])
+    let known = try await db.run(
+      "rinjobs", ["history", "--config", repoConfig, "--pipeline", "nightly"])
     #expect(known.exitCode == 0, "\(known.stderr)")
   }
 
   @Test func seedingANonEmptyDatabaseIsBadUsage() async throws {
     let db = try TestDatabase(seedUsers: 3)
-    let run = try await Executable.run("rinjobs-dev", ["seed", "--db", db.path, "--users", "2"])
+    let run = try await db.run("rinjobs-dev", ["seed", "--users", "2"])
     #expect(run.exitCode == 64)
     #expect(run.stderr.contains("already has 3 rows"), "\(run.stderr)")
   }
@@ -79,7 +79,7 @@ struct SmallOperatorItemsTests {
     try db.execute(
       "INSERT INTO job_leases (job, shard, run_id, host, pid, acquired_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
       ["badge-recount", "all", 99, ProcessInfo.processInfo.hostName, Int(getpid()), 0, 4_102_444_800])
-    let run = try await Executable.run("rin-badge-recount", ["--db", db.path])
+    let run = try await db.run("rin-badge-recount", [])
     #expect(run.exitCode == 75)
     #expect(run.stderr.contains("lease until 2100-01-01T00:00:00Z"), "\(run.stderr)")
   }

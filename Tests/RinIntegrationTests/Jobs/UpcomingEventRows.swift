@@ -29,11 +29,3 @@ struct UpcomingEventRow: Hashable, Comparable, CustomStringConvertible {
     }
   }
 }
-
-/// Unix seconds of an ISO 8601 instant, for readable test clocks.
-func instant(_ iso: String) throws -> Int64 {
-  guard let date = ISO8601DateFormatter().date(from: iso) else {
-    throw CocoaError(.formatting, userInfo: [NSDebugDescriptionErrorKey: "not ISO 8601: \(iso)"])
-  }
-  return Int64(date.timeIntervalSince1970)
-}

@@ -112,8 +112,8 @@ struct CrontabTests {
         config: RinConfig(storage: StorageSettings(url: db.path), pipelines: [pipeline], sourcePath: "test"),
         storage: db.storage, logger: Logger(label: "test"), jobs: { JobCatalog.job($0) })
       let triggers = Self.triggerInstants(
-        minutes: minutes, hostZone: hostZone, from: try PipelineFixture.instant(from),
-        through: try PipelineFixture.instant(through))
+        minutes: minutes, hostZone: hostZone, from: try instant(from),
+        through: try instant(through))
       for trigger in triggers {
         var options = PipelineRunOptions()
         options.scheduled = true

@@ -24,28 +24,28 @@ struct PipelineDeadlineTests {
         jobs: [badge-recount]
         deadline: 1h
     """.write(toFile: config, atomically: true, encoding: .utf8)
-    func rinjobs(_ arguments: [String]) async throws -> Executable.Result {
-      try await Executable.run("rinjobs", arguments + ["--config", config, "--db", db.path])
-    }
-
     // The slot of 2026-11-22 02:30 runs now, days after its 02:40 deadline.
-    let late = try await rinjobs([
-      "pipeline", "run", "scores", "--scheduled", "--now", "2026-11-22T02:30:20Z",
-    ])
+    let late = try await db.run(
+      "rinjobs",
+      [
+        "pipeline", "run", "scores", "--scheduled", "--now", "2026-11-22T02:30:20Z",
+      ], config: config)
     #expect(late.exitCode == 0, "\(late.stderr)")
-    let status = try await rinjobs(["status", "scores", "--now", "2026-11-22T03:00:00Z"])
+    let status = try await db.run(
+      "rinjobs", ["status", "scores", "--now", "2026-11-22T03:00:00Z"], config: config)
     #expect(status.exitCode == 1, "a late slot is a problem: \(status.stdout)")
     #expect(status.stdout.contains("late: 2026-11-22T02:30:00Z (finished "), "\(status.stdout)")
     #expect(status.stdout.contains("after its deadline 2026-11-22T02:40:00Z)"), "\(status.stdout)")
 
     // A slot run on time: lateness 0 in the metrics file.
     let metrics = db.directory.path("metrics.prom")
-    let onTime = try await rinjobs(["pipeline", "run", "minutely", "--scheduled", "--metrics-file", metrics])
+    let onTime = try await db.run(
+      "rinjobs", ["pipeline", "run", "minutely", "--scheduled", "--metrics-file", metrics], config: config)
     #expect(onTime.exitCode == 0, "\(onTime.stderr)")
     #expect(try Promtool.checkMetrics(atPath: metrics) == nil)
     let text = try String(contentsOfFile: metrics, encoding: .utf8)
     #expect(text.contains("rinjobs_deadline_lateness_seconds{job=\"pipeline:minutely\"} 0"), "\(text)")
-    let fine = try await rinjobs(["status", "minutely"])
+    let fine = try await db.run("rinjobs", ["status", "minutely"], config: config)
     #expect(!fine.stdout.contains("late:"), "\(fine.stdout)")
   }
 }

@@ -45,7 +45,7 @@ struct PipelineFixture {
     options.catchUp = catchUp
     options.maxAge = maxAge
     options.dryRun = dryRun
-    options.now = .init(seconds: try Self.instant(now))
+    options.now = .init(seconds: try instant(now))
     let runner = PipelineRunner(
       config: config, storage: db.storage, logger: Logger(label: "test"), jobs: jobs)
     guard let pipeline = config.pipeline(named: name) else { throw FixtureError.noPipeline(name) }
@@ -57,7 +57,7 @@ struct PipelineFixture {
   {
     guard let pipeline = config.pipeline(named: name) else { throw FixtureError.noPipeline(name) }
     return try PipelineStatus.compute(
-      pipeline, storage: db.storage, now: try Self.instant(now), lookBack: lookBack,
+      pipeline, storage: db.storage, now: try instant(now), lookBack: lookBack,
       grace: PipelineRunOptions.defaultGrace, staleBefore: 0)
   }
 
@@ -71,14 +71,8 @@ struct PipelineFixture {
     }
   }
 
-  static func instant(_ iso: String) throws -> Int64 {
-    guard let date = ISO8601DateFormatter().date(from: iso) else { throw FixtureError.badInstant(iso) }
-    return Int64(date.timeIntervalSince1970)
-  }
-
   enum FixtureError: Error {
     case noPipeline(String)
-    case badInstant(String)
   }
 }
 

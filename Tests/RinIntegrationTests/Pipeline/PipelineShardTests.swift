@@ -19,25 +19,21 @@ struct PipelineShardTests {
         jobs: [daily-score, badge-recount]
     """.write(toFile: config, atomically: true, encoding: .utf8)
     let slot = ["--scheduled", "--now", "2026-11-22T02:30:20Z"]
-    func rinjobs(_ db: TestDatabase, _ arguments: [String], environment: [String: String] = [:]) async throws
-      -> Executable.Result
-    {
-      try await Executable.run(
-        "rinjobs", arguments + ["--config", config, "--db", db.path], environment: environment)
-    }
-
-    let first = try await rinjobs(sharded, ["pipeline", "run", "nightly", "--shard", "0/2"] + slot)
+    let first = try await sharded.run(
+      "rinjobs", ["pipeline", "run", "nightly", "--shard", "0/2"] + slot, config: config)
     #expect(first.exitCode == 0, "\(first.stderr)")
-    let halfDone = try await rinjobs(sharded, ["status", "nightly", "--now", "2026-11-22T03:00:00Z"])
+    let halfDone = try await sharded.run(
+      "rinjobs", ["status", "nightly", "--now", "2026-11-22T03:00:00Z"], config: config)
     #expect(
       halfDone.exitCode == 1 && halfDone.stdout.contains("missed: 2026-11-22T02:30:00Z"), "\(halfDone.stdout)"
     )
 
-    let second = try await rinjobs(
-      sharded, ["pipeline", "run", "nightly", "--shard", "auto/2"] + slot,
+    let second = try await sharded.run(
+      "rinjobs", ["pipeline", "run", "nightly", "--shard", "auto/2"] + slot, config: config,
       environment: ["JOB_COMPLETION_INDEX": "1"])
     #expect(second.exitCode == 0, "\(second.stderr)")
-    let done = try await rinjobs(sharded, ["status", "nightly", "--now", "2026-11-22T03:00:00Z"])
+    let done = try await sharded.run(
+      "rinjobs", ["status", "nightly", "--now", "2026-11-22T03:00:00Z"], config: config)
     #expect(done.exitCode == 0, "\(done.stdout)")
 
     let rows = try sharded.strings(
@@ -47,12 +43,13 @@ struct PipelineShardTests {
       try sharded.strings("SELECT DISTINCT shard FROM job_runs WHERE job = 'daily-score' ORDER BY shard")
         == ["0/2", "1/2"])
 
-    let again = try await rinjobs(sharded, ["pipeline", "run", "nightly", "--shard", "0/2"] + slot)
+    let again = try await sharded.run(
+      "rinjobs", ["pipeline", "run", "nightly", "--shard", "0/2"] + slot, config: config)
     #expect(again.exitCode == 0, "\(again.stderr)")
     #expect(
       try sharded.int("SELECT count(*) FROM job_runs WHERE job = 'pipeline:nightly'") == 2, "already done")
 
-    let unsharded = try await rinjobs(whole, ["pipeline", "run", "nightly"] + slot)
+    let unsharded = try await whole.run("rinjobs", ["pipeline", "run", "nightly"] + slot, config: config)
     #expect(unsharded.exitCode == 0, "\(unsharded.stderr)")
     // Rows, not insertion order: the shards insert in their own order.
     for query in [

@@ -47,7 +47,7 @@ struct SchemaMigrationTests {
     #expect(!FileManager.default.fileExists(atPath: missing))
 
     let db = try TestDatabase()
-    let upToDate = try await Executable.run("rinjobs", ["migrate", "--dry-run", "--db", db.path])
+    let upToDate = try await db.run("rinjobs", ["migrate", "--dry-run"])
     #expect(upToDate.exitCode == 0, "\(upToDate.stderr)")
     #expect(upToDate.stdout.contains("schema up to date; nothing to do"), "\(upToDate.stdout)")
 
@@ -56,7 +56,7 @@ struct SchemaMigrationTests {
     try db.execute("DELETE FROM grdb_migrations WHERE identifier = ?", [last.name])
     let indexes = "SELECT name FROM sqlite_master WHERE type = 'index' ORDER BY name"
     let before = try db.strings(indexes)
-    let pending = try await Executable.run("rinjobs", ["migrate", "--dry-run", "--db", db.path])
+    let pending = try await db.run("rinjobs", ["migrate", "--dry-run"])
     #expect(pending.exitCode == 0, "\(pending.stderr)")
     #expect(pending.stdout.contains("would apply 1 migration:"), "\(pending.stdout)")
     #expect(pending.stdout.contains("- \(last.name) (an index on a services' table)"))
