@@ -32,8 +32,7 @@ protocol SQLExecutor {
   func forEachRow(_ sql: String, _ arguments: [SQLValue], _ body: (any SQLRowReader) throws -> Void)
     throws
   /// The rows of a query whose result is bounded by a batch (a few rows per user of it), read
-  /// at once: on PostgreSQL one round trip instead of a cursor's three (declare, fetch, close),
-  /// which at M were most of a quiet night's time on the server.
+  /// at once: on PostgreSQL one round trip instead of a cursor's three (declare, fetch, close).
   func forEachBatchRow(_ sql: String, _ arguments: [SQLValue], _ body: (any SQLRowReader) throws -> Void)
     throws
   /// `execute` of an `INSERT`, `UPDATE` or `DELETE` (no `RETURNING`): the path of

@@ -56,7 +56,7 @@ public final class Storage: Sendable {
   }
 
   /// Applies pending migrations; refuses a database written by a newer binary. On SQLite every
-  /// step runs (an index build holds the write lock while it runs: seconds at M); on PostgreSQL
+  /// step runs (an index build holds the write lock while it runs); on PostgreSQL
   /// an index on a services' table waits for `buildServiceIndexes` (`PostgresSchema.migrate`).
   public func migrate(buildServiceIndexes: Bool = true) throws {
     try backend.migrate(buildServiceIndexes: buildServiceIndexes)

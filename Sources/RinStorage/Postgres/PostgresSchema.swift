@@ -116,7 +116,7 @@ enum PostgresSchema {
       // PostgreSQL keeps statistics of an indexed expression only from the table's next
       // ANALYZE, which autovacuum may not run for a long time on a big table that changes
       // slowly; without them it guessed a third of `users` changed since the last night and
-      // read every linked contact (250 ms instead of 0.3 ms at M). ANALYZE samples the table
+      // read every linked contact instead of the few that changed. ANALYZE samples the table
       // and blocks neither reads nor writes.
       if let table = createdIndexTable(statement) { try connection.simple("ANALYZE \(table)") }
     }

@@ -14,9 +14,10 @@ struct GRDBExecutor: SQLExecutor {
   }
 
   /// Binds and steps the cached statement directly, and reads its columns straight from SQLite,
-  /// as `executeWrite` does: GRDB's `StatementArguments` for a batch's `IN` list of a thousand
-  /// ids was 7 % of a second badge-recount at L, and its generic row decoding was the hot spot
-  /// of a per-contact scan. A read changes no transaction state, so GRDB has nothing to track.
+  /// as `executeWrite` does: GRDB's `StatementArguments` (an existential and a `DatabaseValue`
+  /// per value) for a batch's `IN` list of a thousand ids, and its generic row decoding, showed
+  /// in the profiles of per-contact scans (BENCHMARKS.md). A read changes no transaction state,
+  /// so GRDB has nothing to track.
   func forEachRow(
     _ sql: String, _ arguments: [SQLValue], _ body: (any SQLRowReader) throws -> Void
   ) throws {
@@ -37,8 +38,8 @@ struct GRDBExecutor: SQLExecutor {
 extension GRDBExecutor {
   /// Binds straight from the `SQLValue`s and steps the cached statement: going through GRDB's
   /// `StatementArguments` (an existential and a `DatabaseValue` per value, then a validation
-  /// pass) cost more than SQLite's own insert in the multi-row upserts of a first run
-  /// (upcoming-birthdays at M writes 400,000 rows). Only for writes, which return no rows and
+  /// pass) cost more than SQLite's own insert in the multi-row upserts of a first run. Only for
+  /// writes, which return no rows and
   /// change no transaction state, so GRDB's bookkeeping around a statement has nothing to do.
   @discardableResult
   func executeWrite(_ sql: String, _ arguments: [SQLValue]) throws -> Int {

@@ -59,7 +59,7 @@ struct SQLiteBackend: StorageBackend {
     try db.execute(sql: "PRAGMA synchronous = NORMAL")
   }
 
-  /// Every step runs, index builds included: one holds the write lock while it runs (seconds at M).
+  /// Every step runs, index builds included: one holds the write lock while it runs.
   func migrate(buildServiceIndexes: Bool) throws {
     let migrator = Migrations.migrator
     try inDatabase { db in

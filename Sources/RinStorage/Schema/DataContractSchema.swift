@@ -111,20 +111,18 @@ enum DataContractSchema {
     CREATE INDEX contact_emails_by_contact_with_address ON contact_emails(contact_id, address);
     """
 
-  /// upcoming-birthdays reads each user's live contacts that have a birthday: reached through
-  /// their owner in this index alone, a batch reads one run of entries per user wherever the
-  /// contacts' ids lie (by `contacts_by_user` each contact was a probe into the table: 2.2 × the
-  /// CPU on production's id layout at M). Partial: only the rows the job reads, and a contact
-  /// without a birthday costs the services no index write. On PostgreSQL the birthday is left
-  /// out (`PostgresSchema`): a btree entry holds about 2.7 KB, and a longer birthday would make
-  /// the services' write fail.
   /// `upcoming_events`' key starts with `user_id`, so the key's own index answers every read by
-  /// owner; the separate owner index only doubled each row's index writes (about 400,000 rows on
-  /// a first upcoming-birthdays at M).
+  /// owner; a separate owner index only doubles each row's index writes.
   static let dropUpcomingEventsByOwner = """
     DROP INDEX IF EXISTS upcoming_events_by_user;
     """
 
+  /// upcoming-birthdays reads each user's live contacts that have a birthday: reached through
+  /// their owner in this index alone, a batch reads one run of entries per user wherever the
+  /// contacts' ids lie, where `contacts_by_user` cost a probe into the table per contact.
+  /// Partial: only the rows the job reads, and a contact without a birthday costs the services
+  /// no index write. On PostgreSQL the birthday is left out (`PostgresSchema`): a btree entry
+  /// holds about 2.7 KB, and a longer birthday would make the services' write fail.
   static let liveBirthdaysByOwner = """
     CREATE INDEX contacts_birthdays_by_user ON contacts(user_id, birthday, deleted_at)
       WHERE deleted_at IS NULL AND birthday IS NOT NULL;
@@ -132,7 +130,7 @@ enum DataContractSchema {
 
   /// daily-score reads every contact of a batch's users: through their owner in this index
   /// alone, one run of entries per user wherever the contacts' ids lie (by `contacts_by_user`
-  /// each contact was a probe into the table, 4.6 of 25 s at M on production's id layout).
+  /// each contact was a probe into the table).
   /// `updated_at` tells it whether the facts it derived from a contact last time still hold
   /// (`score_contact_facts`).
   static let contactsForScoreByOwner = """
@@ -151,8 +149,7 @@ enum DataContractSchema {
 
   /// daily-score asks of each contact linked to a Rin user whether that user has the owner
   /// among their live contacts (*mutual*): answered in this index alone. Replaces
-  /// `contacts_by_rin_user`, of which it is a superset. (The two covering indexes took daily-score
-  /// at M on production's id layout from 7.9 to 5.4 s.)
+  /// `contacts_by_rin_user`, of which it is a superset.
   static let contactsByRinUserForMutualChecks = """
     CREATE INDEX contacts_by_rin_user_with_owner ON contacts(rin_user_id, user_id, created_at, deleted_at)
       WHERE rin_user_id IS NOT NULL;
