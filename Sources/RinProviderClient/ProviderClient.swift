@@ -96,9 +96,8 @@ public final class ProviderClient: Sendable {
   /// Waits for this request's turn among all workers; false when the day's budget is spent.
   private func takeSharedTurn(lookups: Int) async throws -> Bool {
     guard let shared else { return true }
-    guard let start = try await shared.take(lookups: lookups) else { return false }
-    let wait = start - Date().timeIntervalSince1970
-    if wait > 0 { try await Task.sleep(nanoseconds: UInt64(wait * 1_000_000_000)) }
+    guard let wait = try await shared.take(lookups: lookups) else { return false }
+    if wait > .zero { try await Task.sleep(for: wait) }
     return true
   }
 
@@ -150,7 +149,7 @@ public final class ProviderClient: Sendable {
       }
       count { $0.longestRateLimitWait = max($0.longestRateLimitWait, wait) }
       await pacer.holdAll(for: wait)
-      try? await shared?.holdAll(until: Date().timeIntervalSince1970 + wait)
+      try? await shared?.holdAll(for: .seconds(wait))
       return .retry(.rateLimited)
     case 401, 403:
       return .done(.refused(status: response.status))

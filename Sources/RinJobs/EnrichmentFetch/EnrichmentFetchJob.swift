@@ -52,12 +52,11 @@ public struct EnrichmentFetchJob: Job {
     var tally = EnrichmentTally()
     var unchanged = 0
     var ownersUnchanged = 0
-    let fullEvery = settings.fullEvery.components.seconds
     try await context.forEachUserBatch(
       batchSize: settings.batchSize,
       prepare: { ids in
         let owners = try EnrichmentOwners.select(
-          ids, recheck: recheck, fullEverySeconds: fullEvery, context: context)
+          ids, recheck: recheck, fullEvery: settings.fullEvery, context: context)
         ownersUnchanged += owners.unchanged
         let (rows, checks) =
           owners.examined.isEmpty

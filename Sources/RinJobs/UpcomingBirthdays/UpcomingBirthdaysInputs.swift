@@ -22,7 +22,7 @@ struct UpcomingBirthdaysInputs {
   ///   (`UpcomingBirthdaysJob.collectCandidates`): only the owners it found are checked against
   ///   their own instant. Nil: every owner is.
   static func examine(
-    _ batch: UserBatch, now: Int64, settings: UpcomingBirthdaysSettings, forced: Bool,
+    _ batch: UserBatch, now: UTCInstant, settings: UpcomingBirthdaysSettings, forced: Bool,
     candidates: String? = nil
   ) throws -> UpcomingBirthdaysInputs {
     let tx = batch.tx

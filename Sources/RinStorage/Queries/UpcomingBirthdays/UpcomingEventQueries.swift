@@ -107,7 +107,7 @@ extension StorageTransaction {
   /// Inserts the occurrences, or rewrites their `contact_id` and `days_until`: never the app's
   /// `dismissed_at`, never `created_at`. A few multi-row statements per batch, not one per row.
   public func putUpcomingEvents(
-    _ events: [(userID: Int64, event: UpcomingEvent, isNew: Bool)], createdAt: Int64
+    _ events: [(userID: Int64, event: UpcomingEvent, isNew: Bool)], createdAt: UTCInstant
   )
     throws
   {
@@ -115,7 +115,7 @@ extension StorageTransaction {
       values += [
         .integer(row.userID), .integer(row.event.contactID), .text(row.event.kind.rawValue),
         .integer(row.event.refID), SQLValue(row.event.occursOn),
-        .integer(Int64(row.event.daysUntil)), .integer(createdAt),
+        .integer(Int64(row.event.daysUntil)), .instant(createdAt),
       ]
     }
     // The first rows one by one, for their samples; the rest (thousands a batch) counted per kind.
