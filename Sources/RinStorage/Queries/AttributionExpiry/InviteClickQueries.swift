@@ -48,7 +48,7 @@ extension StorageTransaction {
   /// for the scrub on SQLite; docs/JOBS.md "attribution-expiry"). Nil in a dry run too, whose
   /// deletes never reach the file.
   public func rewriteInviteClicks() throws -> Int? {
-    guard !sql.dialect.isPostgres, !isDryRun else { return nil }
+    guard sql.dialect.leavesCopiesOfMovedRows, !isDryRun else { return nil }
     // `SELECT *`: a column the services add later is carried over too.
     try sql.execute("CREATE TEMP TABLE rin_kept_invite_clicks AS SELECT * FROM invite_clicks", [])
     try sql.execute("DELETE FROM invite_clicks", [])

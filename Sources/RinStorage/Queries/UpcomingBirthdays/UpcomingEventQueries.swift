@@ -36,12 +36,12 @@ extension StorageTransaction {
     // 0.03 s by month and day. PostgreSQL chooses the seek itself.
     let index = "contacts_birthday_days_by_user"
     var hint = ""
-    if !sql.dialect.isPostgres,
+    if let indexedBy = sql.dialect.indexedBy(index),
       let found = try sql.fetchInt(
         "SELECT count(*) FROM sqlite_master WHERE type = ? AND name = ?", ["index", .text(index)]),
       found > 0
     {
-      hint = " INDEXED BY \(index)"
+      hint = indexedBy
     }
     // A few rows per owner of a batch: read at once, without a cursor on PostgreSQL (three
     // round trips instead of one).
