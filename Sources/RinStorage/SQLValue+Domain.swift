@@ -11,9 +11,9 @@ extension SQLValue {
 
 /// Instants as the tables store them: Unix seconds in an INTEGER column.
 extension SQLValue {
-  init(_ instant: UTCInstant) { self = .integer(instant.seconds) }
+  public init(_ instant: UTCInstant) { self = .integer(instant.seconds) }
 
-  init(_ instant: UTCInstant?) { self = instant.map { .integer($0.seconds) } ?? .null }
+  public init(_ instant: UTCInstant?) { self = instant.map { .integer($0.seconds) } ?? .null }
 
   static func instant(_ instant: UTCInstant) -> SQLValue { .integer(instant.seconds) }
 }
