@@ -86,7 +86,7 @@ public final class ProviderClient: Sendable {
       count { $0.retries += 1 }
       if case .rateLimited = failure { continue }  // the pacer already holds every request back
       do {
-        try await sleepUnlessBreakerOpens(seconds: settings.backoff.delay(beforeRetry: retries))
+        try await sleepUnlessBreakerOpens(for: .seconds(settings.backoff.delay(beforeRetry: retries)))
       } catch {
         return .cancelled
       }
@@ -119,8 +119,8 @@ public final class ProviderClient: Sendable {
 
   /// Sleeps a retry's backoff in short steps, so that a breaker opened meanwhile by another
   /// request ends the wait (and the run) at once instead of after up to `backoff.cap`.
-  private func sleepUnlessBreakerOpens(seconds: Double) async throws {
-    let end = ContinuousClock.now + .nanoseconds(Int64(seconds * 1_000_000_000))
+  private func sleepUnlessBreakerOpens(for delay: Duration) async throws {
+    let end = ContinuousClock.now + delay
     while ContinuousClock.now < end, !circuitBreaker.isOpen {
       try await Task.sleep(until: min(end, ContinuousClock.now + .milliseconds(100)), clock: .continuous)
     }
@@ -144,11 +144,12 @@ public final class ProviderClient: Sendable {
       count { $0.rateLimited += 1 }
       let asked = RateLimitWait.seconds(headers: response.headers, now: Date().timeIntervalSince1970)
       let wait = asked ?? settings.backoff.delay(beforeRetry: retries + 1)
-      guard wait <= settings.maxRateLimitWait else {
+      // Compared as seconds: a header may ask for more than a `Duration` holds.
+      guard wait <= settings.maxRateLimitWait / .seconds(1) else {
         return .done(.gaveUp(.rateLimitWaitTooLong(seconds: wait)))
       }
       count { $0.longestRateLimitWait = max($0.longestRateLimitWait, wait) }
-      await pacer.holdAll(for: wait)
+      await pacer.holdAll(for: .seconds(wait))
       try? await shared?.holdAll(for: .seconds(wait))
       return .retry(.rateLimited)
     case 401, 403:

@@ -41,7 +41,7 @@ struct ProviderPlan: Sendable {
     let client = ProviderClient(
       settings: ProviderClientSettings(
         baseURL: url, apiKey: key, requestsPerMinute: settings.requestsPerMinute,
-        timeout: settings.timeout.inSeconds, maxRetries: settings.maxRetries,
+        timeout: settings.timeout, maxRetries: settings.maxRetries,
         maxRateLimitWait: tuning.maxRateLimitWait, backoff: tuning.backoff,
         breakerFailures: settings.circuitBreaker.failures),
       transport: tuning.transport, breakerState: breakerState,
