@@ -2,12 +2,12 @@
 /// wins, and the other is cancelled.
 enum Deadline {
   static func run<T: Sendable>(
-    seconds: Double, _ operation: @escaping @Sendable () async throws -> T
+    for limit: Duration, _ operation: @escaping @Sendable () async throws -> T
   ) async throws -> T {
     try await withThrowingTaskGroup(of: T.self) { group in
       group.addTask { try await operation() }
       group.addTask {
-        try await Task.sleep(nanoseconds: UInt64(max(seconds, 0) * 1_000_000_000))
+        try await Task.sleep(for: max(limit, .zero))
         throw ProviderTransportError.timedOut
       }
       defer { group.cancelAll() }

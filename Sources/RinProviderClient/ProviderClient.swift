@@ -86,7 +86,7 @@ public final class ProviderClient: Sendable {
       count { $0.retries += 1 }
       if case .rateLimited = failure { continue }  // the pacer already holds every request back
       do {
-        try await sleepUnlessBreakerOpens(seconds: settings.backoff.delay(beforeRetry: retries))
+        try await sleepUnlessBreakerOpens(for: .seconds(settings.backoff.delay(beforeRetry: retries)))
       } catch {
         return .cancelled
       }
@@ -96,9 +96,8 @@ public final class ProviderClient: Sendable {
   /// Waits for this request's turn among all workers; false when the day's budget is spent.
   private func takeSharedTurn(lookups: Int) async throws -> Bool {
     guard let shared else { return true }
-    guard let start = try await shared.take(lookups: lookups) else { return false }
-    let wait = start - Date().timeIntervalSince1970
-    if wait > 0 { try await Task.sleep(nanoseconds: UInt64(wait * 1_000_000_000)) }
+    guard let wait = try await shared.take(lookups: lookups) else { return false }
+    if wait > .zero { try await Task.sleep(for: wait) }
     return true
   }
 
@@ -120,8 +119,8 @@ public final class ProviderClient: Sendable {
 
   /// Sleeps a retry's backoff in short steps, so that a breaker opened meanwhile by another
   /// request ends the wait (and the run) at once instead of after up to `backoff.cap`.
-  private func sleepUnlessBreakerOpens(seconds: Double) async throws {
-    let end = ContinuousClock.now + .nanoseconds(Int64(seconds * 1_000_000_000))
+  private func sleepUnlessBreakerOpens(for delay: Duration) async throws {
+    let end = ContinuousClock.now + delay
     while ContinuousClock.now < end, !circuitBreaker.isOpen {
       try await Task.sleep(until: min(end, ContinuousClock.now + .milliseconds(100)), clock: .continuous)
     }
@@ -145,12 +144,13 @@ public final class ProviderClient: Sendable {
       count { $0.rateLimited += 1 }
       let asked = RateLimitWait.seconds(headers: response.headers, now: Date().timeIntervalSince1970)
       let wait = asked ?? settings.backoff.delay(beforeRetry: retries + 1)
-      guard wait <= settings.maxRateLimitWait else {
+      // Compared as seconds: a header may ask for more than a `Duration` holds.
+      guard wait <= settings.maxRateLimitWait / .seconds(1) else {
         return .done(.gaveUp(.rateLimitWaitTooLong(seconds: wait)))
       }
       count { $0.longestRateLimitWait = max($0.longestRateLimitWait, wait) }
-      await pacer.holdAll(for: wait)
-      try? await shared?.holdAll(until: Date().timeIntervalSince1970 + wait)
+      await pacer.holdAll(for: .seconds(wait))
+      try? await shared?.holdAll(for: .seconds(wait))
       return .retry(.rateLimited)
     case 401, 403:
       return .done(.refused(status: response.status))

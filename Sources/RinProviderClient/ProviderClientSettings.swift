@@ -7,20 +7,20 @@ public struct ProviderClientSettings: Sendable {
   /// The bearer token. Only ever put in the `Authorization` header.
   public var apiKey: String
   public var requestsPerMinute: Int
-  /// Seconds one exchange may take, connection to last byte.
-  public var timeout: Double
+  /// How long one exchange may take, connection to last byte.
+  public var timeout: Duration
   /// Retries of a 429, 5xx, timeout or malformed body, after the first attempt.
   public var maxRetries: Int
   /// A 429 asking for a longer wait gives up those keys for this run instead.
-  public var maxRateLimitWait: Double
+  public var maxRateLimitWait: Duration
   public var backoff: Backoff
   /// Consecutive failed exchanges (unreachable, timed out, 5xx, malformed body) after which the
   /// run stops asking (`circuit_breaker.failures`).
   public var breakerFailures: Int
 
   public init(
-    baseURL: URL, apiKey: String, requestsPerMinute: Int, timeout: Double, maxRetries: Int,
-    maxRateLimitWait: Double = 300, backoff: Backoff = Backoff(), breakerFailures: Int = 10
+    baseURL: URL, apiKey: String, requestsPerMinute: Int, timeout: Duration, maxRetries: Int,
+    maxRateLimitWait: Duration = .seconds(300), backoff: Backoff = Backoff(), breakerFailures: Int = 10
   ) {
     endpoint = baseURL.appendingPathComponent("v1").appendingPathComponent("person").appendingPathComponent(
       "bulk")

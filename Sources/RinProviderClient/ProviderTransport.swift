@@ -4,8 +4,8 @@ import Foundation
 /// can run over any HTTP stack; production uses `URLSessionTransport`.
 public protocol ProviderTransport: Sendable {
   /// Sends `request`; throws `ProviderTransportError.timedOut` when no full answer came within
-  /// `timeout` seconds, `.unreachable` for a connection failure.
-  func send(_ request: ProviderHTTPRequest, timeout: Double) async throws(ProviderTransportError)
+  /// `timeout`, `.unreachable` for a connection failure.
+  func send(_ request: ProviderHTTPRequest, timeout: Duration) async throws(ProviderTransportError)
     -> ProviderHTTPResponse
 }
 

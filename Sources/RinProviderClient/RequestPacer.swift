@@ -27,8 +27,8 @@ actor RequestPacer {
     }
   }
 
-  /// No request starts in the next `seconds`.
-  func holdAll(for seconds: Double) {
-    nextSlot = max(nextSlot, clock.now + .nanoseconds(Int64(seconds * 1_000_000_000)))
+  /// No request starts within `wait`.
+  func holdAll(for wait: Duration) {
+    nextSlot = max(nextSlot, clock.now + wait)
   }
 }

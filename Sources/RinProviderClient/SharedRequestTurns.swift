@@ -2,10 +2,10 @@
 /// they keep `requests_per_minute` and the day's lookup budget (enrichment-fetch keeps them in
 /// the database: `ProviderAllowance`). Without it a client paces only its own requests.
 public protocol SharedRequestTurns: Sendable {
-  /// The wall-clock time (seconds since 1970) at which a request of `lookups` keys may start,
-  /// now or later; nil when sending it would pass the day's budget.
-  func take(lookups: Int) async throws -> Double?
+  /// How long a request of `lookups` keys waits for its turn (zero or less: it may start now);
+  /// nil when sending it would pass the day's budget.
+  func take(lookups: Int) async throws -> Duration?
 
-  /// No request of any worker starts before `wallSeconds` (a 429 asked every caller to wait).
-  func holdAll(until wallSeconds: Double) async throws
+  /// No request of any worker starts within `wait` from now (a 429 asked every caller to wait).
+  func holdAll(for wait: Duration) async throws
 }

@@ -21,7 +21,7 @@ public final class URLSessionTransport: ProviderTransport {
 
   deinit { session.invalidateAndCancel() }
 
-  public func send(_ request: ProviderHTTPRequest, timeout: Double) async throws(ProviderTransportError)
+  public func send(_ request: ProviderHTTPRequest, timeout: Duration) async throws(ProviderTransportError)
     -> ProviderHTTPResponse
   {
     var urlRequest = URLRequest(url: request.url)
@@ -29,12 +29,12 @@ public final class URLSessionTransport: ProviderTransport {
     urlRequest.httpBody = request.body
     // corelibs Foundation hands libcurl whole seconds (0.5 s becomes an immediate timeout), so
     // URLSession's limit is only a backstop a little past the deadline that really applies.
-    urlRequest.timeoutInterval = timeout.rounded(.up) + 1
+    urlRequest.timeoutInterval = (timeout / .seconds(1)).rounded(.up) + 1
     for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
     do {
       // URLSession's own timeout is an idle timeout; the deadline bounds the whole exchange.
       let prepared = urlRequest
-      let (data, response) = try await Deadline.run(seconds: timeout) {
+      let (data, response) = try await Deadline.run(for: timeout) {
         try await self.data(for: prepared)
       }
       guard let http = response as? HTTPURLResponse else {

@@ -1,3 +1,4 @@
+import RinDomain
 import RinStorage
 
 /// Writes one owner's circles: the mandatory "Contacts" circle (holding the owner's Rin
@@ -60,22 +61,22 @@ struct CircleFactory {
   ) -> Written {
     let id = IDCounters.next(&sink.ids.circle)
     let createdAt =
-      spec.kind == "custom" ? rng.int64(min(owner.createdAt, ctx.now)...ctx.now) : owner.createdAt
-    let deletedAt: Int64? = spec.deleted ? rng.int64(createdAt...ctx.now) : nil
+      spec.kind == "custom" ? rng.instant(min(owner.createdAt, ctx.now)...ctx.now) : owner.createdAt
+    let deletedAt: UTCInstant? = spec.deleted ? rng.instant(createdAt...ctx.now) : nil
     sink.insert(
       .circles,
       [
         .integer(id), .integer(owner.id), .text(spec.name), SQLValue(spec.emoji), .text(spec.kind),
-        .integer(createdAt), SQLValue(deletedAt),
+        SQLValue(createdAt), SQLValue(deletedAt),
       ])
     for index in members.sorted() {
-      let addedAt = rng.int64(max(createdAt, book.drafts[index].createdAt)...max(ctx.now, createdAt))
-      sink.insert(.circleMembers, [.integer(id), .integer(book.ids[index]), .integer(addedAt)])
+      let addedAt = rng.instant(max(createdAt, book.drafts[index].createdAt)...max(ctx.now, createdAt))
+      sink.insert(.circleMembers, [.integer(id), .integer(book.ids[index]), SQLValue(addedAt)])
     }
     for index in removals.sorted() {
       sink.insert(
         .circleRemovals,
-        [.integer(id), .integer(book.ids[index]), .integer(rng.int64(createdAt...max(ctx.now, createdAt)))])
+        [.integer(id), .integer(book.ids[index]), SQLValue(rng.instant(createdAt...max(ctx.now, createdAt)))])
     }
     return Written(id: id, deleted: spec.deleted)
   }

@@ -1,3 +1,4 @@
+import RinDomain
 import RinStorage
 
 /// Other users asking to join the owner's circles, live and deleted (a request on a deleted
@@ -24,7 +25,7 @@ enum CircleRequestsFactory {
         .accessRequests,
         [
           .integer(IDCounters.next(&sink.ids.accessRequest)), .integer(circle.id), .integer(requester),
-          .text(status), .integer(ctx.past(&rng, days: 45, floor: owner.createdAt)),
+          .text(status), SQLValue(ctx.past(&rng, days: 45, floor: owner.createdAt)),
         ])
     }
   }

@@ -1,3 +1,4 @@
+import RinDomain
 import RinStorage
 
 /// One contact before it gets its id, with its phone and email rows.
@@ -27,9 +28,9 @@ struct ContactDraft {
   var source = "device"
   var rinUserID: Int64?
   var editedFields: String?
-  var createdAt: Int64 = 0
-  var updatedAt: Int64?
-  var deletedAt: Int64?
+  var createdAt: UTCInstant = 0
+  var updatedAt: UTCInstant?
+  var deletedAt: UTCInstant?
   var phones: [(raw: String?, label: String?)] = []
   var emails: [(address: String?, label: String?)] = []
 
@@ -42,7 +43,7 @@ struct ContactDraft {
         .integer(id), .integer(owner), SQLValue(given), SQLValue(family), SQLValue(display),
         SQLValue(company),
         SQLValue(title), SQLValue(birthday), .text(source), SQLValue(rinUserID), SQLValue(editedFields),
-        .integer(createdAt), SQLValue(updatedAt), SQLValue(deletedAt),
+        SQLValue(createdAt), SQLValue(updatedAt), SQLValue(deletedAt),
       ])
     for phone in phones {
       sink.insert(.contactPhones, [.integer(id), SQLValue(phone.raw), SQLValue(phone.label)])

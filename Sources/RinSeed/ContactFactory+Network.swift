@@ -1,3 +1,5 @@
+import RinDomain
+
 /// Contacts that point at other Rin users (what enrichment-fetch's Rin-network source and
 /// daily-score's `rin`/`mutual` counts feed on) and near-duplicates for merge suggestions.
 extension ContactFactory {
@@ -51,7 +53,7 @@ extension ContactFactory {
     if draft.phones.count > 1 { draft.phones.removeLast() }
     if rng.chance(0.5) { draft.emails = [] }
     draft.source = rng.chance(0.5) ? "manual" : "device"
-    draft.createdAt = rng.int64(original.createdAt...ctx.now)
+    draft.createdAt = rng.instant(original.createdAt...ctx.now)
     draft.updatedAt = draft.createdAt
     draft.deletedAt = nil
     draft.rinUserID = nil

@@ -1,4 +1,5 @@
 import Foundation
+import RinDomain
 
 /// Contacts that carry (or deliberately lack) a pattern group's trait.
 extension ContactFactory {
@@ -11,7 +12,7 @@ extension ContactFactory {
     for _ in 0..<group.removed { result.append(matching(group, role: .removed(g), &rng)) }
     for _ in 0..<group.deleted {
       var draft = matching(group, role: .candidate(g), &rng)
-      draft.deletedAt = rng.int64(draft.createdAt...ctx.now)
+      draft.deletedAt = rng.instant(draft.createdAt...ctx.now)
       result.append(draft)
     }
     return result

@@ -1,3 +1,5 @@
+import RinDomain
+
 /// Makes the contacts of one owner's address book.
 struct ContactFactory {
   let ctx: SeedContext
@@ -91,18 +93,19 @@ struct ContactFactory {
     draft.editedFields = rng.chance(0.04) ? rng.pick(Self.editedFields) : nil
     let start = owner.createdAt
     let roll = rng.unit()
-    if roll < 0.06 && start + SeedContext.day <= ctx.now {
-      draft.createdAt = rng.int64(max(start + SeedContext.day, ctx.now - 30 * SeedContext.day)...ctx.now)
+    if roll < 0.06 && start.advanced(by: SeedContext.day) <= ctx.now {
+      draft.createdAt = rng.instant(
+        max(start.advanced(by: SeedContext.day), ctx.now.advanced(by: -30 * SeedContext.day))...ctx.now)
     } else if roll < 0.75 || draft.source == "device" && roll < 0.85 {
-      draft.createdAt = min(ctx.now, start + rng.int64(0...(2 * SeedContext.hour)))
+      draft.createdAt = min(ctx.now, start.advanced(by: rng.int64(0...(2 * SeedContext.hour))))
     } else {
-      draft.createdAt = rng.int64(min(start, ctx.now)...ctx.now)
+      draft.createdAt = rng.instant(min(start, ctx.now)...ctx.now)
     }
-    draft.updatedAt = rng.chance(0.5) ? draft.createdAt : rng.int64(draft.createdAt...ctx.now)
+    draft.updatedAt = rng.chance(0.5) ? draft.createdAt : rng.instant(draft.createdAt...ctx.now)
     if rng.chance(0.04) {
       let recent = rng.chance(0.5)
-      let from = recent ? max(draft.createdAt, ctx.now - 30 * SeedContext.day) : draft.createdAt
-      draft.deletedAt = rng.int64(from...ctx.now)
+      let from = recent ? max(draft.createdAt, ctx.now.advanced(by: -30 * SeedContext.day)) : draft.createdAt
+      draft.deletedAt = rng.instant(from...ctx.now)
     }
   }
 }

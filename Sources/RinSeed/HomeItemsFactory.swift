@@ -1,3 +1,4 @@
+import RinDomain
 import RinStorage
 
 /// What the Home tab's "Needs Attention" counts: merge suggestions, sync conflicts and
@@ -25,7 +26,7 @@ struct HomeItemsFactory {
         [
           .integer(IDCounters.next(&sink.ids.syncConflict)), .integer(owner.id), .integer(rng.pick(book.ids)),
           .text(rng.chance(0.6) ? "open" : "resolved"),
-          .integer(ctx.past(&rng, days: 60, floor: owner.createdAt)),
+          SQLValue(ctx.past(&rng, days: 60, floor: owner.createdAt)),
         ])
     }
     for _ in 0..<rng.weighted([(0, 45), (1, 30), (2, 15), (3, 10)]) {
@@ -35,7 +36,7 @@ struct HomeItemsFactory {
           .integer(IDCounters.next(&sink.ids.securityItem)), .integer(owner.id),
           .text(rng.pick(Self.securityKinds)),
           .text(rng.chance(0.55) ? "open" : "resolved"),
-          .integer(ctx.past(&rng, days: 90, floor: owner.createdAt)),
+          SQLValue(ctx.past(&rng, days: 90, floor: owner.createdAt)),
         ])
     }
   }
@@ -63,16 +64,16 @@ struct HomeItemsFactory {
           ? rng.pick(Self.edgeConfidences)
           : (Double(rng.int(5_000...9_999)) / 10_000)
       let status = rng.weighted([("pending", 55), ("merged", 12), ("not_same", 15), ("auto_merged", 18)])
-      let skipped: Int64? =
+      let skipped: UTCInstant? =
         status == "pending" && rng.chance(0.15)
-        ? ctx.now + rng.int64((-5 * SeedContext.day)...(10 * SeedContext.day)) : nil
+        ? ctx.now.advanced(by: rng.int64((-5 * SeedContext.day)...(10 * SeedContext.day))) : nil
       sink.insert(
         .mergeSuggestions,
         [
           .integer(IDCounters.next(&sink.ids.mergeSuggestion)), .integer(owner.id), .integer(pair.0),
           .integer(pair.1),
           SQLValue(confidence), .text(status), SQLValue(skipped),
-          .integer(ctx.past(&rng, days: 120, floor: owner.createdAt)),
+          SQLValue(ctx.past(&rng, days: 120, floor: owner.createdAt)),
         ])
     }
   }

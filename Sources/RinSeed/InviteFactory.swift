@@ -1,3 +1,4 @@
+import RinDomain
 import RinStorage
 
 /// Invite links, shares, raw clicks over the last 30 days (with clicks exactly on and one
@@ -8,19 +9,23 @@ enum InviteFactory {
   static func write(owner: UserProfile, _ ctx: SeedContext, into sink: RowBuffer) {
     var rng = ctx.random(.invites, owner.id)
     for (position, code) in owner.inviteCodes.enumerated() {
-      let createdAt = rng.int64(min(owner.createdAt, ctx.now)...ctx.now)
-      sink.insert(.inviteLinks, [.text(code), .integer(owner.id), .integer(createdAt)])
+      let createdAt = rng.instant(min(owner.createdAt, ctx.now)...ctx.now)
+      sink.insert(.inviteLinks, [.text(code), .integer(owner.id), SQLValue(createdAt)])
       var clicks = (0..<rng.int(0...8)).map { _ in ctx.past(&rng, days: 30) }
       if position == 0 && owner.id % 50 == 1 {
-        let boundary = ctx.now - 7 * SeedContext.day
-        clicks += [boundary - 1, boundary, boundary + 1, ctx.now - 30 * SeedContext.day, ctx.now]
+        let boundary = ctx.now.advanced(by: -7 * SeedContext.day)
+        clicks += [
+          boundary.advanced(by: -1), boundary, boundary.advanced(by: 1),
+          ctx.now.advanced(by: -30 * SeedContext.day),
+          ctx.now,
+        ]
       }
       for clickedAt in clicks {
         sink.insert(
           .inviteClicks,
           [
             .integer(IDCounters.next(&sink.ids.inviteClick)), .text(code), .text(hex(rng.next())),
-            .integer(clickedAt),
+            SQLValue(clickedAt),
           ])
       }
     }
@@ -31,7 +36,7 @@ enum InviteFactory {
         .inviteShares,
         [
           .integer(IDCounters.next(&sink.ids.inviteShare)), .integer(owner.id), .text(rng.pick(channels)),
-          .integer(sharedAt),
+          SQLValue(sharedAt),
         ])
     }
     attribution(owner, ctx, sink, &rng)
@@ -53,14 +58,14 @@ enum InviteFactory {
     }
     guard let inviter, !inviter.inviteCodes.isEmpty else { return }
     let installedAt = owner.createdAt
-    let clickedAt = installedAt - rng.int64(60...(6 * SeedContext.day))
-    let onboardedAt: Int64? =
-      rng.chance(0.7) ? min(ctx.now, installedAt + rng.int64(600...(2 * SeedContext.day))) : nil
+    let clickedAt = installedAt.advanced(by: -rng.int64(60...(6 * SeedContext.day)))
+    let onboardedAt: UTCInstant? =
+      rng.chance(0.7) ? min(ctx.now, installedAt.advanced(by: rng.int64(600...(2 * SeedContext.day)))) : nil
     sink.insert(
       .attributions,
       [
-        .integer(owner.id), .text(rng.pick(inviter.inviteCodes)), .integer(inviter.id), .integer(clickedAt),
-        .integer(installedAt), SQLValue(onboardedAt),
+        .integer(owner.id), .text(rng.pick(inviter.inviteCodes)), .integer(inviter.id), SQLValue(clickedAt),
+        SQLValue(installedAt), SQLValue(onboardedAt),
       ])
   }
 

@@ -30,7 +30,8 @@ enum ReminderFactory {
           default: nil
           }
       }
-      let completed: Int64? = !(dueToday && position == 0) && rng.chance(0.2) ? ctx.past(&rng, days: 10) : nil
+      let completed: UTCInstant? =
+        !(dueToday && position == 0) && rng.chance(0.2) ? ctx.past(&rng, days: 10) : nil
       sink.insert(
         .reminders,
         [

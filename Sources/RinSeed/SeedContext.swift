@@ -3,7 +3,7 @@ import RinDomain
 /// The fixed inputs every generator reads.
 struct SeedContext: Sendable {
   let seed: UInt64
-  let now: Int64
+  let now: UTCInstant
   let users: Int
   /// The UTC date of `now`: birthdays and reminders are placed relative to it.
   let today: CalendarDate
@@ -15,6 +15,7 @@ struct SeedContext: Sendable {
     today = CalendarDate(utcInstant: options.now)
   }
 
+  /// Seconds in a day and an hour: the generators draw spans as whole seconds.
   static let day: Int64 = 86_400
   static let hour: Int64 = 3_600
 
@@ -23,8 +24,8 @@ struct SeedContext: Sendable {
   }
 
   /// A uniform instant in the last `days` days (never after `now`, never before `floor`).
-  func past(_ rng: inout SeedRandom, days: Int64, floor: Int64 = .min) -> Int64 {
-    let earliest = max(now - days * Self.day, floor)
-    return earliest >= now ? now : rng.int64(earliest...now)
+  func past(_ rng: inout SeedRandom, days: Int64, floor: UTCInstant = .min) -> UTCInstant {
+    let earliest = max(now.advanced(by: -days * Self.day), floor)
+    return earliest >= now ? now : rng.instant(earliest...now)
   }
 }

@@ -1,17 +1,19 @@
+import RinDomain
+
 /// What to seed. The same `users`, `seed` and `now` always give byte-identical table contents.
 public struct SeedOptions: Sendable {
   public var users: Int
   public var seed: UInt64
-  /// The instant the data is relative to (Unix seconds UTC): recent clicks, upcoming
-  /// birthdays and new accounts are placed around it.
-  public var now: Int64
+  /// The instant the data is relative to: recent clicks, upcoming birthdays and new accounts
+  /// are placed around it.
+  public var now: UTCInstant
   /// Users per transaction: bounds memory and lock time, never changes the content.
   public var usersPerTransaction: Int
   /// How contact ids are handed out; the rows are the same either way, renumbered.
   public var contactIDs: ContactIDLayout
 
   public init(
-    users: Int, seed: UInt64 = 1, now: Int64, usersPerTransaction: Int = 100,
+    users: Int, seed: UInt64 = 1, now: UTCInstant, usersPerTransaction: Int = 100,
     contactIDs: ContactIDLayout = .creationOrder
   ) {
     self.users = users

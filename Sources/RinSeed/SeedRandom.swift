@@ -1,4 +1,5 @@
 import Foundation
+import RinDomain
 
 /// The seeder's draws from a `SplitMix64` stream. It deliberately does not offer the standard
 /// library's `random(in:using:)` and `shuffled(using:)`: they may change their algorithms
@@ -31,6 +32,11 @@ struct SeedRandom {
 
   mutating func int(_ range: ClosedRange<Int>) -> Int {
     range.lowerBound + below(range.upperBound - range.lowerBound + 1)
+  }
+
+  /// An instant drawn as `int64` draws its seconds.
+  mutating func instant(_ range: ClosedRange<UTCInstant>) -> UTCInstant {
+    UTCInstant(seconds: int64(range.lowerBound.seconds...range.upperBound.seconds))
   }
 
   mutating func int64(_ range: ClosedRange<Int64>) -> Int64 {

@@ -43,7 +43,6 @@ public enum Seeder {
       try Dictionary(uniqueKeysWithValues: DataContract.inputTables.map { ($0, try tx.count($0)) })
     }
     let elapsed = ContinuousClock.now - started
-    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-    return SeedSummary(rows: rows, elapsedSeconds: seconds)
+    return SeedSummary(rows: rows, elapsedSeconds: elapsed / .seconds(1))
   }
 }

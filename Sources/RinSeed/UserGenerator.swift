@@ -1,3 +1,4 @@
+import RinDomain
 import RinStorage
 
 /// Writes everything one user owns, in a fixed order of tables.
@@ -9,7 +10,7 @@ enum UserGenerator {
       [
         .integer(owner.id), SQLValue(owner.displayName), SQLValue(owner.phone?.e164),
         .integer(owner.phoneVerified ? 1 : 0), SQLValue(owner.region), SQLValue(owner.timezone),
-        .integer(owner.createdAt), SQLValue(owner.deletedAt),
+        SQLValue(owner.createdAt), SQLValue(owner.deletedAt),
       ])
     var planRandom = ctx.random(.patterns, owner.id)
     let groups = PatternGroup.plan(owner: owner, &planRandom)

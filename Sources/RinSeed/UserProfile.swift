@@ -1,4 +1,5 @@
 import Foundation
+import RinDomain
 
 /// Everything about one user that other users' data may refer to (their phone number, invite
 /// codes, whether they exist yet), computed from the seed and the id alone, so any user's
@@ -15,8 +16,8 @@ struct UserProfile {
   let timezone: String?
   let phone: PhoneNumber?
   let phoneVerified: Bool
-  let createdAt: Int64
-  let deletedAt: Int64?
+  let createdAt: UTCInstant
+  let deletedAt: UTCInstant?
   let contactCount: Int
   let inviteCodes: [String]
 
@@ -44,9 +45,9 @@ struct UserProfile {
     let isNew = id % 20 == 7 || rng.chance(0.04)
     createdAt =
       isNew
-      ? ctx.now - rng.int64(SeedContext.hour...(6 * SeedContext.day + 12 * SeedContext.hour))
-      : ctx.now - rng.int64((8 * SeedContext.day)...(1_200 * SeedContext.day))
-    deletedAt = id % 50 == 29 || rng.chance(0.02) ? rng.int64(createdAt...ctx.now) : nil
+      ? ctx.now.advanced(by: -rng.int64(SeedContext.hour...(6 * SeedContext.day + 12 * SeedContext.hour)))
+      : ctx.now.advanced(by: -rng.int64((8 * SeedContext.day)...(1_200 * SeedContext.day)))
+    deletedAt = id % 50 == 29 || rng.chance(0.02) ? rng.instant(createdAt...ctx.now) : nil
     contactCount = Self.contactCount(id: id, isNew: isNew, &rng)
     let links = id % 50 == 1 ? max(1, rng.int(1...3)) : rng.weighted([(0, 30), (1, 45), (2, 15), (3, 10)])
     inviteCodes = (0..<links).map { InviteCode.make(seed: ctx.seed, user: id, index: $0) }

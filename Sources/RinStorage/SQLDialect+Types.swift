@@ -22,6 +22,22 @@ extension SQLDialect {
   var transactionLock: String? {
     isPostgres ? "SELECT pg_advisory_xact_lock(hashtextextended(?, 0))" : nil
   }
+
+  /// ` INDEXED BY index` for a dialect that lets a query name its index (SQLite, whose planner
+  /// without statistics may choose a worse one), nil for one that chooses by itself.
+  func indexedBy(_ index: String) -> String? {
+    isPostgres ? nil : " INDEXED BY \(index)"
+  }
+
+  /// Whether deleting rows can leave copies of other rows in freed page space, which only
+  /// writing the kept rows again into fresh pages removes. SQLite, rebalancing a table, leaves
+  /// copies of the rows it moved in the pages they left; PostgreSQL leaves a deleted row dead in
+  /// its own page until `VACUUM` and moves no other row, so a rewrite would only add dead copies.
+  var leavesCopiesOfMovedRows: Bool { !isPostgres }
+
+  /// Whether the database may have standbys replaying its writes (PostgreSQL streaming
+  /// replication), whose lag a job can wait for.
+  var hasStandbys: Bool { isPostgres }
 }
 
 extension SQLDialect {

@@ -9,6 +9,8 @@ struct SQLDialect: Sendable {
   static let sqlite = SQLDialect(name: "sqlite")
   static let postgres = SQLDialect(name: "postgres")
 
+  /// For the dialect's own members only: a query asks the dialect for the difference it needs
+  /// (a property or a method here), never which backend it runs on.
   var isPostgres: Bool { name == SQLDialect.postgres.name }
 
   /// `?, ?, ?` for an `IN (…)` list of `count` bound values.

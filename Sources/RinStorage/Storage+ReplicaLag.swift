@@ -18,7 +18,7 @@ extension Storage {
   /// as behind only while its replay position is behind the current WAL position.
   public func worstReplicaLag() throws -> ReplicaLag? {
     try read { tx in
-      guard tx.sql.dialect.isPostgres else { return nil }
+      guard tx.sql.dialect.hasStandbys else { return nil }
       var worst: ReplicaLag?
       try tx.sql.forEachBatchRow(Self.replicaLagQuery, []) { row in
         worst = ReplicaLag(standby: row.text(0) ?? "", seconds: row.double(1) ?? 0)

@@ -73,7 +73,7 @@ struct DemoCommand: AsyncParsableCommand {
       print("Seeding \(users) synthetic users into \(db) …")
       let summary = try Seeder.seed(
         into: storage,
-        options: SeedOptions(users: users, seed: seed, now: Int64(Date().timeIntervalSince1970)),
+        options: SeedOptions(users: users, seed: seed, now: .now),
         progress: SeedDefaults.progress())
       print(SeedDefaults.describe(summary, location: storage.location))
     } else {

@@ -35,7 +35,7 @@ struct SeedCommand: AsyncParsableCommand {
     try await CLIFailure.reporting("rinjobs-dev seed") {
       let config = try storage.loadConfig()
       let opened = try storage.openStorage(config, create: true)
-      let instant = now?.seconds ?? SeedDefaults.todayUTC()
+      let instant = now ?? UTCInstant(seconds: SeedDefaults.todayUTC())
       let summary: SeedSummary
       do {
         summary = try Seeder.seed(

@@ -73,7 +73,7 @@ struct ReliabilityHostileRowsTests {
     #expect(window.tenureDays(userCreatedAt: .max) < 0)
     var inputs = ScoreInputs()
     window.add(
-      ScoreContact(createdAt: window.end - 10, deletedAt: nil), userCreatedAt: .max, to: &inputs)
+      ScoreContact(createdAt: window.end.advanced(by: -10), deletedAt: nil), userCreatedAt: .max, to: &inputs)
     #expect(inputs.churn == 0)
   }
 

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Logging
+import RinDomain
 import RinJobs
 import RinRuntime
 import RinSeed
@@ -43,7 +44,8 @@ package final class TestDatabase: Sendable {
       snapshot = try PostgresSnapshot(url: path, file: directory.path("snapshot.sqlite"))
     }
     if let seedUsers {
-      _ = try Seeder.seed(into: storage, options: SeedOptions(users: seedUsers, seed: seed, now: now))
+      _ = try Seeder.seed(
+        into: storage, options: SeedOptions(users: seedUsers, seed: seed, now: UTCInstant(seconds: now)))
     }
   }
 

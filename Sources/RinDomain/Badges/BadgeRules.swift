@@ -7,13 +7,13 @@ public enum BadgeRules {
     public var openSyncConflicts: Int
     public var pendingAccessRequests: Int
     public var openSecurityItems: Int
-    public var scoreChangedAt: Int64?
-    public var scoreViewedAt: Int64?
+    public var scoreChangedAt: UTCInstant?
+    public var scoreViewedAt: UTCInstant?
 
     public init(
       pendingMergeConfidences: [Double?] = [], openSyncConflicts: Int = 0,
-      pendingAccessRequests: Int = 0, openSecurityItems: Int = 0, scoreChangedAt: Int64? = nil,
-      scoreViewedAt: Int64? = nil
+      pendingAccessRequests: Int = 0, openSecurityItems: Int = 0, scoreChangedAt: UTCInstant? = nil,
+      scoreViewedAt: UTCInstant? = nil
     ) {
       self.pendingMergeConfidences = pendingMergeConfidences
       self.openSyncConflicts = openSyncConflicts
@@ -49,7 +49,7 @@ public enum BadgeRules {
   }
 
   /// 1 while the latest score change has not been viewed.
-  public static func scoreBadge(changedAt: Int64?, viewedAt: Int64?) -> Int {
+  public static func scoreBadge(changedAt: UTCInstant?, viewedAt: UTCInstant?) -> Int {
     guard let changedAt else { return 0 }
     guard let viewedAt else { return 1 }
     return changedAt > viewedAt ? 1 : 0

@@ -66,13 +66,19 @@ public struct CalendarDate: Sendable, Hashable, Comparable, CustomStringConverti
     day = d
   }
 
-  /// The UTC date of a Unix instant.
+  /// The UTC date of an instant.
+  public init(utcInstant instant: UTCInstant) { self.init(utcInstant: instant.seconds) }
+
+  /// The UTC date of a Unix instant, in seconds (the command line's and the runtime's clock).
   public init(utcInstant seconds: Int64) {
     self.init(daysSinceEpoch: Int((seconds >= 0 ? seconds : seconds - 86_399) / 86_400))
   }
 
   /// 00:00 UTC of this date, as Unix seconds.
   public var startOfDayUTC: Int64 { Int64(daysSinceEpoch) * 86_400 }
+
+  /// 00:00 UTC of this date.
+  public var startOfDay: UTCInstant { UTCInstant(seconds: startOfDayUTC) }
 
   public func adding(days: Int) -> CalendarDate { CalendarDate(daysSinceEpoch: daysSinceEpoch + days) }
 

@@ -14,10 +14,10 @@ public struct LocalDay: Sendable, Equatable {
   public let date: CalendarDate
   public let zone: Zone
 
-  /// The date at `instant` (Unix seconds) in the zone named `zoneName`. The zone's offset is the
+  /// The date at `instant` in the zone named `zoneName`. The zone's offset is the
   /// one in force at that instant, so a DST change (even one at midnight that repeats the last
   /// hour of the day before) gives the date a wall clock there shows.
-  public init(at instant: Int64, zoneName: String?) {
+  public init(at instant: UTCInstant, zoneName: String?) {
     guard let name = zoneName, !name.isEmpty else {
       self.init(date: CalendarDate(utcInstant: instant), zone: .missing)
       return
@@ -26,8 +26,8 @@ public struct LocalDay: Sendable, Equatable {
       self.init(date: CalendarDate(utcInstant: instant), zone: .invalid)
       return
     }
-    let offset = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(instant)))
-    self.init(date: CalendarDate(utcInstant: instant + Int64(offset)), zone: .valid)
+    let offset = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(instant.seconds)))
+    self.init(date: CalendarDate(utcInstant: instant.advanced(by: Int64(offset))), zone: .valid)
   }
 
   private init(date: CalendarDate, zone: Zone) {

@@ -8,12 +8,12 @@ public struct EnrichmentCheck: Sendable, Equatable {
   public var settings: String
   /// When its earliest cached answer expires (or an unanswered key makes it due again); nil
   /// when nothing it has expires (no provider, or nothing to look up).
-  public var dueAt: Int64?
+  public var dueAt: UTCInstant?
   /// The verified users the check saw among its numbers' buckets; nil for a check stored before
   /// they were kept.
   public var rinUsers: RinUsersSeen?
 
-  public init(fingerprint: Int64, settings: String, dueAt: Int64?, rinUsers: RinUsersSeen? = nil) {
+  public init(fingerprint: Int64, settings: String, dueAt: UTCInstant?, rinUsers: RinUsersSeen? = nil) {
     self.fingerprint = fingerprint
     self.settings = settings
     self.dueAt = dueAt
@@ -23,7 +23,7 @@ public struct EnrichmentCheck: Sendable, Equatable {
   /// - Parameter rinUsersUnchanged: the verified users the contact's numbers can be are those
   ///   the stored check saw (`rinUsersUnchanged(stored:key:mayBeRinUser:)`).
   public static func isUnchanged(
-    stored: EnrichmentCheck?, now current: EnrichmentCheck, at instant: Int64, rinUsersUnchanged: Bool
+    stored: EnrichmentCheck?, now current: EnrichmentCheck, at instant: UTCInstant, rinUsersUnchanged: Bool
   ) -> Bool {
     guard let stored, rinUsersUnchanged else { return false }
     guard stored.fingerprint == current.fingerprint, stored.settings == current.settings else { return false }
@@ -43,8 +43,8 @@ public struct EnrichmentCheck: Sendable, Equatable {
 
   /// The next time a contact whose keys are cached until `expiries` must be looked at: the
   /// earliest expiry; `instant` itself (the next run) when a key got no answer.
-  public static func dueAt(expiries: [Int64?], at instant: Int64) -> Int64? {
-    var due: Int64?
+  public static func dueAt(expiries: [UTCInstant?], at instant: UTCInstant) -> UTCInstant? {
+    var due: UTCInstant?
     for expiry in expiries {
       guard let expiry, expiry > instant else { return instant }
       due = min(due ?? expiry, expiry)

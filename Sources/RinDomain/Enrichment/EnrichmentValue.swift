@@ -3,9 +3,9 @@ public struct EnrichmentValue: Sendable, Equatable {
   public var value: String
   /// 0..1: a provider's likelihood / 10; 1 for the Rin network.
   public var confidence: Double
-  public var fetchedAt: Int64
+  public var fetchedAt: UTCInstant
 
-  public init(value: String, confidence: Double, fetchedAt: Int64) {
+  public init(value: String, confidence: Double, fetchedAt: UTCInstant) {
     self.value = value
     self.confidence = confidence
     self.fetchedAt = fetchedAt

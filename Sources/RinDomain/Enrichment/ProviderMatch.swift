@@ -7,10 +7,10 @@ public struct ProviderMatch: Sendable, Equatable {
   public var title: String?
   public var birthday: String?
   /// When the provider answered (the cache row's `fetched_at`).
-  public var fetchedAt: Int64
+  public var fetchedAt: UTCInstant
 
   public init(
-    key: String, likelihood: Int, company: String?, title: String?, birthday: String?, fetchedAt: Int64
+    key: String, likelihood: Int, company: String?, title: String?, birthday: String?, fetchedAt: UTCInstant
   ) {
     self.key = key
     self.likelihood = likelihood

@@ -2,8 +2,8 @@
 /// what makes a rerun or a resumed run unable to notify twice.
 public enum Notifications {
   /// A silent badge update; one per change of counts, so A → B → A notifies every time.
-  public static func badgeKey(user: Int64, computedAt: Int64) -> String {
-    "badge:\(user):\(computedAt)"
+  public static func badgeKey(user: Int64, computedAt: UTCInstant) -> String {
+    "badge:\(user):\(computedAt.seconds)"
   }
 
   /// The badge push's payload: the four counts as JSON, keys sorted (what `JSONEncoder` with

@@ -5,12 +5,12 @@
 public enum ChangeStamp {
   /// How long a service's write may take to commit after the time it stamps: a change stamped
   /// up to this long before a run's clock is still looked for by the next run.
-  public static let margin: Int64 = 3600
+  public static let margin = Duration.seconds(marginSeconds)
+  static let marginSeconds: Int64 = 3600
 
   /// The instant after which a stamped change makes what a run with clock `now` computed stale:
   /// `now` (or `end`, when a window ends earlier, as a backfill's does), less `margin`.
-  public static func after(now: Int64, end: Int64) -> Int64 {
-    let (instant, overflow) = min(now, end).subtractingReportingOverflow(margin)
-    return overflow ? .min : instant
+  public static func after(now: UTCInstant, end: UTCInstant) -> UTCInstant {
+    min(now, end).saturating(plus: -marginSeconds)
   }
 }

@@ -7,12 +7,12 @@
 public struct ChangeWatermark: Sendable, Equatable {
   /// No owner of the scope has a stamped change at or before this instant that the job's kept
   /// state does not reflect.
-  public var verifiedThrough: Int64
+  public var verifiedThrough: UTCInstant
   /// The window end of the run that set it: a run for an earlier window (a backfill) neither
   /// uses it nor moves it.
-  public var windowEnd: Int64
+  public var windowEnd: UTCInstant
 
-  public init(verifiedThrough: Int64, windowEnd: Int64) {
+  public init(verifiedThrough: UTCInstant, windowEnd: UTCInstant) {
     self.verifiedThrough = verifiedThrough
     self.windowEnd = windowEnd
   }
@@ -20,7 +20,7 @@ public struct ChangeWatermark: Sendable, Equatable {
   /// How a run finds the owners whose stamps changed.
   public enum Finding: Equatable, Sendable {
     /// One pass over the changes stamped after this instant, for the whole shard, at the start.
-    case changedSince(Int64)
+    case changedSince(UTCInstant)
     /// Each owner's stamps, asked owner by owner (the first night of a shard, a list of users,
     /// a backfill, or while the stamp indexes are still to be built).
     case eachOwner
@@ -32,7 +32,7 @@ public struct ChangeWatermark: Sendable, Equatable {
   ///   - stampIndexesReady: the indexes keyed by stamp exist (on PostgreSQL, `rinjobs migrate`
   ///     builds them on a database in use): without them the pass would read whole tables.
   public static func finding(
-    stored: ChangeWatermark?, windowEnd: Int64, explicitUsers: Bool, stampIndexesReady: Bool
+    stored: ChangeWatermark?, windowEnd: UTCInstant, explicitUsers: Bool, stampIndexesReady: Bool
   ) -> Finding {
     guard let stored, !explicitUsers, stampIndexesReady, windowEnd >= stored.windowEnd else {
       return .eachOwner
@@ -45,7 +45,8 @@ public struct ChangeWatermark: Sendable, Equatable {
   /// checkpoint were checked by another process at another clock) and whose window is not behind
   /// the mark moves it, to the instant its own examinations stamp (`ChangeStamp.after`).
   public static func after(
-    run stampsAfter: Int64, windowEnd: Int64, stored: ChangeWatermark?, explicitUsers: Bool, resumed: Bool
+    run stampsAfter: UTCInstant, windowEnd: UTCInstant, stored: ChangeWatermark?, explicitUsers: Bool,
+    resumed: Bool
   ) -> ChangeWatermark? {
     guard !explicitUsers, !resumed, windowEnd >= (stored?.windowEnd ?? .min) else { return nil }
     return ChangeWatermark(verifiedThrough: stampsAfter, windowEnd: windowEnd)

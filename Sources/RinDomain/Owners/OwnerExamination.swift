@@ -2,12 +2,12 @@
 public struct StoredOwnerExamination: Sendable, Equatable {
   /// `OwnerStamps.fingerprint(settings:)` of what the examination read.
   public var fingerprint: Int64
-  public var examinedAt: Int64
+  public var examinedAt: UTCInstant
   /// When something the examination found expires (enrichment: the earliest cached answer of
   /// the owner's contacts); nil when nothing does.
-  public var dueAt: Int64?
+  public var dueAt: UTCInstant?
 
-  public init(fingerprint: Int64, examinedAt: Int64, dueAt: Int64? = nil) {
+  public init(fingerprint: Int64, examinedAt: UTCInstant, dueAt: UTCInstant? = nil) {
     self.fingerprint = fingerprint
     self.examinedAt = examinedAt
     self.dueAt = dueAt
@@ -30,7 +30,7 @@ public enum OwnerExamination: String, Sendable, Equatable {
 
   /// nil when the owner's last examination still holds.
   public static func reason(
-    owner: Int64, stored: StoredOwnerExamination?, fingerprint: Int64, now: Int64, fullEverySeconds: Int64,
+    owner: Int64, stored: StoredOwnerExamination?, fingerprint: Int64, now: UTCInstant, fullEvery: Duration,
     forced: Bool
   ) -> OwnerExamination? {
     if forced { return .forced }
@@ -38,7 +38,7 @@ public enum OwnerExamination: String, Sendable, Equatable {
     if stored.fingerprint != fingerprint { return .changed }
     if let due = stored.dueAt, due <= now { return .due }
     if PeriodicPass.isDue(
-      owner: owner, examinedAt: stored.examinedAt, now: now, periodSeconds: fullEverySeconds)
+      owner: owner, examinedAt: stored.examinedAt, now: now, period: fullEvery)
     {
       return .periodic
     }

@@ -18,10 +18,12 @@
 public enum PeriodicPass {
   /// Whether the periodic pass is due for `owner`, last examined at `examinedAt`, at `now`.
   /// A period of zero or less makes every owner due at every run.
-  public static func isDue(owner: Int64, examinedAt: Int64, now: Int64, periodSeconds: Int64) -> Bool {
+  /// A fraction of a second in `period` is dropped.
+  public static func isDue(owner: Int64, examinedAt: UTCInstant, now: UTCInstant, period: Duration) -> Bool {
+    let periodSeconds = period.wholeSeconds
     guard periodSeconds > 0 else { return true }
-    if now - examinedAt >= periodSeconds { return true }
-    return examinedAt < lastInstant(owner: owner, atOrBefore: now, periodSeconds: periodSeconds)
+    if examinedAt.distance(to: now) >= periodSeconds { return true }
+    return examinedAt < lastInstant(owner: owner, atOrBefore: now, period: period)
   }
 
   /// The owner's phase in the period, in `0 ..< periodSeconds`.
@@ -31,11 +33,12 @@ public enum PeriodicPass {
   }
 
   /// The latest instant at or before `now` at which the owner's pass came round.
-  public static func lastInstant(owner: Int64, atOrBefore now: Int64, periodSeconds: Int64) -> Int64 {
+  public static func lastInstant(owner: Int64, atOrBefore now: UTCInstant, period: Duration) -> UTCInstant {
+    let periodSeconds = period.wholeSeconds
     let offset = offset(owner: owner, periodSeconds: periodSeconds)
     // Floor modulo: `now` may precede the offset (tests, a clock near the epoch).
-    let sinceInstant = ((now - offset) % periodSeconds + periodSeconds) % periodSeconds
-    return now - sinceInstant
+    let sinceInstant = ((now.seconds - offset) % periodSeconds + periodSeconds) % periodSeconds
+    return now.advanced(by: -sinceInstant)
   }
 
   /// SplitMix64's finalizer: owner ids come in runs and in arithmetic progressions (a shard,

@@ -13,16 +13,16 @@ public enum MilestoneRule {
     /// Whether an earlier snapshot already reached the threshold.
     public var reachedBefore: Bool
     public var promptsShown: Int
-    public var lastPromptAt: Int64?
-    public var lastDismissedAt: Int64?
-    public var lastShareAt: Int64?
+    public var lastPromptAt: UTCInstant?
+    public var lastDismissedAt: UTCInstant?
+    public var lastShareAt: UTCInstant?
     public var liveContacts: Int
     /// The job's clock.
-    public var now: Int64
+    public var now: UTCInstant
 
     public init(
-      score: Int, reachedBefore: Bool = false, promptsShown: Int = 0, lastPromptAt: Int64? = nil,
-      lastDismissedAt: Int64? = nil, lastShareAt: Int64? = nil, liveContacts: Int, now: Int64
+      score: Int, reachedBefore: Bool = false, promptsShown: Int = 0, lastPromptAt: UTCInstant? = nil,
+      lastDismissedAt: UTCInstant? = nil, lastShareAt: UTCInstant? = nil, liveContacts: Int, now: UTCInstant
     ) {
       self.score = score
       self.reachedBefore = reachedBefore
@@ -53,9 +53,9 @@ public enum MilestoneRule {
   public static func decide(_ f: Facts) -> Decision {
     guard f.score >= threshold else { return .notReached }
     guard !f.reachedBefore else { return .reachedBefore }
-    func within(_ instant: Int64?, days: Int64) -> Bool {
+    func within(_ instant: UTCInstant?, days: Int64) -> Bool {
       guard let instant else { return false }
-      return instant > f.now - days * 86_400
+      return instant > f.now.advanced(by: -days * 86_400)
     }
     if f.promptsShown >= maxPromptsShown { return .suppressed(.tooManyPromptsShown) }
     if within(f.lastPromptAt, days: Int64(promptCooldownDays)) { return .suppressed(.promptedRecently) }

@@ -2,13 +2,13 @@
 public struct ScoreContact: Sendable, Equatable {
   /// One of its given, family or display names is not blank.
   public var hasName: Bool
-  public var createdAt: Int64
-  public var deletedAt: Int64?
+  public var createdAt: UTCInstant
+  public var deletedAt: UTCInstant?
   /// Has a phone or email row whose text is not blank.
   public var hasChannel: Bool
   public var isEnriched: Bool
   /// When its earliest enrichment was fetched, if it has one (a tally's `dueEnd` when later than the end).
-  public var enrichedAt: Int64?
+  public var enrichedAt: UTCInstant?
   /// Its `rin_user_id` is a user live at the end of `as_of`.
   public var isRinUser: Bool
   /// …who has this user among their own live contacts.
@@ -17,8 +17,8 @@ public struct ScoreContact: Sendable, Equatable {
   public var isOrganized: Bool
 
   public init(
-    hasName: Bool, createdAt: Int64, deletedAt: Int64? = nil, hasChannel: Bool = false,
-    isEnriched: Bool = false, enrichedAt: Int64? = nil, isRinUser: Bool = false, isMutual: Bool = false,
+    hasName: Bool, createdAt: UTCInstant, deletedAt: UTCInstant? = nil, hasChannel: Bool = false,
+    isEnriched: Bool = false, enrichedAt: UTCInstant? = nil, isRinUser: Bool = false, isMutual: Bool = false,
     isOrganized: Bool = false
   ) {
     self.hasName = hasName
@@ -33,8 +33,8 @@ public struct ScoreContact: Sendable, Equatable {
   }
 
   public init(
-    givenName: String? = nil, familyName: String? = nil, displayName: String? = nil, createdAt: Int64,
-    deletedAt: Int64? = nil, hasChannel: Bool = false, isEnriched: Bool = false, isRinUser: Bool = false,
+    givenName: String? = nil, familyName: String? = nil, displayName: String? = nil, createdAt: UTCInstant,
+    deletedAt: UTCInstant? = nil, hasChannel: Bool = false, isEnriched: Bool = false, isRinUser: Bool = false,
     isMutual: Bool = false, isOrganized: Bool = false
   ) {
     self.init(

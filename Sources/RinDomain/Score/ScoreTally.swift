@@ -8,7 +8,7 @@
 /// window end at which the tally no longer holds.
 public struct ScoreTally: Sendable, Equatable {
   /// The window end the counts were taken at.
-  public var end: Int64
+  public var end: UTCInstant
   public var contacts = 0
   public var complete = 0
   public var enriched = 0
@@ -22,18 +22,18 @@ public struct ScoreTally: Sendable, Equatable {
   public var churnDays = ChurnDays()
   /// The first window end at which a row dated after `end` (a contact created or deleted, an
   /// enrichment fetched) changes the counts; nil when none does.
-  public var dueEnd: Int64?
+  public var dueEnd: UTCInstant?
 
-  public init(end: Int64) {
+  public init(end: UTCInstant) {
     self.end = end
   }
 
   /// Folds one contact, as daily-score reads it at `end`, into the tally.
-  public mutating func add(_ c: ScoreContact, userCreatedAt: Int64) {
-    let churnStart = end - ScoreWindow.churnSeconds
+  public mutating func add(_ c: ScoreContact, userCreatedAt: UTCInstant) {
+    let churnStart = end.advanced(by: -ScoreWindow.churnSeconds)
     if c.createdAt > end {
       due(at: c.createdAt)
-    } else if c.createdAt > churnStart && c.createdAt >= ScoreWindow.saturating(userCreatedAt, plus: 86_400) {
+    } else if c.createdAt > churnStart && c.createdAt >= userCreatedAt.saturating(plus: 86_400) {
       churnDays.add(instant: c.createdAt)
     }
     if let deleted = c.deletedAt {
@@ -55,13 +55,13 @@ public struct ScoreTally: Sendable, Equatable {
     if c.isOrganized { organized += 1 }
   }
 
-  private mutating func due(at instant: Int64) {
+  private mutating func due(at instant: UTCInstant) {
     dueEnd = min(dueEnd ?? instant, instant)
   }
 
   /// Whether the counts hold at `later` (a window end) for an owner none of whose rows changed
   /// since they were taken.
-  public func holds(at later: Int64) -> Bool {
+  public func holds(at later: UTCInstant) -> Bool {
     later >= end && (dueEnd.map { later < $0 } ?? true)
   }
 
@@ -86,7 +86,7 @@ extension ScoreTally {
   /// - Parameters:
   ///   - stored: the kept tally, if any.
   ///   - circlesMatch: the owner's pattern circles are the ones the tally was taken with.
-  public static func examination(stored: ScoreTally?, circlesMatch: Bool, at end: Int64, forced: Bool)
+  public static func examination(stored: ScoreTally?, circlesMatch: Bool, at end: UTCInstant, forced: Bool)
     -> OwnerExamination?
   {
     if forced { return .forced }
@@ -109,20 +109,20 @@ public struct ChurnDays: Sendable, Equatable {
     self.counts = counts.filter { $0.value > 0 }
   }
 
-  public mutating func add(instant: Int64) {
+  public mutating func add(instant: UTCInstant) {
     counts[Self.day(of: instant), default: 0] += 1
   }
 
   /// Events in (start, end], both midnights.
-  public func count(after start: Int64, through end: Int64) -> Int {
+  public func count(after start: UTCInstant, through end: UTCInstant) -> Int {
     let first = Self.day(of: start)
     let last = Self.day(of: end)
     return counts.reduce(0) { $0 + ($1.key > first && $1.key <= last ? $1.value : 0) }
   }
 
   /// The day number of the midnight at or after `instant` (any 64-bit value).
-  static func day(of instant: Int64) -> Int64 {
-    let (quotient, remainder) = instant.quotientAndRemainder(dividingBy: 86_400)
+  static func day(of instant: UTCInstant) -> Int64 {
+    let (quotient, remainder) = instant.seconds.quotientAndRemainder(dividingBy: 86_400)
     return remainder > 0 ? quotient + 1 : quotient
   }
 

@@ -1,26 +1,28 @@
 /// The instants daily-score measures against for one `as_of`.
 public struct ScoreWindow: Sendable, Equatable {
   /// `as_of` + 1 day, 00:00 UTC: "live" means live at this instant.
-  public let end: Int64
+  public let end: UTCInstant
   /// `end` − 30 days: churn counts what happened in (start, end].
-  public let churnStart: Int64
+  public let churnStart: UTCInstant
 
   public init(asOf: CalendarDate) {
-    end = asOf.adding(days: 1).startOfDayUTC
-    churnStart = end - Self.churnSeconds
+    end = asOf.adding(days: 1).startOfDay
+    churnStart = end.advanced(by: -Self.churnSeconds)
   }
 
   /// Churn counts what happened in the 30 days before the end.
-  public static let churnSeconds: Int64 = 30 * 86_400
+  public static let churn = Duration.seconds(churnSeconds)
+  /// `churn` in seconds, for the per-contact arithmetic.
+  static let churnSeconds: Int64 = 30 * 86_400
 
-  public func isLive(createdAt: Int64, deletedAt: Int64?) -> Bool {
+  public func isLive(createdAt: UTCInstant, deletedAt: UTCInstant?) -> Bool {
     createdAt < end && (deletedAt.map { $0 >= end } ?? true)
   }
 
   /// Folds one contact into the user's inputs.
-  public func add(_ c: ScoreContact, userCreatedAt: Int64, to inputs: inout ScoreInputs) {
+  public func add(_ c: ScoreContact, userCreatedAt: UTCInstant, to inputs: inout ScoreInputs) {
     if c.createdAt > churnStart && c.createdAt <= end
-      && c.createdAt >= Self.saturating(userCreatedAt, plus: 86_400)
+      && c.createdAt >= userCreatedAt.saturating(plus: 86_400)
     {
       inputs.churn += 1
     }
@@ -37,14 +39,11 @@ public struct ScoreWindow: Sendable, Equatable {
   }
 
   /// Saturates instead of trapping: `created_at` is input, and may be any 64-bit value.
-  public func tenureDays(userCreatedAt: Int64) -> Int {
-    let (elapsed, overflow) = end.subtractingReportingOverflow(userCreatedAt)
-    guard !overflow else { return userCreatedAt < 0 ? Int(Int64.max / 86_400) : Int(Int64.min / 86_400) }
+  public func tenureDays(userCreatedAt: UTCInstant) -> Int {
+    let (elapsed, overflow) = end.seconds.subtractingReportingOverflow(userCreatedAt.seconds)
+    guard !overflow else {
+      return userCreatedAt.seconds < 0 ? Int(Int64.max / 86_400) : Int(Int64.min / 86_400)
+    }
     return Int(elapsed / 86_400)
-  }
-
-  static func saturating(_ instant: Int64, plus seconds: Int64) -> Int64 {
-    let (sum, overflow) = instant.addingReportingOverflow(seconds)
-    return overflow ? (seconds > 0 ? .max : .min) : sum
   }
 }

@@ -11,9 +11,9 @@ public struct UpcomingOwnerState: Sendable, Equatable {
   public var inputsDigest: Int64
   /// A contact edited, created or deleted, or an event dismissed after this instant makes the
   /// rows stale.
-  public var stampsAfter: Int64
+  public var stampsAfter: UTCInstant
 
-  public init(today: CalendarDate, zone: String?, inputsDigest: Int64, stampsAfter: Int64) {
+  public init(today: CalendarDate, zone: String?, inputsDigest: Int64, stampsAfter: UTCInstant) {
     self.today = today
     self.zone = zone
     self.inputsDigest = inputsDigest

@@ -14,7 +14,7 @@ public struct AttributionExpiryJob: Job {
   public func run(_ context: JobContext) async throws {
     let settings = context.config.jobs.attributionExpiry
     let cutoff = ClickRetention.cutoff(now: context.now, window: settings.window)
-    context.details["clicks_deleted_through"] = UTCInstant.text(cutoff)
+    context.details["clicks_deleted_through"] = cutoff.description
     var deleted = 0
     var batches = 0
     while true {
@@ -35,7 +35,7 @@ public struct AttributionExpiryJob: Job {
     let (oldest, withoutTime) = try context.read { tx in
       (try tx.oldestInviteClick(), try tx.countInviteClicksWithoutTime())
     }
-    context.details["oldest_click_kept"] = oldest.map(UTCInstant.text) ?? "none"
+    context.details["oldest_click_kept"] = oldest?.description ?? "none"
     context.addSkipped("invite click with missing or malformed clicked_at (kept)", withoutTime)
     if deleted > 0 {
       // Rebalancing during the deletes left copies of moved rows in unused page space.

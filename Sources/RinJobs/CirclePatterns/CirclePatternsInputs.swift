@@ -20,7 +20,7 @@ struct CirclePatternsInputs {
   /// The inputs of `users`, some or all of the batch's users.
   static func read(
     _ batch: UserBatch, users ids: [Int64], freeMail: FreeMailDomains, thresholds: CirclePatternThresholds,
-    now: Int64
+    now: UTCInstant
   ) throws -> CirclePatternsInputs {
     let tx = batch.tx
     var inputs = CirclePatternsInputs()
@@ -50,7 +50,7 @@ struct CirclePatternsInputs {
   /// phone" counts the numbers the job parsed or recalled, not every number in the table
   /// (docs/JOBS.md).
   private mutating func readPhones(
-    _ batch: UserBatch, users: [Int64], thresholds: CirclePatternThresholds, now: Int64
+    _ batch: UserBatch, users: [Int64], thresholds: CirclePatternThresholds, now: UTCInstant
   ) throws {
     var regions: [Int64: String] = [:]
     for (user, stored) in try batch.tx.userRegions(of: users) {

@@ -21,7 +21,6 @@ public struct CirclePatternsJob: Job {
     let thresholds = CirclePatternThresholds(settings)
     let freeMail = FreeMailDomains(extra: settings.extraFreeMailDomains)
     let settingsDigest = Self.settingsDigest(thresholds: thresholds, freeMail: freeMail)
-    let fullEvery = settings.fullEvery.components.seconds
     try context.forEachUserBatch(batchSize: settings.batchSize) { batch in
       batch.counts.addRead("users", batch.userIDs.count)
       let stamps = try batch.tx.ownerStamps(of: batch.userIDs, circles: true)
@@ -32,7 +31,7 @@ public struct CirclePatternsJob: Job {
         guard
           let reason = OwnerExamination.reason(
             owner: user, stored: stored[user], fingerprint: fingerprint, now: context.now,
-            fullEverySeconds: fullEvery,
+            fullEvery: settings.fullEvery,
             forced: context.fullPass)
         else { continue }
         batch.counts.addRead("users examined (\(reason.rawValue))")
@@ -65,7 +64,7 @@ public struct CirclePatternsJob: Job {
   /// circles is still reconciled when they have suggestions (their circle may be gone).
   private func suggest(
     for user: Int64, inputs: CirclePatternsInputs, thresholds: CirclePatternThresholds, batch: UserBatch,
-    now: Int64
+    now: UTCInstant
   ) throws {
     let circles = inputs.circlesByUser[user] ?? []
     let existing = inputs.suggestionsByUser[user] ?? []

@@ -11,8 +11,8 @@ struct DailyScoreChanges {
   let stored: ChangeWatermark?
   let explicitUsers: Bool
   /// What tonight's examinations stamp their tallies with, and the mark the run leaves.
-  let stampsAfter: Int64
-  let windowEnd: Int64
+  let stampsAfter: UTCInstant
+  let windowEnd: UTCInstant
 
   static func start(_ context: JobContext, window: ScoreWindow) throws -> DailyScoreChanges {
     let selection = context.userSelection

@@ -93,17 +93,17 @@ struct DailyScoreInputs {
 
   /// Reads the contacts of `owners` and counts them.
   private static func count(
-    _ owners: [Int64], users: [ScoreUserRow], end: Int64, into tallies: inout [Int64: ScoreTally],
+    _ owners: [Int64], users: [ScoreUserRow], end: UTCInstant, into tallies: inout [Int64: ScoreTally],
     batch: UserBatch
   ) throws {
-    var createdAt: [Int64: Int64] = [:]
+    var createdAt: [Int64: UTCInstant] = [:]
     for user in users { createdAt[user.id] = user.createdAt }
     for owner in owners { tallies[owner] = ScoreTally(end: end) }
     var contactsRead = 0
     // Contacts come owner by owner: tally in a local, stored back when the owner changes,
     // rather than two dictionary lookups per contact.
     var owner: Int64?
-    var ownerCreated: Int64 = 0
+    var ownerCreated: UTCInstant = 0
     var tally = ScoreTally(end: end)
     func storeTally() {
       if let owner { tallies[owner] = tally }

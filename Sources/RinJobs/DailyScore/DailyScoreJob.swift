@@ -7,7 +7,7 @@ import RinStorage
 public struct DailyScoreJob: Job {
   public let name = JobName.dailyScore
   /// How long the Score Changed card stays (docs/CONTRACT.md §3.1).
-  static let cardLifetime: Int64 = 48 * 3600
+  static let cardLifetime = Duration.seconds(48 * 3600)
 
   public init() {}
 

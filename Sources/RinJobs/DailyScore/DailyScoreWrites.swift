@@ -1,3 +1,4 @@
+import RinDomain
 import RinStorage
 
 /// One batch's writes, gathered user by user and written together when the batch's users are
@@ -11,7 +12,7 @@ struct DailyScoreWrites {
   /// Users whose score-milestone invite prompt is queued.
   var milestonePrompts: [Int64] = []
 
-  func write(to tx: StorageTransaction, now: Int64, cardExpiresAt: Int64) throws {
+  func write(to tx: StorageTransaction, now: UTCInstant, cardExpiresAt: UTCInstant) throws {
     try tx.putScoreSnapshots(snapshots, computedAt: now)
     try tx.markScoreChanged(userIDs: scoreChanged, at: now, cardExpiresAt: cardExpiresAt)
     try tx.enqueue(notifications, at: now)

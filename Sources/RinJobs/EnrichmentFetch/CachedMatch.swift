@@ -19,7 +19,7 @@ struct CachedMatch: Codable, Equatable {
     return try? JSONDecoder().decode(CachedMatch.self, from: Data(text.utf8))
   }
 
-  func match(key: String, fetchedAt: Int64) -> ProviderMatch {
+  func match(key: String, fetchedAt: UTCInstant) -> ProviderMatch {
     ProviderMatch(
       key: key, likelihood: likelihood, company: person.company, title: person.title,
       birthday: person.birthday,

@@ -6,7 +6,7 @@ import RinStorage
 /// values from the cache, and one outbox row per user with something new.
 struct EnrichmentApplier {
   let provider: (name: String, minLikelihood: Int)?
-  let now: Int64
+  let now: UTCInstant
   let runID: Int64
 
   private struct RowKey: Hashable {
@@ -17,7 +17,7 @@ struct EnrichmentApplier {
 
   /// Writes the examined owners' enrichments; returns, per owner, the earliest time a checked
   /// contact of theirs is due again.
-  func apply(_ batch: UserBatch, _ prepared: PreparedBatch) throws -> [Int64: Int64] {
+  func apply(_ batch: UserBatch, _ prepared: PreparedBatch) throws -> [Int64: UTCInstant] {
     let tx = batch.tx
     var stored: [RowKey: (value: String?, confidence: Double?)] = [:]
     // Only the owners with a contact to check: an unchanged contact's rows are not compared.
@@ -93,10 +93,10 @@ struct EnrichmentApplier {
   /// its expires (an unanswered key makes it due at the next run).
   /// Returns, per owner, the earliest `due_at` of the checks it wrote.
   private func rememberChecks(_ prepared: PreparedBatch, cached: [String: LookupRow], tx: StorageTransaction)
-    throws -> [Int64: Int64]
+    throws -> [Int64: UTCInstant]
   {
     let settings = checkSettings
-    var dueByOwner: [Int64: Int64] = [:]
+    var dueByOwner: [Int64: UTCInstant] = [:]
     try tx.saveEnrichmentChecks(
       prepared.contacts.map { contact in
         let expiries =

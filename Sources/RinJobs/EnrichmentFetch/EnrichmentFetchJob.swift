@@ -32,6 +32,47 @@ public struct EnrichmentFetchJob: Job {
   public func run(_ context: JobContext) async throws {
     let settings = context.config.jobs.enrichmentFetch
     var circuit = try settings.provider.flatMap { try calls.circuit($0, context: context) }
+    let plan = try makePlan(settings, circuit: circuit, context: context)
+    let applier = EnrichmentApplier(
+      provider: plan.map { ($0.name, $0.minLikelihood) }, now: context.now, runID: context.runID)
+    let recheck = try RecheckRule.load(
+      settings: applier.checkSettings, parserDigest: normalizer.parserDigest, now: context.now,
+      context: context)
+    var tally = EnrichmentTally()
+    var unchanged = 0
+    var ownersUnchanged = 0
+    try await context.forEachUserBatch(
+      batchSize: settings.batchSize,
+      prepare: { ids in
+        let owners = try EnrichmentOwners.select(
+          ids, recheck: recheck, fullEvery: settings.fullEvery, context: context)
+        ownersUnchanged += owners.unchanged
+        let prepared = try await prepare(owners, recheck: recheck, forProvider: plan != nil, context: context)
+        unchanged += prepared.unchanged
+        if let plan {
+          try await lookUp(prepared, plan: plan, context: context, tally: &tally)
+          try circuit?.recordIfOpened(
+            plan.client.circuitBreaker, keysDeferred: tally.keysDeferred, context: context)
+        }
+        return prepared
+      },
+      { batch, prepared in
+        try write(prepared, batch: batch, applier: applier, recheck: recheck, now: context.now)
+      })
+    // Contacts whose inputs, settings and cached answers were as at their last check.
+    context.details["contacts_unchanged"] = String(unchanged)
+    // Owners none of whose inputs changed: their contacts were not read.
+    context.details["owners_unchanged"] = String(ownersUnchanged)
+    if let plan {
+      try report(plan, circuit: &circuit, tally: tally, settings: settings, context: context)
+    }
+  }
+
+  /// The configured provider, ready to call, its breaker where the last run left it; nil (and
+  /// said in the log and the summary) when none is configured.
+  private func makePlan(
+    _ settings: EnrichmentFetchSettings, circuit: ProviderCircuit?, context: JobContext
+  ) throws -> ProviderPlan? {
     let logger = context.logger
     let plan = try ProviderPlan.make(
       settings.provider, environment: context.environment, tuning: tuning,
@@ -44,74 +85,65 @@ public struct EnrichmentFetchJob: Job {
       )
       context.details["provider"] = "none (Rin-network source only)"
     }
-    let applier = EnrichmentApplier(
-      provider: plan.map { ($0.name, $0.minLikelihood) }, now: context.now, runID: context.runID)
-    let recheck = try RecheckRule.load(
-      settings: applier.checkSettings, parserDigest: normalizer.parserDigest, now: context.now,
-      context: context)
-    var tally = EnrichmentTally()
-    var unchanged = 0
-    var ownersUnchanged = 0
-    let fullEvery = settings.fullEvery.components.seconds
-    try await context.forEachUserBatch(
-      batchSize: settings.batchSize,
-      prepare: { ids in
-        let owners = try EnrichmentOwners.select(
-          ids, recheck: recheck, fullEverySeconds: fullEvery, context: context)
-        ownersUnchanged += owners.unchanged
-        let (rows, checks) =
-          owners.examined.isEmpty
-          ? ([], [:])
-          : try context.read {
-            (try $0.enrichmentContacts(of: owners.examined), try $0.enrichmentChecks(of: owners.examined))
-          }
-        var prepared = await PreparedBatch.make(
-          rows, checks: checks, recheck: recheck, normalizer: normalizer, forProvider: plan != nil)
-        prepared.owners = owners
-        // An examined owner without numbers has no buckets: stored as such, not left as before.
-        for owner in owners.examined where prepared.buckets[owner] == nil { prepared.buckets[owner] = [] }
-        unchanged += prepared.unchanged
-        if let plan {
-          try await lookUp(prepared, plan: plan, context: context, tally: &tally)
-          try circuit?.recordIfOpened(
-            plan.client.circuitBreaker, keysDeferred: tally.keysDeferred, context: context)
-        }
-        return prepared
-      },
-      { batch, prepared in
-        batch.counts.addRead("users", batch.userIDs.count)
-        for (reason, count) in prepared.owners.reasons {
-          batch.counts.addRead("users examined (\(reason.rawValue))", count)
-        }
-        batch.counts.addRead("users unchanged", prepared.owners.unchanged)
-        guard !prepared.owners.examined.isEmpty else { return }
-        let checkedDueAt = try applier.apply(batch, prepared)
-        let dueAt = prepared.unchangedDueAt.merging(checkedDueAt) { min($0, $1) }
-        try batch.tx.saveEnrichmentOwnerBuckets(prepared.buckets)
-        try batch.tx.saveOwnerExaminations(
-          job: name,
-          prepared.owners.records(buckets: prepared.buckets, dueAt: dueAt, recheck: recheck, now: context.now)
-        )
-      })
-    // Contacts whose inputs, settings and cached answers were as at their last check.
-    context.details["contacts_unchanged"] = String(unchanged)
-    // Owners none of whose inputs changed: their contacts were not read.
-    context.details["owners_unchanged"] = String(ownersUnchanged)
-    if let plan {
-      context.details.merge(calls.details(tally, plan: plan)) { $1 }
-      tally.logGivenUpRequests(context.logger)
-      if var health = try circuit?.finish(
-        plan.client.circuitBreaker, keysDeferred: tally.keysDeferred, context: context)
-      {
-        health.dailyLimitReached = plan.client.statistics.stoppedByDailyLimit > 0
-        context.providerHealth = health
-        context.details["provider_available"] = String(health.available)
+    return plan
+  }
+
+  /// Reads and normalizes the contacts of the owners to examine, outside the batch's transaction.
+  private func prepare(
+    _ owners: EnrichmentOwners, recheck: RecheckRule, forProvider: Bool, context: JobContext
+  ) async throws -> PreparedBatch {
+    let (rows, checks) =
+      owners.examined.isEmpty
+      ? ([], [:])
+      : try context.read {
+        (try $0.enrichmentContacts(of: owners.examined), try $0.enrichmentChecks(of: owners.examined))
       }
-      if plan.client.statistics.stoppedByDailyLimit > 0, let limit = settings.provider?.maxLookupsPerDay {
-        context.logger.warning(
-          "provider \(plan.name): today's lookups reached max_lookups_per_day (\(limit)); the keys not asked are left for tomorrow",
-          metadata: ["keys_deferred": "\(tally.keysDeferred)"])
-      }
+    var prepared = await PreparedBatch.make(
+      rows, checks: checks, recheck: recheck, normalizer: normalizer, forProvider: forProvider)
+    prepared.owners = owners
+    // An examined owner without numbers has no buckets: stored as such, not left as before.
+    for owner in owners.examined where prepared.buckets[owner] == nil { prepared.buckets[owner] = [] }
+    return prepared
+  }
+
+  /// The batch's writes, in its transaction: the contacts' values and checks, the owners'
+  /// buckets and examinations.
+  private func write(
+    _ prepared: PreparedBatch, batch: UserBatch, applier: EnrichmentApplier, recheck: RecheckRule,
+    now: UTCInstant
+  ) throws {
+    batch.counts.addRead("users", batch.userIDs.count)
+    for (reason, count) in prepared.owners.reasons {
+      batch.counts.addRead("users examined (\(reason.rawValue))", count)
+    }
+    batch.counts.addRead("users unchanged", prepared.owners.unchanged)
+    guard !prepared.owners.examined.isEmpty else { return }
+    let checkedDueAt = try applier.apply(batch, prepared)
+    let dueAt = prepared.unchangedDueAt.merging(checkedDueAt) { min($0, $1) }
+    try batch.tx.saveEnrichmentOwnerBuckets(prepared.buckets)
+    try batch.tx.saveOwnerExaminations(
+      job: name, prepared.owners.records(buckets: prepared.buckets, dueAt: dueAt, recheck: recheck, now: now))
+  }
+
+  /// What the provider did this run: the summary's details, the breaker kept for the next run,
+  /// and a warning when the day's budget ran out.
+  private func report(
+    _ plan: ProviderPlan, circuit: inout ProviderCircuit?, tally: EnrichmentTally,
+    settings: EnrichmentFetchSettings, context: JobContext
+  ) throws {
+    context.details.merge(calls.details(tally, plan: plan)) { $1 }
+    tally.logGivenUpRequests(context.logger)
+    if var health = try circuit?.finish(
+      plan.client.circuitBreaker, keysDeferred: tally.keysDeferred, context: context)
+    {
+      health.dailyLimitReached = plan.client.statistics.stoppedByDailyLimit > 0
+      context.providerHealth = health
+      context.details["provider_available"] = String(health.available)
+    }
+    if plan.client.statistics.stoppedByDailyLimit > 0, let limit = settings.provider?.maxLookupsPerDay {
+      context.logger.warning(
+        "provider \(plan.name): today's lookups reached max_lookups_per_day (\(limit)); the keys not asked are left for tomorrow",
+        metadata: ["keys_deferred": "\(tally.keysDeferred)"])
     }
   }
 

@@ -17,7 +17,7 @@ struct EnrichmentOwners: Sendable {
   var unchanged = 0
 
   static func select(
-    _ ids: [Int64], recheck: RecheckRule, fullEverySeconds: Int64, context: JobContext
+    _ ids: [Int64], recheck: RecheckRule, fullEvery: Duration, context: JobContext
   ) throws -> EnrichmentOwners {
     let job = context.job
     let (stamps, stored, buckets) = try context.read { tx in
@@ -33,7 +33,7 @@ struct EnrichmentOwners: Sendable {
       let reason = OwnerExamination.reason(
         owner: user, stored: stored[user], fingerprint: owner.fingerprint(settings: recheck.settingsDigest),
         now: context.now,
-        fullEverySeconds: fullEverySeconds, forced: context.fullPass)
+        fullEvery: fullEvery, forced: context.fullPass)
       guard let reason else {
         owners.unchanged += 1
         continue
@@ -49,7 +49,7 @@ struct EnrichmentOwners: Sendable {
   /// verified users of their contacts' numbers as the examination found them, and when the
   /// earliest cached answer of their contacts expires.
   func records(
-    buckets: [Int64: Set<Int64>], dueAt: [Int64: Int64], recheck: RecheckRule, now: Int64
+    buckets: [Int64: Set<Int64>], dueAt: [Int64: UTCInstant], recheck: RecheckRule, now: UTCInstant
   ) -> [(userID: Int64, examination: StoredOwnerExamination)] {
     examined.map { user in
       var owner = stamps[user, default: OwnerStamps()]

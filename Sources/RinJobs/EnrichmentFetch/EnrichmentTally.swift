@@ -1,4 +1,5 @@
 import Logging
+import RinDomain
 import RinProviderClient
 
 /// Run-level counts of the provider source, for the summary's details. Counts only: no key,
@@ -55,7 +56,7 @@ struct EnrichmentTally {
       ("requests_stopped_by_daily_limit", statistics.stoppedByDailyLimit),
       ("keys_answered_by_other_workers", answeredByOtherWorkers),
       ("keys_left_claimed_by_other_workers", keysLeftClaimedByOtherWorkers),
-      ("longest_wait_for_other_workers_ms", Int(ProviderKeyClaims.milliseconds(longestWaitForOtherWorkers))),
+      ("longest_wait_for_other_workers_ms", Int(longestWaitForOtherWorkers.wholeMilliseconds)),
     ]
     for (name, count) in extras where count > 0 { details[name] = String(count) }
     for (reason, count) in failures { details["requests_given_up (\(reason))"] = String(count) }

@@ -32,7 +32,7 @@ struct PreparedBatch: Sendable {
   /// checked or unchanged; an examined owner without numbers has an empty set.
   var buckets: [Int64: Set<Int64>] = [:]
   /// Per examined owner, the earliest `due_at` of their contacts left unchanged.
-  var unchangedDueAt: [Int64: Int64] = [:]
+  var unchangedDueAt: [Int64: UTCInstant] = [:]
 
   /// Contacts per parallel slice: parsing numbers (libphonenumber) is most of a batch's CPU.
   static let sliceSize = 2_000
@@ -45,7 +45,7 @@ struct PreparedBatch: Sendable {
     // Each contact's fingerprint is computed once: to compare with its stored check, then kept.
     var due: [(row: EnrichmentContactRow, fingerprint: Int64)] = []
     var buckets: [Int64: Set<Int64>] = [:]
-    var unchangedDueAt: [Int64: Int64] = [:]
+    var unchangedDueAt: [Int64: UTCInstant] = [:]
     for row in rows {
       let fingerprint = RecheckRule.fingerprint(row)
       if !recheck.isUnchanged(row, fingerprint: fingerprint, stored: checks[row.id]) {

@@ -17,24 +17,25 @@ struct ProviderAllowance: SharedRequestTurns {
 
   var intervalMicroseconds: Int64 { 60_000_000 / Int64(max(requestsPerMinute, 1)) }
 
-  func take(lookups: Int) async throws -> Double? {
-    let now = Date().timeIntervalSince1970
-    let day = CalendarDate(utcInstant: Int64(now))
+  func take(lookups: Int) async throws -> Duration? {
+    let now = ProviderKeyClaims.wallMicroseconds
+    let day = CalendarDate(utcInstant: UTCInstant(seconds: now / 1_000_000))
     let turn = try storage.write { tx in
       try tx.takeProviderTurn(
-        provider: provider, nowMicroseconds: Int64(now * 1_000_000),
+        provider: provider, nowMicroseconds: now,
         intervalMicroseconds: intervalMicroseconds,
         lookups: lookups, day: day, dailyLimit: maxLookupsPerDay)
     }
     switch turn {
-    case .startAt(let microseconds): return Double(microseconds) / 1_000_000
+    case .startAt(let microseconds): return .microseconds(microseconds - ProviderKeyClaims.wallMicroseconds)
     case .dailyLimitReached: return nil
     }
   }
 
-  func holdAll(until wallSeconds: Double) async throws {
+  func holdAll(for wait: Duration) async throws {
+    let until = ProviderKeyClaims.wallMicroseconds + wait.wholeMicroseconds
     try storage.write { tx in
-      try tx.holdProviderRequests(provider: provider, untilMicroseconds: Int64(wallSeconds * 1_000_000))
+      try tx.holdProviderRequests(provider: provider, untilMicroseconds: until)
     }
   }
 }

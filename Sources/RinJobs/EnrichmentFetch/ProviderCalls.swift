@@ -22,7 +22,7 @@ protocol ProviderCalls: Sendable {
 struct PaidProviderCalls: ProviderCalls {
   func circuit(_ provider: EnrichmentProviderSettings, context: JobContext) throws -> ProviderCircuit? {
     try ProviderCircuit.load(
-      provider: provider.name, coolDown: provider.circuitBreaker.coolDown.components.seconds,
+      provider: provider.name, coolDown: provider.circuitBreaker.coolDown,
       context: context)
   }
 

@@ -1,4 +1,5 @@
 import Logging
+import RinDomain
 import RinProviderClient
 import RinRuntime
 import RinStorage
@@ -7,8 +8,8 @@ import RinStorage
 /// `provider_breakers`), what this run keeps there for the next one, and what it reports.
 struct ProviderCircuit {
   let provider: String
-  let coolDown: Int64
-  let now: Int64
+  let coolDown: Duration
+  let now: UTCInstant
   let runID: Int64
   /// What the last real run left; nil when no run has recorded this provider yet.
   let stored: ProviderBreakerRecord?
@@ -16,7 +17,7 @@ struct ProviderCircuit {
   /// killed afterwards still leaves the next one its cool-down).
   private var recordedOpen: Bool
 
-  static func load(provider: String, coolDown: Int64, context: JobContext) throws -> ProviderCircuit {
+  static func load(provider: String, coolDown: Duration, context: JobContext) throws -> ProviderCircuit {
     let stored = try context.read { try $0.providerBreaker(provider: provider) }
     return ProviderCircuit(
       provider: provider, coolDown: coolDown, now: context.now, runID: context.runID, stored: stored,
@@ -25,7 +26,7 @@ struct ProviderCircuit {
 
   var startState: CircuitBreaker.State {
     CircuitBreaker.startState(
-      openedAt: stored.flatMap { $0.isOpen ? $0.openedAt : nil }, now: now, coolDown: coolDown)
+      openedAt: stored.flatMap { $0.isOpen ? storedOpenedAt : nil }, now: now, coolDown: coolDown)
   }
 
   /// Told by the client when the breaker closes: that happens once per outage, at the probe.
@@ -34,7 +35,7 @@ struct ProviderCircuit {
     logger.info(
       "enrichment provider answered the probe: circuit breaker closed; asking for keys again",
       metadata: [
-        "provider": "\(provider)", "was_open_since": "\(stored?.openedAt.map(SlotInstant.format) ?? "-")",
+        "provider": "\(provider)", "was_open_since": "\(storedOpenedAt?.description ?? "-")",
         "cause": "\(stored?.cause ?? "-")",
       ])
   }
@@ -47,15 +48,18 @@ struct ProviderCircuit {
     return ProviderHealth(
       provider: provider, available: false,
       cause: cause?.description ?? stored?.cause ?? "circuit breaker open",
-      keysDeferred: keysDeferred, openedAt: SlotInstant.format(openedAt),
-      nextProbeAfter: SlotInstant.format(openedAt + coolDown))
+      keysDeferred: keysDeferred, openedAt: openedAt.description,
+      nextProbeAfter: (openedAt + coolDown).description)
   }
 
   /// Opened by this run (it saw a failure: now), or still open from an earlier run; nil when closed.
-  private func openedAt(_ breaker: CircuitBreaker) -> Int64? {
+  private func openedAt(_ breaker: CircuitBreaker) -> UTCInstant? {
     guard case .open(let cause) = breaker.state else { return nil }
-    return cause == nil ? (stored?.openedAt ?? now) : now
+    return cause == nil ? (storedOpenedAt ?? now) : now
   }
+
+  /// When the breaker the last run left opened, if it did.
+  private var storedOpenedAt: UTCInstant? { stored?.openedAt.map(UTCInstant.init(seconds:)) }
 
   /// Records an opening as soon as a batch saw it.
   mutating func recordIfOpened(_ breaker: CircuitBreaker, keysDeferred: Int, context: JobContext) throws {
@@ -80,12 +84,12 @@ struct ProviderCircuit {
     return health
   }
 
-  private mutating func save(_ health: ProviderHealth, openedAt: Int64?, context: JobContext) throws {
+  private mutating func save(_ health: ProviderHealth, openedAt: UTCInstant?, context: JobContext) throws {
     try context.write {
       try $0.saveProviderBreaker(
         ProviderBreakerRecord(
-          provider: provider, isOpen: !health.available, openedAt: openedAt, cause: health.cause,
-          keysDeferred: health.keysDeferred, runID: runID, updatedAt: now))
+          provider: provider, isOpen: !health.available, openedAt: openedAt?.seconds, cause: health.cause,
+          keysDeferred: health.keysDeferred, runID: runID, updatedAt: now.seconds))
     }
     recordedOpen = !health.available
   }

@@ -1,4 +1,5 @@
 import Logging
+import RinDomain
 import RinProviderClient
 import RinRuntime
 import RinStorage

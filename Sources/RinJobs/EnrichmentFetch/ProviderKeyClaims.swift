@@ -1,4 +1,5 @@
 import Foundation
+import RinDomain
 import RinRuntime
 import RinStorage
 
@@ -30,7 +31,7 @@ struct ProviderKeyClaims {
       let held = try tx.claimLookupKeys(
         provider: provider, keys: keys, runID: context.runID, nowMicroseconds: Self.wallMicroseconds)
       let expiries = try tx.lookupExpiries(provider: provider, keys: Array(held))
-      let answered = held.filter { (expiries[$0] ?? Int64.min) > context.now }
+      let answered = held.filter { (expiries[$0] ?? .min) > context.now }
       try release(Array(answered), in: tx)
       return (held, answered)
     }
@@ -66,7 +67,7 @@ struct ProviderKeyClaims {
     let start = clock.now
     context.logger.debug(
       "waiting for answers to keys other workers claimed",
-      metadata: ["keys": "\(keys.count)", "at_most_ms": "\(Self.milliseconds(longest))"])
+      metadata: ["keys": "\(keys.count)", "at_most_ms": "\(longest.wholeMilliseconds)"])
     var pending = keys
     var answered = 0
     var unclaimed = 0
@@ -80,7 +81,7 @@ struct ProviderKeyClaims {
           provider: provider, keys: pending, runID: context.runID, nowMicroseconds: Self.wallMicroseconds)
       }
       let expiries = try context.read { try $0.lookupExpiries(provider: provider, keys: pending) }
-      let answeredNow = Set(pending.filter { (expiries[$0] ?? Int64.min) > context.now })
+      let answeredNow = Set(pending.filter { (expiries[$0] ?? .min) > context.now })
       answered += answeredNow.count
       let gone = pending.filter { !answeredNow.contains($0) && !stillClaimed.contains($0) }
       unclaimed += gone.count
@@ -110,7 +111,7 @@ struct ProviderKeyClaims {
         : "left keys other workers claimed and had not answered for the next run",
       metadata: [
         "keys": "\(keys.count)", "answered": "\(answered)", "unanswered_released": "\(unclaimed)",
-        "left_still_claimed": "\(pending.count)", "waited_ms": "\(Self.milliseconds(waited))",
+        "left_still_claimed": "\(pending.count)", "waited_ms": "\(waited.wholeMilliseconds)",
         "ended": "\(ended)",
       ])
   }
@@ -120,7 +121,4 @@ struct ProviderKeyClaims {
     tally.givenUp.formUnion(keys)
   }
 
-  static func milliseconds(_ duration: Duration) -> Int64 {
-    duration.components.seconds * 1_000 + duration.components.attoseconds / 1_000_000_000_000_000
-  }
 }

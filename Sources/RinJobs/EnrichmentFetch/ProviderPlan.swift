@@ -1,4 +1,5 @@
 import Foundation
+import RinDomain
 import RinProviderClient
 import RinRuntime
 import RinStorage
@@ -9,8 +10,8 @@ struct ProviderPlan: Sendable {
   var batchSize: Int
   var concurrency: Int
   var minLikelihood: Int
-  var matchTTL: Int64
-  var noMatchTTL: Int64
+  var matchTTL: Duration
+  var noMatchTTL: Duration
   var client: ProviderClient
   /// `ProviderTuning.longestWaitForOtherWorkers`.
   var longestWaitForOtherWorkers: Duration
@@ -40,7 +41,7 @@ struct ProviderPlan: Sendable {
     let client = ProviderClient(
       settings: ProviderClientSettings(
         baseURL: url, apiKey: key, requestsPerMinute: settings.requestsPerMinute,
-        timeout: seconds(settings.timeout), maxRetries: settings.maxRetries,
+        timeout: settings.timeout, maxRetries: settings.maxRetries,
         maxRateLimitWait: tuning.maxRateLimitWait, backoff: tuning.backoff,
         breakerFailures: settings.circuitBreaker.failures),
       transport: tuning.transport, breakerState: breakerState,
@@ -51,8 +52,8 @@ struct ProviderPlan: Sendable {
       }, onBreakerChange: onBreakerChange)
     return ProviderPlan(
       name: settings.name, batchSize: settings.batchSize, concurrency: settings.concurrency,
-      minLikelihood: settings.minLikelihood, matchTTL: settings.matchTTL.components.seconds,
-      noMatchTTL: settings.noMatchTTL.components.seconds, client: client,
+      minLikelihood: settings.minLikelihood, matchTTL: settings.matchTTL,
+      noMatchTTL: settings.noMatchTTL, client: client,
       longestWaitForOtherWorkers: tuning.longestWaitForOtherWorkers)
   }
 
@@ -61,9 +62,5 @@ struct ProviderPlan: Sendable {
   /// that outlasts it leaves the rest to the next run).
   var mayAsk: Bool {
     !client.circuitBreaker.isOpen && client.statistics.stoppedByDailyLimit == 0
-  }
-
-  private static func seconds(_ duration: Duration) -> Double {
-    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
   }
 }

@@ -6,7 +6,7 @@ public struct ProviderTuning: Sendable {
   public var transport: any ProviderTransport
   public var backoff: Backoff
   /// A 429 that asks for a longer wait leaves its keys for the next run instead.
-  public var maxRateLimitWait: Double
+  public var maxRateLimitWait: Duration
   /// How long a shard worker that asked all its own keys waits for answers to keys another
   /// worker claimed before it leaves them for the next run. Short: the claimant may be waiting
   /// too, or have many requests still to send at the shared rate (docs/JOBS.md, "Paying once").
@@ -17,7 +17,7 @@ public struct ProviderTuning: Sendable {
 
   public init(
     transport: any ProviderTransport = URLSessionTransport(), backoff: Backoff = Backoff(),
-    maxRateLimitWait: Double = 300,
+    maxRateLimitWait: Duration = .seconds(300),
     longestWaitForOtherWorkers: Duration = ProviderTuning.defaultLongestWaitForOtherWorkers
   ) {
     self.transport = transport

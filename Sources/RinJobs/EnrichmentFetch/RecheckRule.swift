@@ -11,7 +11,7 @@ struct RecheckRule: Sendable {
   let verified: VerifiedUsersDigest
   /// The normalizer's `parserDigest`: owners' buckets may come from their numbers' E.164 forms.
   let parserDigest: Int64
-  let now: Int64
+  let now: UTCInstant
 
   /// Provider name and `min_likelihood`; without a provider, empty (a provider configured
   /// later makes every contact due).
@@ -19,7 +19,7 @@ struct RecheckRule: Sendable {
     provider.map { "\($0.name)|min_likelihood=\($0.minLikelihood)" } ?? ""
   }
 
-  static func load(settings: String, parserDigest: Int64, now: Int64, context: JobContext) throws
+  static func load(settings: String, parserDigest: Int64, now: UTCInstant, context: JobContext) throws
     -> RecheckRule
   {
     var suffixes = RinPhoneSuffixes()

@@ -22,77 +22,21 @@ struct UpcomingBirthdaysInputs {
   ///   (`UpcomingBirthdaysJob.collectCandidates`): only the owners it found are checked against
   ///   their own instant. Nil: every owner is.
   static func examine(
-    _ batch: UserBatch, now: Int64, settings: UpcomingBirthdaysSettings, forced: Bool,
+    _ batch: UserBatch, now: UTCInstant, settings: UpcomingBirthdaysSettings, forced: Bool,
     candidates: String? = nil
   ) throws -> UpcomingBirthdaysInputs {
-    let tx = batch.tx
+    var verdicts = try UpcomingOwnerVerdicts.judge(batch, now: now, settings: settings, forced: forced)
+    try verdicts.examineStamped(batch.tx, candidates: candidates)
+    verdicts.count(in: batch)
     var inputs = UpcomingBirthdaysInputs()
-    var reminders: [Int64: [(id: Int64, contactID: Int64, dueOn: String?)]] = [:]
-    try tx.forEachOpenReminderAsWritten(of: batch.userIDs) { user, id, contact, dueOn in
-      reminders[user, default: []].append((id, contact, dueOn))
-    }
-    var reasons: [Int64: OwnerExamination] = [:]
-    var current: [Int64: (day: LocalDay, state: UpcomingOwnerState)] = [:]
-    var unstamped: [Int64: UpcomingOwnerState] = [:]
-    // Owners whose date turned and nothing else differs: turned from their rows unless a
-    // contact was stamped since (asked with the unchanged owners, in one query).
-    var turning: [Int64: UpcomingWindowTurn] = [:]
-    let stampsAfter = ChangeStamp.after(now: now, end: now)
-    // Users share a few zones: each zone's date is looked up once per batch, not per user.
-    var days: [String?: LocalDay] = [:]
-    var stored: [Int64: UpcomingOwnerState] = [:]
-    for (user, zone, state) in try tx.upcomingOwners(of: batch.userIDs, states: !forced) {
-      stored[user] = state
-      let day = days[zone] ?? LocalDay(at: now, zoneName: zone)
-      days[zone] = day
-      let digest = UpcomingOwnerState.digest(
-        reminders: reminders[user] ?? [], windowDays: settings.windowDays,
-        feb29: settings.feb29InCommonYears)
-      let state = UpcomingOwnerState(
-        today: day.date, zone: zone, inputsDigest: digest, stampsAfter: stampsAfter)
-      current[user] = (day, state)
-      if let reason = UpcomingOwnerState.examination(
-        stored: stored[user], today: day.date, zone: zone, inputsDigest: digest, forced: forced)
-      {
-        reasons[user] = reason
-        if reason == .due, let kept = stored[user],
-          let turn = kept.turn(
-            to: day.date, zone: zone, inputsDigest: digest, windowDays: settings.windowDays,
-            feb29: settings.feb29InCommonYears)
-        {
-          turning[user] = turn
-          unstamped[user] = kept
-        }
-      } else {
-        unstamped[user] = stored[user]
-      }
-    }
-    var checked = unstamped
-    if let scope = candidates, !unstamped.isEmpty {
-      // Every contact stamped after an owner's instant is stamped after the pass's, so an owner
-      // the pass did not find has none.
-      let found = try tx.ownersChanged(among: Array(unstamped.keys), job: .upcomingBirthdays, scope: scope)
-      checked = unstamped.filter { found.contains($0.key) }
-    }
-    for user in try tx.upcomingOwnersChanged(since: checked) {
-      reasons[user] = .changed
-      unstamped[user] = nil
-      turning[user] = nil
-    }
-    batch.counts.addRead("users", current.count)
-    batch.counts.addRead("users unchanged", unstamped.count - turning.count)
-    if !turning.isEmpty { batch.counts.addRead("users turned from their rows", turning.count) }
-    for (reason, count) in Dictionary(grouping: reasons.values, by: { $0 }).mapValues(\.count) {
-      batch.counts.addRead("users examined (\(reason.rawValue))", count)
-    }
-    for user in batch.userIDs where reasons[user] != nil {
-      guard let (day, state) = current[user] else { continue }
+    for user in batch.userIDs where verdicts.reasons[user] != nil {
+      guard let (day, state) = verdicts.current[user] else { continue }
       switch day.zone {
       case .valid: break
       case .missing: batch.counts.addSkipped("user time zone missing (UTC date used)")
       case .invalid: batch.counts.addSkipped("user time zone invalid (UTC date used)")
       }
-      if let turn = turning[user] {
+      if let turn = verdicts.turning[user] {
         inputs.turns[turn, default: []].append(user)
       } else {
         inputs.windows[user] = UpcomingWindow(

@@ -50,7 +50,7 @@ public struct UpcomingBirthdaysJob: Job {
   }
 
   /// How far back the run's pass over the contacts' stamps may reach (`collectCandidates`).
-  static let longestPass: Int64 = 3 * 86_400
+  static let longestPass = Duration.seconds(3 * 86_400)
 
   /// Finds, once per run, the owners with a contact stamped after the earliest kept instant
   /// (`collectUpcomingOwnersChanged`), and returns the scope they are kept under; a batch then
@@ -81,7 +81,7 @@ public struct UpcomingBirthdaysJob: Job {
   /// on them. The rows are then exactly what a full computation gives (UpcomingWindowTurnTests,
   /// NightlyIncrementalExactnessTests), for a few rows read per owner instead of all their
   /// birthdays.
-  private func turn(_ owners: [Int64], _ turn: UpcomingWindowTurn, batch: UserBatch, now: Int64) throws {
+  private func turn(_ owners: [Int64], _ turn: UpcomingWindowTurn, batch: UserBatch, now: UTCInstant) throws {
     let tx = batch.tx
     try tx.turnUpcomingEvents(of: owners, to: turn.new.today, shift: turn.shift)
     // Reminders due today that were already stored push unless dismissed, as a full
@@ -125,7 +125,9 @@ public struct UpcomingBirthdaysJob: Job {
     for (user, event) in due { try notifyDue(event, for: user, tx: tx, now: now) }
   }
 
-  private func notifyDue(_ event: UpcomingEvent, for user: Int64, tx: StorageTransaction, now: Int64) throws {
+  private func notifyDue(_ event: UpcomingEvent, for user: Int64, tx: StorageTransaction, now: UTCInstant)
+    throws
+  {
     try tx.enqueue(
       OutboxMessage(
         userID: user, kind: "reminder_due", deepLink: Notifications.contactDeepLink(event.contactID),

@@ -52,7 +52,7 @@ struct PipelinePings: Sendable {
     var cause = ""
     for attempt in 1...Self.attempts {
       do {
-        let response = try await transport.send(request, timeout: Self.timeoutSeconds)
+        let response = try await transport.send(request, timeout: .seconds(Self.timeoutSeconds))
         if (200..<300).contains(response.status) { return }
         cause = "HTTP \(response.status)"
       } catch {

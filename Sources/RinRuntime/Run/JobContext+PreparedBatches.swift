@@ -1,3 +1,4 @@
+import RinDomain
 import RinStorage
 
 extension JobContext {
@@ -7,7 +8,7 @@ extension JobContext {
   /// batch then fails. `body` runs in the batch's transaction with what `prepare` returned and
   /// commits with the checkpoint, so a run stopped during `prepare` redoes the whole batch.
   public func forEachUserBatch<Prepared>(
-    batchSize: Int, liveAt: Int64? = nil, prepare: ([Int64]) async throws -> Prepared,
+    batchSize: Int, liveAt: UTCInstant? = nil, prepare: ([Int64]) async throws -> Prepared,
     _ body: (UserBatch, Prepared) throws -> Void
   ) async throws {
     let selection = self.selection(liveAt: liveAt)
@@ -48,7 +49,7 @@ extension JobContext {
 }
 
 extension JobContext {
-  func selection(liveAt: Int64?) -> UserSelection {
+  func selection(liveAt: UTCInstant?) -> UserSelection {
     var selection = self.selection
     selection.liveAt = liveAt
     return selection
@@ -69,7 +70,7 @@ extension JobContext {
       try batch.tx.saveCheckpoint(
         Checkpoint(
           job: job, asOf: asOf, scope: checkpointScope, runID: runID, lastUserID: last),
-        at: now)
+        at: now.seconds)
     }
     batch.counts.usersProcessed = batch.userIDs.count
     return batch.counts

@@ -13,8 +13,8 @@ public final class JobContext {
   let dryRun: Bool
   /// The date the run computes for (default: the UTC date of `now`).
   public let asOf: CalendarDate
-  /// The job's clock, Unix seconds (`--now`, default the real time at start).
-  public let now: Int64
+  /// The job's clock (`--now`, default the real time at start).
+  public let now: UTCInstant
   public let logger: Logger
   let selection: UserSelection
   let checkpointScope: String
@@ -47,7 +47,7 @@ public final class JobContext {
 
   init(
     job: JobName, runID: Int64, storage: Storage, config: RinConfig, dryRun: Bool,
-    asOf: CalendarDate, now: Int64, logger: Logger, selection: UserSelection,
+    asOf: CalendarDate, now: UTCInstant, logger: Logger, selection: UserSelection,
     checkpointScope: String, resumeAfterUserID: Int64?, stop: StopSignal, progress: ProgressBar?
   ) {
     self.job = job
@@ -70,7 +70,7 @@ public final class JobContext {
   /// ends the walk between batches.
   /// - Parameter liveAt: users live at this instant; nil means live now.
   public func forEachUserBatch(
-    batchSize: Int, liveAt: Int64? = nil, _ body: (UserBatch) throws -> Void
+    batchSize: Int, liveAt: UTCInstant? = nil, _ body: (UserBatch) throws -> Void
   ) throws {
     let selection = self.selection(liveAt: liveAt)
     var after = try startWalk(selection)

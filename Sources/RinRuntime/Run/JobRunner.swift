@@ -79,7 +79,7 @@ public struct JobRunner: Sendable {
       let makeContext = { (storage: Storage) -> JobContext in
         let ctx = JobContext(
           job: job.name, runID: runID ?? 0, storage: storage, config: config, dryRun: options.dryRun,
-          asOf: asOf, now: now, logger: logger,
+          asOf: asOf, now: UTCInstant(seconds: now), logger: logger,
           selection: UserSelection(shard: shard, userIDs: users), checkpointScope: scope,
           resumeAfterUserID: checkpoint?.lastUserID, stop: stop,
           progress: ProgressBar(label: job.name.rawValue, logger: logger, environment: environment.variables))

@@ -87,7 +87,7 @@ struct NightlyIncrementalExactnessTests {
     try db.storage.write(into: &changes) { tx in
       try tx.putEnrichment(
         userID: Int64(owner), contactID: Int64(contact), field: "company", source: "test", value: "Acme",
-        confidence: 0.9, fetchedAt: at, isNew: true)
+        confidence: 0.9, fetchedAt: UTCInstant(seconds: at), isNew: true)
       try tx.linkRinUser(contactID: Int64(contact), userID: Int64(target))
     }
   }

@@ -284,7 +284,8 @@ struct UpcomingBirthdaysTests {
     for (index, zone) in zones.enumerated() {
       let user = Int64(index + 1)
       let window = UpcomingWindow(
-        today: LocalDay(at: try instant(now), zoneName: zone).date, days: 7, feb29: .feb28)
+        today: LocalDay(at: UTCInstant(seconds: try instant(now)), zoneName: zone).date, days: 7,
+        feb29: .feb28)
       for (position, text) in texts.enumerated() {
         let contact = user * 100 + Int64(position) + 1
         switch window.birthday(contactID: contact, text: text) {

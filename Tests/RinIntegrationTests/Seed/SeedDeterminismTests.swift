@@ -1,4 +1,5 @@
 import Foundation
+import RinDomain
 import RinSeed
 import RinStorage
 import RinTestSupport
@@ -45,7 +46,9 @@ struct SeedDeterminismTests {
     let fixture = try SeedFixture(users: 3)
     let before = try fixture.digest()
     #expect(throws: SeedError.self) {
-      try Seeder.seed(into: fixture.storage, options: SeedOptions(users: 3, seed: 7, now: SeedFixture.now))
+      try Seeder.seed(
+        into: fixture.storage,
+        options: SeedOptions(users: 3, seed: 7, now: UTCInstant(seconds: SeedFixture.now)))
     }
     #expect(try fixture.digest() == before)
   }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import RinDomain
 import RinSeed
 import RinStorage
 import RinTestSupport
@@ -29,7 +30,8 @@ final class SeedFixture: Sendable {
       try Seeder.seed(
         into: storage,
         options: SeedOptions(
-          users: $0, seed: seed, now: now, usersPerTransaction: usersPerTransaction, contactIDs: contactIDs))
+          users: $0, seed: seed, now: UTCInstant(seconds: now), usersPerTransaction: usersPerTransaction,
+          contactIDs: contactIDs))
     }
   }
 

@@ -23,7 +23,8 @@ struct ScoreContactScanTests {
     Seen(
       user: user,
       fields: [
-        c.createdAt, c.deletedAt ?? -1, c.hasName ? 1 : 0, c.hasChannel ? 1 : 0, c.isEnriched ? 1 : 0,
+        c.createdAt.seconds, c.deletedAt?.seconds ?? -1, c.hasName ? 1 : 0, c.hasChannel ? 1 : 0,
+        c.isEnriched ? 1 : 0,
         c.isRinUser ? 1 : 0, c.isMutual ? 1 : 0, c.isOrganized ? 1 : 0,
       ])
   }
@@ -57,7 +58,7 @@ struct ScoreContactScanTests {
   static func scanned(_ db: TestDatabase, users: [Int64], rangesAllowed: Bool) throws -> [Seen] {
     try db.storage.read { tx in
       var seen: [Seen] = []
-      try tx.forEachScoreContact(of: users, end: end, rangesAllowed: rangesAllowed) {
+      try tx.forEachScoreContact(of: users, end: UTCInstant(seconds: end), rangesAllowed: rangesAllowed) {
         seen.append(Self.seen($0, $1))
       }
       return seen.sorted()
@@ -130,7 +131,7 @@ struct ScoreContactScanTests {
       for (user, contact) in enriched {
         try tx.putEnrichment(
           userID: user, contactID: contact, field: "company", source: "test", value: "x", confidence: 1,
-          fetchedAt: at, isNew: true)
+          fetchedAt: UTCInstant(seconds: at), isNew: true)
       }
     }
     let want = try Self.expected(db, users: all)

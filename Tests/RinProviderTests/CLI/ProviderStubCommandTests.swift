@@ -14,7 +14,8 @@ struct ProviderStubCommandTests {
       try await server.waitForOutput(matching: Self.listening), "\(server.text)")
     let client = ProviderClient(
       settings: ProviderClientSettings(
-        baseURL: try #require(URL(string: url)), apiKey: "any-token", requestsPerMinute: 6000, timeout: 5,
+        baseURL: try #require(URL(string: url)), apiKey: "any-token", requestsPerMinute: 6000,
+        timeout: .seconds(5),
         maxRetries: 0))
     let lookups = (0..<40).map { ProviderLookup(id: "key-\($0)", channel: .email("person\($0)@example.com")) }
     let first = await client.lookup(lookups)
@@ -40,7 +41,7 @@ struct ProviderStubCommandTests {
     for (key, expected) in [("wrong", ProviderOutcome.refused(status: 401)), ("right", nil)] {
       let client = ProviderClient(
         settings: ProviderClientSettings(
-          baseURL: try #require(URL(string: url)), apiKey: key, requestsPerMinute: 6000, timeout: 5,
+          baseURL: try #require(URL(string: url)), apiKey: key, requestsPerMinute: 6000, timeout: .seconds(5),
           maxRetries: 0))
       let outcome = await client.lookup([ProviderLookup(id: "k", channel: .phone("+14155550123"))])
       if let expected { #expect(outcome == expected) } else { #expect(outcome != .refused(status: 401)) }

@@ -1,3 +1,4 @@
+import RinDomain
 import RinProviderClient
 import RinTestSupport
 import Testing
@@ -94,17 +95,20 @@ struct CircuitBreakerTests {
   }
 
   @Test func whereARunStarts() {
-    let opened: Int64 = 1_000_000
+    let opened: UTCInstant = 1_000_000
     #expect(
-      CircuitBreaker.startState(openedAt: nil, now: opened, coolDown: 600) == .closed(consecutiveFailures: 0))
-    #expect(CircuitBreaker.startState(openedAt: opened, now: opened, coolDown: 600) == .open(cause: nil))
+      CircuitBreaker.startState(openedAt: nil, now: opened, coolDown: .seconds(600))
+        == .closed(consecutiveFailures: 0))
     #expect(
-      CircuitBreaker.startState(openedAt: opened, now: opened + 599, coolDown: 600) == .open(cause: nil))
+      CircuitBreaker.startState(openedAt: opened, now: opened, coolDown: .seconds(600)) == .open(cause: nil))
     #expect(
-      CircuitBreaker.startState(openedAt: opened, now: opened + 600, coolDown: 600)
+      CircuitBreaker.startState(openedAt: opened, now: opened + .seconds(599), coolDown: .seconds(600))
+        == .open(cause: nil))
+    #expect(
+      CircuitBreaker.startState(openedAt: opened, now: opened + .seconds(600), coolDown: .seconds(600))
         == .probing(probeInFlight: false), "the cool-down is over: probe")
     #expect(
-      CircuitBreaker.startState(openedAt: opened, now: opened - 3_600, coolDown: 600)
+      CircuitBreaker.startState(openedAt: opened, now: opened - .seconds(3_600), coolDown: .seconds(600))
         == .probing(probeInFlight: false), "a clock before the opening (a catch-up of an older slot) probes")
   }
 }

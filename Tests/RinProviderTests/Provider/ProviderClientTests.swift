@@ -14,7 +14,7 @@ struct ProviderClientTests {
   ]
 
   static func client(
-    _ stub: ProviderStub, timeout: Double = 5, maxRetries: Int = 2, rpm: Int = 60_000,
+    _ stub: ProviderStub, timeout: Duration = .seconds(5), maxRetries: Int = 2, rpm: Int = 60_000,
     apiKey: String = "test-key"
   ) throws -> ProviderClient {
     let url = try #require(URL(string: stub.baseURL))
@@ -81,7 +81,7 @@ struct ProviderClientTests {
     // A timeout with room to spare for the answers that should come in time: on a loaded machine
     // (a second test run beside this one) a 5 s timeout also caught the malformed answer.
     stub.enqueue(.status(500), .slow(seconds: 25), .malformedJSON)
-    let client = try Self.client(stub, timeout: 10, maxRetries: 3)
+    let client = try Self.client(stub, timeout: .seconds(10), maxRetries: 3)
     #expect(
       await client.lookup(Self.lookups) == .answered(results: Self.expected, unknownIDs: 0, duplicateIDs: 0))
     #expect(stub.requestCount == 4)

@@ -72,8 +72,8 @@ struct CalendarDateTests {
   }
 
   @Test func utcDateOfAnInstant() {
-    #expect(CalendarDate(utcInstant: 1_795_348_800).description == "2026-11-22")
-    #expect(CalendarDate(utcInstant: 1_795_305_599).description == "2026-11-21")
-    #expect(CalendarDate(utcInstant: -1).description == "1969-12-31")
+    #expect(CalendarDate(utcInstant: UTCInstant(seconds: 1_795_348_800)).description == "2026-11-22")
+    #expect(CalendarDate(utcInstant: UTCInstant(seconds: 1_795_305_599)).description == "2026-11-21")
+    #expect(CalendarDate(utcInstant: UTCInstant(seconds: -1)).description == "1969-12-31")
   }
 }

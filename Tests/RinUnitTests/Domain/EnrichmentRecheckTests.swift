@@ -69,7 +69,7 @@ struct EnrichmentRecheckTests {
   }
 
   static let settings = "stub|min_likelihood=6"
-  static func check(_ fingerprint: Int64 = 1, settings: String = settings, due: Int64? = 200)
+  static func check(_ fingerprint: Int64 = 1, settings: String = settings, due: UTCInstant? = 200)
     -> EnrichmentCheck
   {
     EnrichmentCheck(fingerprint: fingerprint, settings: settings, dueAt: due)

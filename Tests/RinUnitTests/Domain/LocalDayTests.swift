@@ -5,9 +5,9 @@ import Testing
 @Suite("A user's local date")
 struct LocalDayTests {
   /// Unix seconds of a UTC wall-clock time, written out so the test does not use the code it checks.
-  static let nov22At1100Z: Int64 = 1_795_345_200
+  static let nov22At1100Z: UTCInstant = 1_795_345_200
 
-  func day(_ instant: Int64, _ zone: String?) -> String {
+  func day(_ instant: UTCInstant, _ zone: String?) -> String {
     LocalDay(at: instant, zoneName: zone).date.description
   }
 
@@ -42,7 +42,7 @@ struct LocalDayTests {
     "Mars/Base", "America/New York", "GMT+25", "Europe/Londn", "GMT+5", "UTC+3", " Europe/London",
   ])
   func anInvalidZoneFallsBackToUTCAndSaysSo(_ zone: String) {
-    let local = LocalDay(at: Self.nov22At1100Z + 13 * 3_600, zoneName: zone)
+    let local = LocalDay(at: Self.nov22At1100Z + .seconds(13 * 3_600), zoneName: zone)
     #expect(local.zone == .invalid)
     #expect(local.date.description == "2026-11-23")
   }

@@ -4,8 +4,8 @@ import Testing
 
 @Suite("Which owners a job examines")
 struct OwnerStampsTests {
-  static let day: Int64 = 86_400
-  static let week = 7 * day
+  static let day = Duration.seconds(86_400)
+  static let week = day * 7
 
   var stamps: OwnerStamps {
     var stamps = OwnerStamps()
@@ -43,28 +43,29 @@ struct OwnerStampsTests {
   }
 
   @Test func anOwnerIsExaminedWhenNewChangedDueOrForced() {
-    let now: Int64 = 1_795_348_800
-    func reason(_ stored: (Int64, Int64)?, _ fingerprint: Int64 = 9, forced: Bool = false)
+    let now: UTCInstant = 1_795_348_800
+    func reason(_ stored: (Int64, UTCInstant)?, _ fingerprint: Int64 = 9, forced: Bool = false)
       -> OwnerExamination?
     {
       OwnerExamination.reason(
         owner: 42, stored: stored.map { StoredOwnerExamination(fingerprint: $0.0, examinedAt: $0.1) },
         fingerprint: fingerprint, now: now,
-        fullEverySeconds: Self.week, forced: forced)
+        fullEvery: Self.week, forced: forced)
     }
     #expect(reason(nil) == .new)
     #expect(reason((9, now - Self.day)) == nil)
     #expect(reason((8, now - Self.day)) == .changed)
-    let instant = PeriodicPass.lastInstant(owner: 42, atOrBefore: now, periodSeconds: Self.week)
+    let instant = PeriodicPass.lastInstant(owner: 42, atOrBefore: now, period: Self.week)
     #expect(reason((9, instant)) == nil, "examined when the owner's pass came round")
-    #expect(reason((9, instant - 1)) == .periodic)
+    #expect(reason((9, instant - .seconds(1))) == .periodic)
     #expect(reason((9, now - Self.week)) == .periodic, "full_every is inclusive: a week to the second")
     #expect(reason((9, now - Self.day), forced: true) == .forced)
     let dueTonight = StoredOwnerExamination(fingerprint: 9, examinedAt: now - Self.day, dueAt: now)
-    let dueTomorrow = StoredOwnerExamination(fingerprint: 9, examinedAt: now - Self.day, dueAt: now + 1)
+    let dueTomorrow = StoredOwnerExamination(
+      fingerprint: 9, examinedAt: now - Self.day, dueAt: now + .seconds(1))
     func reason(_ stored: StoredOwnerExamination) -> OwnerExamination? {
       OwnerExamination.reason(
-        owner: 42, stored: stored, fingerprint: 9, now: now, fullEverySeconds: Self.week, forced: false)
+        owner: 42, stored: stored, fingerprint: 9, now: now, fullEvery: Self.week, forced: false)
     }
     #expect(reason(dueTonight) == .due, "due at the run's instant")
     #expect(reason(dueTomorrow) == nil)

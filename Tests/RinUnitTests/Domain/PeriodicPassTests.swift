@@ -9,6 +9,19 @@ struct PeriodicPassTests {
   /// 2026-11-22T02:30:00Z, the nightly's slot.
   static let firstNight: Int64 = 1_795_314_600
 
+  /// `PeriodicPass.isDue` over Unix seconds, as the simulation counts them.
+  static func isDue(_ owner: Int64, examinedAt: Int64, now: Int64, period: Int64) -> Bool {
+    PeriodicPass.isDue(
+      owner: owner, examinedAt: UTCInstant(seconds: examinedAt), now: UTCInstant(seconds: now),
+      period: .seconds(period))
+  }
+
+  /// `PeriodicPass.lastInstant` over Unix seconds.
+  static func lastInstant(_ owner: Int64, atOrBefore now: Int64, period: Int64) -> Int64 {
+    PeriodicPass.lastInstant(owner: owner, atOrBefore: UTCInstant(seconds: now), period: .seconds(period))
+      .seconds
+  }
+
   /// Runs every `interval` from `firstNight`, where the first examines everyone and each later
   /// run examines the owners `PeriodicPass` finds due (nothing else changes). Returns the
   /// owners examined by each run after the first, and each owner's longest gap.
@@ -23,8 +36,7 @@ struct PeriodicPassTests {
       let now = firstNight + Int64(run) * interval
       var examined = 0
       for owner in owners
-      where PeriodicPass.isDue(owner: owner, examinedAt: examinedAt[owner]!, now: now, periodSeconds: period)
-      {
+      where Self.isDue(owner, examinedAt: examinedAt[owner]!, now: now, period: period) {
         longest[owner] = max(longest[owner] ?? 0, now - examinedAt[owner]!)
         examinedAt[owner] = now
         count[owner, default: 0] += 1
@@ -97,37 +109,32 @@ struct PeriodicPassTests {
 
   @Test func anOwnerExaminedForAChangeKeepsItsNight() {
     let owner: Int64 = 123_457
-    let instant = PeriodicPass.lastInstant(
-      owner: owner, atOrBefore: Self.firstNight, periodSeconds: Self.week)
+    let instant = Self.lastInstant(owner, atOrBefore: Self.firstNight, period: Self.week)
     #expect(instant <= Self.firstNight && Self.firstNight - instant < Self.week)
     #expect(PeriodicPass.offset(owner: owner, periodSeconds: Self.week) == instant % Self.week)
     // Examined (changed) a day after its instant: not due until the next instant, a week on.
     let changed = instant + Self.day
     for hours in stride(from: Int64(0), to: 6 * 24, by: 1) {
       #expect(
-        !PeriodicPass.isDue(
-          owner: owner, examinedAt: changed, now: changed + hours * Self.hour, periodSeconds: Self.week))
+        !Self.isDue(owner, examinedAt: changed, now: changed + hours * Self.hour, period: Self.week))
     }
     #expect(
-      PeriodicPass.isDue(
-        owner: owner, examinedAt: changed, now: instant + Self.week, periodSeconds: Self.week))
+      Self.isDue(owner, examinedAt: changed, now: instant + Self.week, period: Self.week))
     #expect(
-      !PeriodicPass.isDue(
-        owner: owner, examinedAt: changed, now: instant + Self.week - 1, periodSeconds: Self.week))
+      !Self.isDue(owner, examinedAt: changed, now: instant + Self.week - 1, period: Self.week))
     // Examined at the instant itself: that was the pass.
     #expect(
-      !PeriodicPass.isDue(
-        owner: owner, examinedAt: instant, now: instant + Self.day, periodSeconds: Self.week))
+      !Self.isDue(owner, examinedAt: instant, now: instant + Self.day, period: Self.week))
   }
 
   @Test func aClockBeforeTheLastExaminationOrNearTheEpoch() {
     for owner in [Int64.min, -1, 0, 1, Int64.max] {
-      #expect(!PeriodicPass.isDue(owner: owner, examinedAt: 1_000, now: 999, periodSeconds: Self.week))
+      #expect(!Self.isDue(owner, examinedAt: 1_000, now: 999, period: Self.week))
       let offset = PeriodicPass.offset(owner: owner, periodSeconds: Self.week)
       #expect(offset >= 0 && offset < Self.week)
-      let instant = PeriodicPass.lastInstant(owner: owner, atOrBefore: 5, periodSeconds: Self.week)
+      let instant = Self.lastInstant(owner, atOrBefore: 5, period: Self.week)
       #expect(instant <= 5 && 5 - instant < Self.week)
-      #expect(PeriodicPass.isDue(owner: owner, examinedAt: 5 - Self.week, now: 5, periodSeconds: Self.week))
+      #expect(Self.isDue(owner, examinedAt: 5 - Self.week, now: 5, period: Self.week))
     }
   }
 }

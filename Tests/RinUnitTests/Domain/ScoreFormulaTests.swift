@@ -106,8 +106,8 @@ struct ScoreFormulaTests {
 
 @Suite("Score milestone prompt")
 struct MilestoneRuleTests {
-  static let now: Int64 = 1_000_000_000
-  static let day: Int64 = 86_400
+  static let now: UTCInstant = 1_000_000_000
+  static let day = Duration.seconds(86_400)
 
   static func facts(_ change: (inout MilestoneRule.Facts) -> Void = { _ in }) -> MilestoneRule.Facts {
     var f = MilestoneRule.Facts(score: 60, liveContacts: 10, now: now)
@@ -125,17 +125,17 @@ struct MilestoneRuleTests {
     #expect(MilestoneRule.decide(Self.facts { $0.promptsShown = 3 }) == .suppressed(.tooManyPromptsShown))
     #expect(MilestoneRule.decide(Self.facts { $0.promptsShown = 2 }) == .queue)
     #expect(
-      MilestoneRule.decide(Self.facts { $0.lastPromptAt = Self.now - 7 * Self.day + 1 })
+      MilestoneRule.decide(Self.facts { $0.lastPromptAt = Self.now - Self.day * 7 + .seconds(1) })
         == .suppressed(.promptedRecently))
-    #expect(MilestoneRule.decide(Self.facts { $0.lastPromptAt = Self.now - 7 * Self.day }) == .queue)
+    #expect(MilestoneRule.decide(Self.facts { $0.lastPromptAt = Self.now - Self.day * 7 }) == .queue)
     #expect(
       MilestoneRule.decide(Self.facts { $0.lastDismissedAt = Self.now - Self.day })
         == .suppressed(.dismissedRecently))
-    #expect(MilestoneRule.decide(Self.facts { $0.lastDismissedAt = Self.now - 8 * Self.day }) == .queue)
+    #expect(MilestoneRule.decide(Self.facts { $0.lastDismissedAt = Self.now - Self.day * 8 }) == .queue)
     #expect(
-      MilestoneRule.decide(Self.facts { $0.lastShareAt = Self.now - 13 * Self.day })
+      MilestoneRule.decide(Self.facts { $0.lastShareAt = Self.now - Self.day * 13 })
         == .suppressed(.sharedRecently))
-    #expect(MilestoneRule.decide(Self.facts { $0.lastShareAt = Self.now - 15 * Self.day }) == .queue)
+    #expect(MilestoneRule.decide(Self.facts { $0.lastShareAt = Self.now - Self.day * 15 }) == .queue)
     #expect(MilestoneRule.decide(Self.facts { $0.liveContacts = 9 }) == .suppressed(.tooFewContacts))
   }
 }

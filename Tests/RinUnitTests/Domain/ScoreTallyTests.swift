@@ -5,27 +5,30 @@ import Testing
 /// same contacts afresh at that end gives (docs/SCORE.md "Every night costs what changed").
 @Suite("Score tally kept between nights")
 struct ScoreTallyTests {
-  static let day: Int64 = 86_400
+  static let day = Duration.seconds(86_400)
   /// 2026-11-23T00:00:00Z, a midnight.
-  static let end: Int64 = 1_795_392_000
-  static let joined = end - 400 * day
+  static let end: UTCInstant = 1_795_392_000
+  static let joined = end - day * 400
 
   /// The inputs counted afresh at `window`, as daily-score did before tallies were kept.
-  static func fresh(_ contacts: [ScoreContact], at window: ScoreWindow, joined: Int64 = joined) -> ScoreInputs
+  static func fresh(_ contacts: [ScoreContact], at window: ScoreWindow, joined: UTCInstant = joined)
+    -> ScoreInputs
   {
     var inputs = ScoreInputs()
     for c in contacts { window.add(c, userCreatedAt: joined, to: &inputs) }
     return inputs
   }
 
-  static func tally(_ contacts: [ScoreContact], end: Int64 = end, joined: Int64 = joined) -> ScoreTally {
+  static func tally(_ contacts: [ScoreContact], end: UTCInstant = end, joined: UTCInstant = joined)
+    -> ScoreTally
+  {
     var tally = ScoreTally(end: end)
     for c in contacts { tally.add(c, userCreatedAt: joined) }
     return tally
   }
 
-  static func window(endingAt end: Int64) -> ScoreWindow {
-    ScoreWindow(asOf: CalendarDate(daysSinceEpoch: Int(end / day) - 1))
+  static func window(endingAt end: UTCInstant) -> ScoreWindow {
+    ScoreWindow(asOf: CalendarDate(daysSinceEpoch: Int(end.seconds / 86_400) - 1))
   }
 
   /// Creations and deletions at every second around the window's edges, from before the churn
@@ -34,16 +37,16 @@ struct ScoreTallyTests {
     var contacts: [ScoreContact] = []
     for offset in [-31, -30, -29, -1, 0] {
       for seconds in [-1, 0, 1, 43_200] as [Int64] {
-        let at = Self.end + Int64(offset) * Self.day + seconds
+        let at = Self.end + Self.day * offset + .seconds(seconds)
         guard at <= Self.end else { continue }
         contacts.append(ScoreContact(hasName: true, createdAt: at))
-        contacts.append(ScoreContact(hasName: true, createdAt: at - 100 * Self.day, deletedAt: at))
+        contacts.append(ScoreContact(hasName: true, createdAt: at - Self.day * 100, deletedAt: at))
       }
     }
     let tally = Self.tally(contacts)
     #expect(tally.dueEnd == nil)
     for night in 0...32 {
-      let later = Self.window(endingAt: Self.end + Int64(night) * Self.day)
+      let later = Self.window(endingAt: Self.end + Self.day * night)
       #expect(tally.holds(at: later.end))
       #expect(tally.inputs(at: later) == Self.fresh(contacts, at: later), "night \(night)")
     }
@@ -51,9 +54,9 @@ struct ScoreTallyTests {
 
   /// A contact created less than a day after its owner joined is not churn, on any night.
   @Test func theOwnersOwnImportIsNotChurn() {
-    let joined = Self.end - 3 * Self.day
+    let joined = Self.end - Self.day * 3
     let contacts = [
-      ScoreContact(hasName: true, createdAt: joined + 3600),
+      ScoreContact(hasName: true, createdAt: joined + .seconds(3600)),
       ScoreContact(hasName: true, createdAt: joined + Self.day),
     ]
     let tally = Self.tally(contacts, joined: joined)
@@ -65,14 +68,14 @@ struct ScoreTallyTests {
   /// Rows dated after the end change the counts on the night they fall in: the tally says so.
   @Test func aRowDatedAfterTheEndMakesTheTallyDue() {
     let deletedLater = ScoreContact(
-      hasName: true, createdAt: Self.end - 90 * Self.day, deletedAt: Self.end + 5)
+      hasName: true, createdAt: Self.end - Self.day * 90, deletedAt: Self.end + .seconds(5))
     let enrichedLater = ScoreContact(
-      hasName: true, createdAt: Self.end - 90 * Self.day, isEnriched: false,
-      enrichedAt: Self.end + 2 * Self.day)
-    let createdLater = ScoreContact(hasName: true, createdAt: Self.end + 3 * Self.day)
-    #expect(Self.tally([deletedLater]).dueEnd == Self.end + 5)
-    #expect(Self.tally([enrichedLater]).dueEnd == Self.end + 2 * Self.day)
-    #expect(Self.tally([createdLater, deletedLater]).dueEnd == Self.end + 5)
+      hasName: true, createdAt: Self.end - Self.day * 90, isEnriched: false,
+      enrichedAt: Self.end + Self.day * 2)
+    let createdLater = ScoreContact(hasName: true, createdAt: Self.end + Self.day * 3)
+    #expect(Self.tally([deletedLater]).dueEnd == Self.end + .seconds(5))
+    #expect(Self.tally([enrichedLater]).dueEnd == Self.end + Self.day * 2)
+    #expect(Self.tally([createdLater, deletedLater]).dueEnd == Self.end + .seconds(5))
     let tally = Self.tally([deletedLater])
     #expect(tally.holds(at: Self.end))
     #expect(!tally.holds(at: Self.end + Self.day))
@@ -92,7 +95,8 @@ struct ScoreTallyTests {
 
   @Test func churnDaysReadBackWhatTheyWrite() {
     var days = ChurnDays()
-    for instant in [Self.end, Self.end - 1, Self.end - Self.day, -1, 0, Int64.min, Int64.max] {
+    for instant in [Self.end, Self.end - .seconds(1), Self.end - Self.day, -1, 0, .min, .max] as [UTCInstant]
+    {
       days.add(instant: instant)
     }
     #expect(ChurnDays(text: days.text) == days)
@@ -120,8 +124,9 @@ struct ScoreTallyTests {
     #expect(
       ScoreTally.examination(stored: kept, circlesMatch: true, at: Self.end - Self.day, forced: false) == .due
     )
-    #expect(ChangeStamp.after(now: Self.end - 3600 * 20, end: Self.end) == Self.end - 3600 * 21)
-    #expect(ChangeStamp.after(now: Self.end + 90 * Self.day, end: Self.end) == Self.end - 3600)
+    #expect(
+      ChangeStamp.after(now: Self.end - .seconds(3600 * 20), end: Self.end) == Self.end - .seconds(3600 * 21))
+    #expect(ChangeStamp.after(now: Self.end + Self.day * 90, end: Self.end) == Self.end - .seconds(3600))
     #expect(ChangeStamp.after(now: .min, end: Self.end) == .min)
   }
 }

@@ -83,8 +83,8 @@ extension StorageTransaction {
       guard let user = row.int64(0) else { return }
       var state = InvitePromptState()
       state.promptsShown = Int(row.int64(1) ?? 0)
-      state.lastPromptAt = row.int64(2)
-      state.lastDismissedAt = row.int64(3)
+      state.lastPromptAt = row.instant(2)
+      state.lastDismissedAt = row.instant(3)
       states[user] = state
     }
     try sql.forEachBatchRow(
@@ -92,7 +92,7 @@ extension StorageTransaction {
       ids.map(SQLValue.integer)
     ) { row in
       guard let user = row.int64(0) else { return }
-      states[user, default: InvitePromptState()].lastShareAt = row.int64(1)
+      states[user, default: InvitePromptState()].lastShareAt = row.instant(1)
     }
     return states
   }

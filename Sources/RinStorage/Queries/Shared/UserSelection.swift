@@ -1,3 +1,5 @@
+import RinDomain
+
 /// Which users a run works on: live ones, optionally a shard or an explicit list.
 public struct UserSelection: Sendable, Equatable {
   /// `id mod count = index`.
@@ -14,9 +16,9 @@ public struct UserSelection: Sendable, Equatable {
   public var userIDs: [Int64]?
   /// Live at this instant (created before it, not deleted before it); nil means live now
   /// (`deleted_at IS NULL`).
-  public var liveAt: Int64?
+  public var liveAt: UTCInstant?
 
-  public init(shard: Shard? = nil, userIDs: [Int64]? = nil, liveAt: Int64? = nil) {
+  public init(shard: Shard? = nil, userIDs: [Int64]? = nil, liveAt: UTCInstant? = nil) {
     self.shard = shard
     self.userIDs = userIDs
     self.liveAt = liveAt
@@ -31,7 +33,7 @@ public struct UserSelection: Sendable, Equatable {
     var arguments: [SQLValue] = []
     if let liveAt {
       conditions.append("created_at < ? AND (deleted_at IS NULL OR deleted_at >= ?)")
-      arguments += [.integer(liveAt), .integer(liveAt)]
+      arguments += [.instant(liveAt), .instant(liveAt)]
     } else {
       conditions.append("deleted_at IS NULL")
     }

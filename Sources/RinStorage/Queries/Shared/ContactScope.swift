@@ -1,3 +1,5 @@
+import RinDomain
+
 /// Which child-table rows a per-batch query reads: those of a list of contact ids (one index
 /// probe each, for a few contacts among many), those in the contacts' id ranges (one `UNION ALL`
 /// branch per range, so each is an ordered index scan and no row needs de-duplicating), or,
@@ -8,10 +10,10 @@ struct ContactScope {
   /// When set, the scope is these contacts, whatever `ranges` and `userIDs` say.
   var contactIDs: [SQLValue]? = nil
 
-  func query(_ query: ScopedQuery, end: Int64) -> (String, [SQLValue]) {
+  func query(_ query: ScopedQuery, end: UTCInstant) -> (String, [SQLValue]) {
     func branch(_ condition: String, _ values: [SQLValue]) -> (String, [SQLValue]) {
-      let before = Array(repeating: SQLValue.integer(end), count: query.endsBefore)
-      let after = Array(repeating: SQLValue.integer(end), count: query.endsAfter)
+      let before = Array(repeating: SQLValue.instant(end), count: query.endsBefore)
+      let after = Array(repeating: SQLValue.instant(end), count: query.endsAfter)
       return (query.before + condition + query.after, before + values + after)
     }
     if let contactIDs {

@@ -1,3 +1,5 @@
+import RinDomain
+
 extension StorageTransaction {
   /// The batch's live contacts (ascending id) with their phones and emails (each sorted):
   /// three queries whatever the batch size.
@@ -80,8 +82,8 @@ extension StorageTransaction {
         return
       }
       rows[key] = LookupRow(
-        key: key, status: status, response: row.text(2), fetchedAt: row.int64(3) ?? 0,
-        expiresAt: row.int64(4) ?? 0)
+        key: key, status: status, response: row.text(2), fetchedAt: row.instant(3) ?? 0,
+        expiresAt: row.instant(4) ?? 0)
     }
     return rows
   }
@@ -109,14 +111,14 @@ extension StorageTransaction {
 extension StorageTransaction {
   /// `expires_at` of the cached lookups of `provider` for `keys`, expired ones included: what
   /// deciding which keys to ask for needs, without the responses.
-  public func lookupExpiries(provider: String, keys: [String]) throws -> [String: Int64] {
+  public func lookupExpiries(provider: String, keys: [String]) throws -> [String: UTCInstant] {
     guard !keys.isEmpty else { return [:] }
-    var expiries: [String: Int64] = [:]
+    var expiries: [String: UTCInstant] = [:]
     try sql.forEachRow(
       "SELECT lookup_key, expires_at FROM enrichment_lookups WHERE provider = ? AND lookup_key IN (\(sql.dialect.textSet))",
       [.text(provider), SQLDialect.jsonArray(keys)]
     ) { row in
-      if let key = row.text(0) { expiries[key] = row.int64(1) ?? 0 }
+      if let key = row.text(0) { expiries[key] = row.instant(1) ?? 0 }
     }
     return expiries
   }

@@ -1,8 +1,12 @@
+import RinDomain
+
 /// daily-score's writes, a few multi-row statements per batch rather than one per user: on
 /// PostgreSQL each statement is a round trip to the server.
 extension StorageTransaction {
   /// Inserts or rewrites the snapshots (`isNew`: no row for this user and `as_of` was read).
-  public func putScoreSnapshots(_ snapshots: [(snapshot: ScoreSnapshotRow, isNew: Bool)], computedAt: Int64)
+  public func putScoreSnapshots(
+    _ snapshots: [(snapshot: ScoreSnapshotRow, isNew: Bool)], computedAt: UTCInstant
+  )
     throws
   {
     try Self.scoreSnapshotUpsert.execute(
@@ -11,7 +15,7 @@ extension StorageTransaction {
           .integer(s.userID), SQLValue(s.asOf), .integer(Int64(s.score)), SQLValue(s.quality),
           SQLValue(s.position),
           SQLValue(s.stability), SQLValue(s.trust), .text(s.tier), SQLValue(s.delta), .text(s.formulaVersion),
-          .integer(computedAt),
+          .instant(computedAt),
         ]
       }, on: sql)
     for (s, isNew) in snapshots {
@@ -37,11 +41,11 @@ extension StorageTransaction {
       """)
 
   /// Shows these users' Score Changed card from `changedAt` until `cardExpiresAt`.
-  public func markScoreChanged(userIDs: [Int64], at changedAt: Int64, cardExpiresAt: Int64) throws {
+  public func markScoreChanged(userIDs: [Int64], at changedAt: UTCInstant, cardExpiresAt: UTCInstant) throws {
     try Self.scoreChangedUpsert.execute(
-      userIDs.map { [.integer($0), .integer(changedAt), .integer(cardExpiresAt)] }, on: sql)
+      userIDs.map { [.integer($0), .instant(changedAt), .instant(cardExpiresAt)] }, on: sql)
     for userID in userIDs {
-      changes.record("user_state", .update, sample: "user \(userID): score_changed_at \(changedAt)")
+      changes.record("user_state", .update, sample: "user \(userID): score_changed_at \(changedAt.seconds)")
     }
   }
 
@@ -54,9 +58,9 @@ extension StorageTransaction {
 
   /// Queues an invite prompt once per (user, trigger), ever; `RETURNING` tells which users'
   /// were new, so the change set counts exactly those.
-  public func queueInvitePrompts(userIDs: [Int64], trigger: String, at instant: Int64) throws {
+  public func queueInvitePrompts(userIDs: [Int64], trigger: String, at instant: UTCInstant) throws {
     try Self.invitePromptInsert.forEachReturnedRow(
-      userIDs.map { [.integer($0), .text(trigger), .integer(instant)] }, on: sql
+      userIDs.map { [.integer($0), .text(trigger), .instant(instant)] }, on: sql
     ) { row in
       guard let userID = row.int64(0) else { return }
       changes.record("invite_prompt_queue", .insert, sample: "user \(userID): \(trigger)")

@@ -24,7 +24,7 @@ extension StorageTransaction {
       guard let user = row.int64(0) else { return }
       var state: UpcomingOwnerState?
       if states, let today = row.text(2).flatMap(CalendarDate.init), let digest = row.int64(4),
-        let stampsAfter = row.int64(5)
+        let stampsAfter = row.instant(5)
       {
         state = UpcomingOwnerState(
           today: today, zone: row.text(3), inputsDigest: digest, stampsAfter: stampsAfter)
@@ -49,7 +49,7 @@ extension StorageTransaction {
       WITH t (user_id, since) AS (VALUES \(pairs))
       SELECT t.user_id FROM t WHERE
         \(sql.dialect.contactChanged(owner: "t.user_id", since: "t.since"))
-      """, owners.flatMap { [SQLValue.integer($0), .integer(states[$0]!.stampsAfter)] }
+      """, owners.flatMap { [SQLValue.integer($0), .instant(states[$0]!.stampsAfter)] }
     ) { row in
       if let user = row.int64(0) { changed.insert(user) }
     }
@@ -58,8 +58,8 @@ extension StorageTransaction {
 
   /// The earliest kept instant of any owner's state: every contact stamped after an owner's
   /// own instant is stamped after this one.
-  public func earliestUpcomingStampsAfter() throws -> Int64? {
-    try sql.fetchInt("SELECT min(stamps_after) FROM upcoming_owner_states")
+  public func earliestUpcomingStampsAfter() throws -> UTCInstant? {
+    try sql.fetchInt("SELECT min(stamps_after) FROM upcoming_owner_states").map(UTCInstant.init(seconds:))
   }
 
   /// Replaces upcoming-birthdays' candidate owners of `scope` (`changed_owners`) by the owners
@@ -69,13 +69,14 @@ extension StorageTransaction {
   /// per owner: 125 of the 200 ms an hourly run spent in statements at M). A candidate is
   /// then checked against its own instant (`upcomingOwnersChanged`). Returns the candidates.
   @discardableResult
-  public func collectUpcomingOwnersChanged(since: Int64, scope: String, in selection: UserSelection) throws
+  public func collectUpcomingOwnersChanged(since: UTCInstant, scope: String, in selection: UserSelection)
+    throws
     -> Int
   {
     try replaceChangedOwners(
       job: .upcomingBirthdays, scope: scope, in: selection,
       owners: "SELECT c.user_id AS user_id FROM contacts c WHERE \(sql.dialect.contactChangeStamp("c")) > ?",
-      [.integer(since)])
+      [.instant(since)])
   }
 
   /// Streams the open reminders of `ids` as they are written (id, contact, due date), without
@@ -100,7 +101,7 @@ extension StorageTransaction {
     try Self.upcomingOwnerStateUpsert.execute(states, on: sql) { entry, values in
       values += [
         .integer(entry.userID), SQLValue(entry.state.today), SQLValue(entry.state.zone),
-        .integer(entry.state.inputsDigest), .integer(entry.state.stampsAfter),
+        .integer(entry.state.inputsDigest), .instant(entry.state.stampsAfter),
       ]
     }
   }

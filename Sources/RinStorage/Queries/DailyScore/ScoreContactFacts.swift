@@ -9,18 +9,18 @@ struct ScoreContactFacts: Equatable {
   /// The contact's `coalesce(updated_at, created_at)` when these were derived. The services bump
   /// `updated_at` when a contact's names, phones or emails change (docs/JOBS.md), so facts
   /// whose stamp differs from the contact's are derived again.
-  var derivedFrom: Int64
+  var derivedFrom: UTCInstant
   var hasName = false
   var hasChannel = false
   /// The earliest `fetched_at` of its enrichments; nil when it has none.
-  var enrichedAt: Int64?
+  var enrichedAt: UTCInstant?
 }
 
 /// A contact whose facts are missing or stale, waiting for them to be derived.
 struct ScoreContactToDerive {
   let userID: Int64
   let contactID: Int64
-  let stamp: Int64
+  let stamp: UTCInstant
 }
 
 extension StorageTransaction {
@@ -37,8 +37,9 @@ extension StorageTransaction {
       stored.append(
         owner: row.integer(0), contact: row.integer(1),
         ScoreContactFacts(
-          derivedFrom: row.integer(2), hasName: row.integer(3) == 1, hasChannel: row.integer(4) == 1,
-          enrichedAt: row.int64(5)))
+          derivedFrom: UTCInstant(seconds: row.integer(2)), hasName: row.integer(3) == 1,
+          hasChannel: row.integer(4) == 1,
+          enrichedAt: row.instant(5)))
     }
     return stored
   }
@@ -64,16 +65,16 @@ extension StorageTransaction {
       }
     }
     try sql.forEachRow(scope.query(Self.enrichmentsQuery, end: 0)) { row in
-      guard let id = row.int64(0), let fetched = row.int64(1), let known = facts[id] else { return }
+      guard let id = row.int64(0), let fetched = row.instant(1), let known = facts[id] else { return }
       facts[id]?.enrichedAt = min(known.enrichedAt ?? fetched, fetched)
     }
     try Self.scoreContactFactsUpsert.execute(
       contacts.compactMap { contact in
         facts[contact.contactID].map { f in
           [
-            .integer(contact.userID), .integer(contact.contactID), .integer(f.derivedFrom),
+            .integer(contact.userID), .integer(contact.contactID), .instant(f.derivedFrom),
             .integer(f.hasName ? 1 : 0), .integer(f.hasChannel ? 1 : 0),
-            f.enrichedAt.map(SQLValue.integer) ?? .null,
+            SQLValue(f.enrichedAt),
           ]
         }
       }, on: sql)

@@ -1,3 +1,5 @@
+import RinDomain
+
 extension StorageTransaction {
   /// Caches one paid-for answer (a match or a no-match) until `expiresAt`.
   public func putLookup(_ row: LookupRow, provider: String, isNew: Bool) throws {
@@ -10,7 +12,7 @@ extension StorageTransaction {
       """,
       [
         .text(provider), .text(row.key), .text(row.status.rawValue), SQLValue(row.response),
-        .integer(row.fetchedAt), .integer(row.expiresAt),
+        .instant(row.fetchedAt), .instant(row.expiresAt),
       ])
     // Samples name the provider and the outcome only: a key is a hash of a phone or an email.
     changes.record(
@@ -22,7 +24,7 @@ extension StorageTransaction {
   /// The contact's stored score facts are forgotten with it: daily-score derives them again.
   public func putEnrichment(
     userID: Int64, contactID: Int64, field: String, source: String, value: String, confidence: Double,
-    fetchedAt: Int64,
+    fetchedAt: UTCInstant,
     isNew: Bool
   ) throws {
     try sql.execute(
@@ -36,7 +38,7 @@ extension StorageTransaction {
       """,
       [
         .integer(contactID), .text(field), .text(value), .text(source), .real(confidence),
-        .integer(fetchedAt),
+        .instant(fetchedAt),
       ])
     try forgetScoreContactFacts(userID: userID, contactID: contactID)
     try forgetScoreTallies(of: [userID])

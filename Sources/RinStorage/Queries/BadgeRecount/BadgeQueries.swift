@@ -36,8 +36,8 @@ extension StorageTransaction {
       ids
     ) { row in
       guard let user = row.int64(0) else { return }
-      inputs[user]?.scoreChangedAt = row.int64(1)
-      inputs[user]?.scoreViewedAt = row.int64(2)
+      inputs[user]?.scoreChangedAt = row.instant(1)
+      inputs[user]?.scoreViewedAt = row.instant(2)
     }
     return inputs
   }
@@ -57,14 +57,16 @@ extension StorageTransaction {
   }
 
   /// Inserts or replaces the users' `badge_counts` rows, in a few multi-row statements.
-  public func putBadgeCounts(_ rows: [(userID: Int64, counts: BadgeCounts, isNew: Bool)], computedAt: Int64)
+  public func putBadgeCounts(
+    _ rows: [(userID: Int64, counts: BadgeCounts, isNew: Bool)], computedAt: UTCInstant
+  )
     throws
   {
     try Self.badgeCountsUpsert.execute(
       rows.map { userID, counts, _ in
         [
           SQLValue.integer(userID), .integer(Int64(counts.home)), .integer(Int64(counts.circles)),
-          .integer(Int64(counts.score)), .integer(Int64(counts.profile)), .integer(computedAt),
+          .integer(Int64(counts.score)), .integer(Int64(counts.profile)), .instant(computedAt),
         ]
       }, on: sql)
     for (userID, counts, isNew) in rows {

@@ -24,7 +24,7 @@ extension StorageTransaction {
   /// Records what these contacts' numbers showed at `instant`, in a few multi-row statements.
   /// Bookkeeping, like a checkpoint: not reported as a change of the data contract.
   public func saveCirclePhoneEvidence(
-    _ evidence: [(contactID: Int64, evidence: PhoneEvidence)], at instant: Int64
+    _ evidence: [(contactID: Int64, evidence: PhoneEvidence)], at instant: UTCInstant
   )
     throws
   {
@@ -32,7 +32,7 @@ extension StorageTransaction {
       evidence.map { contactID, evidence in
         [
           .integer(contactID), .integer(evidence.fingerprint), .integer(Int64(evidence.validNumbers)),
-          .integer(Int64(evidence.invalidNumbers)), .text(evidence.areaCodeList), .integer(instant),
+          .integer(Int64(evidence.invalidNumbers)), .text(evidence.areaCodeList), .instant(instant),
         ]
       }, on: sql)
   }

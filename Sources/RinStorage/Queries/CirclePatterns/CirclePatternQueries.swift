@@ -123,7 +123,9 @@ extension StorageTransaction {
 
   /// Inserts `group` as an `open` suggestion unless its fingerprint is stored already; true when new.
   @discardableResult
-  public func insertCircleSuggestion(_ group: CircleGroup, userID: Int64, at instant: Int64) throws -> Bool {
+  public func insertCircleSuggestion(_ group: CircleGroup, userID: Int64, at instant: UTCInstant) throws
+    -> Bool
+  {
     let inserted = try sql.execute(
       """
       INSERT INTO circle_suggestions (user_id, circle_id, pattern, pattern_value, contact_ids, confidence,
@@ -132,7 +134,7 @@ extension StorageTransaction {
       """,
       [
         .integer(userID), .integer(group.circleID), .text(group.pattern.rawValue), .text(group.value),
-        .text(group.contactList), .real(group.confidence), .text(group.fingerprint), .integer(instant),
+        .text(group.contactList), .real(group.confidence), .text(group.fingerprint), .instant(instant),
       ])
     if inserted > 0 {
       changes.record(

@@ -11,7 +11,7 @@ extension StorageTransaction {
       "SELECT verified_through, window_end FROM change_watermarks WHERE job = ? AND scope = ?",
       [.text(job.rawValue), .text(scope)]
     ) { row in
-      if let through = row.int64(0), let end = row.int64(1) {
+      if let through = row.instant(0), let end = row.instant(1) {
         mark = ChangeWatermark(verifiedThrough: through, windowEnd: end)
       }
     }
@@ -24,7 +24,7 @@ extension StorageTransaction {
       INSERT INTO change_watermarks (job, scope, verified_through, window_end) VALUES (?, ?, ?, ?)
       ON CONFLICT (job, scope) DO UPDATE SET verified_through = excluded.verified_through,
         window_end = excluded.window_end
-      """, [.text(job.rawValue), .text(scope), .integer(mark.verifiedThrough), .integer(mark.windowEnd)])
+      """, [.text(job.rawValue), .text(scope), .instant(mark.verifiedThrough), .instant(mark.windowEnd)])
   }
 
   /// Replaces `job`'s changed owners of `scope` by the owners of `selection`'s shard with a row
@@ -35,7 +35,7 @@ extension StorageTransaction {
   /// found.
   @discardableResult
   public func collectOwnersChanged(
-    since: Int64, job: JobName, scope: String, in selection: UserSelection
+    since: UTCInstant, job: JobName, scope: String, in selection: UserSelection
   ) throws -> Int {
     let dialect = sql.dialect
     return try replaceChangedOwners(
@@ -52,7 +52,7 @@ extension StorageTransaction {
           WHERE m.added_at > ?
         UNION SELECT k.user_id FROM circle_removals r JOIN circles k ON k.id = r.circle_id
           WHERE r.removed_at > ?
-        """, Array(repeating: .integer(since), count: 8))
+        """, Array(repeating: .instant(since), count: 8))
   }
 
   /// Replaces `job`'s changed owners of `scope` by the `user_id`s that `owners` (a query with

@@ -12,7 +12,7 @@ extension StorageTransaction {
   /// `contacts_by_rin_user_with_owner`. Only contacts whose stored facts are missing or stale
   /// reach the child tables (every contact on a first night, the day's changes after it).
   public func forEachScoreContact(
-    of ids: [Int64], end: Int64, _ body: (_ userID: Int64, ScoreContact) throws -> Void
+    of ids: [Int64], end: UTCInstant, _ body: (_ userID: Int64, ScoreContact) throws -> Void
   ) throws {
     try forEachScoreContact(of: ids, end: end, rangesAllowed: true, body)
   }
@@ -20,7 +20,8 @@ extension StorageTransaction {
   /// `rangesAllowed: false` derives facts by probing per contact whatever the ids (tests compare
   /// both ways).
   func forEachScoreContact(
-    of ids: [Int64], end: Int64, rangesAllowed: Bool, _ body: (_ userID: Int64, ScoreContact) throws -> Void
+    of ids: [Int64], end: UTCInstant, rangesAllowed: Bool,
+    _ body: (_ userID: Int64, ScoreContact) throws -> Void
   ) throws {
     let userIDs = ids.map(SQLValue.integer)
     var stored = try storedScoreContactFacts(of: userIDs)
@@ -42,16 +43,16 @@ extension StorageTransaction {
       try body(userID, contact)
     }
     let (text, values) = SQLDialect.named(
-      Self.scoreContactsQuery(users: ids.count), ["end": .integer(end)], then: userIDs)
+      Self.scoreContactsQuery(users: ids.count), ["end": .instant(end)], then: userIDs)
     try sql.forEachRow(text, values) { row in
       // The id, and the owner the query matched by value.
       let id = row.integer(0)
       let userID = row.integer(1)
       contactsRead += 1
-      let createdAt = row.int64(2) ?? 0
-      let stamp = row.int64(4) ?? createdAt
+      let createdAt = row.instant(2) ?? 0
+      let stamp = row.instant(4) ?? createdAt
       let contact = ScoreContact(
-        hasName: false, createdAt: createdAt, deletedAt: row.int64(3), isRinUser: row.int64(5) == 1,
+        hasName: false, createdAt: createdAt, deletedAt: row.instant(3), isRinUser: row.int64(5) == 1,
         isMutual: row.int64(6) == 1)
       if let facts = stored.lookUp(owner: userID, contact: id), facts.derivedFrom == stamp {
         try emit(userID, id, contact, facts)
@@ -88,7 +89,7 @@ extension StorageTransaction {
   /// (owner, contact) order: reached through the owner's circles, so that the read is keyed by
   /// owner, not by contact id. (A membership of another user's contact, which the services never
   /// write, does not count.)
-  private func organizedContacts(of userIDs: [SQLValue], end: Int64) throws -> OwnerKeyedRows<Void> {
+  private func organizedContacts(of userIDs: [SQLValue], end: UTCInstant) throws -> OwnerKeyedRows<Void> {
     var organized = OwnerKeyedRows<Void>()
     let (text, values) = SQLDialect.named(
       """
@@ -97,7 +98,7 @@ extension StorageTransaction {
         AND k.created_at < :end AND (k.deleted_at IS NULL OR k.deleted_at >= :end)
         AND (m.added_at IS NULL OR m.added_at < :end)
       ORDER BY k.user_id, m.contact_id
-      """, ["end": .integer(end)], then: userIDs)
+      """, ["end": .instant(end)], then: userIDs)
     try sql.forEachRow(text, values) { row in
       if let user = row.int64(0), let contact = row.int64(1) {
         organized.append(owner: user, contact: contact, ())

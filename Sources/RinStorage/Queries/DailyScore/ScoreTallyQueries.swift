@@ -5,11 +5,11 @@ import RinDomain
 public struct StoredScoreTally: Sendable, Equatable {
   public var tally: ScoreTally
   /// A change of the owner's rows stamped after this instant makes the tally stale.
-  public var stampsAfter: Int64
+  public var stampsAfter: UTCInstant
   /// `circlesDigests(of:)` when the tally was taken.
   public var circlesDigest: Int64
 
-  public init(tally: ScoreTally, stampsAfter: Int64, circlesDigest: Int64) {
+  public init(tally: ScoreTally, stampsAfter: UTCInstant, circlesDigest: Int64) {
     self.tally = tally
     self.stampsAfter = stampsAfter
     self.circlesDigest = circlesDigest
@@ -30,11 +30,11 @@ extension StorageTransaction {
       FROM score_owner_tallies WHERE user_id IN (\(SQLDialect.list(userIDs.count)))
       """, userIDs.map(SQLValue.integer)
     ) { row in
-      guard let user = row.int64(0), let end = row.int64(1), let stampsAfter = row.int64(2),
+      guard let user = row.int64(0), let end = row.instant(1), let stampsAfter = row.instant(2),
         let digest = row.int64(4), let churn = row.text(12).flatMap(ChurnDays.init(text:))
       else { return }
       var tally = ScoreTally(end: end)
-      tally.dueEnd = row.int64(3)
+      tally.dueEnd = row.instant(3)
       tally.contacts = Int(row.integer(5))
       tally.complete = Int(row.integer(6))
       tally.enriched = Int(row.integer(7))
@@ -91,7 +91,7 @@ extension StorageTransaction {
             OR EXISTS (SELECT 1 FROM circle_members m WHERE m.circle_id = k.id AND m.added_at > t.since)
             OR EXISTS (SELECT 1 FROM circle_removals r WHERE r.circle_id = k.id AND r.removed_at > t.since)))
       """
-    let values = owners.flatMap { [SQLValue.integer($0), .integer(tallies[$0]!.stampsAfter)] }
+    let values = owners.flatMap { [SQLValue.integer($0), .instant(tallies[$0]!.stampsAfter)] }
     try sql.forEachBatchRow(query, values) { row in
       if let user = row.int64(0) { changed.insert(user) }
     }
@@ -103,7 +103,7 @@ extension StorageTransaction {
     try Self.tallyUpsert.execute(tallies, on: sql) { entry, values in
       let t = entry.stored.tally
       values += [
-        .integer(entry.userID), .integer(t.end), .integer(entry.stored.stampsAfter), SQLValue(t.dueEnd),
+        .integer(entry.userID), .instant(t.end), .instant(entry.stored.stampsAfter), SQLValue(t.dueEnd),
         .integer(entry.stored.circlesDigest), .integer(Int64(t.contacts)), .integer(Int64(t.complete)),
         .integer(Int64(t.enriched)), .integer(Int64(t.rin)), .integer(Int64(t.mutual)),
         .integer(Int64(t.organized)), .integer(Int64(t.customCircles)), .text(t.churnDays.text),

@@ -18,20 +18,22 @@ extension StorageTransaction {
         row.int64(5).flatMap { RinUsersSeen(bucketsText: text, key: $0) }
       }
       checks[contact] = EnrichmentCheck(
-        fingerprint: fingerprint, settings: settings, dueAt: row.int64(3), rinUsers: seen)
+        fingerprint: fingerprint, settings: settings, dueAt: row.instant(3), rinUsers: seen)
     }
     return checks
   }
 
   /// Records that these contacts were checked at `instant`, in a few multi-row statements.
   /// Bookkeeping, like a checkpoint: not reported as a change of the data contract.
-  public func saveEnrichmentChecks(_ checks: [(contactID: Int64, check: EnrichmentCheck)], at instant: Int64)
+  public func saveEnrichmentChecks(
+    _ checks: [(contactID: Int64, check: EnrichmentCheck)], at instant: UTCInstant
+  )
     throws
   {
     try Self.enrichmentCheckUpsert.execute(
       checks.map { contactID, check in
         [
-          .integer(contactID), .integer(check.fingerprint), .text(check.settings), .integer(instant),
+          .integer(contactID), .integer(check.fingerprint), .text(check.settings), .instant(instant),
           SQLValue(check.dueAt), SQLValue(check.rinUsers?.bucketsText), SQLValue(check.rinUsers?.key),
         ]
       }, on: sql)

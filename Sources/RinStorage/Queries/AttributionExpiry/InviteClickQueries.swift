@@ -1,26 +1,29 @@
+import RinDomain
+
 extension StorageTransaction {
   /// Deletes up to `limit` raw clicks with `clicked_at <= cutoff`, oldest first; returns how many.
   /// A time that is null or not a number is never `<=` a number, so such a click stays.
-  public func deleteInviteClicks(clickedAtOrBefore cutoff: Int64, limit: Int) throws -> Int {
+  public func deleteInviteClicks(clickedAtOrBefore cutoff: UTCInstant, limit: Int) throws -> Int {
     let deleted = try sql.execute(
       "DELETE FROM invite_clicks WHERE "
         + sql.dialect.isIn(
           "id",
           subquery: "SELECT id FROM invite_clicks WHERE clicked_at <= ? ORDER BY clicked_at, id LIMIT ?"),
-      [.integer(cutoff), .integer(Int64(limit))])
+      [.instant(cutoff), .integer(Int64(limit))])
     changes.record(
-      "invite_clicks", .delete, count: deleted, sample: "\(deleted) clicks with clicked_at <= \(cutoff)")
+      "invite_clicks", .delete, count: deleted,
+      sample: "\(deleted) clicks with clicked_at <= \(cutoff.seconds)")
     return deleted
   }
 
   /// The earliest `clicked_at` among clicks whose time is a number (the index gives it at once).
-  public func oldestInviteClick() throws -> Int64? {
-    var oldest: Int64?
+  public func oldestInviteClick() throws -> UTCInstant? {
+    var oldest: UTCInstant?
     try sql.forEachRow(
       "SELECT clicked_at FROM invite_clicks WHERE \(sql.dialect.isNumber("clicked_at")) ORDER BY clicked_at LIMIT 1",
       []
     ) { row in
-      oldest = row.double(0).map { Int64($0.rounded(.down)) }
+      oldest = row.double(0).map { UTCInstant(seconds: Int64($0.rounded(.down))) }
     }
     return oldest
   }
@@ -45,7 +48,7 @@ extension StorageTransaction {
   /// for the scrub on SQLite; docs/JOBS.md "attribution-expiry"). Nil in a dry run too, whose
   /// deletes never reach the file.
   public func rewriteInviteClicks() throws -> Int? {
-    guard !sql.dialect.isPostgres, !isDryRun else { return nil }
+    guard sql.dialect.leavesCopiesOfMovedRows, !isDryRun else { return nil }
     // `SELECT *`: a column the services add later is carried over too.
     try sql.execute("CREATE TEMP TABLE rin_kept_invite_clicks AS SELECT * FROM invite_clicks", [])
     try sql.execute("DELETE FROM invite_clicks", [])

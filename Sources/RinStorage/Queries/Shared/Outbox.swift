@@ -1,3 +1,5 @@
+import RinDomain
+
 /// A `notification_outbox` row. Pushes are never sent by a job: the delivery service reads these.
 public struct OutboxMessage: Sendable, Equatable {
   public var userID: Int64
@@ -20,7 +22,7 @@ public struct OutboxMessage: Sendable, Equatable {
 extension StorageTransaction {
   /// Queues `message` unless its dedupe key was queued before; true when it was new.
   @discardableResult
-  public func enqueue(_ message: OutboxMessage, at instant: Int64) throws -> Bool {
+  public func enqueue(_ message: OutboxMessage, at instant: UTCInstant) throws -> Bool {
     let inserted = try sql.execute(
       """
       INSERT INTO notification_outbox (user_id, kind, deep_link, payload, dedupe_key, created_at)
@@ -28,7 +30,7 @@ extension StorageTransaction {
       """,
       [
         .integer(message.userID), .text(message.kind), SQLValue(message.deepLink),
-        SQLValue(message.payload), .text(message.dedupeKey), .integer(instant),
+        SQLValue(message.payload), .text(message.dedupeKey), .instant(instant),
       ])
     if inserted > 0 {
       changes.record("notification_outbox", .insert, sample: message.dedupeKey)
@@ -39,11 +41,11 @@ extension StorageTransaction {
 
   /// Queues `messages` in a few multi-row statements, each unless its dedupe key was queued
   /// before; `RETURNING` tells which were new, so the change set counts exactly those.
-  public func enqueue(_ messages: [OutboxMessage], at instant: Int64) throws {
+  public func enqueue(_ messages: [OutboxMessage], at instant: UTCInstant) throws {
     let rows = messages.map {
       [
         SQLValue.integer($0.userID), .text($0.kind), SQLValue($0.deepLink), SQLValue($0.payload),
-        .text($0.dedupeKey), .integer(instant),
+        .text($0.dedupeKey), .instant(instant),
       ]
     }
     var kinds: [String: String] = [:]

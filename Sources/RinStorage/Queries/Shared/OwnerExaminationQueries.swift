@@ -12,8 +12,8 @@ extension StorageTransaction {
       WHERE job = ? AND user_id IN (\(SQLDialect.list(userIDs.count)))
       """, [SQLValue(job)] + userIDs.map(SQLValue.integer)
     ) { row in
-      guard let user = row.int64(0), let fingerprint = row.int64(1), let at = row.int64(2) else { return }
-      stored[user] = StoredOwnerExamination(fingerprint: fingerprint, examinedAt: at, dueAt: row.int64(3))
+      guard let user = row.int64(0), let fingerprint = row.int64(1), let at = row.instant(2) else { return }
+      stored[user] = StoredOwnerExamination(fingerprint: fingerprint, examinedAt: at, dueAt: row.instant(3))
     }
     return stored
   }
@@ -29,7 +29,7 @@ extension StorageTransaction {
       owners.map { owner in
         [
           SQLValue(job), .integer(owner.userID), .integer(owner.examination.fingerprint),
-          .integer(owner.examination.examinedAt), SQLValue(owner.examination.dueAt),
+          .instant(owner.examination.examinedAt), SQLValue(owner.examination.dueAt),
         ]
       }, on: sql)
   }

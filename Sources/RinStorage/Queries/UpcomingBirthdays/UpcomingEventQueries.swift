@@ -36,12 +36,12 @@ extension StorageTransaction {
     // 0.03 s by month and day. PostgreSQL chooses the seek itself.
     let index = "contacts_birthday_days_by_user"
     var hint = ""
-    if !sql.dialect.isPostgres,
+    if let indexedBy = sql.dialect.indexedBy(index),
       let found = try sql.fetchInt(
         "SELECT count(*) FROM sqlite_master WHERE type = ? AND name = ?", ["index", .text(index)]),
       found > 0
     {
-      hint = " INDEXED BY \(index)"
+      hint = indexedBy
     }
     // A few rows per owner of a batch: read at once, without a cursor on PostgreSQL (three
     // round trips instead of one).
@@ -107,7 +107,7 @@ extension StorageTransaction {
   /// Inserts the occurrences, or rewrites their `contact_id` and `days_until`: never the app's
   /// `dismissed_at`, never `created_at`. A few multi-row statements per batch, not one per row.
   public func putUpcomingEvents(
-    _ events: [(userID: Int64, event: UpcomingEvent, isNew: Bool)], createdAt: Int64
+    _ events: [(userID: Int64, event: UpcomingEvent, isNew: Bool)], createdAt: UTCInstant
   )
     throws
   {
@@ -115,7 +115,7 @@ extension StorageTransaction {
       values += [
         .integer(row.userID), .integer(row.event.contactID), .text(row.event.kind.rawValue),
         .integer(row.event.refID), SQLValue(row.event.occursOn),
-        .integer(Int64(row.event.daysUntil)), .integer(createdAt),
+        .integer(Int64(row.event.daysUntil)), .instant(createdAt),
       ]
     }
     // The first rows one by one, for their samples; the rest (thousands a batch) counted per kind.

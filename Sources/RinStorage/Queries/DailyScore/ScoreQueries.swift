@@ -3,7 +3,7 @@ import RinDomain
 /// A user as daily-score reads them.
 public struct ScoreUserRow: Sendable, Equatable {
   public var id: Int64
-  public var createdAt: Int64
+  public var createdAt: UTCInstant
   public var phoneVerified: Bool
 }
 
@@ -40,9 +40,9 @@ public struct ScoreSnapshotRow: Sendable, Equatable {
 /// What the milestone rule needs from `user_state` and `invite_shares`.
 public struct InvitePromptState: Sendable, Equatable {
   public var promptsShown = 0
-  public var lastPromptAt: Int64?
-  public var lastDismissedAt: Int64?
-  public var lastShareAt: Int64?
+  public var lastPromptAt: UTCInstant?
+  public var lastDismissedAt: UTCInstant?
+  public var lastShareAt: UTCInstant?
   public init() {}
 }
 
@@ -54,13 +54,13 @@ extension StorageTransaction {
       ids.map(SQLValue.integer)
     ) { row in
       guard let id = row.int64(0) else { return }
-      users.append(ScoreUserRow(id: id, createdAt: row.int64(1) ?? 0, phoneVerified: row.int64(2) == 1))
+      users.append(ScoreUserRow(id: id, createdAt: row.instant(1) ?? 0, phoneVerified: row.int64(2) == 1))
     }
     return users
   }
 
   /// Live custom circles with at least one live member, per user.
-  public func customCircleCounts(of ids: [Int64], end: Int64) throws -> [Int64: Int] {
+  public func customCircleCounts(of ids: [Int64], end: UTCInstant) throws -> [Int64: Int] {
     var counts: [Int64: Int] = [:]
     let query = """
       SELECT k.user_id, count(*) FROM circles k
@@ -71,7 +71,7 @@ extension StorageTransaction {
             AND c.created_at < :end AND (c.deleted_at IS NULL OR c.deleted_at >= :end))
       GROUP BY k.user_id
       """
-    try sql.forEachBatchRow(SQLDialect.named(query, ["end": .integer(end)], then: ids.map(SQLValue.integer)))
+    try sql.forEachBatchRow(SQLDialect.named(query, ["end": .instant(end)], then: ids.map(SQLValue.integer)))
     {
       row in
       if let user = row.int64(0) { counts[user] = Int(row.int64(1) ?? 0) }
@@ -80,23 +80,24 @@ extension StorageTransaction {
   }
 
   /// Confidences of pending merge suggestions created before `end`, per user.
-  public func pendingMergeConfidences(of ids: [Int64], createdBefore end: Int64) throws -> [Int64: [Double?]]
+  public func pendingMergeConfidences(of ids: [Int64], createdBefore end: UTCInstant) throws -> [Int64:
+    [Double?]]
   {
     var result: [Int64: [Double?]] = [:]
     try sql.forEachBatchRow(
       "SELECT user_id, confidence FROM merge_suggestions WHERE user_id IN (\(SQLDialect.list(ids.count))) AND status = 'pending' AND created_at < ?",
-      ids.map(SQLValue.integer) + [.integer(end)]
+      ids.map(SQLValue.integer) + [.instant(end)]
     ) { row in
       if let user = row.int64(0) { result[user, default: []].append(row.double(1)) }
     }
     return result
   }
 
-  public func openSecurityItemCounts(of ids: [Int64], createdBefore end: Int64) throws -> [Int64: Int] {
+  public func openSecurityItemCounts(of ids: [Int64], createdBefore end: UTCInstant) throws -> [Int64: Int] {
     var counts: [Int64: Int] = [:]
     try sql.forEachBatchRow(
       "SELECT user_id, count(*) FROM security_items WHERE user_id IN (\(SQLDialect.list(ids.count))) AND status = 'open' AND created_at < ? GROUP BY user_id",
-      ids.map(SQLValue.integer) + [.integer(end)]
+      ids.map(SQLValue.integer) + [.instant(end)]
     ) { row in
       if let user = row.int64(0) { counts[user] = Int(row.int64(1) ?? 0) }
     }

@@ -1,3 +1,5 @@
+import RinDomain
+
 /// A live contact as enrichment-fetch reads it, with its owner's default region and its
 /// numbers and addresses as typed.
 public struct EnrichmentContactRow: Sendable, Equatable {
@@ -18,10 +20,10 @@ public struct LookupRow: Sendable, Equatable {
   public var status: Status
   /// The provider's item for a match (JSON: likelihood and person); nil for a no-match.
   public var response: String?
-  public var fetchedAt: Int64
-  public var expiresAt: Int64
+  public var fetchedAt: UTCInstant
+  public var expiresAt: UTCInstant
 
-  public init(key: String, status: Status, response: String?, fetchedAt: Int64, expiresAt: Int64) {
+  public init(key: String, status: Status, response: String?, fetchedAt: UTCInstant, expiresAt: UTCInstant) {
     self.key = key
     self.status = status
     self.response = response
