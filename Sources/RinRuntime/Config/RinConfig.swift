@@ -1,3 +1,5 @@
+import RinDomain
+
 /// Everything `pipelines.yaml` says, validated and with defaults filled in.
 public struct RinConfig: Sendable, Hashable {
   public var storage: StorageSettings
@@ -26,7 +28,7 @@ public struct RinConfig: Sendable, Hashable {
       sourcePath: defaultsSourcePath)
   }
 
-  public func pipeline(named name: String) -> PipelineConfig? {
+  public func pipeline(named name: PipelineName) -> PipelineConfig? {
     pipelines.first { $0.name == name }
   }
 }

@@ -151,29 +151,6 @@ struct PipelineRunnerTests {
     #expect(try fixture.status(now: "2026-11-22T03:00:00Z").problems == 0)
   }
 
-  @Test(arguments: Backend.available) func aJobNotBuiltYetFailsThePipelineClearly(backend: Backend)
-    async throws
-  {
-    let fixture = try PipelineFixture(
-      backend,
-      pipelines: [
-        try PipelineFixture.pipeline(jobs: [.badgeRecount, .upcomingBirthdays, .dailyScore])
-      ])
-    let catalog: PipelineRunner.JobLookup = { $0 == .upcomingBirthdays ? nil : JobCatalog.job($0) }
-    let report = try await fixture.run(now: "2026-11-22T12:00:00Z", scheduled: false, jobs: catalog)
-    #expect(report.exitCode == .failure)
-    let run = try #require(report.runs.first)
-    #expect(run.stoppedAt == "upcoming-birthdays")
-    #expect(run.error?.contains("upcoming-birthdays is not built yet in this release") == true)
-    let jobRow = try fixture.db.read { db in
-      try Row.fetchOne(
-        db, sql: "SELECT status, error, pipeline FROM job_runs WHERE job = 'upcoming-birthdays'")
-    }
-    #expect(jobRow?["status"] == "failed")
-    #expect(jobRow?["pipeline"] == "scores")
-    #expect(try fixture.db.int("SELECT count(*) FROM job_runs WHERE job = 'daily-score'") == 0)
-  }
-
   @Test(arguments: Backend.available)
   func whileAnotherRunHoldsThePipelineLeaseASecondExits75AndTheSlotStaysOwed(backend: Backend) async throws {
     let fixture = try PipelineFixture(backend, pipelines: [try PipelineFixture.pipeline()])
