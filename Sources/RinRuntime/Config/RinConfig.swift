@@ -31,4 +31,9 @@ public struct RinConfig: Sendable, Hashable {
   public func pipeline(named name: PipelineName) -> PipelineConfig? {
     pipelines.first { $0.name == name }
   }
+
+  /// The pipeline a command line names; nil for a name not in the config (or not a name).
+  public func pipeline(named text: String) -> PipelineConfig? {
+    PipelineName(rawValue: text).flatMap { pipeline(named: $0) }
+  }
 }
