@@ -68,7 +68,8 @@ enum HistoryTable {
         [
           pad(String(r.id), 5, right: true), pad(r.job.description, 19), pad(r.status.rawValue, 12),
           pad(r.startedAt.description, 21), pad(seconds, 5, right: true),
-          pad(r.asOf?.description ?? "-", 11), pad(r.shard.description, 6), pad(r.dryRun ? "dry" : "real", 5), place,
+          pad(r.asOf?.description ?? "-", 11), pad(r.shard.description, 6), pad(r.dryRun ? "dry" : "real", 5),
+          place,
         ].joined(separator: " "))
       if let error = r.error, r.status != .succeeded { lines.append("       ↳ \(error)") }
     }

@@ -12,7 +12,8 @@ struct PlanCommand: AsyncParsableCommand {
 
   @OptionGroup var storage: ConfigOptions
 
-  @Argument(help: ArgumentHelp("Only this pipeline (default: every pipeline in the config).", valueName: "pipeline"))
+  @Argument(
+    help: ArgumentHelp("Only this pipeline (default: every pipeline in the config).", valueName: "pipeline"))
   var pipelineName: String?
 
   @Option(help: "How many fire times per pipeline (1-1000).") var count = 5
@@ -32,7 +33,9 @@ struct PlanCommand: AsyncParsableCommand {
   func validate() throws {
     guard (1...1000).contains(count) else { throw ValidationError("--count must be from 1 to 1000") }
     if timezone != nil, schedule == nil { throw ValidationError("--timezone goes with --schedule") }
-    if schedule != nil, pipelineName != nil { throw ValidationError("give a PIPELINE or --schedule, not both") }
+    if schedule != nil, pipelineName != nil {
+      throw ValidationError("give a PIPELINE or --schedule, not both")
+    }
   }
 
   func run() async throws {

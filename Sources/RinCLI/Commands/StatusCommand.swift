@@ -14,7 +14,8 @@ struct StatusCommand: AsyncParsableCommand {
 
   @OptionGroup var storage: StorageOptions
 
-  @Argument(help: ArgumentHelp("Only this pipeline (default: every pipeline in the config).", valueName: "pipeline"))
+  @Argument(
+    help: ArgumentHelp("Only this pipeline (default: every pipeline in the config).", valueName: "pipeline"))
   var pipelineName: String?
 
   @Option(

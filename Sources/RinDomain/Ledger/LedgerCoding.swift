@@ -23,7 +23,8 @@ extension KeyedDecodingContainer {
   public func decodeInstantText(forKey key: Key) throws -> UTCInstant? {
     guard let text = try decodeIfPresent(String.self, forKey: key) else { return nil }
     guard let instant = UTCInstant(text) else {
-      throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: "not an instant: '\(text)'")
+      throw DecodingError.dataCorruptedError(
+        forKey: key, in: self, debugDescription: "not an instant: '\(text)'")
     }
     return instant
   }

@@ -3,7 +3,9 @@ import Yams
 
 extension PipelineName {
   /// A key under `pipelines:`, checked once, where the file is read.
-  static func read(_ text: String, at node: Node, in config: ConfigMapping) throws(ConfigError) -> PipelineName {
+  static func read(_ text: String, at node: Node, in config: ConfigMapping) throws(ConfigError)
+    -> PipelineName
+  {
     guard let name = PipelineName(rawValue: text) else {
       throw config.error(
         at: node,

@@ -138,7 +138,8 @@ extension MetricsFile {
       )
     }
     return JobFacts(
-      job: summary.job.rawValue, lastSuccessAt: lastSuccess?.seconds, lastDurationSeconds: summary.durationSeconds,
+      job: summary.job.rawValue, lastSuccessAt: lastSuccess?.seconds,
+      lastDurationSeconds: summary.durationSeconds,
       lastRunFailed: summary.status == .failed, failedRuns: failures,
       itemsRead: summary.counts.read.values.reduce(0, +),
       itemsWritten: summary.changes.tables.values.reduce(0) { $0 + $1.total },

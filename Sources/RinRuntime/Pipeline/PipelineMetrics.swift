@@ -32,7 +32,8 @@ extension MetricsFile {
     }
     facts.append(
       JobFacts(
-        job: runJob.description, lastSuccessAt: lastSuccess?.seconds, lastDurationSeconds: last.durationSeconds,
+        job: runJob.description, lastSuccessAt: lastSuccess?.seconds,
+        lastDurationSeconds: last.durationSeconds,
         lastRunFailed: last.status == .failed, failedRuns: failures,
         itemsRead: jobs.reduce(0) { $0 + $1.counts.read.values.reduce(0, +) },
         itemsWritten: jobs.reduce(0) { $0 + $1.changes.tables.values.reduce(0) { $0 + $1.total } },

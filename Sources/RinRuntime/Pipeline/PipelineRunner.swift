@@ -44,7 +44,8 @@ public struct PipelineRunner: Sendable {
       report.idleReason = plan?.idleReason
       // A slot's jobs run with the slot's instant as their clock, so a caught-up slot computes
       // what it would have computed on time; a one-off run uses `now`.
-      let targets: [Target] = plan.map { $0.run.map { Target(slot: $0, jobNow: $0.slot) } } ?? [Target(slot: nil, jobNow: now)]
+      let targets: [Target] =
+        plan.map { $0.run.map { Target(slot: $0, jobNow: $0.slot) } } ?? [Target(slot: nil, jobNow: now)]
       if options.dryRun {
         report.runs = try await runDry(pipeline, targets: targets, options: options)
         report.superseded = plan?.supersede.map(\.slot) ?? []
@@ -90,7 +91,8 @@ public struct PipelineRunner: Sendable {
         shard: runShard(options))
     }
     if let idle = plan.idleKind, !options.dryRun {
-      SkipReason.count(idle, job: .pipeline(pipeline.name), storage: storage, at: environment.now, logger: logger)
+      SkipReason.count(
+        idle, job: .pipeline(pipeline.name), storage: storage, at: environment.now, logger: logger)
     }
     return plan
   }
@@ -148,13 +150,15 @@ public struct PipelineRunner: Sendable {
       .init(event: "start", pipeline: pipeline.name, runID: keeper.runID, slot: slot, status: "running")
     )
     if let fire = target.slot,
-      let doneBy = anotherRunFinished(fire, pipeline: pipeline.name, shard: record.shard, besides: keeper.runID)
+      let doneBy = anotherRunFinished(
+        fire, pipeline: pipeline.name, shard: record.shard, besides: keeper.runID)
     {
       // Another trigger finished this slot between our plan and our lease.
       summary.status = .skipped
       summary.error = "slot \(fire.slot) \(SlotPlan.describe(doneBy)) meanwhile"
     } else {
-      summary = await runJobs(pipeline, slot: slot, jobNow: target.jobNow, dryRun: false, options: options).summary
+      summary = await runJobs(pipeline, slot: slot, jobNow: target.jobNow, dryRun: false, options: options)
+        .summary
       summary.runID = keeper.runID
     }
     summary.durationSeconds = (ContinuousClock.now - started).millisecondSeconds
@@ -199,7 +203,8 @@ public struct PipelineRunner: Sendable {
     if let error = report.error { logger.error("pipeline run failed: \(error)") }
     for run in report.runs {
       let metadata: Logger.Metadata = [
-        "slot": "\(run.slot.map(\.description) ?? "-")", "status": "\(run.status.rawValue)", "dry_run": "\(run.dryRun)",
+        "slot": "\(run.slot.map(\.description) ?? "-")", "status": "\(run.status.rawValue)",
+        "dry_run": "\(run.dryRun)",
         "seconds": "\(run.durationSeconds)", "run": "\(run.runID ?? 0)",
       ]
       if run.exitCode == .success {

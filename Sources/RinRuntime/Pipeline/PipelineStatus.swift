@@ -101,7 +101,9 @@ public struct PipelineStatus: Sendable, Encodable {
   }
 
   /// How a slot due by `due` missed it, if it did: it succeeded after, or still runs past it.
-  static func lateness(_ state: SlotState, due: UTCInstant, now: UTCInstant) -> (runID: Int64?, detail: String)? {
+  static func lateness(_ state: SlotState, due: UTCInstant, now: UTCInstant) -> (
+    runID: Int64?, detail: String
+  )? {
     switch state {
     case .succeeded(let id, let finished?) where finished > due:
       return (id, "finished \(DurationFormat.format(finished - due)) after its deadline \(due)")

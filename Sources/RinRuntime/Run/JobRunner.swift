@@ -126,12 +126,14 @@ extension JobRunner {
     defer { run.context = made }
     if options.dryRun {
       try await storage.dryRun { session in
-        let context = makeContext(job.name, run: snapshot, prepared, storage: session, resume: resume, options: options)
+        let context = makeContext(
+          job.name, run: snapshot, prepared, storage: session, resume: resume, options: options)
         made = context
         try await job.run(context)
       }
     } else {
-      let context = makeContext(job.name, run: snapshot, prepared, storage: storage, resume: resume, options: options)
+      let context = makeContext(
+        job.name, run: snapshot, prepared, storage: storage, resume: resume, options: options)
       made = context
       try await job.run(context)
       try storage.write {

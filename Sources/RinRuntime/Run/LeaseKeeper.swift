@@ -107,7 +107,8 @@ final class LeaseKeeper: Sendable {
   /// A live holder kept the lease past the wait: records the run `skipped` and returns the
   /// failure to throw (exit 75).
   private static func skip(
-    _ record: RunRecord, heldBy holder: Lease, storage: Storage, environment: RuntimeEnvironment, logger: Logger
+    _ record: RunRecord, heldBy holder: Lease, storage: Storage, environment: RuntimeEnvironment,
+    logger: Logger
   ) -> RunFailure {
     let message =
       "\(record.job) shard \(record.shard) is already running: run \(holder.runID), pid \(holder.pid) on \(holder.host), lease until \(holder.expiresAt). Try again later, or pass --wait SECONDS."

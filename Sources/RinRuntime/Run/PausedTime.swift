@@ -16,7 +16,8 @@ public struct PausedTime: Sendable, Codable, Equatable {
   var isEmpty: Bool { count.isEmpty }
 
   mutating func add(_ reason: String, time: Duration) {
-    self.seconds[reason, default: 0] = ((self.seconds[reason, default: 0] + time.inSeconds) * 1000).rounded() / 1000
+    self.seconds[reason, default: 0] =
+      ((self.seconds[reason, default: 0] + time.inSeconds) * 1000).rounded() / 1000
     count[reason, default: 0] += 1
   }
 }

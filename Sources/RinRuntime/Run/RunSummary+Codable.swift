@@ -11,7 +11,9 @@ extension RunSummary: Codable {
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.init(job: try container.decode(JobName.self, forKey: .job), dryRun: try container.decode(Bool.self, forKey: .dryRun))
+    self.init(
+      job: try container.decode(JobName.self, forKey: .job),
+      dryRun: try container.decode(Bool.self, forKey: .dryRun))
     runID = try container.decodeIfPresent(Int64.self, forKey: .runID)
     status = try container.decode(RunRecord.Status.self, forKey: .status)
     exitCode = try container.decode(RinExitCode.self, forKey: .exitCode)

@@ -38,7 +38,10 @@ extension StorageTransaction {
       INSERT INTO pipeline_pauses (pipeline, paused_at, paused_by, reason) VALUES (?, ?, ?, ?)
       ON CONFLICT (pipeline) DO NOTHING
       """,
-      [SQLValue(pause.pipeline), SQLValue(seconds: pause.pausedAt), .text(pause.pausedBy), SQLValue(pause.reason)])
+      [
+        SQLValue(pause.pipeline), SQLValue(seconds: pause.pausedAt), .text(pause.pausedBy),
+        SQLValue(pause.reason),
+      ])
     return try pipelinePause(pause.pipeline) ?? pause
   }
 

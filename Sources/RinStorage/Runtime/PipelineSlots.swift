@@ -15,7 +15,10 @@ extension StorageTransaction {
       WHERE pipeline = ? AND slot >= ? AND slot <= ? AND job = ? AND dry_run = 0
       ORDER BY slot, id
       """,
-      [SQLValue(pipeline), SQLValue(slot: fromSlot), SQLValue(slot: throughSlot), SQLValue(RunSubject.pipeline(pipeline))]
+      [
+        SQLValue(pipeline), SQLValue(slot: fromSlot), SQLValue(slot: throughSlot),
+        SQLValue(RunSubject.pipeline(pipeline)),
+      ]
     ) { row in
       if let record = Self.runRecord(row) { result.append(record) }
     }

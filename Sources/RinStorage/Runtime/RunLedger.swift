@@ -31,7 +31,10 @@ extension StorageTransaction {
   ) throws {
     try sql.execute(
       "UPDATE job_runs SET status = ?, finished_at = ?, counts = ?, error = ? WHERE id = ?",
-      [.text(status.rawValue), SQLValue(seconds: finishedAt), SQLValue(counts), SQLValue(error), .integer(id)])
+      [
+        .text(status.rawValue), SQLValue(seconds: finishedAt), SQLValue(counts), SQLValue(error),
+        .integer(id),
+      ])
   }
 
   public func heartbeatRun(id: Int64, at instant: UTCInstant) throws {
@@ -148,7 +151,8 @@ extension StorageTransaction {
       id: row.int64(0) ?? 0, job: job, pipeline: row.pipeline(2), slot: row.slot(3),
       asOf: row.date(4), shard: shard, users: row.text(6),
       dryRun: row.int64(7) == 1, status: RunRecord.Status(rawValue: row.text(8) ?? "") ?? .failed,
-      host: row.text(9) ?? "", pid: Int32(row.int64(10) ?? 0), startedAt: row.instant(11) ?? UTCInstant(seconds: 0),
+      host: row.text(9) ?? "", pid: Int32(row.int64(10) ?? 0),
+      startedAt: row.instant(11) ?? UTCInstant(seconds: 0),
       heartbeatAt: row.instant(12), finishedAt: row.instant(13), counts: row.text(14),
       error: row.text(15))
   }

@@ -35,7 +35,8 @@ struct PipelineRunnerTests {
     let first = try await fixture.run(now: "2026-11-22T02:30:05Z")
     #expect(first.runs.map(\.slot?.description) == ["2026-11-22T02:30:00Z"])
     #expect(
-      first.runs.first?.jobs.allSatisfy { $0.now?.seconds == 1_795_314_600 } == true, "jobs run at the slot's instant")
+      first.runs.first?.jobs.allSatisfy { $0.now?.seconds == 1_795_314_600 } == true,
+      "jobs run at the slot's instant")
     let outbox = try fixture.db.int("SELECT count(*) FROM notification_outbox")
     let second = try await fixture.run(now: "2026-11-22T02:36:00Z")
     #expect(second.exitCode == .success)
@@ -65,17 +66,22 @@ struct PipelineRunnerTests {
     // The host was down for three days; at 09:00 on the 22nd three nightly slots are missing.
     let before = try fixture.status(now: "2026-11-22T09:00:00Z")
     #expect(
-      before.missed.map(\.slot.description) == ["2026-11-20T02:30:00Z", "2026-11-21T02:30:00Z", "2026-11-22T02:30:00Z"])
+      before.missed.map(\.slot.description) == [
+        "2026-11-20T02:30:00Z", "2026-11-21T02:30:00Z", "2026-11-22T02:30:00Z",
+      ])
     #expect(before.problems == 3)
 
     let report = try await fixture.run(
       now: "2026-11-22T09:00:00Z", scheduled: false, catchUp: .all, maxAge: .seconds(3 * 86_400))
     #expect(report.exitCode == .success)
     #expect(
-      report.runs.map(\.slot?.description) == ["2026-11-20T02:30:00Z", "2026-11-21T02:30:00Z", "2026-11-22T02:30:00Z"])
+      report.runs.map(\.slot?.description) == [
+        "2026-11-20T02:30:00Z", "2026-11-21T02:30:00Z", "2026-11-22T02:30:00Z",
+      ])
     #expect(report.runs.allSatisfy { $0.status == .succeeded })
     // Each slot's jobs computed for the slot's own date.
-    #expect(report.runs.map { $0.jobs.first?.asOf?.description } == ["2026-11-20", "2026-11-21", "2026-11-22"])
+    #expect(
+      report.runs.map { $0.jobs.first?.asOf?.description } == ["2026-11-20", "2026-11-21", "2026-11-22"])
     #expect(
       try fixture.db.strings(
         "SELECT DISTINCT as_of FROM score_snapshots WHERE as_of >= '2026-11-19' ORDER BY as_of") == [
@@ -123,7 +129,8 @@ struct PipelineRunnerTests {
     let run = try #require(report.runs.first)
     #expect(run.status == .failed)
     #expect(run.stoppedAt?.rawValue == "daily-score")
-    #expect(run.jobs.map(\.job.rawValue) == ["badge-recount", "daily-score"], "circle-patterns never started")
+    #expect(
+      run.jobs.map(\.job.rawValue) == ["badge-recount", "daily-score"], "circle-patterns never started")
     let error = try #require(
       try fixture.db.strings("SELECT error FROM job_runs WHERE job = 'pipeline:scores'").first)
     #expect(error.contains("daily-score failed: the provider returned nonsense"))

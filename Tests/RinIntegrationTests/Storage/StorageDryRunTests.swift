@@ -14,7 +14,8 @@ struct StorageDryRunTests {
     _ = try storage.write {
       try $0.insertRun(
         RunRecord(
-          job: .job(.badgeRecount), asOf: nil, shard: .all, dryRun: true, status: .running, host: "dry-run-test",
+          job: .job(.badgeRecount), asOf: nil, shard: .all, dryRun: true, status: .running,
+          host: "dry-run-test",
           pid: 1, startedAt: UTCInstant(seconds: 0)))
     }
   }
