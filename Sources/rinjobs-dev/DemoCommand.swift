@@ -91,7 +91,7 @@ struct DemoCommand: AsyncParsableCommand {
       environment: DemoProvider.environment(), jobs: { JobCatalog.job($0) })
     let pipelines =
       Self.pipelineOrder.compactMap { config.pipeline(named: $0) }
-      + config.pipelines.filter { !Self.pipelineOrder.contains($0.name) }
+      + config.pipelines.filter { !Self.pipelineOrder.contains($0.name.rawValue) }
     var options = PipelineRunOptions()
     options.catchUp = .latest
     options.maxAge = .seconds(86_400)
@@ -113,8 +113,8 @@ struct DemoCommand: AsyncParsableCommand {
     let environment = RuntimeEnvironment()
     try ReportFile.write(
       try OperatorReport.build(
-        config: config, storage: storage, now: environment.wallSecondsNow, period: .seconds(86_400),
-        staleBefore: environment.wallSecondsNow - 3 * environment.leaseTTLSeconds),
+        config: config, storage: storage, now: environment.now, period: .seconds(86_400),
+        staleBefore: environment.staleBefore),
       to: reportPath)
     return reportPath
   }

@@ -26,7 +26,7 @@ struct ProviderCircuit {
 
   var startState: CircuitBreaker.State {
     CircuitBreaker.startState(
-      openedAt: stored.flatMap { $0.isOpen ? storedOpenedAt : nil }, now: now, coolDown: coolDown)
+      openedAt: stored.flatMap { $0.isOpen ? $0.openedAt : nil }, now: now, coolDown: coolDown)
   }
 
   /// Told by the client when the breaker closes: that happens once per outage, at the probe.
@@ -35,7 +35,7 @@ struct ProviderCircuit {
     logger.info(
       "enrichment provider answered the probe: circuit breaker closed; asking for keys again",
       metadata: [
-        "provider": "\(provider)", "was_open_since": "\(storedOpenedAt?.description ?? "-")",
+        "provider": "\(provider)", "was_open_since": "\(stored?.openedAt?.description ?? "-")",
         "cause": "\(stored?.cause ?? "-")",
       ])
   }
@@ -55,11 +55,8 @@ struct ProviderCircuit {
   /// Opened by this run (it saw a failure: now), or still open from an earlier run; nil when closed.
   private func openedAt(_ breaker: CircuitBreaker) -> UTCInstant? {
     guard case .open(let cause) = breaker.state else { return nil }
-    return cause == nil ? (storedOpenedAt ?? now) : now
+    return cause == nil ? (stored?.openedAt ?? now) : now
   }
-
-  /// When the breaker the last run left opened, if it did.
-  private var storedOpenedAt: UTCInstant? { stored?.openedAt.map(UTCInstant.init(seconds:)) }
 
   /// Records an opening as soon as a batch saw it.
   mutating func recordIfOpened(_ breaker: CircuitBreaker, keysDeferred: Int, context: JobContext) throws {
@@ -88,8 +85,8 @@ struct ProviderCircuit {
     try context.write {
       try $0.saveProviderBreaker(
         ProviderBreakerRecord(
-          provider: provider, isOpen: !health.available, openedAt: openedAt?.seconds, cause: health.cause,
-          keysDeferred: health.keysDeferred, runID: runID, updatedAt: now.seconds))
+          provider: provider, isOpen: !health.available, openedAt: openedAt, cause: health.cause,
+          keysDeferred: health.keysDeferred, runID: runID, updatedAt: now))
     }
     recordedOpen = !health.available
   }

@@ -112,7 +112,7 @@ struct ReportPage {
   var hasRuns: Bool
   var outputs: [Table]
 
-  init(_ report: OperatorReport, from: Int64, to: Int64) {
+  init(_ report: OperatorReport, from: UTCInstant, to: UTCInstant) {
     generatedAt = report.generatedAt
     since = report.since
     pipelines = report.pipelines.map(Self.pipeline)
@@ -137,15 +137,15 @@ struct ReportPage {
     let last = status.lastRun
     let outcome = last.map { $0.status.rawValue } ?? "never ran"
     let problems =
-      status.missed.map { ProblemView(slot: $0.slot, kind: "missed", detail: $0.detail ?? "") }
-      + status.failed.map { ProblemView(slot: $0.slot, kind: "failed", detail: $0.detail ?? "") }
-      + status.late.map { ProblemView(slot: $0.slot, kind: "late", detail: $0.detail ?? "") }
+      status.missed.map { ProblemView(slot: $0.slot.description, kind: "missed", detail: $0.detail ?? "") }
+      + status.failed.map { ProblemView(slot: $0.slot.description, kind: "failed", detail: $0.detail ?? "") }
+      + status.late.map { ProblemView(slot: $0.slot.description, kind: "late", detail: $0.detail ?? "") }
     let shown = problems.sorted { $0.slot > $1.slot }.prefix(problemsShown)
     let lastSlot = last.map {
-      $0.slot.map { "slot \($0)" } ?? "run by hand at \(SlotInstant.format($0.startedAt))"
+      $0.slot.map { "slot \($0)" } ?? "run by hand at \($0.startedAt)"
     }
     return PipelineView(
-      name: status.pipeline, schedule: status.schedule, timezone: status.timezone,
+      name: status.pipeline.rawValue, schedule: status.schedule, timezone: status.timezone,
       nextFires: entry.nextFires.joined(separator: ", "), lastSlot: lastSlot ?? "none yet",
       lastOutcome: outcome,
       outcomeClass: statusClass(last?.status), slotsExpected: status.slotsExpected,
@@ -156,11 +156,11 @@ struct ReportPage {
       providers: status.providers.map { "\($0.provider): \($0.available ? "available" : "DEGRADED")" }
         .joined(separator: ", "), hasProviders: !status.providers.isEmpty,
       paused: status.paused.map {
-        "Paused since \(SlotInstant.format($0.pausedAt)) by \($0.pausedBy)\($0.reason.map { ": \($0)" } ?? ""); \(status.slotsPaused) slots skipped."
+        "Paused since \($0.pausedAt) by \($0.pausedBy)\($0.reason.map { ": \($0)" } ?? ""); \(status.slotsPaused) slots skipped."
       } ?? "", isPaused: status.paused != nil)
   }
 
-  static func job(_ job: OperatorReport.JobRuns, from: Int64, to: Int64) -> JobView {
+  static func job(_ job: OperatorReport.JobRuns, from: UTCInstant, to: UTCInstant) -> JobView {
     func samples(_ value: (OperatorReport.Run) -> Double?) -> [RunChart.Sample] {
       job.runs.compactMap { run in
         value(run).map {
@@ -175,9 +175,13 @@ struct ReportPage {
     // The axis fits the runs there are: from a little before the first (a new install's runs
     // spread over the chart, not in a line at its right edge), or before the period's start
     // when a backfill computed days older than it.
-    let from = job.runs.map(\.placedAt).min().map { first in first - max(600, (to - first) / 20) } ?? from
+    let from =
+      job.runs.map(\.placedAt).min().map { first in
+        first - .seconds(max(600, (to.seconds - first.seconds) / 20))
+      }
+      ?? from
     return JobView(
-      job: job.job, runs: job.runs.count, failed: job.failed, interrupted: job.interrupted,
+      job: job.job.rawValue, runs: job.runs.count, failed: job.failed, interrupted: job.interrupted,
       dryRuns: job.dryRuns, hasDryRuns: job.dryRuns > 0,
       failedClass: job.failed > 0 ? "bad" : "", interruptedClass: job.interrupted > 0 ? "warn" : "",
       charts: [
@@ -191,7 +195,7 @@ struct ReportPage {
   }
 
   static func chart(
-    id: String, title: String, unit: String, _ samples: [RunChart.Sample], from: Int64, to: Int64
+    id: String, title: String, unit: String, _ samples: [RunChart.Sample], from: UTCInstant, to: UTCInstant
   ) -> ChartView {
     let chart = RunChart.make(samples, from: from, to: to)
     let values = samples.map(\.value)
@@ -216,13 +220,13 @@ struct ReportPage {
       },
       axisEnd: number(chart.axisEnd) + " " + unit, axisEndY: c(frame.top + 4), floorY: c(frame.floor),
       left: c(frame.left), right: c(frame.width - frame.right), labelY: c(frame.height - 6),
-      from: String(SlotInstant.format(from).prefix(10)), to: String(SlotInstant.format(to).prefix(10)),
+      from: String(from.description.prefix(10)), to: String(to.description.prefix(10)),
       empty: chart.points.isEmpty, clipped: chart.points.contains { $0.clipped })
   }
 
   static func run(_ run: OperatorReport.Run) -> RunView {
     RunView(
-      id: run.id, job: run.job, status: run.status.rawValue, statusClass: statusClass(run.status),
+      id: run.id, job: run.job.rawValue, status: run.status.rawValue, statusClass: statusClass(run.status),
       startedAt: run.startedAt, seconds: run.seconds.map(Self.seconds) ?? "—",
       rowsRead: grouped(run.rowsRead),
       rowsPerSecond: run.rowsPerSecond.map(number) ?? "—", written: grouped(run.written),
@@ -230,7 +234,7 @@ struct ReportPage {
         .joined(separator: "; "),
       paused: run.paused.sorted { $0.key < $1.key }.map { "\($0.key): \(Self.seconds($0.value))" }
         .joined(separator: "; "),
-      mode: [run.dryRun ? "dry run" : "", run.shard == "all" ? "" : "shard \(run.shard)"]
+      mode: [run.dryRun ? "dry run" : "", run.shard == .all ? "" : "shard \(run.shard)"]
         .filter { !$0.isEmpty }.joined(separator: ", "),
       error: run.error ?? "")
   }
@@ -314,7 +318,7 @@ struct ReportPage {
 extension OperatorReport {
   /// The report as one self-contained HTML page.
   public func html() throws -> String {
-    let to = SlotInstant.parse(generatedAt) ?? 0
-    return try ReportPage(self, from: SlotInstant.parse(since) ?? to, to: to).render()
+    let to = UTCInstant(generatedAt) ?? UTCInstant(seconds: 0)
+    return try ReportPage(self, from: UTCInstant(since) ?? to, to: to).render()
   }
 }

@@ -38,10 +38,13 @@ public final class JobContext {
   var deadline: RunDeadline?
   /// Batches committed by this run (a deadline stops a run only after its first).
   var batchesCommitted = 0
+  /// Why the run stopped early (timeout, signal, gave way), set just before it throws
+  /// `interrupted`: the runner counts the skip and reports it as the detail `stop_reason`.
+  var stopReason: SkipReason?
   /// Time spent paused for the database's health or after giving way to a lock.
   public internal(set) var paused = PausedTime()
-  /// How long a batch's transaction aims to take (`storage.batch_target`), seconds.
-  var batchTargetSeconds: Double?
+  /// How long a batch's transaction aims to take (`storage.batch_target`).
+  var batchTarget: Duration?
   /// `storage.max_replica_lag`, on PostgreSQL: nil checks no standby.
   var maxReplicaLag: Duration?
 
@@ -75,7 +78,7 @@ public final class JobContext {
     let selection = self.selection(liveAt: liveAt)
     var after = try startWalk(selection)
     defer { progress?.finish() }
-    var sizer = BatchSizer(ceiling: batchSize, target: batchTargetSeconds)
+    var sizer = BatchSizer(ceiling: batchSize, target: batchTarget)
     while true {
       try throwIfStopped(after: after)
       try pauseWhileUnhealthy(after: after)
@@ -86,15 +89,14 @@ public final class JobContext {
         do {
           let size = sizer.size
           outcome = try storage.write(into: &changes) { tx in
-            let ids = try tx.userIDs(after: after, limit: size, in: selection)
+            let ids = try tx.userIDs(after: after ?? .min, limit: size, in: selection)
             guard let last = ids.last else { return nil }
             let batch = UserBatch(tx: tx, userIDs: ids)
             try body(batch)
             return (try finish(batch), last)
           }
           if let outcome {
-            sizer.record(
-              users: outcome.counts.usersProcessed, seconds: (ContinuousClock.now - started).inSeconds)
+            sizer.record(users: outcome.counts.usersProcessed, time: ContinuousClock.now - started)
           }
           break
         } catch let error as StorageError where error.isContention && storage.isPostgres {
@@ -106,7 +108,7 @@ public final class JobContext {
       guard let outcome else { break }
       // Only after the commit: a batch whose commit failed is the next attempt's too.
       after = outcome.last
-      committed(outcome.counts, through: after)
+      committed(outcome.counts, through: outcome.last)
     }
   }
 
