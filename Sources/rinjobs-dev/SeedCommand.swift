@@ -35,7 +35,7 @@ struct SeedCommand: AsyncParsableCommand {
     try await CLIFailure.reporting("rinjobs-dev seed") {
       let config = try storage.loadConfig()
       let opened = try storage.openStorage(config, create: true)
-      let instant = now ?? UTCInstant(seconds: SeedDefaults.todayUTC())
+      let instant = now ?? SeedDefaults.todayUTC()
       let summary: SeedSummary
       do {
         summary = try Seeder.seed(
@@ -52,8 +52,8 @@ struct SeedCommand: AsyncParsableCommand {
 
 enum SeedDefaults {
   /// Midnight UTC today: the default `--now`, so that two seeds on the same day are identical.
-  static func todayUTC() -> Int64 {
-    CalendarDate(utcInstant: Int64(Date().timeIntervalSince1970)).startOfDayUTC
+  static func todayUTC() -> UTCInstant {
+    CalendarDate(utcInstant: .now).startOfDay
   }
 
   static func progress() -> ((Int, Int) -> Void)? {

@@ -32,7 +32,7 @@ extension CalendarDate: ExpressibleByArgument {
   }
 
   /// Today's date in UTC, on the real clock (not `--now`).
-  static var todayUTC: CalendarDate { CalendarDate(utcInstant: Int64(Date().timeIntervalSince1970)) }
+  static var todayUTC: CalendarDate { CalendarDate(utcInstant: .now) }
 
   /// Why `date` (of `option`) is refused as a day in the future, or nil.
   static func futureProblem(_ date: CalendarDate, option: String) -> String? {
