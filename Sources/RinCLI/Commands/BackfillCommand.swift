@@ -74,9 +74,6 @@ struct BackfillCommand: AsyncParsableCommand {
       LogSetup.bootstrap()
       let config = try storage.loadConfig()
       let opened = try storage.openStorage(config, dryRun: dryRun)
-      guard let implementation = JobCatalog.job(job) else {
-        throw CLIFailure(.failure, "\(job.rawValue) is not built in this release")
-      }
       let history = try opened.read {
         try $0.backfillHistory(job: job, from: from, through: to)
       }
@@ -104,6 +101,7 @@ struct BackfillCommand: AsyncParsableCommand {
       stop.trapTerminationSignals(recordingIn: opened)
       let runner = JobRunner(
         config: config, storage: opened, logger: Logger(label: "rinjobs.backfill"), stop: stop)
+      let implementation = JobCatalog.job(job)
       var ran = 0
       for day in plan.days {
         guard case .run = day.action else {

@@ -59,7 +59,7 @@ struct DemoCommand: AsyncParsableCommand {
         environment: DemoProvider.environment(), jobs: { JobCatalog.job($0) })
       let pipelines =
         Self.pipelineOrder.compactMap { config.pipeline(named: $0) }
-        + config.pipelines.filter { !Self.pipelineOrder.contains($0.name) }
+        + config.pipelines.filter { !Self.pipelineOrder.contains($0.name.rawValue) }
       // As cron would have: each pipeline's newest slot of the last day, the older ones marked
       // superseded, so that `status` and the report owe nothing before the demo began.
       var options = PipelineRunOptions()
@@ -81,8 +81,8 @@ struct DemoCommand: AsyncParsableCommand {
       let environment = RuntimeEnvironment()
       try ReportFile.write(
         try OperatorReport.build(
-          config: config, storage: storage, now: environment.wallSecondsNow, period: .seconds(86_400),
-          staleBefore: environment.wallSecondsNow - 3 * environment.leaseTTLSeconds),
+          config: config, storage: storage, now: environment.now, period: .seconds(86_400),
+          staleBefore: environment.staleBefore),
         to: reportPath)
       print("Database: \(storage.location)")
       print("Report: \(reportPath) (open it in a browser; `rinjobs report` writes a new one)")

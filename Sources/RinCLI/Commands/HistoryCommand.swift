@@ -12,7 +12,7 @@ struct HistoryCommand: AsyncParsableCommand {
   @OptionGroup var storage: StorageOptions
 
   @Option(help: "Only runs of this job.") var job: JobName?
-  @Option(help: "Only runs of this pipeline.") var pipeline: String?
+  @Option(name: .customLong("pipeline"), help: "Only runs of this pipeline.") var pipelineName: String?
   @Option(help: "Only runs with this status (running, succeeded, failed, interrupted, abandoned, skipped).")
   var status: String?
   @Option(parsing: .unconditional, help: "How many runs.") var limit = 20
@@ -31,15 +31,20 @@ struct HistoryCommand: AsyncParsableCommand {
     try await CLIFailure.reporting("rinjobs history") {
       let config = try storage.loadConfig()
       let opened = try storage.openStorage(config)
-      let runs = try opened.read {
-        try $0.runs(
-          .init(
-            job: job?.rawValue, pipeline: pipeline, status: status.flatMap(RunRecord.Status.init),
-            limit: limit))
-      }
+      // Text that is no pipeline name is in no ledger row: no runs.
+      let pipeline = pipelineName.map(PipelineName.init(rawValue:))
+      let runs =
+        pipeline == .some(nil)
+        ? []
+        : try opened.read {
+          try $0.runs(
+            .init(
+              job: job.map(RunSubject.job), pipeline: pipeline ?? nil,
+              status: status.flatMap(RunRecord.Status.init), limit: limit))
+        }
       // A pipeline neither in the config nor ever in the ledger is a typo, as `status` says.
-      if let pipeline, runs.isEmpty, config.pipeline(named: pipeline) == nil {
-        _ = try PipelineLookup.select(pipeline, in: config)
+      if let pipelineName, runs.isEmpty, config.pipeline(named: pipelineName) == nil {
+        _ = try PipelineLookup.select(pipelineName, in: config)
       }
       if json {
         for run in runs { print(JSONText.encode(run) ?? "{}") }
@@ -57,13 +62,14 @@ enum HistoryTable {
       "   id  job                 status       started (UTC)         secs  as of       shard  mode  pipeline/slot"
     ]
     for r in runs {
-      let seconds = r.finishedAt.map { String($0 - r.startedAt) } ?? "-"
-      let place = [r.pipeline, r.slot].compactMap { $0 }.joined(separator: "/")
+      let seconds = r.finishedAt.map { String($0.seconds - r.startedAt.seconds) } ?? "-"
+      let place = [r.pipeline?.rawValue, r.slot?.description].compactMap { $0 }.joined(separator: "/")
       lines.append(
         [
-          pad(String(r.id), 5, right: true), pad(r.job, 19), pad(r.status.rawValue, 12),
-          pad(UTCInstant.text(r.startedAt), 21), pad(seconds, 5, right: true), pad(r.asOf ?? "-", 11),
-          pad(r.shard, 6), pad(r.dryRun ? "dry" : "real", 5), place,
+          pad(String(r.id), 5, right: true), pad(r.job.description, 19), pad(r.status.rawValue, 12),
+          pad(r.startedAt.description, 21), pad(seconds, 5, right: true),
+          pad(r.asOf?.description ?? "-", 11), pad(r.shard.description, 6), pad(r.dryRun ? "dry" : "real", 5),
+          place,
         ].joined(separator: " "))
       if let error = r.error, r.status != .succeeded { lines.append("       ↳ \(error)") }
     }

@@ -11,24 +11,24 @@ struct PipelinePauseCommand: AsyncParsableCommand {
     commandName: "pause", abstract: "Pause a pipeline's scheduled runs until `pipeline resume`.")
 
   @OptionGroup var storage: StorageOptions
-  @Argument(help: "The pipeline.") var pipeline: String
+  @Argument(help: ArgumentHelp("The pipeline.", valueName: "pipeline")) var pipelineName: String
   @Option(help: "Why, for `status` and the ledger (no personal data).") var reason: String?
 
   func run() async throws {
     try await CLIFailure.reporting("rinjobs pipeline pause") {
       let config = try storage.loadConfig()
-      let name = try PipelineLookup.select(pipeline, in: config)[0].name
+      let name = try PipelineLookup.select(pipelineName, in: config)[0].name
       let opened = try storage.openStorage(config)
       let environment = RuntimeEnvironment()
       let user = ProcessInfo.processInfo.environment["USER"] ?? "unknown"
       let pause = try opened.write {
         try $0.pausePipeline(
           PipelinePause(
-            pipeline: name, pausedAt: environment.wallSecondsNow, pausedBy: "\(user)@\(environment.host)",
+            pipeline: name, pausedAt: environment.now, pausedBy: "\(user)@\(environment.host)",
             reason: reason))
       }
       print(
-        "pipeline \(name) paused since \(SlotInstant.format(pause.pausedAt)) by \(pause.pausedBy)\(pause.reason.map { ": \($0)" } ?? ""); resume with rinjobs pipeline resume \(name)"
+        "pipeline \(name) paused since \(pause.pausedAt) by \(pause.pausedBy)\(pause.reason.map { ": \($0)" } ?? ""); resume with rinjobs pipeline resume \(name)"
       )
     }
   }
@@ -41,12 +41,12 @@ struct PipelineResumeCommand: AsyncParsableCommand {
     commandName: "resume", abstract: "Resume a paused pipeline: its next slot runs.")
 
   @OptionGroup var storage: StorageOptions
-  @Argument(help: "The pipeline.") var pipeline: String
+  @Argument(help: ArgumentHelp("The pipeline.", valueName: "pipeline")) var pipelineName: String
 
   func run() async throws {
     try await CLIFailure.reporting("rinjobs pipeline resume") {
       let config = try storage.loadConfig()
-      let name = try PipelineLookup.select(pipeline, in: config)[0].name
+      let name = try PipelineLookup.select(pipelineName, in: config)[0].name
       let opened = try storage.openStorage(config)
       let resumed = try opened.write { try $0.resumePipeline(name) }
       print(resumed ? "pipeline \(name) resumed" : "pipeline \(name) was not paused")

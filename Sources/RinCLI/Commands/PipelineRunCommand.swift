@@ -63,7 +63,7 @@ struct PipelineRunCommand: AsyncParsableCommand {
     options.maxAge = maxAge
     options.grace = grace ?? PipelineRunOptions.defaultGrace
     options.now = clock.now
-    options.waitSeconds = lease.wait
+    options.wait = lease.duration
     options.shard = shard
     return options
   }
@@ -96,7 +96,7 @@ struct PipelineRunCommand: AsyncParsableCommand {
             MetricsFile.render(
               try MetricsFile.facts(
                 for: report, storage: opened, deadline: pipeline.deadline,
-                finishedAt: Int64(Date().timeIntervalSince1970))), to: metricsFile)
+                finishedAt: RuntimeEnvironment().now)), to: metricsFile)
         }
       }
       guard report.exitCode == .success else { throw ExitCode(report.exitCode.rawValue) }

@@ -12,8 +12,9 @@ struct PlanCommand: AsyncParsableCommand {
 
   @OptionGroup var storage: ConfigOptions
 
-  @Argument(help: "Only this pipeline (default: every pipeline in the config).")
-  var pipeline: String?
+  @Argument(
+    help: ArgumentHelp("Only this pipeline (default: every pipeline in the config).", valueName: "pipeline"))
+  var pipelineName: String?
 
   @Option(help: "How many fire times per pipeline (1-1000).") var count = 5
 
@@ -32,7 +33,9 @@ struct PlanCommand: AsyncParsableCommand {
   func validate() throws {
     guard (1...1000).contains(count) else { throw ValidationError("--count must be from 1 to 1000") }
     if timezone != nil, schedule == nil { throw ValidationError("--timezone goes with --schedule") }
-    if schedule != nil, pipeline != nil { throw ValidationError("give a PIPELINE or --schedule, not both") }
+    if schedule != nil, pipelineName != nil {
+      throw ValidationError("give a PIPELINE or --schedule, not both")
+    }
   }
 
   func run() async throws {
@@ -68,8 +71,8 @@ struct PlanCommand: AsyncParsableCommand {
       return [("--schedule", zoneName, CronSchedule(expression: expression, timeZone: zone))]
     }
     let config = try storage.loadConfig()
-    let chosen = try PipelineLookup.select(pipeline, in: config)
-    return chosen.compactMap { p in CronSchedule(pipeline: p).map { (p.name, p.timezone, $0) } }
+    let chosen = try PipelineLookup.select(pipelineName, in: config)
+    return chosen.compactMap { p in CronSchedule(pipeline: p).map { (p.name.rawValue, p.timezone, $0) } }
   }
 }
 
@@ -97,7 +100,7 @@ struct PlannedFire: Encodable {
   var note: String?
 
   init(_ fire: FireTime) {
-    utc = fire.slot
+    utc = fire.slot.description
     let local = fire.local
     self.local = "\(local.date)T\(local.clock)\(UTCOffset.format(fire.offsetSeconds))"
     scheduledLocal = "\(fire.scheduled.date)T\(fire.scheduled.clock)"
@@ -136,7 +139,7 @@ enum PipelineLookup {
   static func select(_ name: String?, in config: RinConfig) throws -> [PipelineConfig] {
     guard let name else { return config.pipelines }
     guard let pipeline = config.pipeline(named: name) else {
-      let known = config.pipelines.map(\.name).joined(separator: ", ")
+      let known = config.pipelines.map(\.name.rawValue).joined(separator: ", ")
       throw CLIFailure(
         .usage, "no pipeline '\(name)' in \(config.sourcePath); pipelines: \(known.isEmpty ? "none" : known)")
     }

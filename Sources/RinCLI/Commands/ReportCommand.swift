@@ -41,10 +41,9 @@ struct ReportCommand: AsyncParsableCommand {
       let config = try storage.loadConfig()
       let opened = try storage.openStorage(config)
       let environment = RuntimeEnvironment()
-      let now = clock.now?.seconds ?? environment.wallSecondsNow
       let report = try OperatorReport.build(
-        config: config, storage: opened, now: now, period: since,
-        staleBefore: environment.wallSecondsNow - 3 * environment.leaseTTLSeconds)
+        config: config, storage: opened, now: clock.now ?? environment.now, period: since,
+        staleBefore: environment.staleBefore)
       if json {
         print(JSONText.encode(report) ?? "{}")
         return

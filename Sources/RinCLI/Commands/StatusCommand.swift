@@ -14,7 +14,9 @@ struct StatusCommand: AsyncParsableCommand {
 
   @OptionGroup var storage: StorageOptions
 
-  @Argument(help: "Only this pipeline (default: every pipeline in the config).") var pipeline: String?
+  @Argument(
+    help: ArgumentHelp("Only this pipeline (default: every pipeline in the config).", valueName: "pipeline"))
+  var pipelineName: String?
 
   @Option(
     help: "How far back to look for missed and failed slots. (default: \(Self.defaultLookBack.configString))",
@@ -51,23 +53,23 @@ struct StatusCommand: AsyncParsableCommand {
     try await CLIFailure.reporting("rinjobs status") {
       LogSetup.bootstrap()
       let config = try storage.loadConfig()
-      let chosen = try PipelineLookup.select(pipeline, in: config)
+      let chosen = try PipelineLookup.select(pipelineName, in: config)
       let opened = try storage.openStorage(config)
       let environment = RuntimeEnvironment()
       // A run whose process died on this host is not running: its slot is owed again now.
       DeadRuns.abandon(storage: opened, environment: environment, logger: Logger(label: "rinjobs.status"))
-      let now = clock.now?.seconds ?? environment.wallSecondsNow
+      let now = clock.now ?? environment.now
       let statuses = try chosen.map { pipeline in
         var status = try PipelineStatus.compute(
           pipeline, storage: opened, now: now, lookBack: lookBack, grace: dueWindow,
-          staleBefore: environment.wallSecondsNow - 3 * environment.leaseTTLSeconds)
+          staleBefore: environment.staleBefore)
         try status.addProviderHealth(pipeline, config: config, storage: opened)
         return status
       }
       let problems = statuses.reduce(0) { $0 + $1.problems }
       if json {
         let output = Output(
-          now: UTCInstant.text(now), lookBack: DurationFormat.format(lookBack), problems: problems,
+          now: now.description, lookBack: DurationFormat.format(lookBack), problems: problems,
           pipelines: statuses)
         print(JSONText.encode(output) ?? "{}")
       } else {
@@ -76,8 +78,4 @@ struct StatusCommand: AsyncParsableCommand {
       if problems > 0 { throw ExitCode(RinExitCode.failure.rawValue) }
     }
   }
-}
-
-extension RuntimeEnvironment {
-  var wallSecondsNow: Int64 { Int64(wallClock()) }
 }

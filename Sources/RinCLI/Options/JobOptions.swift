@@ -59,7 +59,7 @@ public struct JobOptions: ParsableArguments {
     options.shard = shard
     options.json = output.json
     options.metricsFile = output.metricsFile
-    options.waitSeconds = lease.wait
+    options.wait = lease.duration
     options.full = full
     return options
   }

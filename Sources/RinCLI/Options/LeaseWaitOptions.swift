@@ -7,6 +7,9 @@ struct LeaseWaitOptions: ParsableArguments {
 
   init() {}
 
+  /// `--wait` as the runners take it.
+  var duration: Duration { .seconds(wait) }
+
   func validate() throws {
     guard wait >= 0, wait.isFinite else {
       throw ValidationError("--wait \(wait): expected 0 or more seconds")

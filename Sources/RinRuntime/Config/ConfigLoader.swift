@@ -1,4 +1,5 @@
 import Foundation
+import RinDomain
 import Yams
 
 /// Reads `pipelines.yaml`. The YAML is walked node by node (not decoded with Codable) so
@@ -31,9 +32,9 @@ public enum ConfigLoader {
     let pipelines = try root.section("pipelines", allowing: nil)
     var result: [PipelineConfig] = []
     for entry in pipelines.entries {
-      try PipelineName.validate(entry.key, at: entry.keyNode, in: pipelines)
+      let name = try PipelineName.read(entry.key, at: entry.keyNode, in: pipelines)
       let section = try pipelines.section(entry.key, allowing: PipelineConfig.keys)
-      result.append(try PipelineConfig(name: entry.key, reading: section))
+      result.append(try PipelineConfig(name: name, reading: section))
     }
     return result
   }

@@ -4,7 +4,7 @@ import Yams
 
 /// One entry under `pipelines:` — an ordered list of jobs run on a cron schedule.
 public struct PipelineConfig: Sendable, Hashable {
-  public var name: String
+  public var name: PipelineName
   public var schedule: CronExpression
   /// IANA time zone the schedule is read in.
   public var timezone: String
@@ -20,7 +20,7 @@ public struct PipelineConfig: Sendable, Hashable {
   public var dst: DSTPolicy
 
   public init(
-    name: String, schedule: CronExpression, timezone: String = "UTC", jobs: [JobName],
+    name: PipelineName, schedule: CronExpression, timezone: String = "UTC", jobs: [JobName],
     pauseAfterFailures: Int? = nil, notify: PipelineNotify? = nil, deadline: Duration? = nil,
     dst: DSTPolicy = DSTPolicy()
   ) {
@@ -38,7 +38,7 @@ public struct PipelineConfig: Sendable, Hashable {
     "schedule", "timezone", "jobs", "pause_after_failures", PipelineNotify.key, "deadline", DSTPolicy.key,
   ]
 
-  init(name: String, reading config: ConfigMapping) throws(ConfigError) {
+  init(name: PipelineName, reading config: ConfigMapping) throws(ConfigError) {
     self.init(
       name: name,
       schedule: try Self.readSchedule(config),

@@ -1,3 +1,5 @@
+import RinDomain
+
 /// Everything `pipelines.yaml` says, validated and with defaults filled in.
 public struct RinConfig: Sendable, Hashable {
   public var storage: StorageSettings
@@ -26,7 +28,12 @@ public struct RinConfig: Sendable, Hashable {
       sourcePath: defaultsSourcePath)
   }
 
-  public func pipeline(named name: String) -> PipelineConfig? {
+  public func pipeline(named name: PipelineName) -> PipelineConfig? {
     pipelines.first { $0.name == name }
+  }
+
+  /// The pipeline a command line names; nil for a name not in the config (or not a name).
+  public func pipeline(named text: String) -> PipelineConfig? {
+    PipelineName(rawValue: text).flatMap { pipeline(named: $0) }
   }
 }

@@ -133,12 +133,13 @@ extension MetricsFile {
   public static func facts(for summary: RunSummary, storage: Storage) throws -> JobFacts {
     let (lastSuccess, failures, skips) = try storage.read { tx in
       (
-        try tx.lastSuccessfulFinish(job: summary.job), try tx.failedRunCount(job: summary.job),
-        try tx.skipCounts(job: summary.job)
+        try tx.lastSuccessfulFinish(job: .job(summary.job)), try tx.failedRunCount(job: .job(summary.job)),
+        try tx.skipCounts(job: .job(summary.job))
       )
     }
     return JobFacts(
-      job: summary.job, lastSuccessAt: lastSuccess, lastDurationSeconds: summary.durationSeconds,
+      job: summary.job.rawValue, lastSuccessAt: lastSuccess?.seconds,
+      lastDurationSeconds: summary.durationSeconds,
       lastRunFailed: summary.status == .failed, failedRuns: failures,
       itemsRead: summary.counts.read.values.reduce(0, +),
       itemsWritten: summary.changes.tables.values.reduce(0) { $0 + $1.total },

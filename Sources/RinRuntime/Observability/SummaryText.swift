@@ -5,9 +5,9 @@ public enum SummaryText {
   public static func render(_ s: RunSummary) -> String {
     var lines: [String] = []
     let mode = s.dryRun ? "dry run" : "run"
-    let who = s.users.map { "users \($0)" } ?? (s.shard == "all" ? "all users" : "shard \(s.shard)")
+    let who = s.users.map { "users \($0)" } ?? (s.shard == .all ? "all users" : "shard \(s.shard)")
     lines.append(
-      "\(s.job) \(mode) \(s.runID.map { "#\($0) " } ?? "")\(s.status.rawValue) in \(s.durationSeconds) s (as of \(s.asOf ?? "-"), \(who))"
+      "\(s.job) \(mode) \(s.runID.map { "#\($0) " } ?? "")\(s.status.rawValue) in \(s.durationSeconds) s (as of \(s.asOf.map(\.description) ?? "-"), \(who))"
     )
     if let resumed = s.resumedAfterUser { lines.append("  resumed after user \(resumed)") }
     if s.counts.usersProcessed > 0 || s.status == .succeeded {

@@ -1,23 +1,23 @@
+import RinDomain
 import RinStorage
 
-/// How a pipeline run appears in the run ledger: a row of its own, job `pipeline:NAME`, beside
-/// the rows of its jobs, which carry the same pipeline and slot.
+/// How a pipeline run appears in the run ledger: a row of its own (`RunSubject.pipeline`)
+/// beside the rows of its jobs, which carry the same pipeline and slot.
 public enum PipelineLedger {
-  public static func runJob(_ pipeline: String) -> String { "pipeline:\(pipeline)" }
-
   /// The skip reason of a slot whose time came while its pipeline was paused.
   static let pausedReason = "paused"
 
   /// The `counts` column of a pipeline's row.
   struct Counts: Codable, Equatable {
     struct JobEntry: Codable, Equatable {
-      var job: String
+      var job: JobName
       var runID: Int64?
       var status: RunRecord.Status
     }
 
     var jobs: [JobEntry] = []
-    /// Set on the row of a missed slot that `--catch-up latest` skipped for a later one.
+    /// Set on the row of a missed slot that `--catch-up latest` skipped for a later one: that
+    /// slot, in ISO 8601.
     var supersededBy: String?
     /// Why a slot ran no job: `paused`.
     var skipReason: String?

@@ -1,23 +1,25 @@
+import RinDomain
 import RinStorage
 
 extension MetricsFile {
   /// The facts of a pipeline run: each job's latest run in it, and the pipeline as a whole
   /// (label `job="pipeline:NAME"`), so an alert can watch either.
   /// - Parameters:
-  ///   - deadline: the pipeline's `deadline`, if any; with `finishedAt` (wall-clock seconds),
-  ///     the lateness of the last slot.
+  ///   - deadline: the pipeline's `deadline`, if any; with `finishedAt` (on the wall clock), the
+  ///     lateness of the last slot.
   public static func facts(
-    for report: PipelineReport, storage: Storage, deadline: Duration? = nil, finishedAt: Int64 = 0
+    for report: PipelineReport, storage: Storage, deadline: Duration? = nil,
+    finishedAt: UTCInstant = UTCInstant(seconds: 0)
   ) throws -> [JobFacts] {
     guard let last = report.runs.last else { return [] }
-    var latestByJob: [String: RunSummary] = [:]
-    var order: [String] = []
+    var latestByJob: [JobName: RunSummary] = [:]
+    var order: [JobName] = []
     for job in report.runs.flatMap(\.jobs) {
       if latestByJob[job.job] == nil { order.append(job.job) }
       latestByJob[job.job] = job
     }
     var facts = try order.compactMap { latestByJob[$0] }.map { try Self.facts(for: $0, storage: storage) }
-    let runJob = PipelineLedger.runJob(report.pipeline)
+    let runJob = RunSubject.pipeline(report.pipeline)
     let (lastSuccess, failures, skips) = try storage.read { tx in
       (
         try tx.lastSuccessfulFinish(job: runJob), try tx.failedRunCount(job: runJob),
@@ -26,11 +28,12 @@ extension MetricsFile {
     }
     let jobs = last.jobs
     let lateness = deadline.flatMap { deadline in
-      last.slot.flatMap(SlotInstant.parse).map { Double(max(0, finishedAt - $0 - deadline.wholeSeconds)) }
+      last.slot.map { Double(max(0, (finishedAt - ($0 + deadline)).components.seconds)) }
     }
     facts.append(
       JobFacts(
-        job: runJob, lastSuccessAt: lastSuccess, lastDurationSeconds: last.durationSeconds,
+        job: runJob.description, lastSuccessAt: lastSuccess?.seconds,
+        lastDurationSeconds: last.durationSeconds,
         lastRunFailed: last.status == .failed, failedRuns: failures,
         itemsRead: jobs.reduce(0) { $0 + $1.counts.read.values.reduce(0, +) },
         itemsWritten: jobs.reduce(0) { $0 + $1.changes.tables.values.reduce(0) { $0 + $1.total } },

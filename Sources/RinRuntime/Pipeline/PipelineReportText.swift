@@ -13,7 +13,7 @@ public enum PipelineReportText {
     if !report.superseded.isEmpty {
       let verb = report.dryRun ? "would mark" : "marked"
       lines.append(
-        "\(report.pipeline): \(verb) \(report.superseded.count) older missed slot(s) superseded: \(report.superseded.joined(separator: ", "))"
+        "\(report.pipeline): \(verb) \(report.superseded.count) older missed slot(s) superseded: \(report.superseded.map(\.description).joined(separator: ", "))"
       )
     }
     if let error = report.error { lines.append("\(report.pipeline): error: \(error)") }

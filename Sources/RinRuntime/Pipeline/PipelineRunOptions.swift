@@ -19,7 +19,8 @@ public struct PipelineRunOptions: Sendable {
   public var grace: Duration = PipelineRunOptions.defaultGrace
   /// The scheduler's clock (`--now`); nil means the real time.
   public var now: UTCInstant?
-  public var waitSeconds: Double = 0
+  /// Wait up to this long for a live lease (the pipeline's, then each job's).
+  public var wait: Duration = .zero
   /// Run every job of the pipeline on this shard of the users (`--shard K/N` or `auto/N`): the
   /// pipeline's ledger rows, lease and slots are then per shard.
   public var shard: ShardSpec?

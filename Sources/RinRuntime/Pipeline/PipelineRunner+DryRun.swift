@@ -1,3 +1,4 @@
+import RinDomain
 import RinStorage
 
 extension PipelineRunner {
@@ -6,7 +7,7 @@ extension PipelineRunner {
   /// run's handle and so join it instead of opening their own; the ledger rows of the whole
   /// dry run are written after the rollback, which would otherwise take them along.
   func runDry(
-    _ pipeline: PipelineConfig, targets: [(slot: FireTime?, jobNow: Int64)], options: PipelineRunOptions
+    _ pipeline: PipelineConfig, targets: [Target], options: PipelineRunOptions
   ) async throws -> [PipelineRunSummary] {
     let executed = try await storage.dryRun { session in
       var runner = self
@@ -32,9 +33,8 @@ extension PipelineRunner {
         var summary = run.summary
         let pipelineRunID = try tx.insertRun(
           RunRecord(
-            job: PipelineLedger.runJob(summary.pipeline), pipeline: summary.pipeline, slot: summary.slot,
-            asOf: nil,
-            shard: "all", dryRun: true, status: .running, host: environment.host, pid: environment.pid,
+            job: .pipeline(summary.pipeline), pipeline: summary.pipeline, slot: summary.slot, asOf: nil,
+            shard: .all, dryRun: true, status: .running, host: environment.host, pid: environment.pid,
             startedAt: run.started))
         for (index, times) in run.jobTimes.enumerated() {
           summary.jobs[index].runID = try tx.insertRun(
@@ -53,16 +53,16 @@ extension PipelineRunner {
 
   /// Marks missed slots that `--catch-up latest` replaced by `latest`, so `status` no longer
   /// owes them.
-  func supersede(_ slots: [FireTime], by latest: FireTime, pipeline: String, shard: String) throws {
-    let now = environment.wallSeconds
+  func supersede(_ slots: [FireTime], by latest: FireTime, pipeline: PipelineName, shard: RunShard) throws {
+    let now = environment.now
     try storage.write { tx in
       for slot in slots {
         _ = try tx.insertRun(
           RunRecord(
-            job: PipelineLedger.runJob(pipeline), pipeline: pipeline, slot: slot.slot, asOf: nil,
+            job: .pipeline(pipeline), pipeline: pipeline, slot: slot.slot, asOf: nil,
             shard: shard,
             dryRun: false, status: .skipped, host: environment.host, pid: environment.pid, startedAt: now,
-            finishedAt: now, counts: PipelineLedger.Counts(supersededBy: latest.slot).json,
+            finishedAt: now, counts: PipelineLedger.Counts(supersededBy: latest.slot.description).json,
             error: "superseded by slot \(latest.slot): --catch-up latest ran only the newest missed slot"))
       }
     }

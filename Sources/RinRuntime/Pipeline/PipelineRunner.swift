@@ -6,14 +6,14 @@ import RinStorage
 /// missed slots, or once now. A job that does not succeed stops the pipeline, and the ledger
 /// names it. Never throws: every outcome is a `PipelineReport`.
 public struct PipelineRunner: Sendable {
-  public typealias JobLookup = @Sendable (JobName) -> (any Job)?
+  public typealias JobLookup = @Sendable (JobName) -> any Job
 
   public var config: RinConfig
   public var storage: Storage
   public var logger: Logger
   public var environment: RuntimeEnvironment
   public var stop: StopSignal
-  /// The built jobs (`JobCatalog.job`); nil for a job not built yet.
+  /// The job of each name (`JobCatalog.job`; tests substitute failing ones).
   public var jobs: JobLookup
 
   public init(
@@ -31,7 +31,7 @@ public struct PipelineRunner: Sendable {
 
   public func run(_ pipeline: PipelineConfig, options: PipelineRunOptions) async -> PipelineReport {
     var options = options
-    let now = options.now?.seconds ?? environment.wallSeconds
+    let now = options.now ?? environment.now
     var report = PipelineReport(pipeline: pipeline.name, dryRun: options.dryRun, now: now)
     do {
       if let problem = options.usageProblem() { throw RunFailure.usage(problem) }
@@ -40,30 +40,12 @@ public struct PipelineRunner: Sendable {
         let shard = try spec.resolve(environment: environment.variables).get()
         return .fixed(index: shard.index, count: shard.count)
       }
-      let shard = shardLabel(options)
-      var plan: SlotPlan?
-      if options.isSlotted {
-        // A run whose process died on this host is not running: its slot is owed again now.
-        if !options.dryRun { DeadRuns.abandon(storage: storage, environment: environment, logger: logger) }
-        guard let schedule = CronSchedule(pipeline: pipeline) else {
-          throw RunFailure(
-            .configuration, "pipeline \(pipeline.name): unknown time zone '\(pipeline.timezone)'")
-        }
-        plan = try SlotPlan.make(schedule: schedule, now: now, options: options) { fires in
-          try SlotState.load(
-            fires, pipeline: pipeline.name, storage: storage, staleBefore: staleBefore, shard: shard)
-        }
-        report.idleReason = plan?.idleReason
-        if let idle = plan?.idleKind, !options.dryRun {
-          SkipReason.count(
-            idle, job: PipelineLedger.runJob(pipeline.name), storage: storage, at: environment.wallSeconds,
-            logger: logger)
-        }
-      }
+      let plan = options.isSlotted ? try planSlots(pipeline, now: now, options: options) : nil
+      report.idleReason = plan?.idleReason
       // A slot's jobs run with the slot's instant as their clock, so a caught-up slot computes
       // what it would have computed on time; a one-off run uses `now`.
-      let targets: [(slot: FireTime?, jobNow: Int64)] =
-        plan.map { $0.run.map { ($0, $0.instant) } } ?? [(nil, now)]
+      let targets: [Target] =
+        plan.map { $0.run.map { Target(slot: $0, jobNow: $0.slot) } } ?? [Target(slot: nil, jobNow: now)]
       if options.dryRun {
         report.runs = try await runDry(pipeline, targets: targets, options: options)
         report.superseded = plan?.supersede.map(\.slot) ?? []
@@ -71,22 +53,9 @@ public struct PipelineRunner: Sendable {
         // A paused pipeline's slots are recorded as skipped on purpose, so `status` does not
         // owe them; a one-off run (no slot) is an operator's explicit request and goes ahead.
         report.runs = try recordPaused(
-          plan.run + plan.supersede, pause: pause, pipeline: pipeline.name, shard: shard)
+          plan.run + plan.supersede, pause: pause, pipeline: pipeline.name, shard: runShard(options))
       } else {
-        for target in targets {
-          let run = await runReal(pipeline, slot: target.slot, jobNow: target.jobNow, options: options)
-          report.runs.append(run)
-          guard run.exitCode == .success else { break }
-        }
-        if let plan, let latest = plan.run.last, !plan.supersede.isEmpty,
-          report.runs.allSatisfy({ $0.exitCode == .success })
-        {
-          try supersede(plan.supersede, by: latest, pipeline: pipeline.name, shard: shard)
-          report.superseded = plan.supersede.map(\.slot)
-        }
-        if plan != nil, report.runs.contains(where: { $0.status == .failed }) {
-          try pauseAfterFailures(pipeline)
-        }
+        try await runReal(pipeline, targets: targets, plan: plan, options: options, into: &report)
       }
     } catch {
       let failure = RunFailure.from(error)
@@ -100,24 +69,71 @@ public struct PipelineRunner: Sendable {
     return report
   }
 
-  /// A `running` row without a heartbeat for three lease lifetimes belongs to a dead process.
-  var staleBefore: Int64 { environment.wallSeconds - 3 * environment.leaseTTLSeconds }
+  /// One pipeline run to make: for a slot (its instant the jobs' clock), or none (`now`).
+  struct Target {
+    var slot: FireTime?
+    var jobNow: UTCInstant
+  }
+
+  /// The slots a slotted run takes on, from the schedule and the ledger; an idle plan's skip
+  /// is counted.
+  private func planSlots(_ pipeline: PipelineConfig, now: UTCInstant, options: PipelineRunOptions) throws
+    -> SlotPlan
+  {
+    // A run whose process died on this host is not running: its slot is owed again now.
+    if !options.dryRun { DeadRuns.abandon(storage: storage, environment: environment, logger: logger) }
+    guard let schedule = CronSchedule(pipeline: pipeline) else {
+      throw RunFailure(.configuration, "pipeline \(pipeline.name): unknown time zone '\(pipeline.timezone)'")
+    }
+    let plan = try SlotPlan.make(schedule: schedule, now: now, options: options) { fires in
+      try SlotState.load(
+        fires, pipeline: pipeline.name, storage: storage, staleBefore: environment.staleBefore,
+        shard: runShard(options))
+    }
+    if let idle = plan.idleKind, !options.dryRun {
+      SkipReason.count(
+        idle, job: .pipeline(pipeline.name), storage: storage, at: environment.now, logger: logger)
+    }
+    return plan
+  }
+
+  /// The real runs of `targets` in order, until one does not succeed; then the slots a
+  /// catch-up superseded, and the pause after too many failures.
+  private func runReal(
+    _ pipeline: PipelineConfig, targets: [Target], plan: SlotPlan?, options: PipelineRunOptions,
+    into report: inout PipelineReport
+  ) async throws {
+    for target in targets {
+      let run = await runReal(pipeline, target, options: options)
+      report.runs.append(run)
+      guard run.exitCode == .success else { break }
+    }
+    if let plan, let latest = plan.run.last, !plan.supersede.isEmpty,
+      report.runs.allSatisfy({ $0.exitCode == .success })
+    {
+      try supersede(plan.supersede, by: latest, pipeline: pipeline.name, shard: runShard(options))
+      report.superseded = plan.supersede.map(\.slot)
+    }
+    if plan != nil, report.runs.contains(where: { $0.status == .failed }) {
+      try pauseAfterFailures(pipeline)
+    }
+  }
 
   /// One real run: the pipeline's lease and ledger row, then its jobs.
-  private func runReal(
-    _ pipeline: PipelineConfig, slot: FireTime?, jobNow: Int64, options: PipelineRunOptions
-  ) async -> PipelineRunSummary {
-    var summary = PipelineRunSummary(pipeline: pipeline.name, slot: slot?.slot, dryRun: false)
-    let started = environment.wallClock()
+  private func runReal(_ pipeline: PipelineConfig, _ target: Target, options: PipelineRunOptions) async
+    -> PipelineRunSummary
+  {
+    let slot = target.slot?.slot
+    var summary = PipelineRunSummary(pipeline: pipeline.name, slot: slot, dryRun: false)
+    let started = ContinuousClock.now
     let record = RunRecord(
-      job: PipelineLedger.runJob(pipeline.name), pipeline: pipeline.name, slot: slot?.slot, asOf: nil,
-      shard: shardLabel(options), dryRun: false, status: .running, host: environment.host,
-      pid: environment.pid,
-      startedAt: Int64(started))
+      job: .pipeline(pipeline.name), pipeline: pipeline.name, slot: slot, asOf: nil,
+      shard: runShard(options), dryRun: false, status: .running, host: environment.host,
+      pid: environment.pid, startedAt: environment.now)
     let keeper: LeaseKeeper
     do {
       keeper = try await LeaseKeeper.acquire(
-        storage: storage, record: record, waitSeconds: options.waitSeconds, environment: environment,
+        storage: storage, record: record, wait: options.wait, environment: environment,
         logger: logger, stop: stop)
     } catch {
       let failure = RunFailure.from(error)
@@ -131,48 +147,51 @@ public struct PipelineRunner: Sendable {
     let pings = pipeline.notify.map { PipelinePings($0, environment: environment, logger: logger) }
     await pings?.send(
       .start,
-      .init(event: "start", pipeline: pipeline.name, runID: keeper.runID, slot: slot?.slot, status: "running")
+      .init(event: "start", pipeline: pipeline.name, runID: keeper.runID, slot: slot, status: "running")
     )
-    if let slot,
+    if let fire = target.slot,
       let doneBy = anotherRunFinished(
-        slot, pipeline: pipeline.name, shard: record.shard, besides: keeper.runID)
+        fire, pipeline: pipeline.name, shard: record.shard, besides: keeper.runID)
     {
       // Another trigger finished this slot between our plan and our lease.
       summary.status = .skipped
-      summary.error = "slot \(slot.slot) \(SlotPlan.describe(doneBy)) meanwhile"
+      summary.error = "slot \(fire.slot) \(SlotPlan.describe(doneBy)) meanwhile"
     } else {
-      let executed = await runJobs(
-        pipeline, slot: slot?.slot, jobNow: jobNow, dryRun: false, options: options)
-      summary = executed.summary
+      summary = await runJobs(pipeline, slot: slot, jobNow: target.jobNow, dryRun: false, options: options)
+        .summary
       summary.runID = keeper.runID
     }
-    summary.durationSeconds = environment.secondsSince(started)
-    do {
-      try storage.write {
-        try $0.finishRun(
-          id: keeper.runID, status: summary.status, finishedAt: environment.wallSeconds,
-          counts: summary.ledgerCounts.json, error: summary.error)
-      }
-    } catch {
-      logger.error("could not record the end of pipeline run \(keeper.runID) in the ledger: \(error)")
-    }
+    summary.durationSeconds = (ContinuousClock.now - started).millisecondSeconds
+    recordEnd(summary, runID: keeper.runID)
     if summary.status != .skipped {
       let event: PipelinePings.Event = summary.status == .succeeded ? .success : .failure
       await pings?.send(
         event,
         .init(
-          event: event.rawValue, pipeline: pipeline.name, runID: keeper.runID, slot: slot?.slot,
+          event: event.rawValue, pipeline: pipeline.name, runID: keeper.runID, slot: slot,
           status: summary.status.rawValue, exitCode: summary.exitCode.rawValue,
           durationSeconds: summary.durationSeconds))
     }
     return summary
   }
 
+  private func recordEnd(_ summary: PipelineRunSummary, runID: Int64) {
+    do {
+      try storage.write {
+        try $0.finishRun(
+          id: runID, status: summary.status, finishedAt: environment.now,
+          counts: summary.ledgerCounts.json, error: summary.error)
+      }
+    } catch {
+      logger.error("could not record the end of pipeline run \(runID) in the ledger: \(error)")
+    }
+  }
+
   private func anotherRunFinished(
-    _ slot: FireTime, pipeline: String, shard: String, besides runID: Int64
+    _ slot: FireTime, pipeline: PipelineName, shard: RunShard, besides runID: Int64
   ) -> SlotState? {
     let states = try? SlotState.load(
-      [slot], pipeline: pipeline, storage: storage, staleBefore: staleBefore, shard: shard)
+      [slot], pipeline: pipeline, storage: storage, staleBefore: environment.staleBefore, shard: shard)
     guard let state = states?[slot.slot], state.isDone else { return nil }
     return state
   }
@@ -184,13 +203,15 @@ public struct PipelineRunner: Sendable {
     if let error = report.error { logger.error("pipeline run failed: \(error)") }
     for run in report.runs {
       let metadata: Logger.Metadata = [
-        "slot": "\(run.slot ?? "-")", "status": "\(run.status.rawValue)", "dry_run": "\(run.dryRun)",
+        "slot": "\(run.slot.map(\.description) ?? "-")", "status": "\(run.status.rawValue)",
+        "dry_run": "\(run.dryRun)",
         "seconds": "\(run.durationSeconds)", "run": "\(run.runID ?? 0)",
       ]
       if run.exitCode == .success {
         logger.info("pipeline run finished", metadata: metadata)
       } else {
-        logger.error("pipeline stopped at \(run.stoppedAt ?? "-"): \(run.error ?? "")", metadata: metadata)
+        logger.error(
+          "pipeline stopped at \(run.stoppedAt?.rawValue ?? "-"): \(run.error ?? "")", metadata: metadata)
       }
     }
   }

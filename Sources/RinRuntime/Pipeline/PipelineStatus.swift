@@ -1,17 +1,28 @@
+import RinDomain
 import RinStorage
 
 /// One pipeline's health over a look-back window, for `rinjobs status`: its last run, and the
 /// slots the schedule owed that never ran or failed. Monitoring alerts on `problems > 0`.
-public struct PipelineStatus: Sendable, Codable {
-  public struct Problem: Sendable, Codable, Equatable {
-    public var slot: String
+public struct PipelineStatus: Sendable, Encodable {
+  public struct Problem: Sendable, Encodable, Equatable {
+    public var slot: UTCInstant
     public var runID: Int64?
     /// For a failed slot, the ledger's error; for a missed one, what became of its run if any
     /// (interrupted, abandoned, skipped while another run held the lease).
     public var detail: String?
+
+    private enum CodingKeys: String, CodingKey { case slot, runID, detail }
+
+    /// The slot in ISO 8601, as `status --json` always printed it.
+    public func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encodeText(slot, forKey: .slot)
+      try container.encodeIfPresent(runID, forKey: .runID)
+      try container.encodeIfPresent(detail, forKey: .detail)
+    }
   }
 
-  public var pipeline: String
+  public var pipeline: PipelineName
   public var schedule: String
   public var timezone: String
   /// The slots examined are those in [windowStart, now]: the look-back window, or less when the
@@ -43,33 +54,31 @@ public struct PipelineStatus: Sendable, Codable {
   public var problems: Int { missed.count + failed.count + late.count }
 
   public static func compute(
-    _ pipeline: PipelineConfig, storage: Storage, now: Int64, lookBack: Duration, grace: Duration,
-    staleBefore: Int64
+    _ pipeline: PipelineConfig, storage: Storage, now: UTCInstant, lookBack: Duration, grace: Duration,
+    staleBefore: UTCInstant
   ) throws -> PipelineStatus {
     guard let schedule = CronSchedule(pipeline: pipeline) else {
       throw RunFailure(.configuration, "pipeline \(pipeline.name): unknown time zone '\(pipeline.timezone)'")
     }
-    let runJob = PipelineLedger.runJob(pipeline.name)
     let (firstSlot, lastRun, paused) = try storage.read { tx in
       (
-        try tx.earliestPipelineSlot(runJob: runJob, pipeline: pipeline.name),
-        try tx.lastPipelineRun(runJob: runJob, pipeline: pipeline.name),
+        try tx.earliestPipelineSlot(pipeline.name), try tx.lastPipelineRun(pipeline.name),
         try tx.pipelinePause(pipeline.name)
       )
     }
-    let start = max(now - lookBack.wholeSeconds, firstSlot.flatMap(SlotInstant.parse) ?? Int64.min)
+    let start = max(now - lookBack, firstSlot ?? now - lookBack)
     var status = PipelineStatus(
       pipeline: pipeline.name, schedule: pipeline.schedule.text, timezone: pipeline.timezone,
-      windowStart: SlotInstant.format(start), now: SlotInstant.format(now), lastRun: lastRun,
-      nextSlot: schedule.next(from: now + 1)?.slot)
+      windowStart: start.description, now: now.description, lastRun: lastRun,
+      nextSlot: schedule.next(from: now.seconds + 1)?.slot.description)
     status.paused = paused
-    let fires = schedule.fires(from: start, through: now)
+    let fires = schedule.fires(from: start.seconds, through: now.seconds)
     let states = try SlotState.load(
       fires, pipeline: pipeline.name, storage: storage, staleBefore: staleBefore)
     for fire in fires {
       if let deadline = pipeline.deadline,
         let lateness = Self.lateness(
-          states[fire.slot] ?? .missing, due: fire.instant + deadline.wholeSeconds, now: now)
+          states[fire.slot] ?? .missing, due: fire.slot + deadline, now: now)
       {
         status.late.append(Problem(slot: fire.slot, runID: lateness.runID, detail: lateness.detail))
       }
@@ -78,10 +87,10 @@ public struct PipelineStatus: Sendable, Codable {
       case .succeeded: status.slotsSucceeded += 1
       case .superseded: status.slotsSuperseded += 1
       case .paused: status.slotsPaused += 1
-      case .running: status.running.append(fire.slot)
+      case .running: status.running.append(fire.slot.description)
       case .failed(let runID, let error):
         status.failed.append(Problem(slot: fire.slot, runID: runID, detail: error))
-      case .missing where fire.instant > now - grace.wholeSeconds: status.due.append(fire.slot)
+      case .missing where fire.slot > now - grace: status.due.append(fire.slot.description)
       case .missing: status.missed.append(Problem(slot: fire.slot, runID: nil, detail: nil))
       case .incomplete(let runID, let runStatus):
         status.missed.append(
@@ -92,18 +101,14 @@ public struct PipelineStatus: Sendable, Codable {
   }
 
   /// How a slot due by `due` missed it, if it did: it succeeded after, or still runs past it.
-  static func lateness(_ state: SlotState, due: Int64, now: Int64) -> (runID: Int64?, detail: String)? {
+  static func lateness(_ state: SlotState, due: UTCInstant, now: UTCInstant) -> (
+    runID: Int64?, detail: String
+  )? {
     switch state {
     case .succeeded(let id, let finished?) where finished > due:
-      return (
-        id,
-        "finished \(DurationFormat.format(.seconds(finished - due))) after its deadline \(SlotInstant.format(due))"
-      )
+      return (id, "finished \(DurationFormat.format(finished - due)) after its deadline \(due)")
     case .running(let id) where now > due:
-      return (
-        id,
-        "still running \(DurationFormat.format(.seconds(now - due))) after its deadline \(SlotInstant.format(due))"
-      )
+      return (id, "still running \(DurationFormat.format(now - due)) after its deadline \(due)")
     default:
       return nil
     }

@@ -20,7 +20,7 @@ public enum PipelineStatusText {
       )
       if let pause = s.paused {
         lines.append(
-          "  paused since \(SlotInstant.format(pause.pausedAt)) by \(pause.pausedBy)\(pause.reason.map { ": \($0)" } ?? ""); \(s.slotsPaused) slots skipped; resume: rinjobs pipeline resume \(s.pipeline)"
+          "  paused since \(pause.pausedAt) by \(pause.pausedBy)\(pause.reason.map { ": \($0)" } ?? ""); \(s.slotsPaused) slots skipped; resume: rinjobs pipeline resume \(s.pipeline)"
         )
       }
       for provider in s.providers { lines.append("  \(describe(provider))") }
@@ -49,7 +49,7 @@ public enum PipelineStatusText {
   /// The command that runs the slots owed (missed or failed), with a `--max-age` just long
   /// enough for the oldest; nil when none is owed (a late slot ran, or runs).
   static func catchUpHint(_ s: PipelineStatus) -> String? {
-    let owed = (s.missed + s.failed).compactMap { SlotInstant.parse($0.slot) }
+    let owed = (s.missed + s.failed).map(\.slot.seconds)
     guard let oldest = owed.min(), let now = SlotInstant.parse(s.now) else { return nil }
     let hours = max(1, (now - oldest + 3_599) / 3_600)
     let age = hours % 24 == 0 ? "\(hours / 24)d" : "\(hours)h"
@@ -70,8 +70,7 @@ public enum PipelineStatusText {
     guard let run else { return "never" }
     let slot = run.slot.map { "slot \($0)" } ?? "one-off"
     let finished =
-      run.finishedAt.map { "finished \(SlotInstant.format($0))" }
-      ?? "started \(SlotInstant.format(run.startedAt))"
+      run.finishedAt.map { "finished \($0)" } ?? "started \(run.startedAt)"
     return "#\(run.id) \(run.status.rawValue), \(slot), \(finished)\(run.error.map { ": \($0)" } ?? "")"
   }
 }

@@ -1,3 +1,5 @@
+import RinDomain
+
 /// Which slots a slotted pipeline run takes on, decided from the schedule and the ledger.
 public struct SlotPlan: Sendable {
   /// Oldest first.
@@ -14,14 +16,13 @@ public struct SlotPlan: Sendable {
   /// not rerun by every trigger) or is running. `--catch-up` adds every slot in
   /// [now − max-age, now] that is not done or running, failed ones included.
   static func make(
-    schedule: CronSchedule, now: Int64, options: PipelineRunOptions,
-    states load: ([FireTime]) throws -> [String: SlotState]
+    schedule: CronSchedule, now: UTCInstant, options: PipelineRunOptions,
+    states load: ([FireTime]) throws -> [UTCInstant: SlotState]
   ) throws -> SlotPlan {
-    let graceSeconds = options.grace.wholeSeconds
-    let due = schedule.fires(from: now - graceSeconds + 1, through: now).last
+    let due = schedule.fires(from: (now - options.grace).seconds + 1, through: now.seconds).last
     var candidates: [FireTime] = []
     if let maxAge = options.maxAge, options.catchUp != nil {
-      candidates = schedule.fires(from: now - maxAge.wholeSeconds, through: now)
+      candidates = schedule.fires(from: (now - maxAge).seconds, through: now.seconds)
     }
     if options.scheduled, let due, !candidates.contains(due) { candidates.append(due) }
     let states = try load(candidates)
@@ -54,7 +55,7 @@ public struct SlotPlan: Sendable {
       plan.run = owed
     }
     if owed.isEmpty {
-      let since = SlotInstant.format(now - (options.maxAge?.wholeSeconds ?? 0))
+      let since = now - (options.maxAge ?? .zero)
       plan.idleReason =
         candidates.isEmpty
         ? "no slot fell in the last \(DurationFormat.format(options.maxAge ?? .zero)) (since \(since)); nothing to catch up"
@@ -77,8 +78,8 @@ public struct SlotPlan: Sendable {
     }
   }
 
-  private static func notDue(schedule: CronSchedule, now: Int64, grace: Duration) -> String {
-    let next = schedule.next(from: now + 1).map { "; next slot \($0.slot)" } ?? ""
+  private static func notDue(schedule: CronSchedule, now: UTCInstant, grace: Duration) -> String {
+    let next = schedule.next(from: now.seconds + 1).map { "; next slot \($0.slot)" } ?? ""
     return "not due: no slot in the last \(DurationFormat.format(grace)) (the grace window)\(next)"
   }
 }

@@ -1,11 +1,12 @@
+import RinDomain
 import RinStorage
 
 /// What the run ledger says of one slot of a pipeline, from its real pipeline rows.
 public enum SlotState: Sendable, Equatable {
   /// No run was ever recorded for it.
   case missing
-  /// `finishedAt`: wall-clock seconds, for deadlines.
-  case succeeded(runID: Int64, finishedAt: Int64?)
+  /// `finishedAt`: on the wall clock, for deadlines.
+  case succeeded(runID: Int64, finishedAt: UTCInstant?)
   /// A missed slot that `--catch-up latest` replaced by a later one.
   case superseded(by: String)
   /// Its time came while the pipeline was paused: skipped on purpose, not owed.
@@ -26,8 +27,8 @@ public enum SlotState: Sendable, Equatable {
   }
 
   /// `runs` are one slot's rows, oldest first. A row still `running` whose heartbeat (or start)
-  /// is older than `staleBefore` (wall-clock seconds) belongs to a process that died.
-  static func of(_ runs: [RunRecord], staleBefore: Int64) -> SlotState {
+  /// is older than `staleBefore` (on the wall clock) belongs to a process that died.
+  static func of(_ runs: [RunRecord], staleBefore: UTCInstant) -> SlotState {
     if let done = runs.last(where: { $0.status == .succeeded }) {
       return .succeeded(runID: done.id, finishedAt: done.finishedAt)
     }
@@ -50,17 +51,18 @@ public enum SlotState: Sendable, Equatable {
   /// `all`), of that shard's runs only: what a shard worker owes. Without, of the pipeline as a
   /// whole: a slot run in N shards is done when every shard's run is (`combined`).
   static func load(
-    _ fires: [FireTime], pipeline: String, storage: Storage, staleBefore: Int64, shard: String? = nil
-  ) throws -> [String: SlotState] {
+    _ fires: [FireTime], pipeline: PipelineName, storage: Storage, staleBefore: UTCInstant,
+    shard: RunShard? = nil
+  ) throws -> [UTCInstant: SlotState] {
     guard let first = fires.first, let last = fires.last else { return [:] }
     let runs = try storage.read {
-      try $0.pipelineSlotRuns(
-        runJob: PipelineLedger.runJob(pipeline), pipeline: pipeline, fromSlot: first.slot,
-        throughSlot: last.slot)
+      try $0.pipelineSlotRuns(pipeline, fromSlot: first.slot, throughSlot: last.slot)
     }
-    let bySlot = Dictionary(
-      grouping: runs.filter { shard == nil || $0.shard == shard }, by: { $0.slot ?? "" })
-    var states: [String: SlotState] = [:]
+    var bySlot: [UTCInstant: [RunRecord]] = [:]
+    for run in runs where shard == nil || run.shard == shard {
+      if let slot = run.slot { bySlot[slot, default: []].append(run) }
+    }
+    var states: [UTCInstant: SlotState] = [:]
     for fire in fires {
       let slotRuns = bySlot[fire.slot] ?? []
       states[fire.slot] =
@@ -71,18 +73,22 @@ public enum SlotState: Sendable, Equatable {
 
   /// A slot's state over its shards: unsharded runs as `of`; runs of shards `K/N` are done when
   /// every K of 0..<N is, and otherwise as the first shard that is not (running, failed, …).
-  static func combined(_ runs: [RunRecord], staleBefore: Int64) -> SlotState {
-    let sharded = runs.filter { $0.shard != "all" }
+  static func combined(_ runs: [RunRecord], staleBefore: UTCInstant) -> SlotState {
+    let sharded = runs.filter { $0.shard != .all }
     guard !sharded.isEmpty else { return of(runs, staleBefore: staleBefore) }
-    let count = sharded.compactMap { $0.shard.split(separator: "/").last.flatMap { Int($0) } }.max() ?? 1
+    let count = sharded.compactMap(\.shard.count).max() ?? 1
     let byShard = Dictionary(grouping: sharded, by: \.shard)
-    let states = (0..<count).map { of(byShard["\($0)/\(count)"] ?? [], staleBefore: staleBefore) }
+    let states = (0..<count).map {
+      of(byShard[.part(index: $0, count: count)] ?? [], staleBefore: staleBefore)
+    }
     if states.allSatisfy(\.isDone) {
       // Succeeded in every shard: when the last shard finished (for deadlines).
-      let finishes = states.compactMap { state -> (Int64, Int64?)? in
+      let finishes = states.compactMap { state -> (Int64, UTCInstant?)? in
         if case .succeeded(let id, let finished) = state { (id, finished) } else { nil }
       }
-      if finishes.count == states.count, let last = finishes.max(by: { ($0.1 ?? 0) < ($1.1 ?? 0) }) {
+      if finishes.count == states.count,
+        let last = finishes.max(by: { ($0.1?.seconds ?? 0) < ($1.1?.seconds ?? 0) })
+      {
         return .succeeded(runID: last.0, finishedAt: last.1)
       }
       return states.first { !$0.isSucceeded } ?? states[0]

@@ -4,23 +4,23 @@ import RinStorage
 /// Everything `rinjobs report` shows, read once from the ledger and the output tables: the
 /// pipelines as `status` sees them, every run of the period, and what the jobs produced. Counts
 /// and ids only. `--json` prints it as it is; `ReportPage` lays it out as HTML.
-public struct OperatorReport: Sendable, Codable {
-  public struct Pipeline: Sendable, Codable {
+public struct OperatorReport: Sendable, Encodable {
+  public struct Pipeline: Sendable, Encodable {
     public var status: PipelineStatus
     public var nextFires: [String]
   }
 
   /// One run of a job, as the charts and the tables need it.
-  public struct Run: Sendable, Codable, Equatable {
+  public struct Run: Sendable, Equatable {
     public var id: Int64
-    public var job: String
+    public var job: JobName
     public var status: RunRecord.Status
     public var startedAt: String
     public var started: Int64
     /// Wall time, to the millisecond where the ledger has it.
     public var seconds: Double?
     /// The day the run computed (`as_of`), when the job has one.
-    public var asOf: String?
+    public var asOf: CalendarDate?
     /// Where the charts place the run: at its pipeline slot (a slot caught up later, or a demo's
     /// slots run at once, are drawn where their slots are); else on the day it computed for
     /// (a backfill's day), at the time of day it started; else when it started.
@@ -28,8 +28,8 @@ public struct OperatorReport: Sendable, Codable {
     public var rowsRead: Int
     public var rowsPerSecond: Double?
     public var dryRun: Bool
-    public var shard: String
-    public var pipeline: String?
+    public var shard: RunShard
+    public var pipeline: PipelineName?
     public var written: Int
     public var skipped: [String: Int]
     /// Seconds the run spent paused, by reason (replica lag, giving way to a lock).
@@ -37,8 +37,8 @@ public struct OperatorReport: Sendable, Codable {
     public var error: String?
   }
 
-  public struct JobRuns: Sendable, Codable {
-    public var job: String
+  public struct JobRuns: Sendable, Encodable {
+    public var job: JobName
     /// Oldest first.
     public var runs: [Run]
     public var failed: Int
@@ -76,9 +76,9 @@ public struct OperatorReport: Sendable, Codable {
   static let runsRead = 20_000
 
   public static func build(
-    config: RinConfig, storage: Storage, now: Int64, period: Duration, staleBefore: Int64
+    config: RinConfig, storage: Storage, now: UTCInstant, period: Duration, staleBefore: UTCInstant
   ) throws -> OperatorReport {
-    let since = now - period.wholeSeconds
+    let since = now - period
     let pipelines = try config.pipelines.map { pipeline in
       var status = try PipelineStatus.compute(
         pipeline, storage: storage, now: now, lookBack: period,
@@ -86,15 +86,15 @@ public struct OperatorReport: Sendable, Codable {
       try status.addProviderHealth(pipeline, config: config, storage: storage)
       var fires: [String] = []
       if let schedule = CronSchedule(pipeline: pipeline) {
-        var from = now + 1
+        var from = now.seconds + 1
         while fires.count < 3, let fire = schedule.next(from: from) {
-          fires.append(fire.slot)
+          fires.append(fire.slot.description)
           from = fire.instant + 1
         }
       }
       return Pipeline(status: status, nextFires: fires)
     }
-    let today = CalendarDate(utcInstant: now)
+    let today = CalendarDate(utcInstant: now.seconds)
     let (records, outputs) = try storage.read { tx in
       (
         try tx.runs(.init(startedSince: since, limit: runsRead)),
@@ -104,10 +104,10 @@ public struct OperatorReport: Sendable, Codable {
     }
     // Each row's counts JSON decoded once, for the run list and the output tallies alike.
     let ledger = records.map { (record: $0, counts: LedgerCountsText.decode($0.counts)) }
-    let runs = ledger.filter { !$0.record.job.hasPrefix("pipeline:") }.map(Run.init)
+    let runs = ledger.compactMap { row in row.record.job.job.map { Run(row, job: $0) } }
     // Dry runs apart: a dry run that failed (no key, a bad option) is not a failed job.
-    var byJob: [String: [Run]] = [:]
-    var dryByJob: [String: Int] = [:]
+    var byJob: [JobName: [Run]] = [:]
+    var dryByJob: [JobName: Int] = [:]
     for run in runs.reversed() {
       if run.dryRun {
         dryByJob[run.job, default: 0] += 1
@@ -116,7 +116,7 @@ public struct OperatorReport: Sendable, Codable {
         byJob[run.job, default: []].append(run)
       }
     }
-    let jobs = byJob.keys.sorted().map { job in
+    let jobs = byJob.keys.sorted { $0.rawValue < $1.rawValue }.map { job in
       let list = byJob[job] ?? []
       return JobRuns(
         job: job, runs: list, failed: list.count { $0.status == .failed },
@@ -124,7 +124,7 @@ public struct OperatorReport: Sendable, Codable {
         dryRuns: dryByJob[job] ?? 0)
     }
     return OperatorReport(
-      generatedAt: SlotInstant.format(now), since: SlotInstant.format(since), pipelines: pipelines,
+      generatedAt: now.description, since: since.description, pipelines: pipelines,
       jobs: jobs, lastRuns: Array(runs.prefix(lastRunsShown)), outputs: outputs,
       enrichmentByDay: enrichmentDays(ledger), clicksDeletedByDay: clicksDeleted(ledger))
   }
@@ -133,9 +133,9 @@ public struct OperatorReport: Sendable, Codable {
   /// what was spent, per day the run started.
   static func enrichmentDays(_ ledger: [LedgerRow]) -> [EnrichmentDay] {
     var days: [String: EnrichmentDay] = [:]
-    for (record, counts) in ledger where record.job == "enrichment-fetch" && !record.dryRun {
+    for (record, counts) in ledger where record.job == .job(.enrichmentFetch) && !record.dryRun {
       guard let counts else { continue }
-      let day = CalendarDate(utcInstant: record.startedAt).description
+      let day = CalendarDate(utcInstant: record.startedAt.seconds).description
       var entry = days[day] ?? EnrichmentDay(day: day)
       let detail = { (key: String) in Int(counts.details[key] ?? "") ?? 0 }
       entry.matches += detail("matches")
@@ -150,9 +150,9 @@ public struct OperatorReport: Sendable, Codable {
   /// From the ledger rows of real runs of attribution-expiry: invite clicks deleted per day.
   static func clicksDeleted(_ ledger: [LedgerRow]) -> [DayCount] {
     var days: [String: Int] = [:]
-    for (record, counts) in ledger where record.job == "attribution-expiry" && !record.dryRun {
+    for (record, counts) in ledger where record.job == .job(.attributionExpiry) && !record.dryRun {
       guard let counts else { continue }
-      let day = CalendarDate(utcInstant: record.startedAt).description
+      let day = CalendarDate(utcInstant: record.startedAt.seconds).description
       days[day, default: 0] += counts.changes["invite_clicks"]?.deleted ?? 0
     }
     return days.keys.sorted().map { DayCount(day: $0, count: days[$0] ?? 0) }
@@ -165,28 +165,56 @@ extension OperatorReport {
 }
 
 extension OperatorReport.Run {
-  init(_ row: OperatorReport.LedgerRow) {
+  /// The run of `job` that `row` records.
+  init(_ row: OperatorReport.LedgerRow, job: JobName) {
     let (record, counts) = row
-    let whole = record.finishedAt.map { Double($0 - record.startedAt) }
+    let started = record.startedAt.seconds
+    let whole = record.finishedAt.map { Double($0.seconds - started) }
     let seconds = record.finishedAt == nil ? nil : counts?.durationSeconds ?? whole
     let read = counts?.counts.read.values.reduce(0, +) ?? 0
     // A run for a day other than the one it ran on (a backfill, a caught-up slot) is placed on
     // the day it computed, at the time of day it started.
-    let day = CalendarDate(utcInstant: record.startedAt)
-    let placedAt =
-      record.slot.flatMap(SlotInstant.parse)
-      ?? record.asOf.flatMap(CalendarDate.init).map {
-        $0 == day ? record.startedAt : $0.startOfDayUTC + (record.startedAt - day.startOfDayUTC)
-      } ?? record.startedAt
+    let day = CalendarDate(utcInstant: started)
+    let onItsDay = record.asOf.map { $0 == day ? started : $0.startOfDayUTC + (started - day.startOfDayUTC) }
+    let placedAt = record.slot?.seconds ?? onItsDay ?? started
     self.init(
-      id: record.id, job: record.job, status: record.status,
-      startedAt: SlotInstant.format(record.startedAt), started: record.startedAt, seconds: seconds,
+      id: record.id, job: job, status: record.status,
+      startedAt: record.startedAt.description, started: started, seconds: seconds,
       asOf: record.asOf, placedAt: placedAt, rowsRead: read,
       rowsPerSecond: seconds.map { Double(read) / max($0, counts?.durationSeconds == nil ? 1 : 0.001) },
       dryRun: record.dryRun,
       shard: record.shard, pipeline: record.pipeline,
       written: counts?.changes.values.reduce(0) { $0 + $1.total } ?? 0,
       skipped: counts?.counts.skipped ?? [:], paused: counts?.paused?.seconds ?? [:], error: record.error)
+  }
+}
+
+extension OperatorReport.Run: Encodable {
+  private enum CodingKeys: String, CodingKey {
+    case id, job, status, startedAt, started, seconds, asOf, placedAt, rowsRead, rowsPerSecond, dryRun, shard
+    case pipeline, written, skipped, paused, error
+  }
+
+  /// `as_of` as `YYYY-MM-DD`, as `report --json` always printed it.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(id, forKey: .id)
+    try container.encode(job, forKey: .job)
+    try container.encode(status, forKey: .status)
+    try container.encode(startedAt, forKey: .startedAt)
+    try container.encode(started, forKey: .started)
+    try container.encodeIfPresent(seconds, forKey: .seconds)
+    try container.encodeText(asOf, forKey: .asOf)
+    try container.encode(placedAt, forKey: .placedAt)
+    try container.encode(rowsRead, forKey: .rowsRead)
+    try container.encodeIfPresent(rowsPerSecond, forKey: .rowsPerSecond)
+    try container.encode(dryRun, forKey: .dryRun)
+    try container.encode(shard, forKey: .shard)
+    try container.encodeIfPresent(pipeline, forKey: .pipeline)
+    try container.encode(written, forKey: .written)
+    try container.encode(skipped, forKey: .skipped)
+    try container.encode(paused, forKey: .paused)
+    try container.encodeIfPresent(error, forKey: .error)
   }
 }
 

@@ -136,15 +136,15 @@ struct ReportPage {
     let last = status.lastRun
     let outcome = last.map { $0.status.rawValue } ?? "never ran"
     let problems =
-      status.missed.map { ProblemView(slot: $0.slot, kind: "missed", detail: $0.detail ?? "") }
-      + status.failed.map { ProblemView(slot: $0.slot, kind: "failed", detail: $0.detail ?? "") }
-      + status.late.map { ProblemView(slot: $0.slot, kind: "late", detail: $0.detail ?? "") }
+      status.missed.map { ProblemView(slot: $0.slot.description, kind: "missed", detail: $0.detail ?? "") }
+      + status.failed.map { ProblemView(slot: $0.slot.description, kind: "failed", detail: $0.detail ?? "") }
+      + status.late.map { ProblemView(slot: $0.slot.description, kind: "late", detail: $0.detail ?? "") }
     let shown = problems.sorted { $0.slot > $1.slot }.prefix(problemsShown)
     let lastSlot = last.map {
-      $0.slot.map { "slot \($0)" } ?? "run by hand at \(SlotInstant.format($0.startedAt))"
+      $0.slot.map { "slot \($0)" } ?? "run by hand at \($0.startedAt)"
     }
     return PipelineView(
-      name: status.pipeline, schedule: status.schedule, timezone: status.timezone,
+      name: status.pipeline.rawValue, schedule: status.schedule, timezone: status.timezone,
       nextFires: entry.nextFires.joined(separator: ", "), lastSlot: lastSlot ?? "none yet",
       lastOutcome: outcome,
       outcomeClass: statusClass(last?.status), slotsExpected: status.slotsExpected,
@@ -155,7 +155,7 @@ struct ReportPage {
       providers: status.providers.map { "\($0.provider): \($0.available ? "available" : "DEGRADED")" }
         .joined(separator: ", "), hasProviders: !status.providers.isEmpty,
       paused: status.paused.map {
-        "Paused since \(SlotInstant.format($0.pausedAt)) by \($0.pausedBy)\($0.reason.map { ": \($0)" } ?? ""); \(status.slotsPaused) slots skipped."
+        "Paused since \($0.pausedAt) by \($0.pausedBy)\($0.reason.map { ": \($0)" } ?? ""); \(status.slotsPaused) slots skipped."
       } ?? "", isPaused: status.paused != nil)
   }
 
@@ -176,7 +176,7 @@ struct ReportPage {
     // when a backfill computed days older than it.
     let from = job.runs.map(\.placedAt).min().map { first in first - max(600, (to - first) / 20) } ?? from
     return JobView(
-      job: job.job, runs: job.runs.count, failed: job.failed, interrupted: job.interrupted,
+      job: job.job.rawValue, runs: job.runs.count, failed: job.failed, interrupted: job.interrupted,
       dryRuns: job.dryRuns, hasDryRuns: job.dryRuns > 0,
       failedClass: job.failed > 0 ? "bad" : "", interruptedClass: job.interrupted > 0 ? "warn" : "",
       charts: [
@@ -221,7 +221,7 @@ struct ReportPage {
 
   static func run(_ run: OperatorReport.Run) -> RunView {
     RunView(
-      id: run.id, job: run.job, status: run.status.rawValue, statusClass: statusClass(run.status),
+      id: run.id, job: run.job.rawValue, status: run.status.rawValue, statusClass: statusClass(run.status),
       startedAt: run.startedAt, seconds: run.seconds.map(Self.seconds) ?? "—",
       rowsRead: grouped(run.rowsRead),
       rowsPerSecond: run.rowsPerSecond.map(number) ?? "—", written: grouped(run.written),
@@ -229,7 +229,7 @@ struct ReportPage {
         .joined(separator: "; "),
       paused: run.paused.sorted { $0.key < $1.key }.map { "\($0.key): \(Self.seconds($0.value))" }
         .joined(separator: "; "),
-      mode: [run.dryRun ? "dry run" : "", run.shard == "all" ? "" : "shard \(run.shard)"]
+      mode: [run.dryRun ? "dry run" : "", run.shard == .all ? "" : "shard \(run.shard)"]
         .filter { !$0.isEmpty }.joined(separator: ", "),
       error: run.error ?? "")
   }

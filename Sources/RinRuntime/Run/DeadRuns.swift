@@ -15,7 +15,7 @@ public enum DeadRuns {
       let dead = try storage.read { try $0.runningRuns(host: environment.host) }
         .filter { $0.pid != environment.pid && !RuntimeEnvironment.processExists($0.pid) }
       guard !dead.isEmpty else { return [] }
-      let now = environment.wallSeconds
+      let now = environment.now
       try storage.write { tx in
         for run in dead {
           try tx.abandonRun(

@@ -10,51 +10,51 @@ extension JobContext {
   /// timeout) after its first, each after a longer pause; then the run ends interrupted (exit 75).
   static let giveWayRetries = 3
   /// Pause before the first retry, doubled before each next one: 1, 2, 4 s.
-  static let giveWayFirstPause = 1.0
+  static let giveWayFirstPause: Duration = .seconds(1)
   /// How often a paused run looks at the database's health again.
-  static let healthPollSeconds = 1.0
+  static let healthPoll: Duration = .seconds(1)
 
   /// After attempt `attempt` of a batch failed with `error`: pauses and returns (try again), or
   /// throws `interrupted` once the retries are spent, so the next run resumes after `after`.
-  func giveWay(_ error: StorageError, attempt: Int, after: Int64) throws {
-    let user = after == Int64.min ? "none" : String(after)
+  func giveWay(_ error: StorageError, attempt: Int, after: Int64?) throws {
+    let user = LastUser.text(after)
     let what = "\(error.code)\(error.sqlState.map { " (SQLSTATE \($0))" } ?? "")"
     guard attempt <= Self.giveWayRetries else {
-      details["stop_reason"] = SkipReason.gaveWay.rawValue
+      stopReason = .gaveWay
       throw RunFailure(
         .interrupted,
         "gave way: the batch after user \(user) met \(what) \(attempt) times in a row (a service holds what it needs, see storage.lock_timeout); stopped after user \(user); the next run resumes there"
       )
     }
-    let seconds = Self.giveWayFirstPause * Double(1 << (attempt - 1))
+    let pause = Self.giveWayFirstPause * (1 << (attempt - 1))
     logger.warning(
-      "gave way: the batch after user \(user) met \(what); it was rolled back and is tried again in \(Int(seconds)) s, smaller (try \(attempt + 1) of \(Self.giveWayRetries + 1))",
+      "gave way: the batch after user \(user) met \(what); it was rolled back and is tried again in \(pause.components.seconds) s, smaller (try \(attempt + 1) of \(Self.giveWayRetries + 1))",
       metadata: ["reason": "\(PausedTime.gaveWay)", "through_user": "\(user)"])
-    sleepInterruptibly(seconds, reason: PausedTime.gaveWay)
+    sleepInterruptibly(pause, reason: PausedTime.gaveWay)
     try throwIfPausedTooLong(after: after, while: "giving way to a lock")
   }
 
   /// Before a batch: while the database is unhealthy (a standby whose replay lags more than
   /// `storage.max_replica_lag`), waits, looking again every second; says why once, and how long
   /// when it goes on. A stop request or the run's timeout ends the wait (exit 75, resumable).
-  func pauseWhileUnhealthy(after: Int64) throws {
+  func pauseWhileUnhealthy(after: Int64?) throws {
     guard !dryRun, let limit = maxReplicaLag?.inSeconds, var lag = try storage.worstReplicaLag(),
       lag.seconds > limit
     else { return }
-    let user = after == Int64.min ? "none" : String(after)
+    let user = LastUser.text(after)
     let started = ContinuousClock.now
     logger.warning(
       "paused: standby \(lag.standby) replays \(String(format: "%.1f", lag.seconds)) s behind, more than storage.max_replica_lag (\(DurationFormat.format(maxReplicaLag!))); the batch after user \(user) waits until it catches up",
       metadata: ["reason": "\(PausedTime.replicaLag)", "standby": "\(lag.standby)"])
     defer {
-      let waited = (ContinuousClock.now - started).inSeconds
-      paused.add(PausedTime.replicaLag, seconds: waited)
+      let waited = ContinuousClock.now - started
+      paused.add(PausedTime.replicaLag, time: waited)
       logger.info(
-        "pause over after \(String(format: "%.1f", waited)) s (replica lag)",
-        metadata: ["reason": "\(PausedTime.replicaLag)", "paused_seconds": "\(waited)"])
+        "pause over after \(String(format: "%.1f", waited.inSeconds)) s (replica lag)",
+        metadata: ["reason": "\(PausedTime.replicaLag)", "paused_seconds": "\(waited.inSeconds)"])
     }
     while lag.seconds > limit {
-      sleepInterruptibly(Self.healthPollSeconds, reason: nil)
+      sleepInterruptibly(Self.healthPoll, reason: nil)
       try throwIfStopped(after: after)
       try throwIfPausedTooLong(
         after: after,
@@ -67,21 +67,21 @@ extension JobContext {
 
   /// A pause past the run's timeout ends the run, even before its first batch: nothing is
   /// gained by waiting on, and the next run resumes.
-  private func throwIfPausedTooLong(after: Int64, while doing: String) throws {
+  private func throwIfPausedTooLong(after: Int64?, while doing: String) throws {
     guard let deadline, deadline.hasPassed else { return }
-    details["stop_reason"] = SkipReason.timeout.rawValue
+    stopReason = .timeout
     let failure = deadline.failure(after: after)
     throw RunFailure(failure.code, failure.message + " (reached while \(doing))")
   }
 
-  /// Sleeps up to `seconds`, waking at once for a stop request or the run's timeout; the time
+  /// Sleeps up to `span`, waking at once for a stop request or the run's timeout; the time
   /// slept counts as paused for `reason` when given.
-  private func sleepInterruptibly(_ seconds: Double, reason: String?) {
+  private func sleepInterruptibly(_ span: Duration, reason: String?) {
     let started = ContinuousClock.now
-    let end = started + .milliseconds(Int64(seconds * 1000))
+    let end = started + span
     while ContinuousClock.now < end && !stop.isRequested && deadline?.hasPassed != true {
       Thread.sleep(forTimeInterval: 0.05)
     }
-    if let reason { paused.add(reason, seconds: (ContinuousClock.now - started).inSeconds) }
+    if let reason { paused.add(reason, time: ContinuousClock.now - started) }
   }
 }

@@ -1,3 +1,4 @@
+import RinDomain
 import RinStorage
 
 extension JobContext {
@@ -18,7 +19,7 @@ extension JobContext {
     while true {
       try throwIfStopped(after: after)
       let size = sizer.size
-      let ids = try storage.read { try $0.userIDs(after: after, limit: size, in: selection) }
+      let ids = try storage.read { try $0.userIDs(after: after ?? .min, limit: size, in: selection) }
       guard let last = ids.last else { break }
       let prepared = try await prepare(ids)
       try throwIfStopped(after: after)
@@ -54,10 +55,11 @@ extension JobContext {
     return selection
   }
 
-  /// Where the walk starts (after the checkpoint, if any); starts the progress bar.
-  func startWalk(_ selection: UserSelection) throws -> Int64 {
-    let after = resumeAfterUserID ?? Int64.min
-    let total = try storage.read { try $0.countUsers(after: after, in: selection) }
+  /// Where the walk starts: after the checkpoint's user, or (nil) before the first user. Starts
+  /// the progress bar.
+  func startWalk(_ selection: UserSelection) throws -> Int64? {
+    let after = resumeAfterUserID
+    let total = try storage.read { try $0.countUsers(after: after ?? .min, in: selection) }
     progress?.start(total: total, unit: "users")
     return after
   }
@@ -69,7 +71,7 @@ extension JobContext {
       try batch.tx.saveCheckpoint(
         Checkpoint(
           job: job, asOf: asOf, scope: checkpointScope, runID: runID, lastUserID: last),
-        at: now)
+        at: UTCInstant(seconds: now))
     }
     batch.counts.usersProcessed = batch.userIDs.count
     return batch.counts
@@ -85,16 +87,15 @@ extension JobContext {
     progress?.advance(by: batchCounts.usersProcessed, rows: batchCounts.read.values.reduce(0, +))
   }
 
-  func throwIfStopped(after: Int64) throws {
+  /// - Parameter after: the last user committed; nil before the first.
+  func throwIfStopped(after: Int64?) throws {
     if !stop.isRequested, let deadline, batchesCommitted > 0, deadline.hasPassed {
-      details["stop_reason"] = "timeout"
+      stopReason = .timeout
       throw deadline.failure(after: after)
     }
     guard stop.isRequested else { return }
-    details["stop_reason"] = "signal"
+    stopReason = .signal
     throw RunFailure(
-      .interrupted,
-      "stopped by signal after user \(after == Int64.min ? "none" : String(after)); the next run resumes there"
-    )
+      .interrupted, "stopped by signal after user \(LastUser.text(after)); the next run resumes there")
   }
 }

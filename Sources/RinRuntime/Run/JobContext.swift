@@ -38,6 +38,9 @@ public final class JobContext {
   var deadline: RunDeadline?
   /// Batches committed by this run (a deadline stops a run only after its first).
   var batchesCommitted = 0
+  /// Why the run stopped early (timeout, signal, gave way), set just before it throws
+  /// `interrupted`: the runner counts the skip and reports it as the detail `stop_reason`.
+  var stopReason: SkipReason?
   /// Time spent paused for the database's health or after giving way to a lock.
   public internal(set) var paused = PausedTime()
   /// How long a batch's transaction aims to take (`storage.batch_target`), seconds.
@@ -86,7 +89,7 @@ public final class JobContext {
         do {
           let size = sizer.size
           outcome = try storage.write(into: &changes) { tx in
-            let ids = try tx.userIDs(after: after, limit: size, in: selection)
+            let ids = try tx.userIDs(after: after ?? .min, limit: size, in: selection)
             guard let last = ids.last else { return nil }
             let batch = UserBatch(tx: tx, userIDs: ids)
             try body(batch)
@@ -106,7 +109,7 @@ public final class JobContext {
       guard let outcome else { break }
       // Only after the commit: a batch whose commit failed is the next attempt's too.
       after = outcome.last
-      committed(outcome.counts, through: after)
+      committed(outcome.counts, through: outcome.last)
     }
   }
 

@@ -4,6 +4,10 @@ import RinStorage
 
 /// Runs one job under the runtime contract of docs/CONTRACT.md §4: ledger row, lease, checkpoint,
 /// dry-run transaction, signals, summary. Never throws: every outcome is a `RunSummary`.
+///
+/// A run goes through four steps: `prepare` (options resolved into the run's ledger row),
+/// `acquire` (lease and row, resume point), `execute` (the job, in a dry run's transaction or
+/// not) and `finish` (ledger, lease, log), which runs whatever the others did.
 public struct JobRunner: Sendable {
   public var config: RinConfig
   public var storage: Storage
@@ -24,121 +28,17 @@ public struct JobRunner: Sendable {
 
   public func run(_ job: any Job, options: RunOptions) async -> RunSummary {
     let job = options.dryRun ? job.forDryRun : job
-    let started = environment.wallClock()
-    var summary = RunSummary(job: job.name.rawValue, dryRun: options.dryRun)
-    summary.pipeline = options.pipeline
-    summary.slot = options.slot
-    var runID: Int64?
-    var context: JobContext?
-    var keeper: LeaseKeeper?
-    var logger = self.logger
-    logger[metadataKey: "job"] = "\(job.name.rawValue)"
+    var run = JobRun(job: job.name, options: options, logger: logger, startedAt: environment.now)
     do {
-      let now = options.now?.seconds ?? Int64(started)
-      let asOf = options.asOf ?? CalendarDate(utcInstant: now)
-      let shard = try options.shard.map { try $0.resolve(environment: environment.variables).get() }
-      let users = options.userIDs.isEmpty ? nil : Array(Set(options.userIDs)).sorted()
-      summary.now = now
-      summary.asOf = asOf.description
-      summary.shard = shard.map { "\($0.index)/\($0.count)" } ?? "all"
-      summary.users = users?.map(String.init).joined(separator: ",")
-      logger[metadataKey: "shard"] = "\(summary.shard)"
-      let scope = summary.shard + (summary.users.map { " users \($0)" } ?? "")
-
-      let record = RunRecord(
-        job: job.name.rawValue, pipeline: options.pipeline, slot: options.slot, asOf: asOf.description,
-        shard: summary.shard, users: summary.users, dryRun: options.dryRun, status: .running,
-        host: environment.host, pid: environment.pid, startedAt: Int64(started))
-      // A dry run commits nothing, so it needs no lease: it cannot collide with a real run.
-      // Given a dry run's handle (a pipeline's dry run), the run joins it, and a ledger row
-      // would be rolled back with it: the pipeline records this run's row from the summary
-      // after its rollback.
-      if options.dryRun && storage.isDryRun {
-        runID = nil
-      } else if options.dryRun {
-        runID = try storage.write { try $0.insertRun(record) }
-      } else {
-        let acquired = try await LeaseKeeper.acquire(
-          storage: storage, record: record, waitSeconds: options.waitSeconds, environment: environment,
-          logger: logger, stop: stop)
-        keeper = acquired
-        runID = acquired.runID
-      }
-      summary.runID = runID
-      logger[metadataKey: "run"] = "\(runID ?? 0)"
-
-      let checkpoint =
-        options.dryRun
-        ? nil
-        : try storage.read { try $0.checkpoint(job: job.name, asOf: asOf, scope: scope) }
-      if let checkpoint {
-        summary.resumedAfterUser = checkpoint.lastUserID
-        logger.info(
-          "resuming run \(checkpoint.runID)'s work after user \(checkpoint.lastUserID)")
-      }
-      let makeContext = { (storage: Storage) -> JobContext in
-        let ctx = JobContext(
-          job: job.name, runID: runID ?? 0, storage: storage, config: config, dryRun: options.dryRun,
-          asOf: asOf, now: now, logger: logger,
-          selection: UserSelection(shard: shard, userIDs: users), checkpointScope: scope,
-          resumeAfterUserID: checkpoint?.lastUserID, stop: stop,
-          progress: ProgressBar(label: job.name.rawValue, logger: logger, environment: environment.variables))
-        ctx.environment = options.dryRun ? dryRunVariables : environment.variables
-        ctx.fullPass = options.full
-        ctx.batchTargetSeconds = config.storage.batchTarget(isPostgres: storage.isPostgres)?.inSeconds
-        ctx.maxReplicaLag = storage.isPostgres ? config.storage.maxReplicaLag : nil
-        ctx.deadline = config.jobs.timeout(for: job.name).map {
-          RunDeadline(
-            job: job.name, timeout: $0,
-            at: started + Double($0.components.seconds)
-              + Double($0.components.attoseconds) / 1e18, clock: environment.wallClock)
-        }
-        context = ctx
-        if let deadline = ctx.deadline {
-          stop.holdHardDeadline(at: deadline.at + RunDeadline.hardStopGrace, reason: deadline.hardStopReason)
-        }
-        return ctx
-      }
-      if options.dryRun {
-        try await storage.dryRun { session in try await job.run(makeContext(session)) }
-      } else {
-        try await job.run(makeContext(storage))
-        try storage.write {
-          try $0.clearCheckpoint(job: job.name, asOf: asOf, scope: scope)
-        }
-      }
-      summary.status = .succeeded
-      summary.exitCode = .success
+      let prepared = try prepare(&run, options: options)
+      let resume = try await acquire(&run, prepared, options: options)
+      try await execute(job, &run, prepared, resume: resume, options: options)
+      run.summary.status = .succeeded
+      run.summary.exitCode = .success
     } catch {
-      let failure = RunFailure.from(error)
-      summary.error = failure.message
-      summary.exitCode = failure.exitCode
-      summary.status =
-        switch failure.code {
-        case .interrupted: .interrupted
-        case .leaseHeld: .skipped
-        default: .failed
-        }
+      run.fail(error)
     }
-    stop.releaseHardDeadline()
-    if summary.status == .interrupted, let reason = context?.details["stop_reason"].flatMap(SkipReason.init) {
-      SkipReason.count(
-        reason, job: job.name.rawValue, storage: storage, at: environment.wallSeconds, logger: logger)
-    }
-    if let context {
-      summary.counts = context.counts
-      summary.changes = context.changes
-      summary.details = context.details
-      summary.provider = context.providerHealth
-      summary.paused = context.paused.isEmpty ? nil : context.paused
-    }
-    summary.durationSeconds = environment.secondsSince(started)
-    finishLedger(runID: runID, summary: summary, logger: logger)
-    // Only after the ledger row is final: a crash in between leaves the lease of a dead pid,
-    // which the next run takes over, rather than a row that says `running` forever.
-    keeper?.release()
-    log(summary, logger: logger)
-    return summary
+    return finish(&run)
   }
 
   /// A dry run calls no paid API, so it needs no provider secret: an unset key variable gets a
@@ -152,13 +52,151 @@ public struct JobRunner: Sendable {
   }
 
   static let dryRunKeyPlaceholder = "(dry run: no key needed, none sent)"
+}
+
+// MARK: - The steps
+
+extension JobRunner {
+  /// What `prepare` resolves from the options: the job's clock and date, the users, the scope
+  /// of its checkpoint and its ledger row.
+  struct Prepared {
+    var now: UTCInstant
+    var asOf: CalendarDate
+    var selection: UserSelection
+    var checkpointScope: String
+    var record: RunRecord
+  }
+
+  func prepare(_ run: inout JobRun, options: RunOptions) throws -> Prepared {
+    let now = options.now ?? run.startedAt
+    let asOf = options.asOf ?? CalendarDate(utcInstant: now.seconds)
+    let shard = try options.shard.map { try $0.resolve(environment: environment.variables).get() }
+    let users = options.userIDs.isEmpty ? nil : Array(Set(options.userIDs)).sorted()
+    run.summary.now = now
+    run.summary.asOf = asOf
+    run.summary.shard = RunShard(shard)
+    run.summary.users = users?.map(String.init).joined(separator: ",")
+    run.logger[metadataKey: "shard"] = "\(run.summary.shard)"
+    let record = RunRecord(
+      job: .job(run.summary.job), pipeline: options.pipeline, slot: options.slot, asOf: asOf,
+      shard: run.summary.shard, users: run.summary.users, dryRun: options.dryRun, status: .running,
+      host: environment.host, pid: environment.pid, startedAt: run.startedAt)
+    return Prepared(
+      now: now, asOf: asOf, selection: UserSelection(shard: shard, userIDs: users),
+      checkpointScope: "\(run.summary.shard)" + (run.summary.users.map { " users \($0)" } ?? ""),
+      record: record)
+  }
+
+  /// Takes the lease with the ledger row (a real run), or writes the row alone (a dry run);
+  /// returns the checkpoint a real run resumes from.
+  func acquire(_ run: inout JobRun, _ prepared: Prepared, options: RunOptions) async throws -> Checkpoint? {
+    // A dry run commits nothing, so it needs no lease: it cannot collide with a real run.
+    // Given a dry run's handle (a pipeline's dry run), the run joins it, and a ledger row
+    // would be rolled back with it: the pipeline records this run's row from the summary
+    // after its rollback.
+    if options.dryRun {
+      run.runID = storage.isDryRun ? nil : try storage.write { try $0.insertRun(prepared.record) }
+    } else {
+      let keeper = try await LeaseKeeper.acquire(
+        storage: storage, record: prepared.record, wait: options.wait, environment: environment,
+        logger: run.logger, stop: stop)
+      run.keeper = keeper
+      run.runID = keeper.runID
+    }
+    run.summary.runID = run.runID
+    run.logger[metadataKey: "run"] = "\(run.runID ?? 0)"
+    guard !options.dryRun else { return nil }
+    let checkpoint = try storage.read {
+      try $0.checkpoint(job: run.summary.job, asOf: prepared.asOf, scope: prepared.checkpointScope)
+    }
+    if let checkpoint {
+      run.summary.resumedAfterUser = checkpoint.lastUserID
+      run.logger.info("resuming run \(checkpoint.runID)'s work after user \(checkpoint.lastUserID)")
+    }
+    return checkpoint
+  }
+
+  /// Runs the job: in a dry run's transaction, rolled back; or for real, then clears the
+  /// checkpoint its batches kept.
+  func execute(
+    _ job: any Job, _ run: inout JobRun, _ prepared: Prepared, resume: Checkpoint?, options: RunOptions
+  ) async throws {
+    let snapshot = run
+    var made: JobContext?
+    defer { run.context = made }
+    if options.dryRun {
+      try await storage.dryRun { session in
+        let context = makeContext(
+          job.name, run: snapshot, prepared, storage: session, resume: resume, options: options)
+        made = context
+        try await job.run(context)
+      }
+    } else {
+      let context = makeContext(
+        job.name, run: snapshot, prepared, storage: storage, resume: resume, options: options)
+      made = context
+      try await job.run(context)
+      try storage.write {
+        try $0.clearCheckpoint(job: job.name, asOf: prepared.asOf, scope: prepared.checkpointScope)
+      }
+    }
+  }
+
+  private func makeContext(
+    _ job: JobName, run: JobRun, _ prepared: Prepared, storage: Storage, resume: Checkpoint?,
+    options: RunOptions
+  ) -> JobContext {
+    let context = JobContext(
+      job: job, runID: run.runID ?? 0, storage: storage, config: config, dryRun: options.dryRun,
+      asOf: prepared.asOf, now: prepared.now.seconds, logger: run.logger, selection: prepared.selection,
+      checkpointScope: prepared.checkpointScope, resumeAfterUserID: resume?.lastUserID, stop: stop,
+      progress: ProgressBar(label: job.rawValue, logger: run.logger, environment: environment.variables))
+    context.environment = options.dryRun ? dryRunVariables : environment.variables
+    context.fullPass = options.full
+    context.batchTargetSeconds = config.storage.batchTarget(isPostgres: storage.isPostgres)?.inSeconds
+    context.maxReplicaLag = storage.isPostgres ? config.storage.maxReplicaLag : nil
+    context.deadline = config.jobs.timeout(for: job).map {
+      RunDeadline(job: job, timeout: $0, at: run.started + $0)
+    }
+    if let deadline = context.deadline {
+      stop.holdHardDeadline(at: deadline.at + RunDeadline.hardStopGrace, reason: deadline.hardStopReason)
+    }
+    return context
+  }
+
+  /// Whatever happened before: counts a stop, completes the summary, records the end in the
+  /// ledger, gives the lease back, logs.
+  func finish(_ run: inout JobRun) -> RunSummary {
+    stop.releaseHardDeadline()
+    if let context = run.context {
+      run.summary.counts = context.counts
+      run.summary.changes = context.changes
+      run.summary.details = context.details
+      run.summary.provider = context.providerHealth
+      run.summary.paused = context.paused.isEmpty ? nil : context.paused
+      if let reason = context.stopReason {
+        run.summary.details["stop_reason"] = reason.rawValue
+        if run.summary.status == .interrupted {
+          SkipReason.count(
+            reason, job: .job(run.summary.job), storage: storage, at: environment.now, logger: run.logger)
+        }
+      }
+    }
+    run.summary.durationSeconds = (ContinuousClock.now - run.started).millisecondSeconds
+    finishLedger(runID: run.runID, summary: run.summary, logger: run.logger)
+    // Only after the ledger row is final: a crash in between leaves the lease of a dead pid,
+    // which the next run takes over, rather than a row that says `running` forever.
+    run.keeper?.release()
+    log(run.summary, logger: run.logger)
+    return run.summary
+  }
 
   private func finishLedger(runID: Int64?, summary: RunSummary, logger: Logger) {
     guard let runID, summary.status != .skipped else { return }
     do {
       try storage.write {
         try $0.finishRun(
-          id: runID, status: summary.status, finishedAt: environment.wallSeconds,
+          id: runID, status: summary.status, finishedAt: environment.now,
           counts: summary.ledgerCountsJSON, error: summary.error)
       }
     } catch {

@@ -34,79 +34,103 @@ final class LeaseKeeper: Sendable {
   }
 
   /// Takes the lease for `record`'s (job, shard), inserting the run's ledger row in the same
-  /// transaction. Waits up to `waitSeconds` for a live holder; then writes a `skipped` row and
-  /// throws `leaseHeld` (exit 75).
+  /// transaction. Waits up to `wait` for a live holder; then writes a `skipped` row and throws
+  /// `leaseHeld` (exit 75).
   static func acquire(
-    storage: Storage, record: RunRecord, waitSeconds: Double, environment: RuntimeEnvironment,
+    storage: Storage, record: RunRecord, wait: Duration, environment: RuntimeEnvironment,
     logger: Logger, stop: StopSignal
   ) async throws -> LeaseKeeper {
-    let deadline = environment.wallClock() + waitSeconds
-    let busyDeadline = deadline + (try storage.busyTimeoutSeconds)
+    let deadline = ContinuousClock.now + wait
+    let busyDeadline = deadline + .seconds(try storage.busyTimeoutSeconds)
     while true {
-      let attempt: Attempt
-      // A read never waits for the write lock (WAL), so a live holder is seen at once, even
-      // while its batches keep the lock busy. Waiting for the lock instead, a run started at
-      // the same moment as the holder would get it only when the holder ends, and run again.
-      if let holder = try storage.read({ try $0.lease(job: record.job, shard: record.shard) }),
-        isLive(holder, environment: environment)
-      {
-        attempt = .held(holder)
-      } else {
-        do {
-          attempt = try storage.write(waitingAtMost: 0.25) { tx in
-            try tryAcquire(tx, record: record, environment: environment)
-          }
-        } catch let error as StorageError where error.isContention && environment.wallClock() < busyDeadline {
-          continue
-        }
+      guard
+        let attempt = try attempt(
+          storage: storage, record: record, environment: environment, busyDeadline: busyDeadline)
+      else {
+        // The write lock was busy: try again until the busy deadline.
+        continue
       }
       switch attempt {
       case .acquired(let runID, let previous, let abandoned):
-        if let previous {
-          let outcome =
-            abandoned
-            ? "that run is marked abandoned" : "that run had recorded its end before its process stopped"
-          logger.warning(
-            "took over the lease of run \(previous.runID) (pid \(previous.pid) on \(previous.host)); \(outcome)",
-            metadata: ["job": "\(record.job)", "shard": "\(record.shard)"])
-        }
+        if let previous { logTakeOver(previous, abandoned: abandoned, record: record, logger: logger) }
+        let now = environment.now
         let lease = Lease(
           job: record.job, shard: record.shard, runID: runID, host: environment.host,
-          pid: environment.pid, acquiredAt: environment.wallSeconds,
-          expiresAt: environment.wallSeconds + environment.leaseTTLSeconds)
+          pid: environment.pid, acquiredAt: now, expiresAt: now + environment.leaseTTL)
         let keeper = LeaseKeeper(
           storage: storage, lease: lease, environment: environment, logger: logger, stop: stop)
         keeper.startRenewing()
         return keeper
       case .held(let holder):
-        if environment.wallClock() < deadline && !stop.isRequested {
+        if ContinuousClock.now < deadline && !stop.isRequested {
           try await Task.sleep(for: .milliseconds(500))
           continue
         }
-        let message =
-          "\(record.job) shard \(record.shard) is already running: run \(holder.runID), pid \(holder.pid) on \(holder.host), lease until \(UTCInstant.text(holder.expiresAt)). Try again later, or pass --wait SECONDS."
-        var skipped = record
-        skipped.status = .skipped
-        skipped.finishedAt = environment.wallSeconds
-        skipped.error = message
-        skipped.counts = "{\"skip_reason\":\"\(SkipReason.leaseHeld.rawValue)\"}"
-        SkipReason.count(
-          .leaseHeld, job: record.job, storage: storage, at: environment.wallSeconds, logger: logger)
-        do {
-          _ = try storage.write { try $0.insertRun(skipped) }
-        } catch {
-          // The holder's batches may keep the lock past the busy timeout: still exit 75.
-          logger.warning("could not record the skipped run in the ledger: \(error)")
-        }
-        throw RunFailure(.leaseHeld, message)
+        throw skip(record, heldBy: holder, storage: storage, environment: environment, logger: logger)
       }
+
     }
+  }
+
+  /// One look at the lease; nil when the write lock stayed busy and `busyDeadline` is not past
+  /// (the caller tries again).
+  private static func attempt(
+    storage: Storage, record: RunRecord, environment: RuntimeEnvironment,
+    busyDeadline: ContinuousClock.Instant
+  ) throws -> Attempt? {
+    // A read never waits for the write lock (WAL), so a live holder is seen at once, even
+    // while its batches keep the lock busy. Waiting for the lock instead, a run started at
+    // the same moment as the holder would get it only when the holder ends, and run again.
+    if let holder = try storage.read({ try $0.lease(job: record.job, shard: record.shard) }),
+      isLive(holder, environment: environment)
+    {
+      return .held(holder)
+    }
+    do {
+      return try storage.write(waitingAtMost: 0.25) { tx in
+        try tryAcquire(tx, record: record, environment: environment)
+      }
+    } catch let error as StorageError where error.isContention && ContinuousClock.now < busyDeadline {
+      return nil
+    }
+  }
+
+  private static func logTakeOver(_ previous: Lease, abandoned: Bool, record: RunRecord, logger: Logger) {
+    let outcome =
+      abandoned
+      ? "that run is marked abandoned" : "that run had recorded its end before its process stopped"
+    logger.warning(
+      "took over the lease of run \(previous.runID) (pid \(previous.pid) on \(previous.host)); \(outcome)",
+      metadata: ["job": "\(record.job)", "shard": "\(record.shard)"])
+  }
+
+  /// A live holder kept the lease past the wait: records the run `skipped` and returns the
+  /// failure to throw (exit 75).
+  private static func skip(
+    _ record: RunRecord, heldBy holder: Lease, storage: Storage, environment: RuntimeEnvironment,
+    logger: Logger
+  ) -> RunFailure {
+    let message =
+      "\(record.job) shard \(record.shard) is already running: run \(holder.runID), pid \(holder.pid) on \(holder.host), lease until \(holder.expiresAt). Try again later, or pass --wait SECONDS."
+    var skipped = record
+    skipped.status = .skipped
+    skipped.finishedAt = environment.now
+    skipped.error = message
+    skipped.counts = "{\"skip_reason\":\"\(SkipReason.leaseHeld.rawValue)\"}"
+    SkipReason.count(.leaseHeld, job: record.job, storage: storage, at: environment.now, logger: logger)
+    do {
+      _ = try storage.write { try $0.insertRun(skipped) }
+    } catch {
+      // The holder's batches may keep the lock past the busy timeout: still exit 75.
+      logger.warning("could not record the skipped run in the ledger: \(error)")
+    }
+    return RunFailure(.leaseHeld, message)
   }
 
   private static func tryAcquire(_ tx: StorageTransaction, record: RunRecord, environment: RuntimeEnvironment)
     throws -> Attempt
   {
-    let now = environment.wallSeconds
+    let now = environment.now
     let existing = try tx.lease(job: record.job, shard: record.shard)
     var abandoned = false
     if let existing {
@@ -120,7 +144,7 @@ final class LeaseKeeper: Sendable {
     try tx.putLease(
       Lease(
         job: record.job, shard: record.shard, runID: runID, host: environment.host, pid: environment.pid,
-        acquiredAt: now, expiresAt: now + environment.leaseTTLSeconds))
+        acquiredAt: now, expiresAt: now + environment.leaseTTL))
     return .acquired(runID: runID, tookOverFrom: existing, abandoned: abandoned)
   }
 
@@ -129,13 +153,13 @@ final class LeaseKeeper: Sendable {
     let holderGone =
       lease.host == environment.host && lease.pid != environment.pid
       && !RuntimeEnvironment.processExists(lease.pid)
-    return lease.expiresAt > environment.wallSeconds && !holderGone
+    return lease.expiresAt > environment.now && !holderGone
   }
 
   /// Renews on a thread of its own, not the cooperative pool: a renewal may wait for the
   /// current batch's transaction, and must not take a thread the job's async work needs.
   private func startRenewing() {
-    let interval = Double(max(1, environment.leaseTTLSeconds / 4))
+    let interval = Double(max(1, environment.leaseTTL.components.seconds / 4))
     let thread = Thread { [self] in
       var waited = 0.0
       while !released.withLock({ $0 }) {
@@ -152,12 +176,12 @@ final class LeaseKeeper: Sendable {
   }
 
   private func renew() {
-    let now = environment.wallSeconds
+    let now = environment.now
     do {
       let kept = try storage.write { tx in
         try tx.heartbeatRun(id: lease.runID, at: now)
         return try tx.renewLease(
-          job: lease.job, shard: lease.shard, runID: lease.runID, until: now + environment.leaseTTLSeconds)
+          job: lease.job, shard: lease.shard, runID: lease.runID, until: now + environment.leaseTTL)
       }
       if !kept {
         logger.error(

@@ -15,8 +15,9 @@ public struct PausedTime: Sendable, Codable, Equatable {
   var total: Double { seconds.values.reduce(0, +) }
   var isEmpty: Bool { count.isEmpty }
 
-  mutating func add(_ reason: String, seconds: Double) {
-    self.seconds[reason, default: 0] = ((self.seconds[reason, default: 0] + seconds) * 1000).rounded() / 1000
+  mutating func add(_ reason: String, time: Duration) {
+    self.seconds[reason, default: 0] =
+      ((self.seconds[reason, default: 0] + time.inSeconds) * 1000).rounded() / 1000
     count[reason, default: 0] += 1
   }
 }

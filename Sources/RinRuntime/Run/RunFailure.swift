@@ -10,7 +10,6 @@ public struct RunFailure: Error, CustomStringConvertible, Sendable {
 
     public static let usage = Code(name: "bad usage", exitCode: .usage)
     public static let configuration = Code(name: "bad configuration", exitCode: .configuration)
-    public static let notBuilt = Code(name: "job not built yet", exitCode: .failure)
     public static let leaseHeld = Code(name: "lease held", exitCode: .temporary)
     public static let interrupted = Code(name: "interrupted", exitCode: .temporary)
     public static let storage = Code(name: "storage failure", exitCode: .failure)

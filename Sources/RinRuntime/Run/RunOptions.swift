@@ -11,12 +11,12 @@ public struct RunOptions: Sendable {
   public var json = false
   public var metricsFile: String?
   /// Wait up to this long for a live lease instead of exiting 75 at once.
-  public var waitSeconds: Double = 0
+  public var wait: Duration = .zero
   /// Examine everything, including what a job would skip as unchanged since its last run.
   public var full = false
   /// Set when a pipeline runs the job.
-  public var pipeline: String?
-  public var slot: String?
+  public var pipeline: PipelineName?
+  public var slot: UTCInstant?
 
   public init() {}
 }

@@ -1,19 +1,23 @@
+import RinDomain
 import RinStorage
 
 /// What a run did, for `--json`, the ledger's `counts` column and the human summary.
-public struct RunSummary: Sendable, Codable {
-  public var job: String
+public struct RunSummary: Sendable {
+  public var job: JobName
   public var runID: Int64?
   public var status: RunRecord.Status
   public var exitCode: RinExitCode
   public var dryRun: Bool
-  public var asOf: String?
-  public var now: Int64?
-  public var shard: String
+  public var asOf: CalendarDate?
+  /// The job's clock.
+  public var now: UTCInstant?
+  public var shard: RunShard
+  /// `--user` ids, comma-separated, ascending.
   public var users: String?
-  public var pipeline: String?
-  public var slot: String?
+  public var pipeline: PipelineName?
+  public var slot: UTCInstant?
   public var resumedAfterUser: Int64?
+  /// Wall time, to the millisecond.
   public var durationSeconds: Double
   public var counts: JobCounts
   public var changes: ChangeSet
@@ -24,12 +28,12 @@ public struct RunSummary: Sendable, Codable {
   public var paused: PausedTime?
   public var error: String?
 
-  public init(job: String, dryRun: Bool) {
+  public init(job: JobName, dryRun: Bool) {
     self.job = job
     self.status = .running
     self.exitCode = .success
     self.dryRun = dryRun
-    self.shard = "all"
+    self.shard = .all
     self.durationSeconds = 0
     self.counts = JobCounts()
     self.changes = ChangeSet()

@@ -1,4 +1,5 @@
 import Logging
+import RinDomain
 import RinStorage
 
 /// Why a run did not start, or stopped early: counted per job (`job_skips`) and exported as
@@ -22,9 +23,11 @@ public enum SkipReason: String, Sendable, CaseIterable {
 
   /// Counts one skip. A failure to count (the database busy with the run that holds the lease)
   /// is logged and never fails the run: the count is telemetry, the run's outcome is not.
-  static func count(_ reason: SkipReason, job: String, storage: Storage, at: Int64, logger: Logger) {
+  static func count(
+    _ reason: SkipReason, job: RunSubject, storage: Storage, at instant: UTCInstant, logger: Logger
+  ) {
     do {
-      try storage.write { try $0.countSkip(job: job, reason: reason.rawValue, at: at) }
+      try storage.write { try $0.countSkip(job: job, reason: reason.rawValue, at: instant) }
     } catch {
       logger.warning("could not count the skip '\(reason.rawValue)' of \(job): \(error)")
     }

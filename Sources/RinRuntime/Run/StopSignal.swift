@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import RinDomain
 import RinStorage
 import Synchronization
 
@@ -11,7 +12,7 @@ public final class StopSignal: Sendable {
   /// A run's hard time limit, while one is armed: when it passes, the process stops at once as
   /// on a second signal, recording `reason`. Only in a process that trapped the signals (the
   /// command line), never in a library caller's process.
-  private let hardDeadline = Mutex<(at: Double, reason: String)?>(nil)
+  private let hardDeadline = Mutex<(at: ContinuousClock.Instant, reason: String)?>(nil)
 
   public init() {}
 
@@ -21,22 +22,22 @@ public final class StopSignal: Sendable {
 
   /// Routes SIGTERM and SIGINT to `request()`. A second signal stops the process at once: the
   /// batch in progress is rolled back, every run this process still has `running` in `storage`'s
-  /// ledger is recorded `interrupted` (given at most `recordingSeconds`, in case the batch holds
+  /// ledger is recorded `interrupted` (given at most `recordingTime`, in case the batch holds
   /// the database), and the process exits 75 like any stopped run.
   public func trapTerminationSignals(
     recordingIn storage: Storage? = nil, environment: RuntimeEnvironment = RuntimeEnvironment(),
-    recordingSeconds: Double = 5
+    recordingWithin recordingTime: Duration = .seconds(5)
   ) {
     sources.withLock { sources in
       guard sources.isEmpty else { return }
-      watchHardDeadline(recordingIn: storage, environment: environment, within: recordingSeconds)
+      watchHardDeadline(recordingIn: storage, environment: environment, within: recordingTime)
       for signalNumber in [SIGTERM, SIGINT] {
         signal(signalNumber, SIG_IGN)
         let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
         source.setEventHandler { [self] in
           if isRequested {
             Self.stopAtOnce(
-              recordingIn: storage, environment: environment, within: recordingSeconds,
+              recordingIn: storage, environment: environment, within: recordingTime,
               reason: Self.stoppedAtOnce, skip: .signal,
               announce: "second signal: stopping now; the batch in progress is rolled back")
           }
@@ -54,10 +55,9 @@ public final class StopSignal: Sendable {
   static let stoppedAtOnce =
     "signal: stopped at once by a second signal; the batch in progress was rolled back, and the next run resumes after the last committed batch"
 
-  /// Arms the hard time limit of the run now starting (`RunDeadline.hardStopGrace`): past `at`
-  /// (wall-clock seconds), the process stops at once, recording `reason`. Does nothing unless the
-  /// signals are trapped.
-  func holdHardDeadline(at: Double, reason: String) {
+  /// Arms the hard time limit of the run now starting (`RunDeadline.hardStopGrace`): past `at`,
+  /// the process stops at once, recording `reason`. Does nothing unless the signals are trapped.
+  func holdHardDeadline(at: ContinuousClock.Instant, reason: String) {
     guard sources.withLock({ !$0.isEmpty }) else { return }
     hardDeadline.withLock { $0 = (at, reason) }
   }
@@ -65,16 +65,16 @@ public final class StopSignal: Sendable {
   func releaseHardDeadline() { hardDeadline.withLock { $0 = nil } }
 
   private func watchHardDeadline(
-    recordingIn storage: Storage?, environment: RuntimeEnvironment, within seconds: Double
+    recordingIn storage: Storage?, environment: RuntimeEnvironment, within recordingTime: Duration
   ) {
     let thread = Thread { [self] in
       while true {
         Thread.sleep(forTimeInterval: 0.25)
-        guard let deadline = hardDeadline.withLock({ $0 }), environment.wallClock() >= deadline.at else {
+        guard let deadline = hardDeadline.withLock({ $0 }), ContinuousClock.now >= deadline.at else {
           continue
         }
         Self.stopAtOnce(
-          recordingIn: storage, environment: environment, within: seconds, reason: deadline.reason,
+          recordingIn: storage, environment: environment, within: recordingTime, reason: deadline.reason,
           skip: .timeout,
           announce: "time limit passed with a batch still running: stopping now; the batch is rolled back")
       }
@@ -87,7 +87,8 @@ public final class StopSignal: Sendable {
   private static let stopping = Mutex(false)
 
   private static func stopAtOnce(
-    recordingIn storage: Storage?, environment: RuntimeEnvironment, within seconds: Double, reason: String,
+    recordingIn storage: Storage?, environment: RuntimeEnvironment, within recordingTime: Duration,
+    reason: String,
     skip: SkipReason, announce: String
   )
     -> Never
@@ -106,11 +107,10 @@ public final class StopSignal: Sendable {
       Thread.detachNewThread {
         do {
           try storage.write { tx in
-            let jobs = try tx.interruptRuns(
-              host: environment.host, pid: environment.pid, at: environment.wallSeconds, reason: reason
-            )
-            for job in Set(jobs) where !job.hasPrefix("pipeline:") {
-              try tx.countSkip(job: job, reason: skip.rawValue, at: environment.wallSeconds)
+            let ran = try tx.interruptRuns(
+              host: environment.host, pid: environment.pid, at: environment.now, reason: reason)
+            for job in Set(ran.compactMap(\.job)) {
+              try tx.countSkip(job: .job(job), reason: skip.rawValue, at: environment.now)
             }
           }
         } catch {
@@ -121,10 +121,10 @@ public final class StopSignal: Sendable {
         }
         recorded.signal()
       }
-      if recorded.wait(timeout: .now() + seconds) == .timedOut {
+      if recorded.wait(timeout: .now() + recordingTime.inSeconds) == .timedOut {
         standardError.write(
           Data(
-            "rinjobs: could not record the stop in the run ledger within \(Int(seconds)) s (the database is busy); the next `rinjobs status`, `--scheduled` or `--catch-up` marks the run abandoned\n"
+            "rinjobs: could not record the stop in the run ledger within \(recordingTime.components.seconds) s (the database is busy); the next `rinjobs status`, `--scheduled` or `--catch-up` marks the run abandoned\n"
               .utf8))
       }
     }

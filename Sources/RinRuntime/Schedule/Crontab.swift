@@ -45,7 +45,7 @@ public enum Crontab {
       lines.append("")
       let jobs = pipeline.jobs.map(\.rawValue).joined(separator: ", ")
       lines.append("# \(pipeline.name): \"\(pipeline.schedule.text)\" in \(pipeline.timezone); jobs: \(jobs)")
-      lines.append("\(triggerMinutes(pipeline)) * * * * \(command(pipeline.name))")
+      lines.append("\(triggerMinutes(pipeline)) * * * * \(command(pipeline.name.rawValue))")
     }
     return lines.joined(separator: "\n") + "\n"
   }

@@ -1,3 +1,5 @@
+import RinDomain
+
 /// One instant a schedule fires at, with the local time it was scheduled for and the DST rule
 /// that moved or thinned it, if one did (docs/CONTRACT.md §4).
 public struct FireTime: Sendable, Hashable {
@@ -32,8 +34,8 @@ public struct FireTime: Sendable, Hashable {
   /// What a clock in the pipeline's zone shows when it fires (differs from `scheduled` in a gap).
   public var local: LocalDateTime { LocalDateTime(instant: instant, offsetSeconds: offsetSeconds) }
 
-  /// The slot this fire time is: its UTC instant in ISO 8601, as the run ledger keeps it.
-  public var slot: String { SlotInstant.format(instant) }
+  /// The slot this fire time is, as the run ledger keeps it (in ISO 8601).
+  public var slot: UTCInstant { UTCInstant(seconds: instant) }
 
   /// A sentence for `rinjobs plan`, nil when no rule applied.
   public var ruleNote: String? {

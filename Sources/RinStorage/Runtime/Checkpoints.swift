@@ -31,7 +31,7 @@ extension StorageTransaction {
     return found
   }
 
-  public func saveCheckpoint(_ checkpoint: Checkpoint, at instant: Int64) throws {
+  public func saveCheckpoint(_ checkpoint: Checkpoint, at instant: UTCInstant) throws {
     try sql.execute(
       """
       INSERT INTO job_checkpoints (job, as_of, scope, run_id, last_user_id, updated_at)
@@ -41,7 +41,7 @@ extension StorageTransaction {
       """,
       [
         SQLValue(checkpoint.job), SQLValue(checkpoint.asOf), .text(checkpoint.scope),
-        .integer(checkpoint.runID), .integer(checkpoint.lastUserID), .integer(instant),
+        .integer(checkpoint.runID), .integer(checkpoint.lastUserID), SQLValue(seconds: instant),
       ])
   }
 

@@ -1,16 +1,18 @@
+import RinDomain
+
 /// Who may run a (job, shard) right now. Renewed while its run lives; expires when it dies.
 public struct Lease: Sendable, Equatable {
-  public var job: String
-  public var shard: String
+  public var job: RunSubject
+  public var shard: RunShard
   public var runID: Int64
   public var host: String
   public var pid: Int32
-  public var acquiredAt: Int64
-  public var expiresAt: Int64
+  public var acquiredAt: UTCInstant
+  public var expiresAt: UTCInstant
 
   public init(
-    job: String, shard: String, runID: Int64, host: String, pid: Int32, acquiredAt: Int64,
-    expiresAt: Int64
+    job: RunSubject, shard: RunShard, runID: Int64, host: String, pid: Int32, acquiredAt: UTCInstant,
+    expiresAt: UTCInstant
   ) {
     self.job = job
     self.shard = shard
@@ -25,16 +27,17 @@ public struct Lease: Sendable, Equatable {
 extension StorageTransaction {
   /// The (job, shard)'s lease. Inside a write it also locks the (job, shard) until the
   /// transaction ends, so that deciding to take the lease and writing it is one step.
-  public func lease(job: String, shard: String) throws -> Lease? {
+  public func lease(job: RunSubject, shard: RunShard) throws -> Lease? {
     if let lock = sql.dialect.transactionLock { try sql.execute(lock, [.text("job_leases \(job) \(shard)")]) }
     var lease: Lease?
     try sql.forEachRow(
       "SELECT run_id, host, pid, acquired_at, expires_at FROM job_leases WHERE job = ? AND shard = ?",
-      [.text(job), .text(shard)]
+      [SQLValue(job), SQLValue(shard)]
     ) { row in
       lease = Lease(
         job: job, shard: shard, runID: row.int64(0) ?? 0, host: row.text(1) ?? "",
-        pid: Int32(row.int64(2) ?? 0), acquiredAt: row.int64(3) ?? 0, expiresAt: row.int64(4) ?? 0)
+        pid: Int32(row.int64(2) ?? 0), acquiredAt: UTCInstant(seconds: row.int64(3) ?? 0),
+        expiresAt: UTCInstant(seconds: row.int64(4) ?? 0))
     }
     return lease
   }
@@ -49,23 +52,23 @@ extension StorageTransaction {
         pid = excluded.pid, acquired_at = excluded.acquired_at, expires_at = excluded.expires_at
       """,
       [
-        .text(lease.job), .text(lease.shard), .integer(lease.runID), .text(lease.host),
-        .integer(Int64(lease.pid)), .integer(lease.acquiredAt), .integer(lease.expiresAt),
+        SQLValue(lease.job), SQLValue(lease.shard), .integer(lease.runID), .text(lease.host),
+        .integer(Int64(lease.pid)), SQLValue(seconds: lease.acquiredAt), SQLValue(seconds: lease.expiresAt),
       ])
   }
 
   /// Extends the lease if `runID` still holds it; false when another run took it over.
-  public func renewLease(job: String, shard: String, runID: Int64, until expiresAt: Int64) throws
+  public func renewLease(job: RunSubject, shard: RunShard, runID: Int64, until expiresAt: UTCInstant) throws
     -> Bool
   {
     try sql.execute(
       "UPDATE job_leases SET expires_at = ? WHERE job = ? AND shard = ? AND run_id = ?",
-      [.integer(expiresAt), .text(job), .text(shard), .integer(runID)]) == 1
+      [SQLValue(seconds: expiresAt), SQLValue(job), SQLValue(shard), .integer(runID)]) == 1
   }
 
-  public func releaseLease(job: String, shard: String, runID: Int64) throws {
+  public func releaseLease(job: RunSubject, shard: RunShard, runID: Int64) throws {
     try sql.execute(
       "DELETE FROM job_leases WHERE job = ? AND shard = ? AND run_id = ?",
-      [.text(job), .text(shard), .integer(runID)])
+      [SQLValue(job), SQLValue(shard), .integer(runID)])
   }
 }

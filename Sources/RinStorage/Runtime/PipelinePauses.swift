@@ -1,17 +1,30 @@
+import RinDomain
+
 /// A paused pipeline, as `pipeline_pauses` keeps it.
-public struct PipelinePause: Sendable, Codable, Equatable {
-  public var pipeline: String
-  /// Wall-clock seconds.
-  public var pausedAt: Int64
+public struct PipelinePause: Sendable, Encodable, Equatable {
+  public var pipeline: PipelineName
+  /// On the wall clock.
+  public var pausedAt: UTCInstant
   /// user@host, or `rinjobs (pause_after_failures)`.
   public var pausedBy: String
   public var reason: String?
 
-  public init(pipeline: String, pausedAt: Int64, pausedBy: String, reason: String?) {
+  public init(pipeline: PipelineName, pausedAt: UTCInstant, pausedBy: String, reason: String?) {
     self.pipeline = pipeline
     self.pausedAt = pausedAt
     self.pausedBy = pausedBy
     self.reason = reason
+  }
+
+  private enum CodingKeys: String, CodingKey { case pipeline, pausedAt, pausedBy, reason }
+
+  /// `paused_at` in Unix seconds, as `status --json` always printed it.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(pipeline, forKey: .pipeline)
+    try container.encodeSeconds(pausedAt, forKey: .pausedAt)
+    try container.encode(pausedBy, forKey: .pausedBy)
+    try container.encodeIfPresent(reason, forKey: .reason)
   }
 }
 
@@ -25,29 +38,33 @@ extension StorageTransaction {
       INSERT INTO pipeline_pauses (pipeline, paused_at, paused_by, reason) VALUES (?, ?, ?, ?)
       ON CONFLICT (pipeline) DO NOTHING
       """,
-      [.text(pause.pipeline), .integer(pause.pausedAt), .text(pause.pausedBy), SQLValue(pause.reason)])
+      [
+        SQLValue(pause.pipeline), SQLValue(seconds: pause.pausedAt), .text(pause.pausedBy),
+        SQLValue(pause.reason),
+      ])
     return try pipelinePause(pause.pipeline) ?? pause
   }
 
   /// Resumes a paused pipeline; false when it was not paused.
-  public func resumePipeline(_ pipeline: String) throws -> Bool {
-    try sql.execute("DELETE FROM pipeline_pauses WHERE pipeline = ?", [.text(pipeline)]) > 0
+  public func resumePipeline(_ pipeline: PipelineName) throws -> Bool {
+    try sql.execute("DELETE FROM pipeline_pauses WHERE pipeline = ?", [SQLValue(pipeline)]) > 0
   }
 
-  public func pipelinePause(_ pipeline: String) throws -> PipelinePause? {
+  public func pipelinePause(_ pipeline: PipelineName) throws -> PipelinePause? {
     var found: PipelinePause?
     try sql.forEachRow(
-      "SELECT paused_at, paused_by, reason FROM pipeline_pauses WHERE pipeline = ?", [.text(pipeline)]
+      "SELECT paused_at, paused_by, reason FROM pipeline_pauses WHERE pipeline = ?", [SQLValue(pipeline)]
     ) { row in
       found = PipelinePause(
-        pipeline: pipeline, pausedAt: row.integer(0), pausedBy: row.text(1) ?? "", reason: row.text(2))
+        pipeline: pipeline, pausedAt: UTCInstant(seconds: row.integer(0)), pausedBy: row.text(1) ?? "",
+        reason: row.text(2))
     }
     return found
   }
 
   /// The statuses of the pipeline's latest `count` slots that ran, newest first (a slot's
   /// latest row), for `pause_after_failures`.
-  public func latestSlotStatuses(runJob: String, pipeline: String, count: Int) throws -> [RunRecord.Status] {
+  public func latestSlotStatuses(pipeline: PipelineName, count: Int) throws -> [RunRecord.Status] {
     var statuses: [RunRecord.Status] = []
     try sql.forEachRow(
       """
@@ -55,7 +72,7 @@ extension StorageTransaction {
       WHERE job = ? AND pipeline = ? AND slot IS NOT NULL AND dry_run = 0
         AND id = (SELECT max(id) FROM job_runs x WHERE x.job = r.job AND x.pipeline = r.pipeline AND x.slot = r.slot)
       ORDER BY slot DESC LIMIT ?
-      """, [.text(runJob), .text(pipeline), .integer(Int64(count))]
+      """, [SQLValue(RunSubject.pipeline(pipeline)), SQLValue(pipeline), .integer(Int64(count))]
     ) { row in
       if let status = row.text(0).flatMap(RunRecord.Status.init(rawValue:)) { statuses.append(status) }
     }

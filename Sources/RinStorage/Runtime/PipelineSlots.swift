@@ -1,9 +1,11 @@
+import RinDomain
+
 /// The ledger as the scheduler reads it: the real runs of a pipeline as a whole (its own rows,
-/// `job` = `runJob`, e.g. `pipeline:nightly`), by slot. Slots are fixed-width UTC ISO 8601
-/// text, so a text range is a time range.
+/// `RunSubject.pipeline`), by slot. Slots are fixed-width UTC ISO 8601 text, so a text range is
+/// a time range.
 extension StorageTransaction {
   /// Real runs of the pipeline for slots in [`fromSlot`, `throughSlot`], by slot then id.
-  public func pipelineSlotRuns(runJob: String, pipeline: String, fromSlot: String, throughSlot: String)
+  public func pipelineSlotRuns(_ pipeline: PipelineName, fromSlot: UTCInstant, throughSlot: UTCInstant)
     throws -> [RunRecord]
   {
     var result: [RunRecord] = []
@@ -13,21 +15,27 @@ extension StorageTransaction {
       WHERE pipeline = ? AND slot >= ? AND slot <= ? AND job = ? AND dry_run = 0
       ORDER BY slot, id
       """,
-      [.text(pipeline), .text(fromSlot), .text(throughSlot), .text(runJob)]
-    ) { result.append(Self.runRecord($0)) }
+      [
+        SQLValue(pipeline), SQLValue(slot: fromSlot), SQLValue(slot: throughSlot),
+        SQLValue(RunSubject.pipeline(pipeline)),
+      ]
+    ) { row in
+      if let record = Self.runRecord(row) { result.append(record) }
+    }
     return result
   }
 
   /// The first slot any real run of the pipeline was recorded for: when its schedule began to
   /// be kept, as far as the ledger knows.
-  public func earliestPipelineSlot(runJob: String, pipeline: String) throws -> String? {
+  public func earliestPipelineSlot(_ pipeline: PipelineName) throws -> UTCInstant? {
     try sql.fetchText(
       "SELECT min(slot) FROM job_runs WHERE pipeline = ? AND job = ? AND dry_run = 0 AND slot IS NOT NULL",
-      [.text(pipeline), .text(runJob)])
+      [SQLValue(pipeline), SQLValue(RunSubject.pipeline(pipeline))]
+    ).flatMap(UTCInstant.init)
   }
 
   /// The pipeline's latest real run, slotted or not.
-  public func lastPipelineRun(runJob: String, pipeline: String) throws -> RunRecord? {
+  public func lastPipelineRun(_ pipeline: PipelineName) throws -> RunRecord? {
     var found: RunRecord?
     try sql.forEachRow(
       """
@@ -38,7 +46,7 @@ extension StorageTransaction {
       """,
       // A catch-up's markers of the older slots it superseded are written after its run: they
       // are not the last run.
-      [.text(runJob), .text(pipeline), .text("%\"superseded_by\"%")]
+      [SQLValue(RunSubject.pipeline(pipeline)), SQLValue(pipeline), .text("%\"superseded_by\"%")]
     ) { found = Self.runRecord($0) }
     return found
   }

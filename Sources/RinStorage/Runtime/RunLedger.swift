@@ -1,3 +1,5 @@
+import RinDomain
+
 extension StorageTransaction {
   static let runColumns = """
     id, job, pipeline, slot, as_of, shard, users, dry_run, status, host, pid, started_at,
@@ -14,10 +16,10 @@ extension StorageTransaction {
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
       """,
       [
-        .text(run.job), SQLValue(run.pipeline), SQLValue(run.slot), SQLValue(run.asOf),
-        .text(run.shard), SQLValue(run.users), SQLValue(run.dryRun), .text(run.status.rawValue),
-        .text(run.host), .integer(Int64(run.pid)), .integer(run.startedAt),
-        SQLValue(run.heartbeatAt), SQLValue(run.finishedAt), SQLValue(run.counts),
+        SQLValue(run.job), SQLValue(run.pipeline), SQLValue(slot: run.slot), SQLValue(date: run.asOf),
+        SQLValue(run.shard), SQLValue(run.users), SQLValue(run.dryRun), .text(run.status.rawValue),
+        .text(run.host), .integer(Int64(run.pid)), SQLValue(seconds: run.startedAt),
+        SQLValue(seconds: run.heartbeatAt), SQLValue(seconds: run.finishedAt), SQLValue(run.counts),
         SQLValue(run.error),
       ]
     ) { id = $0.int64(0) ?? 0 }
@@ -25,26 +27,29 @@ extension StorageTransaction {
   }
 
   public func finishRun(
-    id: Int64, status: RunRecord.Status, finishedAt: Int64, counts: String?, error: String?
+    id: Int64, status: RunRecord.Status, finishedAt: UTCInstant, counts: String?, error: String?
   ) throws {
     try sql.execute(
       "UPDATE job_runs SET status = ?, finished_at = ?, counts = ?, error = ? WHERE id = ?",
-      [.text(status.rawValue), .integer(finishedAt), SQLValue(counts), SQLValue(error), .integer(id)])
+      [
+        .text(status.rawValue), SQLValue(seconds: finishedAt), SQLValue(counts), SQLValue(error),
+        .integer(id),
+      ])
   }
 
-  public func heartbeatRun(id: Int64, at instant: Int64) throws {
+  public func heartbeatRun(id: Int64, at instant: UTCInstant) throws {
     try sql.execute(
       "UPDATE job_runs SET heartbeat_at = ? WHERE id = ?",
-      [.integer(instant), .integer(id)])
+      [SQLValue(seconds: instant), .integer(id)])
   }
 
   /// Marks a run whose holder died `abandoned`, if it still claims to be running. False when its
   /// row was already final (the holder died after recording its end, before giving back its lease).
   @discardableResult
-  public func abandonRun(id: Int64, at instant: Int64, reason: String) throws -> Bool {
+  public func abandonRun(id: Int64, at instant: UTCInstant, reason: String) throws -> Bool {
     try sql.execute(
       "UPDATE job_runs SET status = 'abandoned', finished_at = ?, error = ? WHERE id = ? AND status = 'running'",
-      [.integer(instant), .text(reason), .integer(id)]) > 0
+      [SQLValue(seconds: instant), .text(reason), .integer(id)]) > 0
   }
 
   /// Runs this host's processes claim to be running, with their pids: for finding those whose
@@ -55,25 +60,27 @@ extension StorageTransaction {
       "SELECT \(Self.runColumns) FROM job_runs WHERE status = 'running' AND host = ? ORDER BY id",
       [.text(host)]
     ) { row in
-      result.append(Self.runRecord(row))
+      if let record = Self.runRecord(row) { result.append(record) }
     }
     return result
   }
 
   /// Ends every run that `pid` on `host` still claims to be running as `interrupted` with
   /// `reason`, and gives back its leases: a process that stops at once records its own end.
-  /// Returns the runs so ended (job names).
+  /// Returns what the runs so ended ran.
   @discardableResult
-  public func interruptRuns(host: String, pid: Int32, at instant: Int64, reason: String) throws -> [String] {
-    var jobs: [String] = []
+  public func interruptRuns(host: String, pid: Int32, at instant: UTCInstant, reason: String) throws
+    -> [RunSubject]
+  {
+    var jobs: [RunSubject] = []
     try sql.forEachRow(
       """
       UPDATE job_runs SET status = 'interrupted', finished_at = ?, error = ?
       WHERE status = 'running' AND host = ? AND pid = ? RETURNING job
       """,
-      [.integer(instant), .text(reason), .text(host), .integer(Int64(pid))]
+      [SQLValue(seconds: instant), .text(reason), .text(host), .integer(Int64(pid))]
     ) { row in
-      jobs.append(row.text(0) ?? "")
+      if let job = row.subject(0) { jobs.append(job) }
     }
     try sql.execute(
       "DELETE FROM job_leases WHERE host = ? AND pid = ?", [.text(host), .integer(Int64(pid))])
@@ -82,15 +89,15 @@ extension StorageTransaction {
 
   public struct RunQuery: Sendable {
     public var id: Int64?
-    public var job: String?
-    public var pipeline: String?
+    public var job: RunSubject?
+    public var pipeline: PipelineName?
     public var status: RunRecord.Status?
-    /// Only runs started at or after this time (seconds).
-    public var startedSince: Int64?
+    /// Only runs started at or after this instant.
+    public var startedSince: UTCInstant?
     public var limit: Int
     public init(
-      job: String? = nil, pipeline: String? = nil, status: RunRecord.Status? = nil,
-      startedSince: Int64? = nil,
+      job: RunSubject? = nil, pipeline: PipelineName? = nil, status: RunRecord.Status? = nil,
+      startedSince: UTCInstant? = nil,
       limit: Int = 20
     ) {
       self.job = job
@@ -111,11 +118,11 @@ extension StorageTransaction {
     }
     if let job = query.job {
       conditions.append("job = ?")
-      arguments.append(.text(job))
+      arguments.append(SQLValue(job))
     }
     if let pipeline = query.pipeline {
       conditions.append("pipeline = ?")
-      arguments.append(.text(pipeline))
+      arguments.append(SQLValue(pipeline))
     }
     if let status = query.status {
       conditions.append("status = ?")
@@ -123,7 +130,7 @@ extension StorageTransaction {
     }
     if let since = query.startedSince {
       conditions.append("started_at >= ?")
-      arguments.append(.integer(since))
+      arguments.append(SQLValue(seconds: since))
     }
     let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
     arguments.append(.integer(Int64(query.limit)))
@@ -131,19 +138,22 @@ extension StorageTransaction {
     try sql.forEachRow(
       "SELECT \(Self.runColumns) FROM job_runs \(filter) ORDER BY id DESC LIMIT ?", arguments
     ) { row in
-      result.append(Self.runRecord(row))
+      if let record = Self.runRecord(row) { result.append(record) }
     }
     return result
   }
 
-  /// A row selected with `runColumns`.
-  static func runRecord(_ row: any SQLRowReader) -> RunRecord {
-    RunRecord(
-      id: row.int64(0) ?? 0, job: row.text(1) ?? "", pipeline: row.text(2), slot: row.text(3),
-      asOf: row.text(4), shard: row.text(5) ?? "", users: row.text(6),
+  /// A row selected with `runColumns`; nil for a row whose job or shard no release of rinjobs
+  /// writes (not a job of this build, not `all` or `K/N`).
+  static func runRecord(_ row: any SQLRowReader) -> RunRecord? {
+    guard let job = row.subject(1), let shard = row.shard(5) else { return nil }
+    return RunRecord(
+      id: row.int64(0) ?? 0, job: job, pipeline: row.pipeline(2), slot: row.slot(3),
+      asOf: row.date(4), shard: shard, users: row.text(6),
       dryRun: row.int64(7) == 1, status: RunRecord.Status(rawValue: row.text(8) ?? "") ?? .failed,
-      host: row.text(9) ?? "", pid: Int32(row.int64(10) ?? 0), startedAt: row.int64(11) ?? 0,
-      heartbeatAt: row.int64(12), finishedAt: row.int64(13), counts: row.text(14),
+      host: row.text(9) ?? "", pid: Int32(row.int64(10) ?? 0),
+      startedAt: row.instant(11) ?? UTCInstant(seconds: 0),
+      heartbeatAt: row.instant(12), finishedAt: row.instant(13), counts: row.text(14),
       error: row.text(15))
   }
 
@@ -156,16 +166,17 @@ extension StorageTransaction {
 
 extension StorageTransaction {
   /// When the job last finished a real run successfully (for the metrics file).
-  public func lastSuccessfulFinish(job: String) throws -> Int64? {
+  public func lastSuccessfulFinish(job: RunSubject) throws -> UTCInstant? {
     try sql.fetchInt(
       "SELECT max(finished_at) FROM job_runs WHERE job = ? AND status = 'succeeded' AND dry_run = 0",
-      [.text(job)])
+      [SQLValue(job)]
+    ).map(UTCInstant.init(seconds:))
   }
 
-  public func failedRunCount(job: String) throws -> Int {
+  public func failedRunCount(job: RunSubject) throws -> Int {
     Int(
       try sql.fetchInt(
         "SELECT count(*) FROM job_runs WHERE job = ? AND status = 'failed'",
-        [.text(job)]) ?? 0)
+        [SQLValue(job)]) ?? 0)
   }
 }

@@ -19,7 +19,7 @@ struct PipelineDryRunTests {
     #expect(try fixture.db.contentDigest() == before, "nothing committed")
     let run = try #require(report.runs.first)
     let badges = try #require(run.jobs.last)
-    #expect(badges.job == "badge-recount")
+    #expect(badges.job.rawValue == "badge-recount")
     // Only the score badge daily-score set (uncommitted) makes user 1's counts non-zero: one
     // silent badge notification would be queued, and its payload shows the score badge.
     #expect(badges.changes.notifications == ["badge": 1])
@@ -55,7 +55,7 @@ struct PipelineDryRunTests {
     #expect(jobCounts.contains("score_snapshots"))
     // A dry run is not a run of the slot: the real trigger still runs it.
     let real = try await fixture.run(now: "2026-11-22T02:32:00Z")
-    #expect(real.runs.map(\.slot) == ["2026-11-22T02:30:00Z"])
+    #expect(real.runs.map(\.slot?.description) == ["2026-11-22T02:30:00Z"])
   }
 
   @Test(arguments: Backend.available) func theRealRunThenDoesWhatTheDryRunReported(backend: Backend)

@@ -28,14 +28,14 @@ struct PipelineFixture {
   }
 
   static func pipeline(
-    _ name: String = "scores", _ schedule: String = "30 2 * * *", zone: String = "UTC",
+    _ name: PipelineName = "scores", _ schedule: String = "30 2 * * *", zone: String = "UTC",
     jobs: [JobName] = [.dailyScore, .badgeRecount]
   ) throws -> PipelineConfig {
     PipelineConfig(name: name, schedule: try CronExpression(parsing: schedule), timezone: zone, jobs: jobs)
   }
 
   func run(
-    _ name: String = "scores", now: String, scheduled: Bool = true,
+    _ name: PipelineName = "scores", now: String, scheduled: Bool = true,
     catchUp: PipelineRunOptions.CatchUp? = nil,
     maxAge: Duration? = nil, dryRun: Bool = false,
     jobs: @escaping PipelineRunner.JobLookup = { JobCatalog.job($0) }
@@ -48,17 +48,17 @@ struct PipelineFixture {
     options.now = .init(seconds: try Self.instant(now))
     let runner = PipelineRunner(
       config: config, storage: db.storage, logger: Logger(label: "test"), jobs: jobs)
-    guard let pipeline = config.pipeline(named: name) else { throw FixtureError.noPipeline(name) }
+    guard let pipeline = config.pipeline(named: name) else { throw FixtureError.noPipeline(name.rawValue) }
     return await runner.run(pipeline, options: options)
   }
 
-  func status(_ name: String = "scores", now: String, lookBack: Duration = .seconds(7 * 86_400)) throws
+  func status(_ name: PipelineName = "scores", now: String, lookBack: Duration = .seconds(7 * 86_400)) throws
     -> PipelineStatus
   {
-    guard let pipeline = config.pipeline(named: name) else { throw FixtureError.noPipeline(name) }
+    guard let pipeline = config.pipeline(named: name) else { throw FixtureError.noPipeline(name.rawValue) }
     return try PipelineStatus.compute(
-      pipeline, storage: db.storage, now: try Self.instant(now), lookBack: lookBack,
-      grace: PipelineRunOptions.defaultGrace, staleBefore: 0)
+      pipeline, storage: db.storage, now: UTCInstant(seconds: try Self.instant(now)), lookBack: lookBack,
+      grace: PipelineRunOptions.defaultGrace, staleBefore: UTCInstant(seconds: 0))
   }
 
   /// Real pipeline rows per slot, read straight from the database.

@@ -135,7 +135,7 @@ struct RuntimeContractTests {
     let job = RecordingJob()
     let summary = await db.run(
       job, options, environment: RuntimeEnvironment(variables: ["JOB_COMPLETION_INDEX": "1"]))
-    #expect(summary.shard == "1/2")
+    #expect(summary.shard.description == "1/2")
     #expect(job.seen.withLock { $0 } == [1, 3, 5])
     let missing = await db.run(RecordingJob(), options, environment: RuntimeEnvironment(variables: [:]))
     #expect(missing.exitCode == .usage)
@@ -144,7 +144,7 @@ struct RuntimeContractTests {
   @Test(arguments: Backend.available) func theLedgerRecordsCountsOfEveryRun(backend: Backend) async throws {
     let db = try Self.usersDatabase(backend)
     _ = await db.run(BadgeRecountJob(), TestClock.options())
-    let runs = try db.storage.read { try $0.runs(.init(job: "badge-recount")) }
+    let runs = try db.storage.read { try $0.runs(.init(job: .job(.badgeRecount))) }
     #expect(runs.count == 1)
     #expect(runs[0].status == .succeeded)
     #expect(runs[0].counts?.contains("\"users_processed\":5") == true)

@@ -1,3 +1,4 @@
+import RinDomain
 import RinTestSupport
 import Testing
 
@@ -13,13 +14,14 @@ struct StorageDryRunTests {
     _ = try storage.write {
       try $0.insertRun(
         RunRecord(
-          job: "dry-run-test", asOf: nil, shard: "all", dryRun: true, status: .running, host: "h", pid: 1,
-          startedAt: 0))
+          job: .job(.badgeRecount), asOf: nil, shard: .all, dryRun: true, status: .running,
+          host: "dry-run-test",
+          pid: 1, startedAt: UTCInstant(seconds: 0)))
     }
   }
 
   static func runs(_ storage: Storage) throws -> Int64 {
-    try storage.read { try $0.sql.fetchInt("SELECT count(*) FROM job_runs WHERE job = 'dry-run-test'") ?? 0 }
+    try storage.read { try $0.sql.fetchInt("SELECT count(*) FROM job_runs WHERE host = 'dry-run-test'") ?? 0 }
   }
 
   @Test(arguments: Backend.available) func writesAreSeenInsideAndRolledBackAfterEvenOnAThrow(backend: Backend)

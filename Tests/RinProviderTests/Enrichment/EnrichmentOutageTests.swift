@@ -155,7 +155,8 @@ extension EnrichmentEndToEnd.EnrichmentOutageTests {
     #expect(seconds < OutageFixture.boundSeconds, "ran \(seconds) s")
     let report = try #require(JSONText.decode(PipelineReport.self, from: result.stdout), "\(result.stdout)")
     let jobs = try #require(report.runs.last?.jobs)
-    #expect(jobs.map(\.job) == ["enrichment-fetch", "circle-patterns", "daily-score", "badge-recount"])
+    #expect(
+      jobs.map(\.job.rawValue) == ["enrichment-fetch", "circle-patterns", "daily-score", "badge-recount"])
     #expect(jobs.allSatisfy { $0.status == .succeeded })
     #expect(jobs.first?.provider?.available == false)
     #expect(f.stub.requestCount <= OutageFixture.failures + OutageFixture.concurrency)

@@ -216,7 +216,7 @@ struct CronScheduleTests {
     let overlap = try #require(london.next(from: october25))
     #expect(
       overlap.ruleNote == "fall back: 01:30 happens twice on 2026-10-25; fires at the first (UTC+01:00) only")
-    #expect(overlap.slot == "2026-10-25T00:30:00Z")
+    #expect(overlap.slot.description == "2026-10-25T00:30:00Z")
   }
 
   @Test func slotNamesRoundTrip() throws {

@@ -1,0 +1,2 @@
+/// As its name: summaries print `"job": "daily-score"`.
+extension JobName: Codable {}
