@@ -40,14 +40,14 @@ struct PlanCommand: AsyncParsableCommand {
 
   func run() async throws {
     try await CLIFailure.reporting("rinjobs plan") {
-      let start = from?.seconds ?? Int64(Date().timeIntervalSince1970)
+      let start = from ?? RuntimeEnvironment().now
       let plans = try pipelinesToPlan().map { entry in
         PipelinePlan(
           name: entry.name, schedule: entry.schedule.expression.text, timezone: entry.zone,
           fires: Array(entry.schedule.fires(from: start).prefix(count)).map(PlannedFire.init))
       }
       if json {
-        print(JSONText.encode(PlanOutput(from: SlotInstant.format(start), pipelines: plans)) ?? "{}")
+        print(JSONText.encode(PlanOutput(from: start.description, pipelines: plans)) ?? "{}")
       } else {
         print(PlanText.render(plans, from: start))
       }
@@ -117,13 +117,13 @@ struct PlannedFire: Encodable {
 }
 
 enum PlanText {
-  static func render(_ plans: [PipelinePlan], from start: Int64) -> String {
+  static func render(_ plans: [PipelinePlan], from start: UTCInstant) -> String {
     guard !plans.isEmpty else { return "no pipelines configured" }
     var lines: [String] = []
     for (index, plan) in plans.enumerated() {
       if index > 0 { lines.append("") }
       lines.append(
-        "\(plan.name)  \"\(plan.schedule)\" in \(plan.timezone), from \(SlotInstant.format(start))")
+        "\(plan.name)  \"\(plan.schedule)\" in \(plan.timezone), from \(start)")
       lines.append("  UTC                   local (\(plan.timezone))")
       for fire in plan.fires {
         let mark = fire.note.map { "  * \($0)" } ?? ""

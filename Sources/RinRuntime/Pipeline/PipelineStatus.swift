@@ -70,9 +70,9 @@ public struct PipelineStatus: Sendable, Encodable {
     var status = PipelineStatus(
       pipeline: pipeline.name, schedule: pipeline.schedule.text, timezone: pipeline.timezone,
       windowStart: start.description, now: now.description, lastRun: lastRun,
-      nextSlot: schedule.next(from: now.seconds + 1)?.slot.description)
+      nextSlot: schedule.next(from: now + .seconds(1))?.slot.description)
     status.paused = paused
-    let fires = schedule.fires(from: start.seconds, through: now.seconds)
+    let fires = schedule.fires(from: start, through: now)
     let states = try SlotState.load(
       fires, pipeline: pipeline.name, storage: storage, staleBefore: staleBefore)
     for fire in fires {

@@ -19,10 +19,10 @@ public struct SlotPlan: Sendable {
     schedule: CronSchedule, now: UTCInstant, options: PipelineRunOptions,
     states load: ([FireTime]) throws -> [UTCInstant: SlotState]
   ) throws -> SlotPlan {
-    let due = schedule.fires(from: (now - options.grace).seconds + 1, through: now.seconds).last
+    let due = schedule.fires(from: now - options.grace + .seconds(1), through: now).last
     var candidates: [FireTime] = []
     if let maxAge = options.maxAge, options.catchUp != nil {
-      candidates = schedule.fires(from: (now - maxAge).seconds, through: now.seconds)
+      candidates = schedule.fires(from: now - maxAge, through: now)
     }
     if options.scheduled, let due, !candidates.contains(due) { candidates.append(due) }
     let states = try load(candidates)
@@ -79,7 +79,7 @@ public struct SlotPlan: Sendable {
   }
 
   private static func notDue(schedule: CronSchedule, now: UTCInstant, grace: Duration) -> String {
-    let next = schedule.next(from: now.seconds + 1).map { "; next slot \($0.slot)" } ?? ""
+    let next = schedule.next(from: now + .seconds(1)).map { "; next slot \($0.slot)" } ?? ""
     return "not due: no slot in the last \(DurationFormat.format(grace)) (the grace window)\(next)"
   }
 }

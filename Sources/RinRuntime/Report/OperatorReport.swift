@@ -86,10 +86,10 @@ public struct OperatorReport: Sendable, Encodable {
       try status.addProviderHealth(pipeline, config: config, storage: storage)
       var fires: [String] = []
       if let schedule = CronSchedule(pipeline: pipeline) {
-        var from = now.seconds + 1
+        var from = now + .seconds(1)
         while fires.count < 3, let fire = schedule.next(from: from) {
           fires.append(fire.slot.description)
-          from = fire.instant + 1
+          from = fire.instant + .seconds(1)
         }
       }
       return Pipeline(status: status, nextFires: fires)

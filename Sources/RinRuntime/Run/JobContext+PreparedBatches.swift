@@ -15,7 +15,7 @@ extension JobContext {
     var after = try startWalk(selection)
     defer { progress?.finish() }
     // Sized by the transaction's time only: `prepare` holds none.
-    var sizer = BatchSizer(ceiling: batchSize, target: batchTargetSeconds)
+    var sizer = BatchSizer(ceiling: batchSize, target: batchTarget)
     while true {
       try throwIfStopped(after: after)
       let size = sizer.size
@@ -34,7 +34,7 @@ extension JobContext {
             try body(batch, prepared)
             return try finish(batch)
           }
-          sizer.record(users: ids.count, seconds: (ContinuousClock.now - started).inSeconds)
+          sizer.record(users: ids.count, time: ContinuousClock.now - started)
           break
         } catch let error as StorageError where error.isContention && storage.isPostgres {
           attempt += 1

@@ -43,8 +43,8 @@ public final class JobContext {
   var stopReason: SkipReason?
   /// Time spent paused for the database's health or after giving way to a lock.
   public internal(set) var paused = PausedTime()
-  /// How long a batch's transaction aims to take (`storage.batch_target`), seconds.
-  var batchTargetSeconds: Double?
+  /// How long a batch's transaction aims to take (`storage.batch_target`).
+  var batchTarget: Duration?
   /// `storage.max_replica_lag`, on PostgreSQL: nil checks no standby.
   var maxReplicaLag: Duration?
 
@@ -78,7 +78,7 @@ public final class JobContext {
     let selection = self.selection(liveAt: liveAt)
     var after = try startWalk(selection)
     defer { progress?.finish() }
-    var sizer = BatchSizer(ceiling: batchSize, target: batchTargetSeconds)
+    var sizer = BatchSizer(ceiling: batchSize, target: batchTarget)
     while true {
       try throwIfStopped(after: after)
       try pauseWhileUnhealthy(after: after)
@@ -96,8 +96,7 @@ public final class JobContext {
             return (try finish(batch), last)
           }
           if let outcome {
-            sizer.record(
-              users: outcome.counts.usersProcessed, seconds: (ContinuousClock.now - started).inSeconds)
+            sizer.record(users: outcome.counts.usersProcessed, time: ContinuousClock.now - started)
           }
           break
         } catch let error as StorageError where error.isContention && storage.isPostgres {

@@ -153,7 +153,7 @@ extension JobRunner {
       progress: ProgressBar(label: job.rawValue, logger: run.logger, environment: environment.variables))
     context.environment = options.dryRun ? dryRunVariables : environment.variables
     context.fullPass = options.full
-    context.batchTargetSeconds = config.storage.batchTarget(isPostgres: storage.isPostgres)?.inSeconds
+    context.batchTarget = config.storage.batchTarget(isPostgres: storage.isPostgres)
     context.maxReplicaLag = storage.isPostgres ? config.storage.maxReplicaLag : nil
     context.deadline = config.jobs.timeout(for: job).map {
       RunDeadline(job: job, timeout: $0, at: run.started + $0)

@@ -26,18 +26,18 @@ public struct CronSchedule: Sendable {
   }
 
   /// Fire times at or after `start`, ascending, lazily.
-  public func fires(from start: Int64) -> FireSequence {
+  public func fires(from start: UTCInstant) -> FireSequence {
     FireSequence(schedule: self, start: start)
   }
 
   /// The first fire time at or after `start`.
-  public func next(from start: Int64) -> FireTime? {
+  public func next(from start: UTCInstant) -> FireTime? {
     var iterator = fires(from: start).makeIterator()
     return iterator.next()
   }
 
   /// Every fire time in [`start`, `end`], ascending.
-  public func fires(from start: Int64, through end: Int64) -> [FireTime] {
+  public func fires(from start: UTCInstant, through end: UTCInstant) -> [FireTime] {
     var result: [FireTime] = []
     for fire in fires(from: start) {
       guard fire.instant <= end else { break }
@@ -61,8 +61,8 @@ public struct CronSchedule: Sendable {
           constant.map { offset in
             [
               FireTime(
-                instant: wall.secondsAsIfUTC - Int64(offset), scheduled: wall, offsetSeconds: offset,
-                adjustment: nil)
+                instant: UTCInstant(seconds: wall.secondsAsIfUTC - Int64(offset)), scheduled: wall,
+                offsetSeconds: offset, adjustment: nil)
             ]
           } ?? resolvedFires(wall)
         for fire in fires {
@@ -89,13 +89,14 @@ public struct CronSchedule: Sendable {
       }
     return fires.map { instant, adjustment in
       FireTime(
-        instant: instant, scheduled: wall, offsetSeconds: clock.offset(at: instant), adjustment: adjustment)
+        instant: UTCInstant(seconds: instant), scheduled: wall, offsetSeconds: clock.offset(at: instant),
+        adjustment: adjustment)
     }
   }
 
   /// The zone's calendar date at `instant`.
-  func localDate(of instant: Int64) -> CalendarDate {
-    CalendarDate(utcInstant: instant + Int64(clock.offset(at: instant)))
+  func localDate(of instant: UTCInstant) -> CalendarDate {
+    CalendarDate(utcInstant: instant.seconds + Int64(clock.offset(at: instant.seconds)))
   }
 
   /// 0 = Sunday … 6 = Saturday; 1970-01-01 was a Thursday.

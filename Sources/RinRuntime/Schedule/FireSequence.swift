@@ -5,7 +5,7 @@ import RinDomain
 /// eight years apart) takes a few hundred steps.
 public struct FireSequence: Sequence, Sendable {
   let schedule: CronSchedule
-  let start: Int64
+  let start: UTCInstant
 
   /// Every valid schedule fires within 8 years (Feb 29 across a skipped leap year); past this
   /// many years the walk gives up rather than loop.
@@ -13,19 +13,20 @@ public struct FireSequence: Sequence, Sendable {
 
   public struct Iterator: IteratorProtocol {
     let schedule: CronSchedule
-    let start: Int64
+    let start: UTCInstant
     let lastDay: CalendarDate
     var day: CalendarDate
     var pending: [FireTime] = []
     var index = 0
-    var lastEmitted = Int64.min
+    /// Nil before the first.
+    var lastEmitted: UTCInstant?
 
     public mutating func next() -> FireTime? {
       while true {
         while index < pending.count {
           let fire = pending[index]
           index += 1
-          guard fire.instant >= start, fire.instant > lastEmitted else { continue }
+          guard fire.instant >= start, lastEmitted.map({ fire.instant > $0 }) ?? true else { continue }
           lastEmitted = fire.instant
           return fire
         }

@@ -16,15 +16,14 @@ public struct FireTime: Sendable, Hashable {
     case fallBackSecondOccurrence
   }
 
-  /// Unix seconds, UTC.
-  public let instant: Int64
+  public let instant: UTCInstant
   /// The wall time the schedule names.
   public let scheduled: LocalDateTime
   /// The zone's offset from UTC at `instant`, in seconds.
   public let offsetSeconds: Int
   public let adjustment: Adjustment?
 
-  public init(instant: Int64, scheduled: LocalDateTime, offsetSeconds: Int, adjustment: Adjustment?) {
+  public init(instant: UTCInstant, scheduled: LocalDateTime, offsetSeconds: Int, adjustment: Adjustment?) {
     self.instant = instant
     self.scheduled = scheduled
     self.offsetSeconds = offsetSeconds
@@ -35,7 +34,7 @@ public struct FireTime: Sendable, Hashable {
   public var local: LocalDateTime { LocalDateTime(instant: instant, offsetSeconds: offsetSeconds) }
 
   /// The slot this fire time is, as the run ledger keeps it (in ISO 8601).
-  public var slot: UTCInstant { UTCInstant(seconds: instant) }
+  public var slot: UTCInstant { instant }
 
   /// A sentence for `rinjobs plan`, nil when no rule applied.
   public var ruleNote: String? {

@@ -14,8 +14,8 @@ public struct LocalDateTime: Sendable, Hashable, Comparable, CustomStringConvert
   }
 
   /// The wall-clock time that `instant` shows at `offsetSeconds` from UTC.
-  public init(instant: Int64, offsetSeconds: Int) {
-    let shifted = instant + Int64(offsetSeconds)
+  public init(instant: UTCInstant, offsetSeconds: Int) {
+    let shifted = instant.seconds + Int64(offsetSeconds)
     let date = CalendarDate(utcInstant: shifted)
     let secondOfDay = Int(shifted - date.startOfDayUTC)
     self.init(date: date, hour: secondOfDay / 3_600, minute: secondOfDay % 3_600 / 60)

@@ -52,31 +52,31 @@ struct BatchSizerTests {
   @Test func withoutATargetEveryBatchIsTheCeiling() {
     var sizer = BatchSizer(ceiling: 500, target: nil)
     #expect(sizer.size == 500)
-    sizer.record(users: 500, seconds: 30)
+    sizer.record(users: 500, time: .seconds(30))
     #expect(sizer.size == 500)
   }
 
   @Test func itStartsSmallAndGrowsAtMostTwofoldTowardTheTarget() {
-    var sizer = BatchSizer(ceiling: 500, target: 0.2)
+    var sizer = BatchSizer(ceiling: 500, target: .seconds(0.2))
     #expect(sizer.size == 25)
-    sizer.record(users: 25, seconds: 0.005)  // 0.2 ms a user: the target allows 1,000
+    sizer.record(users: 25, time: .seconds(0.005))  // 0.2 ms a user: the target allows 1,000
     #expect(sizer.size == 50)
-    sizer.record(users: 50, seconds: 0.01)
+    sizer.record(users: 50, time: .seconds(0.01))
     #expect(sizer.size == 100)
-    sizer.record(users: 100, seconds: 0.02)
+    sizer.record(users: 100, time: .seconds(0.02))
     #expect(sizer.size == 200)
-    sizer.record(users: 200, seconds: 0.04)
+    sizer.record(users: 200, time: .seconds(0.04))
     #expect(sizer.size == 400)
-    sizer.record(users: 400, seconds: 0.08)
+    sizer.record(users: 400, time: .seconds(0.08))
     #expect(sizer.size == 500, "never past batch_size")
-    #expect(BatchSizer(ceiling: 2, target: 0.2).size == 2, "a small batch_size starts whole")
+    #expect(BatchSizer(ceiling: 2, target: .seconds(0.2)).size == 2, "a small batch_size starts whole")
   }
 
   @Test func aSlowBatchShrinksTheNextToTheTargetAtOnce() {
-    var sizer = BatchSizer(ceiling: 500, target: 0.2)
-    sizer.record(users: 25, seconds: 0.5)  // 20 ms a user
+    var sizer = BatchSizer(ceiling: 500, target: .seconds(0.2))
+    sizer.record(users: 25, time: .seconds(0.5))  // 20 ms a user
     #expect(sizer.size == 10)
-    sizer.record(users: 10, seconds: 5.0)  // 0.5 s a user: one at a time, never none
+    sizer.record(users: 10, time: .seconds(5.0))  // 0.5 s a user: one at a time, never none
     #expect(sizer.size == 1)
     sizer.halve()
     #expect(sizer.size == 1)

@@ -1,4 +1,5 @@
 import Foundation
+import RinDomain
 import RinTestSupport
 import Testing
 
@@ -34,7 +35,7 @@ enum ExpectedFire {
 
   static func describe(_ fire: FireTime) -> String {
     let formatter = ISO8601DateFormatter()
-    let text = formatter.string(from: Date(timeIntervalSince1970: Double(fire.instant)))
+    let text = formatter.string(from: Date(timeIntervalSince1970: Double(fire.instant.seconds)))
       .replacingOccurrences(of: ":00Z", with: "Z")
     switch fire.adjustment {
     case .springForwardGap: return text + " gap"
@@ -173,7 +174,7 @@ struct CronScheduleTests {
       expression: try CronExpression(parsing: row.expression),
       timeZone: try #require(TimeZone(identifier: row.zone)))
     let from = try #require(ExpectedFire.instant(row.from))
-    let fires = Array(schedule.fires(from: from).prefix(row.expected.count))
+    let fires = Array(schedule.fires(from: UTCInstant(seconds: from)).prefix(row.expected.count))
     #expect(fires.map(ExpectedFire.describe) == row.expected)
   }
 
@@ -183,7 +184,8 @@ struct CronScheduleTests {
         expression: try CronExpression(parsing: "*/15 * * * *"),
         timeZone: try #require(TimeZone(identifier: zone)))
       let from = try #require(ExpectedFire.instant("2026-01-01T00:00Z"))
-      let fires = schedule.fires(from: from, through: from + 365 * 86_400)
+      let fires = schedule.fires(
+        from: UTCInstant(seconds: from), through: UTCInstant(seconds: from + 365 * 86_400))
       #expect(zip(fires, fires.dropFirst()).allSatisfy { $0.instant < $1.instant })
       // 96 a day and the closing instant, less the repeated quarter hours of the fall-back (an
       // hour in New York and London, half an hour on Lord Howe Island). A spring-forward gap
@@ -202,7 +204,7 @@ struct CronScheduleTests {
       expression: try CronExpression(parsing: "30 2 * * *"),
       timeZone: try #require(TimeZone(identifier: "America/New_York")))
     let march8 = try #require(ExpectedFire.instant("2026-03-08T00:00Z"))
-    let gap = try #require(newYork.next(from: march8))
+    let gap = try #require(newYork.next(from: UTCInstant(seconds: march8)))
     #expect(
       gap.ruleNote
         == "spring forward: 02:30 does not exist on 2026-03-08; fires at 03:00, the first instant after the gap"
@@ -213,7 +215,7 @@ struct CronScheduleTests {
       expression: try CronExpression(parsing: "30 1 * * *"),
       timeZone: try #require(TimeZone(identifier: "Europe/London")))
     let october25 = try #require(ExpectedFire.instant("2026-10-25T00:00Z"))
-    let overlap = try #require(london.next(from: october25))
+    let overlap = try #require(london.next(from: UTCInstant(seconds: october25)))
     #expect(
       overlap.ruleNote == "fall back: 01:30 happens twice on 2026-10-25; fires at the first (UTC+01:00) only")
     #expect(overlap.slot.description == "2026-10-25T00:30:00Z")
