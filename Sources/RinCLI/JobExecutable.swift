@@ -1,9 +1,10 @@
 import ArgumentParser
+import RinDomain
 
 /// The entry point of the `rin-JOB` executables.
 public enum JobExecutable {
-  public static func main(job: String) async {
-    await RunCommand.main([job] + CommandLine.arguments.dropFirst())
+  public static func main(job: JobName) async {
+    await RunCommand.main([job.rawValue] + CommandLine.arguments.dropFirst())
   }
 }
 

@@ -1,4 +1,4 @@
 import RinCLI
 
 // `rin-badge-recount ARGS` behaves exactly as `rinjobs run badge-recount ARGS`.
-await JobExecutable.main(job: "badge-recount")
+await JobExecutable.main(job: .badgeRecount)

@@ -1,4 +1,4 @@
 import RinCLI
 
 // `rin-daily-score ARGS` behaves exactly as `rinjobs run daily-score ARGS`.
-await JobExecutable.main(job: "daily-score")
+await JobExecutable.main(job: .dailyScore)

@@ -1,4 +1,4 @@
 import RinCLI
 
 // `rin-upcoming-birthdays ARGS` behaves exactly as `rinjobs run upcoming-birthdays ARGS`.
-await JobExecutable.main(job: "upcoming-birthdays")
+await JobExecutable.main(job: .upcomingBirthdays)

@@ -1,3 +1,4 @@
+import RinDomain
 import RinStorage
 
 extension PipelineStatus {
@@ -10,11 +11,11 @@ extension PipelineStatus {
     guard pipeline.jobs.contains(.enrichmentFetch), let provider = config.jobs.enrichmentFetch.provider,
       let record = try storage.read({ try $0.providerBreaker(provider: provider.name) })
     else { return }
-    let coolDown = provider.circuitBreaker.coolDown.components.seconds
+    let coolDown = provider.circuitBreaker.coolDown
     providers.append(
       ProviderHealth(
         provider: record.provider, available: !record.isOpen, cause: record.cause,
-        keysDeferred: record.keysDeferred, openedAt: record.openedAt.map(SlotInstant.format),
-        nextProbeAfter: record.openedAt.map { SlotInstant.format($0 + coolDown) }, runID: record.runID))
+        keysDeferred: record.keysDeferred, openedAt: record.openedAt?.description,
+        nextProbeAfter: record.openedAt.map { ($0 + coolDown).description }, runID: record.runID))
   }
 }

@@ -1,10 +1,12 @@
+import RinDomain
+
 /// A provider's circuit breaker as the last real enrichment-fetch run left it (table
 /// `provider_breakers`). Ids, counts and a failure's kind only: no key, URL or answer.
-public struct ProviderBreakerRecord: Sendable, Equatable, Codable {
+public struct ProviderBreakerRecord: Sendable, Equatable {
   public var provider: String
   public var isOpen: Bool
   /// The job clock of the run that opened it; nil when closed.
-  public var openedAt: Int64?
+  public var openedAt: UTCInstant?
   /// What opened it ("unreachable", "timed out", "HTTP 503", …); nil when closed.
   public var cause: String?
   /// Keys the last run left for the next one because the breaker was open.
@@ -12,11 +14,11 @@ public struct ProviderBreakerRecord: Sendable, Equatable, Codable {
   /// The run that wrote this row.
   public var runID: Int64
   /// That run's job clock.
-  public var updatedAt: Int64
+  public var updatedAt: UTCInstant
 
   public init(
-    provider: String, isOpen: Bool, openedAt: Int64?, cause: String?, keysDeferred: Int, runID: Int64,
-    updatedAt: Int64
+    provider: String, isOpen: Bool, openedAt: UTCInstant?, cause: String?, keysDeferred: Int, runID: Int64,
+    updatedAt: UTCInstant
   ) {
     self.provider = provider
     self.isOpen = isOpen
@@ -49,9 +51,9 @@ extension StorageTransaction {
         updated_at = excluded.updated_at
       """,
       [
-        .text(record.provider), .text(record.isOpen ? "open" : "closed"), SQLValue(record.openedAt),
+        .text(record.provider), .text(record.isOpen ? "open" : "closed"), SQLValue(seconds: record.openedAt),
         SQLValue(record.cause), .integer(Int64(record.keysDeferred)), .integer(record.runID),
-        .integer(record.updatedAt),
+        SQLValue(seconds: record.updatedAt),
       ])
   }
 
@@ -67,9 +69,9 @@ extension StorageTransaction {
     ) { row in
       records.append(
         ProviderBreakerRecord(
-          provider: row.text(0) ?? "", isOpen: row.text(1) == "open", openedAt: row.int64(2),
-          cause: row.text(3),
-          keysDeferred: Int(row.int64(4) ?? 0), runID: row.int64(5) ?? 0, updatedAt: row.int64(6) ?? 0))
+          provider: row.text(0) ?? "", isOpen: row.text(1) == "open", openedAt: row.instant(2),
+          cause: row.text(3), keysDeferred: Int(row.int64(4) ?? 0), runID: row.int64(5) ?? 0,
+          updatedAt: row.instant(6) ?? UTCInstant(seconds: 0)))
     }
     return records
   }
