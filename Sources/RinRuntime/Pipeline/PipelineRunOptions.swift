@@ -45,8 +45,3 @@ public struct PipelineRunOptions: Sendable {
     return nil
   }
 }
-
-extension Duration {
-  /// Whole seconds, rounded down.
-  var wholeSeconds: Int64 { components.seconds }
-}

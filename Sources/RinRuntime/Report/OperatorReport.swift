@@ -16,7 +16,7 @@ public struct OperatorReport: Sendable, Encodable {
     public var job: JobName
     public var status: RunRecord.Status
     public var startedAt: String
-    public var started: Int64
+    public var started: UTCInstant
     /// Wall time, to the millisecond where the ledger has it.
     public var seconds: Double?
     /// The day the run computed (`as_of`), when the job has one.
@@ -24,7 +24,7 @@ public struct OperatorReport: Sendable, Encodable {
     /// Where the charts place the run: at its pipeline slot (a slot caught up later, or a demo's
     /// slots run at once, are drawn where their slots are); else on the day it computed for
     /// (a backfill's day), at the time of day it started; else when it started.
-    public var placedAt: Int64
+    public var placedAt: UTCInstant
     public var rowsRead: Int
     public var rowsPerSecond: Double?
     public var dryRun: Bool
@@ -176,10 +176,10 @@ extension OperatorReport.Run {
     // the day it computed, at the time of day it started.
     let day = CalendarDate(utcInstant: started)
     let onItsDay = record.asOf.map { $0 == day ? started : $0.startOfDayUTC + (started - day.startOfDayUTC) }
-    let placedAt = record.slot?.seconds ?? onItsDay ?? started
+    let placedAt = record.slot ?? onItsDay.map(UTCInstant.init(seconds:)) ?? record.startedAt
     self.init(
       id: record.id, job: job, status: record.status,
-      startedAt: record.startedAt.description, started: started, seconds: seconds,
+      startedAt: record.startedAt.description, started: record.startedAt, seconds: seconds,
       asOf: record.asOf, placedAt: placedAt, rowsRead: read,
       rowsPerSecond: seconds.map { Double(read) / max($0, counts?.durationSeconds == nil ? 1 : 0.001) },
       dryRun: record.dryRun,
@@ -202,10 +202,10 @@ extension OperatorReport.Run: Encodable {
     try container.encode(job, forKey: .job)
     try container.encode(status, forKey: .status)
     try container.encode(startedAt, forKey: .startedAt)
-    try container.encode(started, forKey: .started)
+    try container.encodeSeconds(started, forKey: .started)
     try container.encodeIfPresent(seconds, forKey: .seconds)
     try container.encodeText(asOf, forKey: .asOf)
-    try container.encode(placedAt, forKey: .placedAt)
+    try container.encodeSeconds(placedAt, forKey: .placedAt)
     try container.encode(rowsRead, forKey: .rowsRead)
     try container.encodeIfPresent(rowsPerSecond, forKey: .rowsPerSecond)
     try container.encode(dryRun, forKey: .dryRun)

@@ -111,7 +111,7 @@ struct ReportPage {
   var hasRuns: Bool
   var outputs: [Table]
 
-  init(_ report: OperatorReport, from: Int64, to: Int64) {
+  init(_ report: OperatorReport, from: UTCInstant, to: UTCInstant) {
     generatedAt = report.generatedAt
     since = report.since
     pipelines = report.pipelines.map(Self.pipeline)
@@ -159,7 +159,7 @@ struct ReportPage {
       } ?? "", isPaused: status.paused != nil)
   }
 
-  static func job(_ job: OperatorReport.JobRuns, from: Int64, to: Int64) -> JobView {
+  static func job(_ job: OperatorReport.JobRuns, from: UTCInstant, to: UTCInstant) -> JobView {
     func samples(_ value: (OperatorReport.Run) -> Double?) -> [RunChart.Sample] {
       job.runs.compactMap { run in
         value(run).map {
@@ -174,7 +174,11 @@ struct ReportPage {
     // The axis fits the runs there are: from a little before the first (a new install's runs
     // spread over the chart, not in a line at its right edge), or before the period's start
     // when a backfill computed days older than it.
-    let from = job.runs.map(\.placedAt).min().map { first in first - max(600, (to - first) / 20) } ?? from
+    let from =
+      job.runs.map(\.placedAt).min().map { first in
+        first - .seconds(max(600, (to.seconds - first.seconds) / 20))
+      }
+      ?? from
     return JobView(
       job: job.job.rawValue, runs: job.runs.count, failed: job.failed, interrupted: job.interrupted,
       dryRuns: job.dryRuns, hasDryRuns: job.dryRuns > 0,
@@ -190,7 +194,7 @@ struct ReportPage {
   }
 
   static func chart(
-    id: String, title: String, unit: String, _ samples: [RunChart.Sample], from: Int64, to: Int64
+    id: String, title: String, unit: String, _ samples: [RunChart.Sample], from: UTCInstant, to: UTCInstant
   ) -> ChartView {
     let chart = RunChart.make(samples, from: from, to: to)
     let values = samples.map(\.value)
@@ -215,7 +219,7 @@ struct ReportPage {
       },
       axisEnd: number(chart.axisEnd) + " " + unit, axisEndY: c(frame.top + 4), floorY: c(frame.floor),
       left: c(frame.left), right: c(frame.width - frame.right), labelY: c(frame.height - 6),
-      from: String(SlotInstant.format(from).prefix(10)), to: String(SlotInstant.format(to).prefix(10)),
+      from: String(from.description.prefix(10)), to: String(to.description.prefix(10)),
       empty: chart.points.isEmpty, clipped: chart.points.contains { $0.clipped })
   }
 
@@ -313,7 +317,7 @@ struct ReportPage {
 extension OperatorReport {
   /// The report as one self-contained HTML page.
   public func html() throws -> String {
-    let to = SlotInstant.parse(generatedAt) ?? 0
-    return try ReportPage(self, from: SlotInstant.parse(since) ?? to, to: to).render()
+    let to = UTCInstant(generatedAt) ?? UTCInstant(seconds: 0)
+    return try ReportPage(self, from: UTCInstant(since) ?? to, to: to).render()
   }
 }

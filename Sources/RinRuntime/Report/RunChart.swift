@@ -1,3 +1,5 @@
+import RinDomain
+
 /// One measure of a job's runs over the report's period (duration, rows read per second), placed
 /// in SVG coordinates. Time runs left to right over the whole period, so a gap is a gap; the
 /// value axis starts at 0 and ends at a round number. One run far above the others (a first
@@ -6,13 +8,13 @@
 /// and the outliers are drawn at the top, marked as cut off.
 public struct RunChart: Sendable, Equatable {
   public struct Sample: Sendable, Equatable {
-    public var time: Int64
+    public var time: UTCInstant
     public var value: Double
     /// A failed or interrupted run, drawn in another shape and colour.
     public var marked: Bool
     public var label: String
 
-    public init(time: Int64, value: Double, marked: Bool = false, label: String = "") {
+    public init(time: UTCInstant, value: Double, marked: Bool = false, label: String = "") {
       self.time = time
       self.value = value
       self.marked = marked
@@ -50,12 +52,14 @@ public struct RunChart: Sendable, Equatable {
   /// The line through the points, oldest first (SVG path data); empty without points.
   public var path: String
 
-  public static func make(_ samples: [Sample], from: Int64, to: Int64, frame: Frame = Frame()) -> RunChart {
+  public static func make(_ samples: [Sample], from: UTCInstant, to: UTCInstant, frame: Frame = Frame())
+    -> RunChart
+  {
     let ordered = samples.filter { $0.value.isFinite && $0.value >= 0 }.sorted { $0.time < $1.time }
     let end = axisEnd(for: ordered.map(\.value))
-    let span = Double(max(to - from, 0))
+    let span = Double(max(to.seconds - from.seconds, 0))
     let points = ordered.map { sample in
-      let offset = Double(min(max(sample.time, from), to) - from)
+      let offset = Double(min(max(sample.time, from), to).seconds - from.seconds)
       let x = frame.left + (span > 0 ? offset / span : 0.5) * frame.plotWidth
       let clipped = sample.value > end
       let y = frame.floor - min(sample.value, end) / end * frame.plotHeight

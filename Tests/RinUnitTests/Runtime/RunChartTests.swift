@@ -1,3 +1,4 @@
+import RinDomain
 import RinTestSupport
 import Testing
 
@@ -10,14 +11,16 @@ struct RunChartTests {
   let frame = RunChart.Frame()
 
   @Test func anEmptyPeriodHasNoPointsNoLineAndAnAxisOfOne() {
-    let chart = RunChart.make([], from: 0, to: 86_400)
+    let chart = RunChart.make([], from: UTCInstant(seconds: 0), to: UTCInstant(seconds: 86_400))
     #expect(chart.points.isEmpty)
     #expect(chart.path == "")
     #expect(chart.axisEnd == 1)
   }
 
   @Test func oneRunSitsAtItsTimeUnderARoundAxis() {
-    let chart = RunChart.make([.init(time: 43_200, value: 37)], from: 0, to: 86_400)
+    let chart = RunChart.make(
+      [.init(time: UTCInstant(seconds: 43_200), value: 37)], from: UTCInstant(seconds: 0),
+      to: UTCInstant(seconds: 86_400))
     let point = try! #require(chart.points.first)
     #expect(chart.axisEnd == 50)
     #expect(point.x == frame.left + frame.plotWidth / 2)
@@ -27,13 +30,17 @@ struct RunChartTests {
   }
 
   @Test func aPeriodOfNoLengthPutsItsRunsInTheMiddle() {
-    let chart = RunChart.make([.init(time: 5, value: 1)], from: 5, to: 5)
+    let chart = RunChart.make(
+      [.init(time: UTCInstant(seconds: 5), value: 1)], from: UTCInstant(seconds: 5),
+      to: UTCInstant(seconds: 5))
     #expect(chart.points.first?.x == frame.left + frame.plotWidth / 2)
   }
 
   @Test func anOutlierIsCutOffAtTheTopAndTheOthersKeepTheirHeight() {
-    let samples = [3.0, 4, 5, 4, 400].enumerated().map { RunChart.Sample(time: Int64($0) * 100, value: $1) }
-    let chart = RunChart.make(samples, from: 0, to: 400)
+    let samples = [3.0, 4, 5, 4, 400].enumerated().map {
+      RunChart.Sample(time: UTCInstant(seconds: Int64($0) * 100), value: $1)
+    }
+    let chart = RunChart.make(samples, from: UTCInstant(seconds: 0), to: UTCInstant(seconds: 400))
     // Upper quartile 4: the axis ends at 3 × 4 = 12, rounded up to 20, not at 400.
     #expect(chart.axisEnd == 20)
     let clipped = chart.points.filter(\.clipped)
@@ -60,8 +67,10 @@ struct RunChartTests {
 
   @Test func runsOutsideThePeriodAndNonsenseValuesStayInside() {
     let chart = RunChart.make(
-      [.init(time: -50, value: 2), .init(time: 500, value: 2), .init(time: 10, value: .nan)], from: 0, to: 100
-    )
+      [
+        .init(time: UTCInstant(seconds: -50), value: 2), .init(time: UTCInstant(seconds: 500), value: 2),
+        .init(time: UTCInstant(seconds: 10), value: .nan),
+      ], from: UTCInstant(seconds: 0), to: UTCInstant(seconds: 100))
     #expect(chart.points.map(\.x) == [frame.left, frame.left + frame.plotWidth])
   }
 }
