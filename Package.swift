@@ -159,8 +159,8 @@ let package = Package(
     .target(
       name: "RinTestSupport",
       dependencies: [
-        "RinJobs", "RinNormalize", "RinProviderStub", "RinReport", "RinRuntime", "RinSeed",
-        "RinStorage",
+        "RinDomain", "RinJobs", "RinNormalize", "RinProviderStub", "RinReport", "RinRuntime",
+        "RinSeed", "RinStorage",
         // Tests read the database directly, independently of the storage module they check.
         .product(name: "GRDB", package: "GRDB.swift"), "CLibPQ",
         .product(name: "Logging", package: "swift-log"),

@@ -67,19 +67,13 @@ public struct CalendarDate: Sendable, Hashable, Comparable, CustomStringConverti
   }
 
   /// The UTC date of an instant.
-  public init(utcInstant instant: UTCInstant) { self.init(utcInstant: instant.seconds) }
-
-  /// The UTC date of a Unix instant in seconds, for code that still holds raw seconds (the
-  /// runtime's schedule and ledger); everything else passes a `UTCInstant`.
-  public init(utcInstant seconds: Int64) {
+  public init(utcInstant instant: UTCInstant) {
+    let seconds = instant.seconds
     self.init(daysSinceEpoch: Int((seconds >= 0 ? seconds : seconds - 86_399) / 86_400))
   }
 
-  /// 00:00 UTC of this date, as Unix seconds (see `startOfDay` for the instant).
-  public var startOfDayUTC: Int64 { Int64(daysSinceEpoch) * 86_400 }
-
   /// 00:00 UTC of this date.
-  public var startOfDay: UTCInstant { UTCInstant(seconds: startOfDayUTC) }
+  public var startOfDay: UTCInstant { UTCInstant(seconds: Int64(daysSinceEpoch) * 86_400) }
 
   public func adding(days: Int) -> CalendarDate { CalendarDate(daysSinceEpoch: daysSinceEpoch + days) }
 

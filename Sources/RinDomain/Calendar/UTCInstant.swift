@@ -12,12 +12,12 @@ public struct UTCInstant: Sendable, Hashable, Comparable, CustomStringConvertibl
 
   /// Reads ISO 8601 with a zone (`Z` or an offset; a fraction of a second is dropped toward the
   /// past), or a bare `YYYY-MM-DD` taken as 00:00 UTC. Foundation's `ISO8601FormatStyle` reads
-  /// the zone without ICU (`ISO8601DateFormatter` loads ICU: 2.5 ms of every process); it is
+  /// the zone without ICU (`ISO8601DateFormatter` loads ICU, milliseconds of every process); it is
   /// lenient about the fields' ranges (an hour of 25, February 30th), so the date and the time
   /// of day are checked here first.
   public init?(_ text: String) {
     if let date = CalendarDate(text) {
-      self.init(seconds: date.startOfDayUTC)
+      self = date.startOfDay
       return
     }
     guard let (year, month, day, hour, minute, second) = DateText.dateAndTimeOfDay(text),
@@ -33,13 +33,10 @@ public struct UTCInstant: Sendable, Hashable, Comparable, CustomStringConvertibl
   }
 
   /// `2026-11-22T02:30:00Z`: fixed width, so the ledger's text columns sort in time order.
-  public var description: String { Self.text(seconds) }
-
-  /// Unix seconds as the text `description` gives. Written by hand rather than with
-  /// Foundation's `ISO8601DateFormatter`, whose first use loads ICU's calendar and number
-  /// formats: about 2.5 ms a process, paid by every shard worker and cron run (BENCHMARKS.md,
-  /// session 9).
-  public static func text(_ seconds: Int64) -> String {
+  /// Written by hand rather than with Foundation's `ISO8601DateFormatter`, whose first use
+  /// loads ICU's calendar and number formats, paid by every shard worker and cron run
+  /// (BENCHMARKS.md, session 9).
+  public var description: String {
     let day = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
     let second = Int(seconds - day * 86_400)
     let date = CalendarDate(daysSinceEpoch: Int(day))

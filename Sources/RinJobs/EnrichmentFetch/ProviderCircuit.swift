@@ -26,7 +26,7 @@ struct ProviderCircuit {
 
   var startState: CircuitBreaker.State {
     CircuitBreaker.startState(
-      openedAt: stored.flatMap { $0.isOpen ? $0.openedAt?.seconds : nil }, now: now, coolDown: coolDown)
+      openedAt: stored.flatMap { $0.isOpen ? $0.openedAt : nil }, now: now, coolDown: coolDown)
   }
 
   /// Told by the client when the breaker closes: that happens once per outage, at the probe.
@@ -55,7 +55,7 @@ struct ProviderCircuit {
   /// Opened by this run (it saw a failure: now), or still open from an earlier run; nil when closed.
   private func openedAt(_ breaker: CircuitBreaker) -> UTCInstant? {
     guard case .open(let cause) = breaker.state else { return nil }
-    return cause == nil ? (stored?.openedAt?.seconds ?? now) : now
+    return cause == nil ? (stored?.openedAt ?? now) : now
   }
 
   /// Records an opening as soon as a batch saw it.
@@ -85,9 +85,9 @@ struct ProviderCircuit {
     try context.write {
       try $0.saveProviderBreaker(
         ProviderBreakerRecord(
-          provider: provider, isOpen: !health.available, openedAt: openedAt.map(UTCInstant.init(seconds:)),
+          provider: provider, isOpen: !health.available, openedAt: openedAt,
           cause: health.cause, keysDeferred: health.keysDeferred, runID: runID,
-          updatedAt: UTCInstant(seconds: now)))
+          updatedAt: now))
     }
     recordedOpen = !health.available
   }

@@ -95,7 +95,7 @@ public struct OperatorReport: Sendable, Encodable {
       }
       return Pipeline(status: status, nextFires: fires)
     }
-    let today = CalendarDate(utcInstant: now.seconds)
+    let today = CalendarDate(utcInstant: now)
     let (records, outputs) = try storage.read { tx in
       (
         try tx.runs(.init(startedSince: since, limit: runsRead)),
@@ -136,7 +136,7 @@ public struct OperatorReport: Sendable, Encodable {
     var days: [String: EnrichmentDay] = [:]
     for (record, counts) in ledger where record.job == .job(.enrichmentFetch) && !record.dryRun {
       guard let counts else { continue }
-      let day = CalendarDate(utcInstant: record.startedAt.seconds).description
+      let day = CalendarDate(utcInstant: record.startedAt).description
       var entry = days[day] ?? EnrichmentDay(day: day)
       let detail = { (key: String) in Int(counts.details[key] ?? "") ?? 0 }
       entry.matches += detail("matches")
@@ -153,7 +153,7 @@ public struct OperatorReport: Sendable, Encodable {
     var days: [String: Int] = [:]
     for (record, counts) in ledger where record.job == .job(.attributionExpiry) && !record.dryRun {
       guard let counts else { continue }
-      let day = CalendarDate(utcInstant: record.startedAt.seconds).description
+      let day = CalendarDate(utcInstant: record.startedAt).description
       days[day, default: 0] += counts.changes["invite_clicks"]?.deleted ?? 0
     }
     return days.keys.sorted().map { DayCount(day: $0, count: days[$0] ?? 0) }
@@ -175,9 +175,11 @@ extension OperatorReport.Run {
     let read = counts?.counts.read.values.reduce(0, +) ?? 0
     // A run for a day other than the one it ran on (a backfill, a caught-up slot) is placed on
     // the day it computed, at the time of day it started.
-    let day = CalendarDate(utcInstant: started)
-    let onItsDay = record.asOf.map { $0 == day ? started : $0.startOfDayUTC + (started - day.startOfDayUTC) }
-    let placedAt = record.slot ?? onItsDay.map(UTCInstant.init(seconds:)) ?? record.startedAt
+    let day = CalendarDate(utcInstant: record.startedAt)
+    let onItsDay = record.asOf.map {
+      $0 == day ? record.startedAt : $0.startOfDay + (record.startedAt - day.startOfDay)
+    }
+    let placedAt = record.slot ?? onItsDay ?? record.startedAt
     self.init(
       id: record.id, job: job, status: record.status,
       startedAt: record.startedAt.description, started: record.startedAt, seconds: seconds,

@@ -30,7 +30,7 @@ struct ReportPage {
   }
 
   struct ProblemView {
-    var slot: String
+    var slot: UTCInstant
     var kind: String
     var detail: String
   }
@@ -64,7 +64,7 @@ struct ReportPage {
   }
 
   struct JobView {
-    var job: String
+    var job: JobName
     var runs: Int
     var failed: Int
     var interrupted: Int
@@ -77,7 +77,7 @@ struct ReportPage {
 
   struct RunView {
     var id: Int64
-    var job: String
+    var job: JobName
     var status: String
     var statusClass: String
     var startedAt: String
@@ -137,9 +137,9 @@ struct ReportPage {
     let last = status.lastRun
     let outcome = last.map { $0.status.rawValue } ?? "never ran"
     let problems =
-      status.missed.map { ProblemView(slot: $0.slot.description, kind: "missed", detail: $0.detail ?? "") }
-      + status.failed.map { ProblemView(slot: $0.slot.description, kind: "failed", detail: $0.detail ?? "") }
-      + status.late.map { ProblemView(slot: $0.slot.description, kind: "late", detail: $0.detail ?? "") }
+      status.missed.map { ProblemView(slot: $0.slot, kind: "missed", detail: $0.detail ?? "") }
+      + status.failed.map { ProblemView(slot: $0.slot, kind: "failed", detail: $0.detail ?? "") }
+      + status.late.map { ProblemView(slot: $0.slot, kind: "late", detail: $0.detail ?? "") }
     let shown = problems.sorted { $0.slot > $1.slot }.prefix(problemsShown)
     let lastSlot = last.map {
       $0.slot.map { "slot \($0)" } ?? "run by hand at \($0.startedAt)"
@@ -181,7 +181,7 @@ struct ReportPage {
       }
       ?? from
     return JobView(
-      job: job.job.rawValue, runs: job.runs.count, failed: job.failed, interrupted: job.interrupted,
+      job: job.job, runs: job.runs.count, failed: job.failed, interrupted: job.interrupted,
       dryRuns: job.dryRuns, hasDryRuns: job.dryRuns > 0,
       failedClass: job.failed > 0 ? "bad" : "", interruptedClass: job.interrupted > 0 ? "warn" : "",
       charts: [
@@ -226,7 +226,7 @@ struct ReportPage {
 
   static func run(_ run: OperatorReport.Run) -> RunView {
     RunView(
-      id: run.id, job: run.job.rawValue, status: run.status.rawValue, statusClass: statusClass(run.status),
+      id: run.id, job: run.job, status: run.status.rawValue, statusClass: statusClass(run.status),
       startedAt: run.startedAt, seconds: run.seconds.map(Self.seconds) ?? "—",
       rowsRead: grouped(run.rowsRead),
       rowsPerSecond: run.rowsPerSecond.map(number) ?? "—", written: grouped(run.written),

@@ -8,8 +8,9 @@ import RinStorage
 /// (temporary file, then rename) so the collector never reads half a file.
 public enum MetricsFile {
   public struct JobFacts: Sendable {
-    public var job: String
-    public var lastSuccessAt: Int64?
+    /// A job, or a pipeline (`pipeline:NAME` in the `job` label).
+    public var job: RunSubject
+    public var lastSuccessAt: UTCInstant?
     public var lastDurationSeconds: Double
     public var lastRunFailed: Bool
     public var failedRuns: Int
@@ -31,7 +32,7 @@ public enum MetricsFile {
   public static func render(_ facts: [JobFacts]) -> String {
     let registry = PrometheusCollectorRegistry()
     for f in facts {
-      let labels = [("job", f.job)]
+      let labels = [("job", f.job.description)]
       renderLastRun(f, labels: labels, into: registry)
       if let provider = f.provider { renderProvider(provider, into: registry) }
       renderSkipsAndPauses(f, labels: labels, into: registry)
@@ -55,7 +56,7 @@ public enum MetricsFile {
         registry,
         name: "rinjobs_last_success_timestamp_seconds", labels: labels,
         help: "Unix time of the job's last successful real run."
-      ).set(Double(last))
+      ).set(Double(last.seconds))
     }
     gauge(
       registry,
@@ -171,7 +172,7 @@ extension MetricsFile {
       )
     }
     return JobFacts(
-      job: summary.job.rawValue, lastSuccessAt: lastSuccess?.seconds,
+      job: .job(summary.job), lastSuccessAt: lastSuccess,
       lastDurationSeconds: summary.durationSeconds,
       lastRunFailed: summary.status == .failed, failedRuns: failures,
       itemsRead: summary.counts.read.values.reduce(0, +),

@@ -33,7 +33,7 @@ extension MetricsFile {
     }
     facts.append(
       JobFacts(
-        job: runJob.description, lastSuccessAt: lastSuccess?.seconds,
+        job: runJob, lastSuccessAt: lastSuccess,
         lastDurationSeconds: last.durationSeconds,
         lastRunFailed: last.status == .failed, failedRuns: failures,
         itemsRead: jobs.reduce(0) { $0 + $1.counts.read.values.reduce(0, +) },

@@ -51,9 +51,9 @@ public enum PipelineStatusText {
   /// The command that runs the slots owed (missed or failed), with a `--max-age` just long
   /// enough for the oldest; nil when none is owed (a late slot ran, or runs).
   static func catchUpHint(_ s: PipelineStatus) -> String? {
-    let owed = (s.missed + s.failed).map(\.slot.seconds)
+    let owed = (s.missed + s.failed).map(\.slot)
     guard let oldest = owed.min(), let now = SlotInstant.parse(s.now) else { return nil }
-    let hours = max(1, (now - oldest + 3_599) / 3_600)
+    let hours = max(1, (oldest.distance(to: now) + 3_599) / 3_600)
     let age = hours % 24 == 0 ? "\(hours / 24)d" : "\(hours)h"
     let command = "rinjobs pipeline run \(s.pipeline) --catch-up all --max-age \(age)"
     guard owed.count > 1 else { return command }

@@ -35,7 +35,7 @@ public struct JSONLinesLogHandler: LogHandler {
 
   public func log(event: LogEvent) {
     var object: [String: String] = [
-      "ts": UTCInstant.text(Int64(Date().timeIntervalSince1970.rounded(.down))),
+      "ts": UTCInstant.now.description,
       "level": event.level.rawValue,
       "label": label,
       "msg": event.message.description,

@@ -71,7 +71,7 @@ extension JobContext {
       try batch.tx.saveCheckpoint(
         Checkpoint(
           job: job, asOf: asOf, scope: checkpointScope, runID: runID, lastUserID: last),
-        at: UTCInstant(seconds: now))
+        at: now)
     }
     batch.counts.usersProcessed = batch.userIDs.count
     return batch.counts

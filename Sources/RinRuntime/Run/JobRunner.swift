@@ -69,7 +69,7 @@ extension JobRunner {
 
   func prepare(_ run: inout JobRun, options: RunOptions) throws -> Prepared {
     let now = options.now ?? run.startedAt
-    let asOf = options.asOf ?? CalendarDate(utcInstant: now.seconds)
+    let asOf = options.asOf ?? CalendarDate(utcInstant: now)
     let shard = try options.shard.map { try $0.resolve(environment: environment.variables).get() }
     let users = options.userIDs.isEmpty ? nil : Array(Set(options.userIDs)).sorted()
     run.summary.now = now

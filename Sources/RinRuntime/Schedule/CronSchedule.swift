@@ -52,7 +52,7 @@ public struct CronSchedule: Sendable {
     guard
       expression.matchesDay(month: date.month, dayOfMonth: date.day, weekday: Self.weekday(of: date))
     else { return [] }
-    let constant = clock.constantOffset(onDayStarting: date.startOfDayUTC)
+    let constant = clock.constantOffset(onDayStarting: date.startOfDay)
     var result: [FireTime] = []
     for hour in expression.hour.values {
       for minute in expression.minute.values {
@@ -61,7 +61,7 @@ public struct CronSchedule: Sendable {
           constant.map { offset in
             [
               FireTime(
-                instant: UTCInstant(seconds: wall.secondsAsIfUTC - Int64(offset)), scheduled: wall,
+                instant: wall.asIfUTC - .seconds(offset), scheduled: wall,
                 offsetSeconds: offset, adjustment: nil)
             ]
           } ?? resolvedFires(wall)
@@ -77,7 +77,7 @@ public struct CronSchedule: Sendable {
 
   /// The fire times of a wall time on a transition day, as the DST policy has them.
   private func resolvedFires(_ wall: LocalDateTime) -> [FireTime] {
-    let fires: [(Int64, FireTime.Adjustment?)] =
+    let fires: [(UTCInstant, FireTime.Adjustment?)] =
       switch (clock.resolve(wall), dst.gap, dst.repeat) {
       case (.unique(let instant), _, _): [(instant, nil)]
       case (.repeated(let first, _), _, .first): [(first, .fallBackFirstOccurrence)]
@@ -89,14 +89,14 @@ public struct CronSchedule: Sendable {
       }
     return fires.map { instant, adjustment in
       FireTime(
-        instant: UTCInstant(seconds: instant), scheduled: wall, offsetSeconds: clock.offset(at: instant),
+        instant: instant, scheduled: wall, offsetSeconds: clock.offset(at: instant),
         adjustment: adjustment)
     }
   }
 
   /// The zone's calendar date at `instant`.
   func localDate(of instant: UTCInstant) -> CalendarDate {
-    CalendarDate(utcInstant: instant.seconds + Int64(clock.offset(at: instant.seconds)))
+    CalendarDate(utcInstant: instant + .seconds(clock.offset(at: instant)))
   }
 
   /// 0 = Sunday … 6 = Saturday; 1970-01-01 was a Thursday.

@@ -15,15 +15,15 @@ public struct LocalDateTime: Sendable, Hashable, Comparable, CustomStringConvert
 
   /// The wall-clock time that `instant` shows at `offsetSeconds` from UTC.
   public init(instant: UTCInstant, offsetSeconds: Int) {
-    let shifted = instant.seconds + Int64(offsetSeconds)
+    let shifted = instant + .seconds(offsetSeconds)
     let date = CalendarDate(utcInstant: shifted)
-    let secondOfDay = Int(shifted - date.startOfDayUTC)
+    let secondOfDay = Int(date.startOfDay.distance(to: shifted))
     self.init(date: date, hour: secondOfDay / 3_600, minute: secondOfDay % 3_600 / 60)
   }
 
-  /// Seconds since 1970-01-01 00:00 as if this wall time were UTC: the instant minus the offset.
-  var secondsAsIfUTC: Int64 {
-    date.startOfDayUTC + Int64(hour * 3_600 + minute * 60)
+  /// This wall time read as if it were UTC: the instant it names, minus the zone's offset.
+  var asIfUTC: UTCInstant {
+    date.startOfDay + .seconds(hour * 3_600 + minute * 60)
   }
 
   /// `HH:MM`.

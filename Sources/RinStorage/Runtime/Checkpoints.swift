@@ -41,7 +41,7 @@ extension StorageTransaction {
       """,
       [
         SQLValue(checkpoint.job), SQLValue(checkpoint.asOf), .text(checkpoint.scope),
-        .integer(checkpoint.runID), .integer(checkpoint.lastUserID), SQLValue(seconds: instant),
+        .integer(checkpoint.runID), .integer(checkpoint.lastUserID), SQLValue(instant),
       ])
   }
 

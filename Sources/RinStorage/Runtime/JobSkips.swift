@@ -8,7 +8,7 @@ extension StorageTransaction {
       """
       INSERT INTO job_skips (job, reason, count, last_at) VALUES (?, ?, 1, ?)
       ON CONFLICT (job, reason) DO UPDATE SET count = job_skips.count + 1, last_at = excluded.last_at
-      """, [SQLValue(job), .text(reason), SQLValue(seconds: instant)])
+      """, [SQLValue(job), .text(reason), SQLValue(instant)])
   }
 
   /// Every reason `job` was skipped for, with how many times.

@@ -53,7 +53,7 @@ extension StorageTransaction {
       """,
       [
         SQLValue(lease.job), SQLValue(lease.shard), .integer(lease.runID), .text(lease.host),
-        .integer(Int64(lease.pid)), SQLValue(seconds: lease.acquiredAt), SQLValue(seconds: lease.expiresAt),
+        .integer(Int64(lease.pid)), SQLValue(lease.acquiredAt), SQLValue(lease.expiresAt),
       ])
   }
 
@@ -63,7 +63,7 @@ extension StorageTransaction {
   {
     try sql.execute(
       "UPDATE job_leases SET expires_at = ? WHERE job = ? AND shard = ? AND run_id = ?",
-      [SQLValue(seconds: expiresAt), SQLValue(job), SQLValue(shard), .integer(runID)]) == 1
+      [SQLValue(expiresAt), SQLValue(job), SQLValue(shard), .integer(runID)]) == 1
   }
 
   public func releaseLease(job: RunSubject, shard: RunShard, runID: Int64) throws {

@@ -39,7 +39,7 @@ extension StorageTransaction {
       ON CONFLICT (pipeline) DO NOTHING
       """,
       [
-        SQLValue(pause.pipeline), SQLValue(seconds: pause.pausedAt), .text(pause.pausedBy),
+        SQLValue(pause.pipeline), SQLValue(pause.pausedAt), .text(pause.pausedBy),
         SQLValue(pause.reason),
       ])
     return try pipelinePause(pause.pipeline) ?? pause

@@ -51,9 +51,9 @@ extension StorageTransaction {
         updated_at = excluded.updated_at
       """,
       [
-        .text(record.provider), .text(record.isOpen ? "open" : "closed"), SQLValue(seconds: record.openedAt),
+        .text(record.provider), .text(record.isOpen ? "open" : "closed"), SQLValue(record.openedAt),
         SQLValue(record.cause), .integer(Int64(record.keysDeferred)), .integer(record.runID),
-        SQLValue(seconds: record.updatedAt),
+        SQLValue(record.updatedAt),
       ])
   }
 

@@ -18,8 +18,8 @@ extension StorageTransaction {
       [
         SQLValue(run.job), SQLValue(run.pipeline), SQLValue(slot: run.slot), SQLValue(date: run.asOf),
         SQLValue(run.shard), SQLValue(run.users), SQLValue(run.dryRun), .text(run.status.rawValue),
-        .text(run.host), .integer(Int64(run.pid)), SQLValue(seconds: run.startedAt),
-        SQLValue(seconds: run.heartbeatAt), SQLValue(seconds: run.finishedAt), SQLValue(run.counts),
+        .text(run.host), .integer(Int64(run.pid)), SQLValue(run.startedAt),
+        SQLValue(run.heartbeatAt), SQLValue(run.finishedAt), SQLValue(run.counts),
         SQLValue(run.error),
       ]
     ) { id = $0.int64(0) ?? 0 }
@@ -32,7 +32,7 @@ extension StorageTransaction {
     try sql.execute(
       "UPDATE job_runs SET status = ?, finished_at = ?, counts = ?, error = ? WHERE id = ?",
       [
-        .text(status.rawValue), SQLValue(seconds: finishedAt), SQLValue(counts), SQLValue(error),
+        .text(status.rawValue), SQLValue(finishedAt), SQLValue(counts), SQLValue(error),
         .integer(id),
       ])
   }
@@ -40,7 +40,7 @@ extension StorageTransaction {
   public func heartbeatRun(id: Int64, at instant: UTCInstant) throws {
     try sql.execute(
       "UPDATE job_runs SET heartbeat_at = ? WHERE id = ?",
-      [SQLValue(seconds: instant), .integer(id)])
+      [SQLValue(instant), .integer(id)])
   }
 
   /// Marks a run whose holder died `abandoned`, if it still claims to be running. False when its
@@ -49,7 +49,7 @@ extension StorageTransaction {
   public func abandonRun(id: Int64, at instant: UTCInstant, reason: String) throws -> Bool {
     try sql.execute(
       "UPDATE job_runs SET status = 'abandoned', finished_at = ?, error = ? WHERE id = ? AND status = 'running'",
-      [SQLValue(seconds: instant), .text(reason), .integer(id)]) > 0
+      [SQLValue(instant), .text(reason), .integer(id)]) > 0
   }
 
   /// Runs this host's processes claim to be running, with their pids: for finding those whose
@@ -78,7 +78,7 @@ extension StorageTransaction {
       UPDATE job_runs SET status = 'interrupted', finished_at = ?, error = ?
       WHERE status = 'running' AND host = ? AND pid = ? RETURNING job
       """,
-      [SQLValue(seconds: instant), .text(reason), .text(host), .integer(Int64(pid))]
+      [SQLValue(instant), .text(reason), .text(host), .integer(Int64(pid))]
     ) { row in
       if let job = row.subject(0) { jobs.append(job) }
     }
@@ -130,7 +130,7 @@ extension StorageTransaction {
     }
     if let since = query.startedSince {
       conditions.append("started_at >= ?")
-      arguments.append(SQLValue(seconds: since))
+      arguments.append(SQLValue(since))
     }
     let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
     arguments.append(.integer(Int64(query.limit)))

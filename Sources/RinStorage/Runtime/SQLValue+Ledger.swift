@@ -1,11 +1,8 @@
 import RinDomain
 
 /// The ledger's values as its tables store them, formatted here, where a statement binds them,
-/// and read back by the `SQLRowReader` extension below.
+/// and read back by the `SQLRowReader` extension below (instants: `SQLValue+Domain.swift`).
 extension SQLValue {
-  /// Instants are Unix seconds (integer columns).
-  init(seconds instant: UTCInstant?) { self = instant.map { .integer($0.seconds) } ?? .null }
-
   /// A slot is its ISO 8601 text: fixed width, so the text column sorts in time order.
   init(slot: UTCInstant?) { self = slot.map { .text($0.description) } ?? .null }
 
@@ -21,8 +18,6 @@ extension SQLValue {
 }
 
 extension SQLRowReader {
-  func instant(_ index: Int) -> UTCInstant? { int64(index).map(UTCInstant.init(seconds:)) }
-
   func slot(_ index: Int) -> UTCInstant? { text(index).flatMap(UTCInstant.init) }
 
   func date(_ index: Int) -> CalendarDate? { text(index).flatMap(CalendarDate.init) }

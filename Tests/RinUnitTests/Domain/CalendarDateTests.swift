@@ -22,11 +22,13 @@ struct CalendarDateTests {
   }
 
   @Test func utcInstantsPrintAsISO8601() {
-    #expect(UTCInstant.text(0) == "1970-01-01T00:00:00Z")
-    #expect(UTCInstant.text(1_795_143_600) == "2026-11-20T03:00:00Z")
-    #expect(UTCInstant.text(1_795_229_999) == "2026-11-21T02:59:59Z")
-    #expect(UTCInstant.text(-1) == "1969-12-31T23:59:59Z", "before the epoch the day still starts at 00:00")
-    #expect(UTCInstant.text(951_782_400) == "2000-02-29T00:00:00Z")
+    #expect(UTCInstant(seconds: 0).description == "1970-01-01T00:00:00Z")
+    #expect(UTCInstant(seconds: 1_795_143_600).description == "2026-11-20T03:00:00Z")
+    #expect(UTCInstant(seconds: 1_795_229_999).description == "2026-11-21T02:59:59Z")
+    #expect(
+      UTCInstant(seconds: -1).description == "1969-12-31T23:59:59Z",
+      "before the epoch the day still starts at 00:00")
+    #expect(UTCInstant(seconds: 951_782_400).description == "2000-02-29T00:00:00Z")
   }
 
   @Test func utcInstantsParseISO8601WithAZoneOrADate() {

@@ -8,7 +8,7 @@ import Testing
 @Suite("metrics file")
 struct MetricsFileTests {
   static let facts = MetricsFile.JobFacts(
-    job: "enrichment-fetch", lastSuccessAt: 1_790_000_000, lastDurationSeconds: 2.5, lastRunFailed: false,
+    job: .job(.enrichmentFetch), lastSuccessAt: 1_790_000_000, lastDurationSeconds: 2.5, lastRunFailed: false,
     failedRuns: 1, itemsRead: 10, itemsWritten: 4, itemsSkipped: 0, usersProcessed: 3,
     provider: {
       var health = ProviderHealth(provider: "acme", available: false, keysDeferred: 7)
