@@ -16,7 +16,7 @@ extension JobContext {
 
   /// After attempt `attempt` of a batch failed with `error`: pauses and returns (try again), or
   /// throws `interrupted` once the retries are spent, so the next run resumes after `after`.
-  func giveWay(_ error: StorageError, attempt: Int, after: Int64?) throws {
+  func giveWay(_ error: StorageError, attempt: Int, afterUser after: Int64?) throws {
     let user = LastUser.text(after)
     let what = "\(error.code)\(error.sqlState.map { " (SQLSTATE \($0))" } ?? "")"
     guard attempt <= Self.giveWayRetries else {
@@ -31,13 +31,13 @@ extension JobContext {
       "gave way: the batch after user \(user) met \(what); it was rolled back and is tried again in \(pause.components.seconds) s, smaller (try \(attempt + 1) of \(Self.giveWayRetries + 1))",
       metadata: ["reason": "\(PausedTime.gaveWay)", "through_user": "\(user)"])
     sleepInterruptibly(pause, reason: PausedTime.gaveWay)
-    try throwIfPausedTooLong(after: after, while: "giving way to a lock")
+    try throwIfPausedTooLong(afterUser: after, while: "giving way to a lock")
   }
 
   /// Before a batch: while the database is unhealthy (a standby whose replay lags more than
   /// `storage.max_replica_lag`), waits, looking again every second; says why once, and how long
   /// when it goes on. A stop request or the run's timeout ends the wait (exit 75, resumable).
-  func pauseWhileUnhealthy(after: Int64?) throws {
+  func pauseWhileUnhealthy(afterUser after: Int64?) throws {
     guard !dryRun, let limit = maxReplicaLag?.inSeconds, var lag = try storage.worstReplicaLag(),
       lag.seconds > limit
     else { return }
@@ -55,9 +55,9 @@ extension JobContext {
     }
     while lag.seconds > limit {
       sleepInterruptibly(Self.healthPoll, reason: nil)
-      try throwIfStopped(after: after)
+      try throwIfStopped(afterUser: after)
       try throwIfPausedTooLong(
-        after: after,
+        afterUser: after,
         while:
           "paused for replica lag (standby \(lag.standby) \(String(format: "%.1f", lag.seconds)) s behind)")
       guard let next = try storage.worstReplicaLag() else { break }
@@ -67,7 +67,7 @@ extension JobContext {
 
   /// A pause past the run's timeout ends the run, even before its first batch: nothing is
   /// gained by waiting on, and the next run resumes.
-  private func throwIfPausedTooLong(after: Int64?, while doing: String) throws {
+  private func throwIfPausedTooLong(afterUser after: Int64?, while doing: String) throws {
     guard let deadline, deadline.hasPassed else { return }
     stopReason = .timeout
     let failure = deadline.failure(after: after)

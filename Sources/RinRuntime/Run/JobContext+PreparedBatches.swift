@@ -17,13 +17,13 @@ extension JobContext {
     // Sized by the transaction's time only: `prepare` holds none.
     var sizer = BatchSizer(ceiling: batchSize, target: batchTarget)
     while true {
-      try throwIfStopped(after: after)
+      try throwIfStopped(afterUser: after)
       let size = sizer.size
       let ids = try storage.read { try $0.userIDs(after: after ?? .min, limit: size, in: selection) }
       guard let last = ids.last else { break }
       let prepared = try await prepare(ids)
-      try throwIfStopped(after: after)
-      try pauseWhileUnhealthy(after: after)
+      try throwIfStopped(afterUser: after)
+      try pauseWhileUnhealthy(afterUser: after)
       var attempt = 0
       var batchCounts = JobCounts()
       while true {
@@ -38,7 +38,7 @@ extension JobContext {
           break
         } catch let error as StorageError where error.isContention && storage.isPostgres {
           attempt += 1
-          try giveWay(error, attempt: attempt, after: after)
+          try giveWay(error, attempt: attempt, afterUser: after)
           sizer.halve()
         }
       }
@@ -88,7 +88,7 @@ extension JobContext {
   }
 
   /// - Parameter after: the last user committed; nil before the first.
-  func throwIfStopped(after: Int64?) throws {
+  func throwIfStopped(afterUser after: Int64?) throws {
     if !stop.isRequested, let deadline, batchesCommitted > 0, deadline.hasPassed {
       stopReason = .timeout
       throw deadline.failure(after: after)

@@ -80,8 +80,8 @@ public final class JobContext {
     defer { progress?.finish() }
     var sizer = BatchSizer(ceiling: batchSize, target: batchTarget)
     while true {
-      try throwIfStopped(after: after)
-      try pauseWhileUnhealthy(after: after)
+      try throwIfStopped(afterUser: after)
+      try pauseWhileUnhealthy(afterUser: after)
       var attempt = 0
       var outcome: (counts: JobCounts, last: Int64)?
       while true {
@@ -101,7 +101,7 @@ public final class JobContext {
           break
         } catch let error as StorageError where error.isContention && storage.isPostgres {
           attempt += 1
-          try giveWay(error, attempt: attempt, after: after)
+          try giveWay(error, attempt: attempt, afterUser: after)
           sizer.halve()
         }
       }
