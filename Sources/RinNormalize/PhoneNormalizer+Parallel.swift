@@ -3,7 +3,7 @@ import Foundation
 
 extension PhoneNormalizer {
   /// Parses many numbers on every core, in contiguous slices. libphonenumber is thread-safe and
-  /// was more than 80 % of circle-patterns' time on one core; the results are `parse` one by one.
+  /// is most of circle-patterns' time on one core; the results are `parse` one by one.
   public static func parse(
     _ phones: [(raw: String, defaultRegion: String)],
     threads: Int = ProcessInfo.processInfo.activeProcessorCount

@@ -8,9 +8,9 @@ extension SQLDialect {
 
   /// A condition true when `column` is among the values `subquery` returns. PostgreSQL plans
   /// `IN (subquery)` against a large table as a hash join over a sequential scan of it: each of
-  /// attribution-expiry's batches of 5,000 read all of a million clicks (150 ms a batch at M;
-  /// BENCHMARKS.md "Session 8"). `= ANY(ARRAY(subquery))` computes the values first, then probes
-  /// the column's index (7 ms). SQLite's `IN (subquery)` already probes the key.
+  /// attribution-expiry's batches read every click (BENCHMARKS.md "Session 8").
+  /// `= ANY(ARRAY(subquery))` computes the values first, then probes the column's index.
+  /// SQLite's `IN (subquery)` already probes the key.
   func isIn(_ column: String, subquery: String) -> String {
     name == SQLDialect.sqlite.name ? "\(column) IN (\(subquery))" : "\(column) = ANY(ARRAY(\(subquery)))"
   }
@@ -64,13 +64,12 @@ extension SQLDialect {
   /// the owner's number of contacts. Each planner needs its own form:
   /// - SQLite: `EXISTS` on the index's range, with `+since`: the stamp expression has no
   ///   affinity, and SQLite uses the range only when the other side has none either (a column
-  ///   of INTEGER affinity made it read every contact's row: 0.27 s instead of 0.009 s for
-  ///   19,000 owners at M).
+  ///   of INTEGER affinity made it read every contact's row).
   /// - PostgreSQL: the owner's greatest stamp, one backward step into the index. For `EXISTS`
   ///   it estimates a third of the owner's entries to match and scans the covering owner index
   ///   instead, every entry of the owner's, with a visit to the table wherever a page was
-  ///   written since the last vacuum: 57 ms for 19,000 owners at M on a vacuumed table, 3.6 s
-  ///   after a day of changes; the greatest stamp took 177 ms either way.
+  ///   written since the last vacuum, so it slows as the day's changes accumulate; the greatest
+  ///   stamp costs the same either way (BENCHMARKS.md, session 14).
   func contactChanged(owner: String, since: String) -> String {
     isPostgres
       ? "(SELECT max(\(contactChangeStamp("c"))) FROM contacts c WHERE c.user_id = \(owner)) > \(since)"

@@ -7,7 +7,7 @@ public enum Notifications {
   }
 
   /// The badge push's payload: the four counts as JSON, keys sorted (what `JSONEncoder` with
-  /// sorted keys wrote before; built by hand because the encoder was 16 % of the job).
+  /// sorted keys wrote before; built by hand because the encoder showed in the job's profile).
   public static func badgePayload(_ counts: BadgeCounts) -> String {
     #"{"circles":\#(counts.circles),"home":\#(counts.home),"profile":\#(counts.profile),"score":\#(counts.score)}"#
   }

@@ -1,8 +1,8 @@
 /// When an owner's periodic full pass (`full_every`) comes round.
 ///
 /// Measured from the last examination alone, every owner examined on a first night falls due
-/// again on the same night, a `full_every` later, and every period after: circle-patterns at S
-/// cost 33 × a quiet night one night a week (issue 30). Instead each owner has a phase of its
+/// again on the same night, a `full_every` later, and every period after: one night a period
+/// would cost a first night's work (issue 30). Instead each owner has a phase of its
 /// own within the period, fixed by its id: its pass comes round at the instants
 /// `offset(owner) + k × period` (Unix seconds, whatever the examinations did), and the owner is
 /// due at the first run after such an instant unless it was examined since. The offsets are

@@ -1,6 +1,6 @@
 /// One window's answer for every month and day a birthday can name, worked out once, so that a
 /// contact's birthday costs a parse of its bytes and a table lookup. upcoming-birthdays reads every
-/// live contact's birthday every hour (about 3 million at M), and the date arithmetic of
+/// live contact's birthday every hour, and the date arithmetic of
 /// `UpcomingWindow.birthday(contactID:text:)` per contact was most of its time (BENCHMARKS.md).
 /// Its answers equal that function's on every input (BirthdayTableTests checks each month-day,
 /// years, windows across a year's end and Feb 29, and malformed texts).

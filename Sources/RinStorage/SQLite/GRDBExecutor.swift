@@ -91,7 +91,7 @@ extension GRDBExecutor {
 
   /// Optional existentials on purpose: GRDB's initializer for a sequence of concrete values maps
   /// it with the key path `\.databaseValue`, which is instantiated at run time on every call
-  /// (about 25 % of upcoming-birthdays' time in perf, through its per-row upserts).
+  /// (it showed in profiles of upcoming-birthdays' per-row upserts).
   static func bindable(_ arguments: [SQLValue]) -> StatementArguments {
     StatementArguments(arguments.map { $0.databaseValue as (any DatabaseValueConvertible)? })
   }
@@ -105,7 +105,7 @@ struct SQLiteRowReader: SQLRowReader {
 
   private func type(_ index: Int) -> Int32 { sqlite3_column_type(statement, Int32(index)) }
 
-  /// One C call instead of two: `sqlite3_column_type` was 5 % of daily-score's night.
+  /// One C call instead of two: `sqlite3_column_type` showed in profiles of daily-score's night.
   func integer(_ index: Int) -> Int64 { sqlite3_column_int64(statement, Int32(index)) }
 
   func int64(_ index: Int) -> Int64? {

@@ -32,8 +32,8 @@ extension StorageTransaction {
   ) throws {
     guard !ids.isEmpty, !monthDays.isEmpty else { return }
     // SQLite without statistics prefers `contacts_birthdays_by_user` (it covers the columns
-    // read) and filters every birthday of the owner: at M, 0.25 s of CPU for all owners against
-    // 0.03 s by month and day. PostgreSQL chooses the seek itself.
+    // read) and filters every birthday of the owner, where a seek by month and day reads only
+    // the birthdays that can fall in the window. PostgreSQL chooses the seek itself.
     let index = "contacts_birthday_days_by_user"
     var hint = ""
     if let indexedBy = sql.dialect.indexedBy(index),
@@ -186,7 +186,7 @@ extension StorageTransaction {
   }
 
   /// Deletes the rows of these keys: a statement per chunk of up to 64 keys, not one per row
-  /// (a first run of a night at M deleted 25,840 rows one statement each). An `OR` of key
+  /// (a first run deletes tens of thousands of rows). An `OR` of key
   /// equalities, which both backends answer with a seek per key into the primary key (SQLite
   /// reads a `VALUES` list of row values by scanning the table).
   public func deleteUpcomingEvents(_ keys: [(userID: Int64, key: UpcomingEvent.Key)]) throws {

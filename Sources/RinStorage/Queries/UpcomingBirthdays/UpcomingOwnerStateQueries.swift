@@ -66,7 +66,7 @@ extension StorageTransaction {
   /// of `selection`'s shard with a contact created, edited or deleted after `since`: one range
   /// over `contacts_by_change`, about as many entries as contacts changed since (a day's
   /// worth), instead of a seek per owner in every batch (on PostgreSQL a visit to the table
-  /// per owner: 125 of the 200 ms an hourly run spent in statements at M). A candidate is
+  /// per owner, most of an hourly run's statement time). A candidate is
   /// then checked against its own instant (`upcomingOwnersChanged`). Returns the candidates.
   @discardableResult
   public func collectUpcomingOwnersChanged(since: UTCInstant, scope: String, in selection: UserSelection)
