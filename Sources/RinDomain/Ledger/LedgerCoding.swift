@@ -1,39 +1,106 @@
-/// How the summaries and `history --json` write the ledger's values: an instant as Unix seconds,
-/// a slot as its ISO 8601 text, a date as `YYYY-MM-DD`, as they did when the values were plain
-/// numbers and text. Nil values are left out, as a synthesized `Codable` does.
+/// How the summaries, `history --json`, `status --json` and the pings write the ledger's values,
+/// as they did when the values were plain numbers and text: an instant as Unix seconds (the
+/// default, `UTCInstant: Codable`), a slot and a date as their text where a property says so
+/// (`@AsText`), a shard or what a row ran as its text (`TextCodable`). Nil values are left out.
+
+/// Both read back what `description` writes.
+extension UTCInstant: LosslessStringConvertible {}
+extension CalendarDate: LosslessStringConvertible {}
+
+/// An instant in JSON: Unix seconds.
+extension UTCInstant: Codable {
+  public init(from decoder: any Decoder) throws {
+    self.init(seconds: try decoder.singleValueContainer().decode(Int64.self))
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(seconds)
+  }
+}
+
+/// A value JSON carries as its text: `description` out, `init?(_:)` back.
+public protocol TextCodable: Codable, LosslessStringConvertible {}
+
+extension TextCodable {
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.singleValueContainer()
+    self = try Self.parse(try container.decode(String.self), in: container)
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(description)
+  }
+
+  static func parse(_ text: String, in container: any SingleValueDecodingContainer) throws -> Self {
+    guard let value = Self(text) else {
+      throw DecodingError.dataCorruptedError(in: container, debugDescription: "not a \(Self.self): '\(text)'")
+    }
+    return value
+  }
+}
+
+/// A property JSON carries as its value's text (`2026-11-22T02:30:00Z`, `2026-11-22`), where its
+/// type would otherwise write something else (an instant: seconds; a date: its fields). Left out
+/// when nil.
+@propertyWrapper
+public struct AsText<Value: LosslessStringConvertible & Hashable & Sendable>: Hashable, Sendable {
+  public var wrappedValue: Value?
+
+  public init(wrappedValue: Value?) { self.wrappedValue = wrappedValue }
+}
+
+/// A list JSON carries as its values' texts.
+@propertyWrapper
+public struct AsTexts<Value: LosslessStringConvertible & Hashable & Sendable>: Hashable, Sendable {
+  public var wrappedValue: [Value]
+
+  public init(wrappedValue: [Value]) { self.wrappedValue = wrappedValue }
+}
+
+extension AsText: Codable {
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.singleValueContainer()
+    wrappedValue = container.decodeNil() ? nil : try Self.value(try container.decode(String.self), container)
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(wrappedValue?.description)
+  }
+
+  static func value(_ text: String, _ container: any SingleValueDecodingContainer) throws -> Value {
+    guard let value = Value(text) else {
+      throw DecodingError.dataCorruptedError(
+        in: container, debugDescription: "not a \(Value.self): '\(text)'")
+    }
+    return value
+  }
+}
+
+extension AsTexts: Codable {
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.singleValueContainer()
+    wrappedValue = try container.decode([String].self).map { try AsText<Value>.value($0, container) }
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(wrappedValue.map(\.description))
+  }
+}
+
 extension KeyedEncodingContainer {
-  public mutating func encodeSeconds(_ instant: UTCInstant?, forKey key: Key) throws {
-    try encodeIfPresent(instant?.seconds, forKey: key)
-  }
-
-  public mutating func encodeText(_ instant: UTCInstant?, forKey key: Key) throws {
-    try encodeIfPresent(instant?.description, forKey: key)
-  }
-
-  public mutating func encodeText(_ date: CalendarDate?, forKey key: Key) throws {
-    try encodeIfPresent(date?.description, forKey: key)
+  /// Leaves a nil `@AsText` property out, as a synthesized `Codable` leaves out a nil optional.
+  public mutating func encode<Value>(_ value: AsText<Value>, forKey key: Key) throws {
+    try encodeIfPresent(value.wrappedValue?.description, forKey: key)
   }
 }
 
 extension KeyedDecodingContainer {
-  public func decodeSeconds(forKey key: Key) throws -> UTCInstant? {
-    try decodeIfPresent(Int64.self, forKey: key).map(UTCInstant.init(seconds:))
-  }
-
-  public func decodeInstantText(forKey key: Key) throws -> UTCInstant? {
-    guard let text = try decodeIfPresent(String.self, forKey: key) else { return nil }
-    guard let instant = UTCInstant(text) else {
-      throw DecodingError.dataCorruptedError(
-        forKey: key, in: self, debugDescription: "not an instant: '\(text)'")
-    }
-    return instant
-  }
-
-  public func decodeDateText(forKey key: Key) throws -> CalendarDate? {
-    guard let text = try decodeIfPresent(String.self, forKey: key) else { return nil }
-    guard let date = CalendarDate(text) else {
-      throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: "not a date: '\(text)'")
-    }
-    return date
+  /// Reads a missing `@AsText` property as nil.
+  public func decode<Value>(_ type: AsText<Value>.Type, forKey key: Key) throws -> AsText<Value> {
+    try decodeIfPresent(type, forKey: key) ?? AsText(wrappedValue: nil)
   }
 }

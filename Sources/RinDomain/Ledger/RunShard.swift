@@ -3,7 +3,7 @@
 ///
 /// Invariant: `0 <= index < count`. `auto/N` is never a `RunShard`: it is resolved to `K/N`
 /// before a run starts.
-public enum RunShard: Hashable, Sendable, Codable, CustomStringConvertible {
+public enum RunShard: Hashable, Sendable, TextCodable {
   case all
   case part(index: Int, count: Int)
 
@@ -29,19 +29,5 @@ public enum RunShard: Hashable, Sendable, Codable, CustomStringConvertible {
   /// N of `K/N`; nil for `all`.
   public var count: Int? {
     if case .part(_, let count) = self { count } else { nil }
-  }
-
-  public init(from decoder: any Decoder) throws {
-    let container = try decoder.singleValueContainer()
-    let text = try container.decode(String.self)
-    guard let shard = RunShard(text) else {
-      throw DecodingError.dataCorruptedError(in: container, debugDescription: "not a shard: '\(text)'")
-    }
-    self = shard
-  }
-
-  public func encode(to encoder: any Encoder) throws {
-    var container = encoder.singleValueContainer()
-    try container.encode(description)
   }
 }

@@ -3,7 +3,7 @@
 ///
 /// `description` is the ledger's `job` column and the metrics' `job` label: the job's name, or
 /// `pipeline:NAME`; no job name contains a colon, so the two never collide.
-public enum RunSubject: Hashable, Sendable, CustomStringConvertible {
+public enum RunSubject: Hashable, Sendable, TextCodable {
   case job(JobName)
   case pipeline(PipelineName)
 

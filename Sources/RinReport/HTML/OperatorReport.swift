@@ -21,7 +21,8 @@ public struct OperatorReport: Sendable, Encodable {
     /// Wall time, to the millisecond where the ledger has it.
     public var seconds: Double?
     /// The day the run computed (`as_of`), when the job has one.
-    public var asOf: CalendarDate?
+    /// `YYYY-MM-DD`, as `report --json` always printed it.
+    @AsText public var asOf: CalendarDate?
     /// Where the charts place the run: at its pipeline slot (a slot caught up later, or a demo's
     /// slots run at once, are drawn where their slots are); else on the day it computed for
     /// (a backfill's day), at the time of day it started; else when it started.
@@ -192,34 +193,7 @@ extension OperatorReport.Run {
   }
 }
 
-extension OperatorReport.Run: Encodable {
-  private enum CodingKeys: String, CodingKey {
-    case id, job, status, startedAt, started, seconds, asOf, placedAt, rowsRead, rowsPerSecond, dryRun, shard
-    case pipeline, written, skipped, paused, error
-  }
-
-  /// `as_of` as `YYYY-MM-DD`, as `report --json` always printed it.
-  public func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(id, forKey: .id)
-    try container.encode(job, forKey: .job)
-    try container.encode(status, forKey: .status)
-    try container.encode(startedAt, forKey: .startedAt)
-    try container.encodeSeconds(started, forKey: .started)
-    try container.encodeIfPresent(seconds, forKey: .seconds)
-    try container.encodeText(asOf, forKey: .asOf)
-    try container.encodeSeconds(placedAt, forKey: .placedAt)
-    try container.encode(rowsRead, forKey: .rowsRead)
-    try container.encodeIfPresent(rowsPerSecond, forKey: .rowsPerSecond)
-    try container.encode(dryRun, forKey: .dryRun)
-    try container.encode(shard, forKey: .shard)
-    try container.encodeIfPresent(pipeline, forKey: .pipeline)
-    try container.encode(written, forKey: .written)
-    try container.encode(skipped, forKey: .skipped)
-    try container.encode(paused, forKey: .paused)
-    try container.encodeIfPresent(error, forKey: .error)
-  }
-}
+extension OperatorReport.Run: Encodable {}
 
 /// The ledger's `counts` column of a job's run (`RunSummary.LedgerCounts`), read back.
 enum LedgerCountsText {

@@ -10,30 +10,15 @@ import RinProviderClient
 struct PipelinePings: Sendable {
   enum Event: String, Sendable { case start, success, failure }
 
+  /// The slot in ISO 8601, as the pings always carried it.
   struct Body: Encodable {
     var event: String
     var pipeline: PipelineName
     var runID: Int64?
-    var slot: UTCInstant?
+    @AsText var slot: UTCInstant?
     var status: String
     var exitCode: Int32?
     var durationSeconds: Double?
-
-    private enum CodingKeys: String, CodingKey {
-      case event, pipeline, runID, slot, status, exitCode, durationSeconds
-    }
-
-    /// The slot in ISO 8601, as the pings always carried it.
-    func encode(to encoder: any Encoder) throws {
-      var container = encoder.container(keyedBy: CodingKeys.self)
-      try container.encode(event, forKey: .event)
-      try container.encode(pipeline, forKey: .pipeline)
-      try container.encodeIfPresent(runID, forKey: .runID)
-      try container.encodeText(slot, forKey: .slot)
-      try container.encode(status, forKey: .status)
-      try container.encodeIfPresent(exitCode, forKey: .exitCode)
-      try container.encodeIfPresent(durationSeconds, forKey: .durationSeconds)
-    }
   }
 
   let notify: PipelineNotify

@@ -16,7 +16,7 @@ public struct PipelineStatus: Sendable, Encodable {
     /// The slot in ISO 8601, as `status --json` always printed it.
     public func encode(to encoder: any Encoder) throws {
       var container = encoder.container(keyedBy: CodingKeys.self)
-      try container.encodeText(slot, forKey: .slot)
+      try container.encode(slot.description, forKey: .slot)
       try container.encodeIfPresent(runID, forKey: .runID)
       try container.encodeIfPresent(detail, forKey: .detail)
     }

@@ -1,21 +1,23 @@
 import RinDomain
 import RinStorage
 
-/// What a run did, for `--json`, the ledger's `counts` column and the human summary.
-public struct RunSummary: Sendable {
+/// What a run did, for `--json`, the ledger's `counts` column and the human summary. `--json`
+/// prints it as it did when its values were text and numbers: `now` in Unix seconds, the slot in
+/// ISO 8601, `as_of` as `YYYY-MM-DD`.
+public struct RunSummary: Sendable, Codable {
   public var job: JobName
   public var runID: Int64?
   public var status: RunRecord.Status
   public var exitCode: RinExitCode
   public var dryRun: Bool
-  public var asOf: CalendarDate?
+  @AsText public var asOf: CalendarDate? = nil
   /// The job's clock.
   public var now: UTCInstant?
   public var shard: RunShard
   /// `--user` ids, comma-separated, ascending.
   public var users: String?
   public var pipeline: PipelineName?
-  public var slot: UTCInstant?
+  @AsText public var slot: UTCInstant? = nil
   public var resumedAfterUser: Int64?
   /// Wall time, to the millisecond.
   public var durationSeconds: Double

@@ -15,17 +15,6 @@ public struct PipelinePause: Sendable, Encodable, Equatable {
     self.pausedBy = pausedBy
     self.reason = reason
   }
-
-  private enum CodingKeys: String, CodingKey { case pipeline, pausedAt, pausedBy, reason }
-
-  /// `paused_at` in Unix seconds, as `status --json` always printed it.
-  public func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(pipeline, forKey: .pipeline)
-    try container.encodeSeconds(pausedAt, forKey: .pausedAt)
-    try container.encode(pausedBy, forKey: .pausedBy)
-    try container.encodeIfPresent(reason, forKey: .reason)
-  }
 }
 
 extension StorageTransaction {

@@ -9,8 +9,10 @@ public struct RunRecord: Sendable, Encodable, Equatable {
   public var id: Int64
   public var job: RunSubject
   public var pipeline: PipelineName?
-  public var slot: UTCInstant?
-  public var asOf: CalendarDate?
+  /// Written as its ISO 8601 text, as `history --json` always printed it.
+  @AsText public var slot: UTCInstant?
+  /// `YYYY-MM-DD`.
+  @AsText public var asOf: CalendarDate?
   public var shard: RunShard
   public var users: String?
   public var dryRun: Bool
@@ -46,32 +48,5 @@ public struct RunRecord: Sendable, Encodable, Equatable {
     self.finishedAt = finishedAt
     self.counts = counts
     self.error = error
-  }
-
-  private enum CodingKeys: String, CodingKey {
-    case id, job, pipeline, slot, asOf, shard, users, dryRun, status, host, pid, startedAt, heartbeatAt
-    case finishedAt, counts, error
-  }
-
-  /// As `history --json` printed the row when its values were text and numbers: instants as Unix
-  /// seconds, the slot as ISO 8601, the date as `YYYY-MM-DD`.
-  public func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(id, forKey: .id)
-    try container.encode(job.description, forKey: .job)
-    try container.encodeIfPresent(pipeline, forKey: .pipeline)
-    try container.encodeText(slot, forKey: .slot)
-    try container.encodeText(asOf, forKey: .asOf)
-    try container.encode(shard, forKey: .shard)
-    try container.encodeIfPresent(users, forKey: .users)
-    try container.encode(dryRun, forKey: .dryRun)
-    try container.encode(status, forKey: .status)
-    try container.encode(host, forKey: .host)
-    try container.encode(pid, forKey: .pid)
-    try container.encodeSeconds(startedAt, forKey: .startedAt)
-    try container.encodeSeconds(heartbeatAt, forKey: .heartbeatAt)
-    try container.encodeSeconds(finishedAt, forKey: .finishedAt)
-    try container.encodeIfPresent(counts, forKey: .counts)
-    try container.encodeIfPresent(error, forKey: .error)
   }
 }
