@@ -51,7 +51,6 @@ extension StorageOptions {
   func openStorage(_ config: RinConfig, create: Bool = false, dryRun: Bool) throws -> Storage {
     guard dryRun else { return try openStorage(config, create: create) }
     let url = config.storage.url
-    let timeout = Double(config.storage.busyTimeout.components.seconds)
     let pending: [PendingMigration]
     let location: String
     var status = stat()
@@ -62,7 +61,7 @@ extension StorageOptions {
       let opened = try Storage.open(
         url: url,
         options: .init(
-          busyTimeoutSeconds: timeout, migrates: false,
+          busyTimeout: config.storage.busyTimeout, migrates: false,
           sessionLimits: config.storage.sessionLimits(applicationName: "rinjobs")))
       (location, pending) = (opened.location, try opened.pendingMigrations().filter { !$0.isServiceIndex })
       if pending.isEmpty { return opened }
@@ -78,20 +77,19 @@ extension StorageOptions {
 
   /// Opens the configured database. Jobs refuse a missing file; `migrate` and `seed` create it.
   public func openStorage(_ config: RinConfig, create: Bool = false) throws -> Storage {
-    let timeout = Double(config.storage.busyTimeout.components.seconds)
     // `migrate` and `seed` also build PostgreSQL's indexes on the services' tables, which a
     // job leaves to them (Storage.OpenOptions.buildsServiceIndexes).
     // A job's session gives way to the services (lock, statement and idle timeouts); `migrate`
     // and `seed` (create) build indexes and load data for minutes, and keep lock_timeout only.
     var limits = config.storage.sessionLimits(applicationName: "rinjobs")
     if create {
-      limits.statementTimeoutSeconds = nil
-      limits.idleInTransactionTimeoutSeconds = nil
+      limits.statementTimeout = nil
+      limits.idleInTransactionTimeout = nil
     }
     return try Storage.open(
       url: config.storage.url,
       options: .init(
-        createIfMissing: create, busyTimeoutSeconds: timeout, buildsServiceIndexes: create,
+        createIfMissing: create, busyTimeout: config.storage.busyTimeout, buildsServiceIndexes: create,
         sessionLimits: limits))
   }
 }

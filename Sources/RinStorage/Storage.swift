@@ -14,7 +14,7 @@ public final class Storage: Sendable {
   public struct OpenOptions: Sendable {
     /// Create the file when it does not exist (`migrate`, `seed`); jobs refuse a missing file.
     public var createIfMissing = false
-    public var busyTimeoutSeconds: Double = 5
+    public var busyTimeout: Duration = .seconds(5)
     /// Apply pending migrations on open (`migrate --dry-run` only looks).
     public var migrates = true
     /// On PostgreSQL, also build pending indexes on the services' tables, `CONCURRENTLY`
@@ -23,11 +23,11 @@ public final class Storage: Sendable {
     /// How a PostgreSQL session of a job gives way to the services (`PostgresSessionSettings`).
     public var sessionLimits = SessionLimits()
     public init(
-      createIfMissing: Bool = false, busyTimeoutSeconds: Double = 5, migrates: Bool = true,
+      createIfMissing: Bool = false, busyTimeout: Duration = .seconds(5), migrates: Bool = true,
       buildsServiceIndexes: Bool = false, sessionLimits: SessionLimits = SessionLimits()
     ) {
       self.createIfMissing = createIfMissing
-      self.busyTimeoutSeconds = busyTimeoutSeconds
+      self.busyTimeout = busyTimeout
       self.migrates = migrates
       self.buildsServiceIndexes = buildsServiceIndexes
       self.sessionLimits = sessionLimits

@@ -17,7 +17,7 @@ protocol StorageBackend: Sendable {
   /// run's handle, whose transaction must still be open.
   func write<T>(inDryRun: Bool, _ body: (StorageTransaction) throws -> T) throws -> T
   /// `write` that waits at most `seconds` for another connection's write lock.
-  func write<T>(waitingAtMost seconds: Double, inDryRun: Bool, _ body: (StorageTransaction) throws -> T)
+  func write<T>(waitingAtMost limit: Duration, inDryRun: Bool, _ body: (StorageTransaction) throws -> T)
     throws -> T
   /// Runs `body` without a transaction of its own; inside a dry run it sees the dry run's writes.
   func read<T>(inDryRun: Bool, _ body: (StorageTransaction) throws -> T) throws -> T

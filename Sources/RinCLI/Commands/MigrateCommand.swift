@@ -41,7 +41,7 @@ struct MigrateCommand: AsyncParsableCommand {
     }
     let opened = try Storage.open(
       url: url,
-      options: .init(busyTimeoutSeconds: Double(busyTimeout.components.seconds), migrates: false))
+      options: .init(busyTimeout: busyTimeout, migrates: false))
     (location, pending) = (opened.location, try opened.pendingMigrations())
     guard !pending.isEmpty else { return "\(location): schema up to date; nothing to do" }
     return "\(location): would apply \(pending.count) migration\(pending.count == 1 ? "" : "s"):\n"

@@ -63,8 +63,8 @@ public struct StorageSettings: Sendable, Hashable {
   /// What a job's session runs under on PostgreSQL.
   public func sessionLimits(applicationName: String) -> SessionLimits {
     SessionLimits(
-      lockTimeoutSeconds: lockTimeout.inSeconds, statementTimeoutSeconds: statementTimeout.inSeconds,
-      idleInTransactionTimeoutSeconds: idleInTransactionTimeout.inSeconds, applicationName: applicationName)
+      lockTimeout: lockTimeout, statementTimeout: statementTimeout,
+      idleInTransactionTimeout: idleInTransactionTimeout, applicationName: applicationName)
   }
 }
 

@@ -41,7 +41,7 @@ final class LeaseKeeper: Sendable {
     logger: Logger, stop: StopSignal
   ) async throws -> LeaseKeeper {
     let deadline = ContinuousClock.now + wait
-    let busyDeadline = deadline + .seconds(try storage.busyTimeoutSeconds)
+    let busyDeadline = deadline + (try storage.busyTimeout)
     while true {
       guard
         let attempt = try attempt(
@@ -87,7 +87,7 @@ final class LeaseKeeper: Sendable {
       return .held(holder)
     }
     do {
-      return try storage.write(waitingAtMost: 0.25) { tx in
+      return try storage.write(waitingAtMost: .milliseconds(250)) { tx in
         try tryAcquire(tx, record: record, environment: environment)
       }
     } catch let error as StorageError where error.isContention && ContinuousClock.now < busyDeadline {

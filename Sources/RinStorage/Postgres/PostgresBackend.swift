@@ -18,7 +18,7 @@ final class PostgresBackend: StorageBackend {
       let connection = try PostgresConnection(url: url)
       try connection.simple(
         PostgresSessionSettings.statements(
-          busyTimeoutSeconds: options.busyTimeoutSeconds, limits: options.sessionLimits))
+          busyTimeout: options.busyTimeout, limits: options.sessionLimits))
       return PostgresBackend(location: location, session: PostgresSession(connection: connection))
     } catch let error as PostgresError {
       throw StorageError.from(error, location: location)
@@ -63,7 +63,7 @@ final class PostgresBackend: StorageBackend {
   }
 
   /// A write takes no file-wide lock here (leases use row and advisory locks): it runs as any write.
-  func write<T>(waitingAtMost seconds: Double, inDryRun: Bool, _ body: (StorageTransaction) throws -> T)
+  func write<T>(waitingAtMost limit: Duration, inDryRun: Bool, _ body: (StorageTransaction) throws -> T)
     throws -> T
   {
     try write(inDryRun: inDryRun, body)

@@ -1,10 +1,12 @@
+import RinDomain
+
 /// The settings every PostgreSQL connection of ours runs with, set once when it opens.
 enum PostgresSessionSettings {
-  static func statements(busyTimeoutSeconds: Double, limits: SessionLimits = SessionLimits()) -> String {
+  static func statements(busyTimeout: Duration, limits: SessionLimits = SessionLimits()) -> String {
     var statements = [
       // A busy row or lock waits this long, then fails (`lock not available`): the job gives
       // way to the holder (a service) rather than the services queueing behind the job.
-      "SET lock_timeout = '\(milliseconds(limits.lockTimeoutSeconds ?? busyTimeoutSeconds))ms'",
+      "SET lock_timeout = '\(milliseconds(limits.lockTimeout ?? busyTimeout))ms'",
       // A read that streams (`forEachRow`) goes through `DECLARE … CURSOR`: plan for reading all
       // of it, not (the default 0.1) for the first tenth fast.
       "SET cursor_tuple_fraction = 1",
@@ -13,11 +15,11 @@ enum PostgresSessionSettings {
       // every batch, for longer than the query runs (BENCHMARKS.md, PostgreSQL and shards).
       "SET jit = off",
     ]
-    if let seconds = limits.statementTimeoutSeconds {
-      statements.append("SET statement_timeout = '\(milliseconds(seconds))ms'")
+    if let timeout = limits.statementTimeout {
+      statements.append("SET statement_timeout = '\(milliseconds(timeout))ms'")
     }
-    if let seconds = limits.idleInTransactionTimeoutSeconds {
-      statements.append("SET idle_in_transaction_session_timeout = '\(milliseconds(seconds))ms'")
+    if let timeout = limits.idleInTransactionTimeout {
+      statements.append("SET idle_in_transaction_session_timeout = '\(milliseconds(timeout))ms'")
     }
     if let name = limits.applicationName {
       // Our own fixed names only (letters, digits, `-`, `:`): nothing to quote.
@@ -27,5 +29,5 @@ enum PostgresSessionSettings {
     return statements.joined(separator: "; ")
   }
 
-  private static func milliseconds(_ seconds: Double) -> Int { max(1, Int((seconds * 1000).rounded())) }
+  private static func milliseconds(_ span: Duration) -> Int { max(1, Int(span.wholeMilliseconds)) }
 }

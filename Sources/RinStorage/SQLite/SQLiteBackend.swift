@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import RinDomain
 
 /// A SQLite file through GRDB: one connection, serialized by its queue.
 struct SQLiteBackend: StorageBackend {
@@ -22,7 +23,7 @@ struct SQLiteBackend: StorageBackend {
         hint: "Check storage.url or --db, or create it with `rinjobs migrate --db \(path)`.")
     }
     var config = Configuration()
-    config.busyMode = .timeout(options.busyTimeoutSeconds)
+    config.busyMode = .timeout(Double(options.busyTimeout.wholeMilliseconds) / 1000)
     // A dry run keeps one transaction open across calls and rolls it back at the end.
     config.allowsUnsafeTransactions = true
     config.prepareDatabase { db in
@@ -105,11 +106,11 @@ struct SQLiteBackend: StorageBackend {
   }
 
   /// On SQLite a write takes the file's write lock: the busy timeout is set for this write only.
-  func write<T>(waitingAtMost seconds: Double, inDryRun: Bool, _ body: (StorageTransaction) throws -> T)
+  func write<T>(waitingAtMost limit: Duration, inDryRun: Bool, _ body: (StorageTransaction) throws -> T)
     throws -> T
   {
     let configured = try busyTimeoutMilliseconds()
-    try setBusyTimeout(milliseconds: Int(seconds * 1000))
+    try setBusyTimeout(milliseconds: Int(limit.wholeMilliseconds))
     defer { try? setBusyTimeout(milliseconds: configured) }
     return try write(inDryRun: inDryRun, body)
   }

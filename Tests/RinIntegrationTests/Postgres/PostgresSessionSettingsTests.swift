@@ -13,7 +13,8 @@ struct PostgresSessionSettingsTests {
   @Test(.enabled(if: Backend.available.contains(.postgres)))
   func cursorsArePlannedForTheWholeResultWithoutJITAndLocksWaitTheBusyTimeout() throws {
     let url = try PostgresCluster.shared.get().createDatabase()
-    let storage = try Storage.open(url: url, options: .init(createIfMissing: true, busyTimeoutSeconds: 2.5))
+    let storage = try Storage.open(
+      url: url, options: .init(createIfMissing: true, busyTimeout: .milliseconds(2500)))
     #expect(try Self.setting("cursor_tuple_fraction", of: storage) == "1")
     #expect(try Self.setting("jit", of: storage) == "off")
     #expect(try Self.setting("lock_timeout", of: storage) == "2500ms")
@@ -24,7 +25,7 @@ struct PostgresSessionSettingsTests {
   func aJobsSessionCarriesItsLockStatementAndIdleLimitsAndItsName() throws {
     let url = try PostgresCluster.shared.get().createDatabase()
     let limits = SessionLimits(
-      lockTimeoutSeconds: 0.25, statementTimeoutSeconds: 60, idleInTransactionTimeoutSeconds: 30,
+      lockTimeout: .milliseconds(250), statementTimeout: .seconds(60), idleInTransactionTimeout: .seconds(30),
       applicationName: "rinjobs")
     let storage = try Storage.open(url: url, options: .init(createIfMissing: true, sessionLimits: limits))
     #expect(try Self.setting("lock_timeout", of: storage) == "250ms")

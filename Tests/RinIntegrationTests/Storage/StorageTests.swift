@@ -73,8 +73,8 @@ struct StorageTests {
   /// connection's lock_timeout, which the same setting sets.
   @Test(arguments: Backend.available) func theBusyTimeoutIsTheConfiguredOne(backend: Backend) throws {
     let db = try TestDatabase(backend)
-    let storage = try Storage.open(url: db.path, options: .init(busyTimeoutSeconds: 7.5))
-    #expect(try storage.busyTimeoutSeconds == 7.5)
-    #expect(try db.storage.busyTimeoutSeconds == 5, "the default")
+    let storage = try Storage.open(url: db.path, options: .init(busyTimeout: .milliseconds(7500)))
+    #expect(try storage.busyTimeout == .milliseconds(7500))
+    #expect(try db.storage.busyTimeout == .seconds(5), "the default")
   }
 }

@@ -16,8 +16,8 @@ struct StorageNeighbourSettingsTests {
     #expect(storage.batchTarget(isPostgres: true) == .milliseconds(200))
     #expect(storage.batchTarget(isPostgres: false) == nil)
     let limits = storage.sessionLimits(applicationName: "rinjobs")
-    #expect(limits.lockTimeoutSeconds == 1 && limits.statementTimeoutSeconds == 60)
-    #expect(limits.idleInTransactionTimeoutSeconds == 60 && limits.applicationName == "rinjobs")
+    #expect(limits.lockTimeout == .seconds(1) && limits.statementTimeout == .seconds(60))
+    #expect(limits.idleInTransactionTimeout == .seconds(60) && limits.applicationName == "rinjobs")
   }
 
   @Test func explicitValuesAreReadOnce() throws {
