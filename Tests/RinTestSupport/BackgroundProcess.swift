@@ -16,19 +16,20 @@ package final class BackgroundProcess: Sendable {
     process.standardOutput = pipe
     process.standardError = pipe
     self.process = process
-    pipe.fileHandleForReading.readabilityHandler = { [output] handle in
-      let data = handle.availableData
-      // At end of file, stop watching: a handler left on a descriptor that is later closed
-      // leaves its dispatch source in epoll, and libdispatch's event loop can crash on it
-      // (seen as SIGSEGV in _dispatch_event_loop_drain while another test started processes).
-      guard !data.isEmpty else {
-        handle.readabilityHandler = nil
-        output.end()
-        return
-      }
-      output.append(String(decoding: data, as: UTF8.self))
-    }
     try process.run()
+    // Read on a thread of its own, with blocking reads until end of file, not through a
+    // `readabilityHandler`: its dispatch source, cancelled asynchronously while the pipe's
+    // descriptor is closed, crashed libdispatch's event loop now and then (SIGSEGV in
+    // `_dispatch_event_loop_drain`, last seen in a loaded CI run stopping a provider stub).
+    let reading = pipe.fileHandleForReading
+    Thread.detachNewThread { [output] in
+      while true {
+        let data = reading.availableData
+        guard !data.isEmpty else { break }
+        output.append(String(decoding: data, as: UTF8.self))
+      }
+      output.end()
+    }
   }
 
   package var text: String { output.text }
