@@ -1,0 +1,172 @@
+import Foundation
+import GRDB
+import RinTestSupport
+
+/// Samples, every 20 ms, the oldest open transaction of the jobs (`application_name` rinjobs) in
+/// `pg_stat_activity`, and how long it has lived.
+///
+/// A transaction's wall age on a machine the test suite itself loads past its cores is mostly the
+/// time its client, or its backend, waited for a CPU: a starved client leaves its backend "idle in
+/// transaction" between statements. That time is the machine's, not the job's, so the sampler
+/// also reads the kernel's run-queue delay (`/proc/PID/schedstat`, second field) of the backend and
+/// of every thread of the job's process, and keeps each transaction's *own* age: its wall age less
+/// what both waited for a CPU since the transaction was first seen. The subtraction is
+/// conservative: the delays are read after each sample's query, and a sample's own age uses the
+/// delays read by the sample before it, so no CPU wait outside the transaction is subtracted.
+/// Everything else stays in the own age: statements, lock waits, disk, and the job's own work
+/// between statements.
+///
+/// For a failure message it keeps what the oldest transaction was seen doing: its backend, and
+/// each statement it ran (with its state and wait) while sampled.
+final class TransactionAgeSampler: @unchecked Sendable {
+  struct Ages {
+    /// The longest a job transaction was seen open, in seconds of wall time.
+    var wall = 0.0
+    /// The longest a job transaction was seen open, less its CPU waits (above).
+    var own = 0.0
+    /// How many samples saw a job transaction.
+    var samples = 0
+  }
+
+  private let url: String
+  /// Text in the job process's command line (the workspace's config path) that finds it in /proc.
+  private let clientMarker: String
+  private let lock = NSLock()
+  private var ages = Ages()
+  /// The transaction with the longest own age: its backend and start.
+  private var oldestKey = ""
+  private var seen: [String: [String]] = [:]
+  private var stopping = false
+  private let done = DispatchSemaphore(value: 0)
+
+  init(url: String, clientMarker: String) {
+    self.url = url
+    self.clientMarker = clientMarker
+  }
+
+  /// The transaction with the longest own age, and what it was seen doing, sample by sample (the
+  /// first and the last samples when there are many).
+  var oldestQuery: String {
+    lock.withLock {
+      let doing = seen[oldestKey] ?? []
+      let shown = doing.count <= 12 ? doing : Array(doing.prefix(4)) + ["…"] + Array(doing.suffix(8))
+      return "\(oldestKey): " + shown.joined(separator: " | ")
+    }
+  }
+
+  func start() {
+    Thread.detachNewThread { [self] in
+      defer { done.signal() }
+      guard let connection = try? TestPostgresConnection(url: url) else { return }
+      var transaction: (key: String, first: CPUWaits, last: CPUWaits)?
+      var client: Int32?
+      while !lock.withLock({ stopping }) {
+        defer { Thread.sleep(forTimeInterval: 0.02) }
+        guard let row = Self.oldestJobTransaction(connection), let wall = Double.fromDatabaseValue(row[0]),
+          let backend = Int32.fromDatabaseValue(row[1]), let key = String.fromDatabaseValue(row[2])
+        else { continue }
+        if client.map(Self.isAlive) != true { client = Self.process(containing: clientMarker) }
+        let waits = CPUWaits(backend: backend, client: client)
+        var own = wall
+        if let known = transaction, known.key == key {
+          own = max(0, wall - known.last.since(known.first))
+          transaction?.last = waits
+        } else {
+          transaction = (key, waits, waits)
+        }
+        let doing = String.fromDatabaseValue(row[3]) ?? ""
+        lock.withLock {
+          if wall > 0.25 { seen[key, default: []].append(doing + String(format: " (own %.2f s)", own)) }
+          if own > ages.own { oldestKey = key }
+          ages.own = max(ages.own, own)
+          ages.wall = max(ages.wall, wall)
+          ages.samples += 1
+        }
+      }
+    }
+  }
+
+  /// The ages seen, once the sampling has stopped.
+  func stop() -> Ages {
+    lock.withLock { stopping = true }
+    done.wait()
+    return lock.withLock { ages }
+  }
+
+  /// The oldest job transaction: its wall age, backend pid, a key naming it, and what it does.
+  private static func oldestJobTransaction(_ connection: TestPostgresConnection) -> [DatabaseValue]? {
+    let rows = try? connection.execute(
+      """
+      SELECT extract(epoch FROM clock_timestamp() - xact_start)::float8, pid,
+        'backend ' || pid || ' (' || application_name || '), transaction from ' || xact_start,
+        round(extract(epoch FROM clock_timestamp() - xact_start)::numeric, 2) || ' s: ' || state
+          || coalesce(' waiting ' || wait_event_type || '/' || wait_event, '')
+          || ', statement of ' || round(extract(epoch FROM clock_timestamp() - query_start)::numeric, 2)
+          || ' s: ' || left(query, 200)
+      FROM pg_stat_activity
+      WHERE datname = current_database() AND application_name = 'rinjobs'
+        AND backend_type = 'client backend' AND xact_start IS NOT NULL
+      ORDER BY xact_start LIMIT 1
+      """)
+    return rows?.first
+  }
+
+  private static func isAlive(_ pid: Int32) -> Bool {
+    FileManager.default.fileExists(atPath: "/proc/\(pid)/task")
+  }
+
+  /// The process whose command line contains `marker`.
+  private static func process(containing marker: String) -> Int32? {
+    let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+    for entry in entries {
+      guard let pid = Int32(entry),
+        let commandLine = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline")
+      else { continue }
+      // The arguments are separated by NUL bytes; the marker is one argument.
+      if String(decoding: commandLine, as: UTF8.self).contains(marker) { return pid }
+    }
+    return nil
+  }
+}
+
+/// What the kernel says a backend and each thread of a client process waited, runnable, for a CPU
+/// (nanoseconds, `/proc/…/schedstat`'s second field), at one moment.
+struct CPUWaits {
+  var backend: UInt64
+  var client: Int32?
+  var clientThreads: [String: UInt64]
+
+  init(backend: Int32, client: Int32?) {
+    self.backend = Self.runQueueDelay("/proc/\(backend)/schedstat") ?? 0
+    self.client = client
+    var threads: [String: UInt64] = [:]
+    if let client {
+      let directory = "/proc/\(client)/task"
+      for thread in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] {
+        threads[thread] = Self.runQueueDelay("\(directory)/\(thread)/schedstat")
+      }
+    }
+    clientThreads = threads
+  }
+
+  /// Seconds the backend and the client waited for a CPU between `earlier` and this moment. The
+  /// client's work runs on one thread at a time, so its wait is its most-delayed thread's, not the
+  /// sum of all (which would count a sleeping heartbeat thread's waits too).
+  func since(_ earlier: CPUWaits) -> Double {
+    let backendWait = backend >= earlier.backend ? backend - earlier.backend : 0
+    // A client found only now: its threads' waits may predate the transaction.
+    guard client == earlier.client else { return Double(backendWait) / 1e9 }
+    let clientWait =
+      clientThreads.map { thread, delay -> UInt64 in
+        let before = earlier.clientThreads[thread] ?? 0
+        return delay >= before ? delay - before : 0
+      }.max() ?? 0
+    return Double(backendWait + clientWait) / 1e9
+  }
+
+  private static func runQueueDelay(_ path: String) -> UInt64? {
+    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+    let fields = text.split(separator: " ")
+    return fields.count >= 2 ? UInt64(fields[1]) : nil
+  }
+}
