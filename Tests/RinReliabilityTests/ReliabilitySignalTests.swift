@@ -14,10 +14,12 @@ struct ReliabilitySignalTests {
     await Checks.offPool { checks in
       let provider = try ReliabilityProvider(for: job)
       defer { provider.stop() }
-      let oneUserBatches = provider.jobsYAML(batchSize: 1, deleteBatchSize: 5)
+      // An attribution-expiry batch takes about a millisecond: in batches of 5 clicks, a loaded CI
+      // run saw all 13 end before the signal, three attempts running. One click a batch makes 61.
+      let oneUserBatches = provider.jobsYAML(batchSize: 1, deleteBatchSize: 1)
       let freshWorkspace = try ReliabilityWorkspace.maker(
         backend, users: ReliabilityJobs.users, seed: ReliabilityJobs.seed, jobsYAML: oneUserBatches)
-      let (expected, _) = try ReliabilityJobs.uninterruptedRun(job, in: try freshWorkspace())
+      let (expected, batches) = try ReliabilityJobs.uninterruptedRun(job, in: try freshWorkspace())
       // A fast job may end before the signal is handled: then that attempt proves nothing, and
       // another starts (the tally says how often).
       var attempts = 0
@@ -60,7 +62,8 @@ struct ReliabilitySignalTests {
         let differences = try workspace.snapshot().differences(from: expected)
         checks.expect(differences.isEmpty, "\(job): \(differences)")
       }
-      ReliabilityLevel.report("SIGTERM \(job) on \(backend): interrupted on attempt \(attempts) of 3")
+      ReliabilityLevel.report(
+        "SIGTERM \(job) on \(backend): interrupted on attempt \(attempts) of 3, of \(batches) batches")
       checks.expect(interrupted, "\(job): SIGTERM after the first batch never landed before the run ended")
     }
   }
