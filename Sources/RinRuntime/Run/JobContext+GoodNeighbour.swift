@@ -1,4 +1,5 @@
 import Foundation
+import RinDomain
 import RinStorage
 
 /// How a run shares the database with the online services (docs/OPERATIONS.md "Running beside
