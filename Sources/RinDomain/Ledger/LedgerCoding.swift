@@ -32,7 +32,11 @@ extension TextCodable {
     var container = encoder.singleValueContainer()
     try container.encode(description)
   }
+}
 
+extension LosslessStringConvertible {
+  /// The value of a text read from `container`, or the `DecodingError` that says it is none: how
+  /// `TextCodable`, `@AsText` and `@AsTexts` read a value back.
   static func parse(_ text: String, in container: any SingleValueDecodingContainer) throws -> Self {
     guard let value = Self(text) else {
       throw DecodingError.dataCorruptedError(in: container, debugDescription: "not a \(Self.self): '\(text)'")
@@ -62,27 +66,19 @@ public struct AsTexts<Value: LosslessStringConvertible & Hashable & Sendable>: H
 extension AsText: Codable {
   public init(from decoder: any Decoder) throws {
     let container = try decoder.singleValueContainer()
-    wrappedValue = container.decodeNil() ? nil : try Self.value(try container.decode(String.self), container)
+    wrappedValue = container.decodeNil() ? nil : try Value.parse(try container.decode(String.self), in: container)
   }
 
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.singleValueContainer()
     try container.encode(wrappedValue?.description)
   }
-
-  static func value(_ text: String, _ container: any SingleValueDecodingContainer) throws -> Value {
-    guard let value = Value(text) else {
-      throw DecodingError.dataCorruptedError(
-        in: container, debugDescription: "not a \(Value.self): '\(text)'")
-    }
-    return value
-  }
 }
 
 extension AsTexts: Codable {
   public init(from decoder: any Decoder) throws {
     let container = try decoder.singleValueContainer()
-    wrappedValue = try container.decode([String].self).map { try AsText<Value>.value($0, container) }
+    wrappedValue = try container.decode([String].self).map { try Value.parse($0, in: container) }
   }
 
   public func encode(to encoder: any Encoder) throws {
