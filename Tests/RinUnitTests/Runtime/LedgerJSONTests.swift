@@ -21,7 +21,8 @@ struct LedgerJSONTests {
     var summary = RunSummary(job: .dailyScore, dryRun: false)
     let empty = try #require(JSONText.encode(summary))
     #expect(!empty.contains(#""slot""#) && !empty.contains(#""as_of""#), "\(empty)")
-    #expect(JSONText.decode(RunSummary.self, from: empty)?.slot == nil)
+    let readEmpty = try #require(JSONText.decode(RunSummary.self, from: empty))
+    #expect(readEmpty.slot == nil && readEmpty.asOf == nil)
 
     summary.slot = slot
     summary.asOf = CalendarDate("2026-11-21")
@@ -35,6 +36,19 @@ struct LedgerJSONTests {
 
     let badDay = text.replacingOccurrences(of: "2026-11-21", with: "someday")
     #expect(JSONText.decode(RunSummary.self, from: badDay) == nil)
+  }
+
+  struct Stamped: Codable, Equatable {
+    @AsText var at: UTCInstant
+  }
+
+  @Test func aValueThatIsNotOptionalIsRequired() throws {
+    let stamped = Stamped(at: slot)
+    #expect(JSONText.encode(stamped) == #"{"at":"2026-11-22T02:30:00Z"}"#)
+    #expect(JSONText.decode(Stamped.self, from: #"{"at":"2026-11-22T02:30:00Z"}"#) == stamped)
+    #expect(JSONText.decode(Stamped.self, from: #"{}"#) == nil)
+    #expect(JSONText.decode(Stamped.self, from: #"{"at":null}"#) == nil)
+    #expect(JSONText.decode(Stamped.self, from: #"{"at":1795314600}"#) == nil)
   }
 
   @Test func aReportWritesItsSupersededSlotsAsTexts() throws {
