@@ -55,4 +55,12 @@ extension Duration {
     let (seconds, attoseconds) = components
     return seconds * 1_000_000 + attoseconds / 1_000_000_000_000
   }
+
+  /// The span in seconds, fractions included: for what counts seconds as a `Double` (waits, ratios).
+  public var inSeconds: Double {
+    Double(components.seconds) + Double(components.attoseconds) / 1e18
+  }
+
+  /// Seconds to the millisecond: how long a run took, as summaries, logs and the ledger report it.
+  public var millisecondSeconds: Double { (inSeconds * 1000).rounded() / 1000 }
 }

@@ -29,7 +29,7 @@ extension MetricsFile {
     }
     let jobs = last.jobs
     let lateness = deadline.flatMap { deadline in
-      last.slot.map { Double(max(0, (finishedAt - ($0 + deadline)).components.seconds)) }
+      last.slot.map { Double(max(0, (finishedAt - ($0 + deadline)).wholeSeconds)) }
     }
     facts.append(
       JobFacts(

@@ -67,10 +67,3 @@ public struct StorageSettings: Sendable, Hashable {
       idleInTransactionTimeout: idleInTransactionTimeout, applicationName: applicationName)
   }
 }
-
-extension Duration {
-  /// The duration in seconds, fractions included.
-  public var inSeconds: Double {
-    Double(components.seconds) + Double(components.attoseconds) / 1e18
-  }
-}

@@ -5,21 +5,12 @@ import RinStorage
 /// slots the schedule owed that never ran or failed. Monitoring alerts on `problems > 0`.
 public struct PipelineStatus: Sendable, Encodable {
   public struct Problem: Sendable, Encodable, Equatable {
-    public var slot: UTCInstant
+    /// In ISO 8601, as `status --json` always printed it.
+    @AsText public var slot: UTCInstant
     public var runID: Int64?
     /// For a failed slot, the ledger's error; for a missed one, what became of its run if any
     /// (interrupted, abandoned, skipped while another run held the lease).
     public var detail: String?
-
-    private enum CodingKeys: String, CodingKey { case slot, runID, detail }
-
-    /// The slot in ISO 8601, as `status --json` always printed it.
-    public func encode(to encoder: any Encoder) throws {
-      var container = encoder.container(keyedBy: CodingKeys.self)
-      try container.encode(slot.description, forKey: .slot)
-      try container.encodeIfPresent(runID, forKey: .runID)
-      try container.encodeIfPresent(detail, forKey: .detail)
-    }
   }
 
   public var pipeline: PipelineName

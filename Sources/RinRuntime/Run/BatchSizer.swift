@@ -1,3 +1,5 @@
+import RinDomain
+
 /// Sizes each batch so that its transaction takes about `target`, from the times of the
 /// batches before it, with the job's `batch_size` as the ceiling (the way GitLab's batched
 /// background migrations size theirs): short transactions hold the services' rows briefly and

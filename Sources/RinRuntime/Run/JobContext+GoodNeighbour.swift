@@ -1,4 +1,5 @@
 import Foundation
+import RinDomain
 import RinStorage
 
 /// How a run shares the database with the online services (docs/OPERATIONS.md "Running beside
@@ -28,7 +29,7 @@ extension JobContext {
     }
     let pause = Self.giveWayFirstPause * (1 << (attempt - 1))
     logger.warning(
-      "gave way: the batch after user \(user) met \(what); it was rolled back and is tried again in \(pause.components.seconds) s, smaller (try \(attempt + 1) of \(Self.giveWayRetries + 1))",
+      "gave way: the batch after user \(user) met \(what); it was rolled back and is tried again in \(pause.wholeSeconds) s, smaller (try \(attempt + 1) of \(Self.giveWayRetries + 1))",
       metadata: ["reason": "\(PausedTime.gaveWay)", "through_user": "\(user)"])
     sleepInterruptibly(pause, reason: PausedTime.gaveWay)
     try throwIfPausedTooLong(afterUser: after, while: "giving way to a lock")

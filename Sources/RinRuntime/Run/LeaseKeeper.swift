@@ -159,7 +159,7 @@ final class LeaseKeeper: Sendable {
   /// Renews on a thread of its own, not the cooperative pool: a renewal may wait for the
   /// current batch's transaction, and must not take a thread the job's async work needs.
   private func startRenewing() {
-    let interval = Double(max(1, environment.leaseTTL.components.seconds / 4))
+    let interval = Double(max(1, environment.leaseTTL.wholeSeconds / 4))
     let thread = Thread { [self] in
       var waited = 0.0
       while !released.withLock({ $0 }) {

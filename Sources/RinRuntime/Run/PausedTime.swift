@@ -1,3 +1,5 @@
+import RinDomain
+
 /// Time a run spent not working on purpose, by reason: waiting for the database's health
 /// (`replica lag`) or after giving way to a lock (`gave way`). In the summary, the ledger, the
 /// metrics file and the report, so that a slow night shows why.

@@ -19,7 +19,7 @@ struct RunDeadline: Sendable {
   static let hardStopGrace: Duration = .seconds(10)
 
   var hardStopReason: String {
-    "timeout: jobs.\(job.rawValue).timeout (\(DurationFormat.format(timeout))) reached and the batch in progress had not ended \(Self.hardStopGrace.components.seconds) s later; stopped at once: that batch was rolled back (answers already received stay cached) and the next run resumes after the last committed batch"
+    "timeout: jobs.\(job.rawValue).timeout (\(DurationFormat.format(timeout))) reached and the batch in progress had not ended \(Self.hardStopGrace.wholeSeconds) s later; stopped at once: that batch was rolled back (answers already received stay cached) and the next run resumes after the last committed batch"
   }
 
   /// - Parameter user: the last user committed; nil before the first.

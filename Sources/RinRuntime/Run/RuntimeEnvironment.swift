@@ -39,8 +39,3 @@ public struct RuntimeEnvironment: Sendable {
     pid > 0 && (kill(pid, 0) == 0 || errno == EPERM)
   }
 }
-
-extension Duration {
-  /// Seconds to the millisecond: how long a run took, as summaries, logs and the ledger report it.
-  var millisecondSeconds: Double { (inSeconds * 1000).rounded() / 1000 }
-}

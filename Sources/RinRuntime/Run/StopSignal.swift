@@ -124,7 +124,7 @@ public final class StopSignal: Sendable {
       if recorded.wait(timeout: .now() + recordingTime.inSeconds) == .timedOut {
         standardError.write(
           Data(
-            "rinjobs: could not record the stop in the run ledger within \(recordingTime.components.seconds) s (the database is busy); the next `rinjobs status`, `--scheduled` or `--catch-up` marks the run abandoned\n"
+            "rinjobs: could not record the stop in the run ledger within \(recordingTime.wholeSeconds) s (the database is busy); the next `rinjobs status`, `--scheduled` or `--catch-up` marks the run abandoned\n"
               .utf8))
       }
     }
