@@ -7,27 +7,61 @@ import RinTestSupport
 /// SQLite: the file's write lock. PostgreSQL: table locks (`LOCK TABLE`), which the runs'
 /// lease reads and batch writes wait for as they wait for any lock.
 enum RaceGate {
-  /// Starts runs with `start` while the runs' first look at the lease is held, then lets them
-  /// go together.
+  /// Starts runs with `start` while the runs' first look at the lease is held, waits until every
+  /// run is at the gate, then lets them go together; false when some run had not reached it
+  /// within `limit` seconds (that attempt proves nothing).
+  ///
+  /// A fixed wait is not enough: in a loaded CI run one of four processes reached the lease after
+  /// the first had run to its end, found it free, and ran too. The wait stays under the runs'
+  /// busy and lock timeouts (5 s in ReliabilityWorkspace), or the first to arrive would give up.
   static func startTogether(
-    in workspace: ReliabilityWorkspace, _ start: () throws -> [ChildProcess]
-  ) throws -> [ChildProcess] {
+    in workspace: ReliabilityWorkspace, limit: TimeInterval = 4, _ start: () throws -> [ChildProcess]
+  ) throws -> (runs: [ChildProcess], together: Bool) {
     guard workspace.postgres != nil else {
       return try workspace.connection().writeWithoutTransaction { db in
         try db.execute(sql: "BEGIN EXCLUSIVE")
         defer { try? db.execute(sql: "ROLLBACK") }
         let started = try start()
-        usleep(1_500_000)
-        return started
+        // A run that has the file open goes straight to its first write, which waits for the lock.
+        let together = waitUntil(limit) { started.allSatisfy { opens(workspace.dbPath, $0.pid) } }
+        usleep(300_000)
+        return (started, together)
       }
     }
     let pg = try TestPostgresConnection(url: workspace.dbPath)
-    // Well within the runs' lock timeout (storage.lock_timeout 5s in ReliabilityWorkspace).
     try pg.execute("BEGIN; LOCK TABLE job_leases IN ACCESS EXCLUSIVE MODE")
     defer { _ = try? pg.execute("ROLLBACK") }
     let started = try start()
-    usleep(1_500_000)
-    return started
+    let together = waitUntil(limit) {
+      // Inside a transaction the activity view is read once, unless its snapshot is cleared.
+      _ = try? pg.execute("SELECT pg_stat_clear_snapshot()")
+      let waiting = try? pg.execute(
+        """
+        SELECT count(*) FROM pg_stat_activity
+        WHERE datname = current_database() AND application_name = 'rinjobs' AND wait_event_type = 'Lock'
+        """
+      ).first?.first.flatMap(Int.fromDatabaseValue)
+      return (waiting ?? 0) >= started.count
+    }
+    return (started, together)
+  }
+
+  private static func waitUntil(_ limit: TimeInterval, _ condition: () -> Bool) -> Bool {
+    let deadline = Date().addingTimeInterval(limit)
+    while !condition() {
+      if Date() > deadline { return false }
+      usleep(10_000)
+    }
+    return true
+  }
+
+  /// Whether process `pid` has the file at `path` open.
+  private static func opens(_ path: String, _ pid: Int32) -> Bool {
+    let descriptors = "/proc/\(pid)/fd"
+    let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+    return ((try? FileManager.default.contentsOfDirectory(atPath: descriptors)) ?? []).contains {
+      (try? FileManager.default.destinationOfSymbolicLink(atPath: "\(descriptors)/\($0)")) == target
+    }
   }
 
   /// Waits for one of `runs` to take `job`'s lease, then holds it while the others look at the
