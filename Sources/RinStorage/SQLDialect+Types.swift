@@ -15,6 +15,27 @@ extension SQLDialect {
     name == SQLDialect.sqlite.name ? "\(column) IN (\(subquery))" : "\(column) = ANY(ARRAY(\(subquery)))"
   }
 
+  /// A FROM-clause fragment joining, to each row of an outer table already in the query, the
+  /// rows of `table` (as `alias`) whose `key` equals `outer` (a column of the outer row) and
+  /// that meet `condition` (over `alias`): one probe of an index on `key` per outer row. A batch
+  /// read starts from its own rows (the batch's contacts or circles) and reaches the child rows
+  /// through this, so that its cost is its own rows', never the whole table's.
+  /// - PostgreSQL: `CROSS JOIN LATERAL (… OFFSET 0)`. As a plain join the planner, once a
+  ///   batch covers more than a sliver of the table, hashes the outer rows and scans the whole
+  ///   child table; `OFFSET 0` keeps it from pulling the subquery up into such a join, so it
+  ///   stays a nested loop of index probes (BENCHMARKS.md, "LATERAL probes").
+  /// - SQLite: a plain `JOIN … ON`: its planner already runs nested loops over indexes.
+  /// The key needs an index leading with it; `key` and `outer` are SQL text, never a value.
+  func join(
+    rowsOf table: String, as alias: String, whose key: String, equals outer: String,
+    and condition: String? = nil
+  ) -> String {
+    let match = "\(alias).\(key) = \(outer)" + (condition.map { " AND \($0)" } ?? "")
+    return isPostgres
+      ? "CROSS JOIN LATERAL (SELECT * FROM \(table) \(alias) WHERE \(match) OFFSET 0) \(alias)"
+      : "JOIN \(table) \(alias) ON \(match)"
+  }
+
   /// A statement that holds a lock named by its one text argument until the transaction ends,
   /// or nil when a write transaction already excludes every other writer (SQLite's `BEGIN
   /// IMMEDIATE`). PostgreSQL lets writers run side by side, so a read-then-write decision (who

@@ -43,10 +43,12 @@ extension StorageTransaction {
   {
     try sql.forEachRow(
       """
-      SELECT m.circle_id, m.contact_id FROM circle_members m
-      JOIN circles k ON k.id = m.circle_id JOIN contacts c ON c.id = m.contact_id
+      SELECT m.circle_id, m.contact_id FROM circles k
+      \(sql.dialect.join(rowsOf: "circle_members", as: "m", whose: "circle_id", equals: "k.id"))
+      \(sql.dialect.join(
+        rowsOf: "contacts", as: "c", whose: "id", equals: "m.contact_id",
+        and: "c.user_id = k.user_id AND c.deleted_at IS NULL"))
       WHERE k.user_id IN (\(SQLDialect.list(ids.count))) AND \(Self.patternCircle)
-        AND c.user_id = k.user_id AND c.deleted_at IS NULL
       """, ids.map(SQLValue.integer)
     ) { row in
       if let circle = row.int64(0), let contact = row.int64(1) { try body(circle, contact) }
@@ -61,7 +63,8 @@ extension StorageTransaction {
   {
     try sql.forEachRow(
       """
-      SELECT r.circle_id, r.contact_id FROM circle_removals r JOIN circles k ON k.id = r.circle_id
+      SELECT r.circle_id, r.contact_id FROM circles k
+      \(sql.dialect.join(rowsOf: "circle_removals", as: "r", whose: "circle_id", equals: "k.id"))
       WHERE k.user_id IN (\(SQLDialect.list(ids.count))) AND \(Self.patternCircle)
       """, ids.map(SQLValue.integer)
     ) { row in
@@ -80,7 +83,8 @@ extension StorageTransaction {
   public func forEachLiveContactPhone(of ids: [Int64], _ body: (ContactValueRow) throws -> Void) throws {
     try forEachContactValue(
       """
-      SELECT c.user_id, p.contact_id, p.raw FROM contact_phones p JOIN contacts c ON c.id = p.contact_id
+      SELECT c.user_id, p.contact_id, p.raw FROM contacts c
+      \(sql.dialect.join(rowsOf: "contact_phones", as: "p", whose: "contact_id", equals: "c.id"))
       WHERE c.user_id IN (\(SQLDialect.list(ids.count))) AND c.deleted_at IS NULL
       """, ids, body)
   }
@@ -89,7 +93,8 @@ extension StorageTransaction {
   public func forEachLiveContactEmail(of ids: [Int64], _ body: (ContactValueRow) throws -> Void) throws {
     try forEachContactValue(
       """
-      SELECT c.user_id, e.contact_id, e.address FROM contact_emails e JOIN contacts c ON c.id = e.contact_id
+      SELECT c.user_id, e.contact_id, e.address FROM contacts c
+      \(sql.dialect.join(rowsOf: "contact_emails", as: "e", whose: "contact_id", equals: "c.id"))
       WHERE c.user_id IN (\(SQLDialect.list(ids.count))) AND c.deleted_at IS NULL
       """, ids, body)
   }

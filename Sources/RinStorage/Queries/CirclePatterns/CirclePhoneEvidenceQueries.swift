@@ -7,7 +7,7 @@ extension StorageTransaction {
     try sql.forEachRow(
       """
       SELECT e.contact_id, e.fingerprint, e.valid_numbers, e.invalid_numbers, e.area_codes
-      FROM circle_phone_evidence e JOIN contacts c ON c.id = e.contact_id
+      FROM contacts c \(sql.dialect.join(rowsOf: "circle_phone_evidence", as: "e", whose: "contact_id", equals: "c.id"))
       WHERE c.user_id IN (\(SQLDialect.list(userIDs.count))) AND c.deleted_at IS NULL
       """, userIDs.map(SQLValue.integer)
     ) { row in

@@ -6,8 +6,8 @@ extension StorageTransaction {
     var checks: [Int64: EnrichmentCheck] = [:]
     try sql.forEachRow(
       """
-      SELECT k.contact_id, k.fingerprint, k.settings, k.due_at, k.buckets, k.verified_key FROM enrichment_checks k
-      JOIN contacts c ON c.id = k.contact_id
+      SELECT k.contact_id, k.fingerprint, k.settings, k.due_at, k.buckets, k.verified_key FROM contacts c
+      \(sql.dialect.join(rowsOf: "enrichment_checks", as: "k", whose: "contact_id", equals: "c.id"))
       WHERE c.user_id IN (\(SQLDialect.list(userIDs.count))) AND c.deleted_at IS NULL
       """, userIDs.map(SQLValue.integer)
     ) { row in

@@ -21,19 +21,23 @@ extension StorageTransaction {
         EnrichmentContactRow(
           id: id, userID: user, ownerRegion: row.text(2), editedFields: row.text(3), rinUserID: row.int64(4)))
     }
+    let phones = sql.dialect.join(
+      rowsOf: "contact_phones", as: "p", whose: "contact_id", equals: "c.id", and: "p.raw IS NOT NULL")
     try sql.forEachRow(
       """
-      SELECT p.contact_id, p.raw FROM contact_phones p JOIN contacts c ON c.id = p.contact_id
-      WHERE c.user_id IN (\(list)) AND c.deleted_at IS NULL AND p.raw IS NOT NULL
+      SELECT p.contact_id, p.raw FROM contacts c \(phones)
+      WHERE c.user_id IN (\(list)) AND c.deleted_at IS NULL
       """, ids
     ) { row in
       guard let id = row.int64(0), let at = index[id], let raw = row.text(1) else { return }
       contacts[at].phones.append(raw)
     }
+    let emails = sql.dialect.join(
+      rowsOf: "contact_emails", as: "e", whose: "contact_id", equals: "c.id", and: "e.address IS NOT NULL")
     try sql.forEachRow(
       """
-      SELECT e.contact_id, e.address FROM contact_emails e JOIN contacts c ON c.id = e.contact_id
-      WHERE c.user_id IN (\(list)) AND c.deleted_at IS NULL AND e.address IS NOT NULL
+      SELECT e.contact_id, e.address FROM contacts c \(emails)
+      WHERE c.user_id IN (\(list)) AND c.deleted_at IS NULL
       """, ids
     ) { row in
       guard let id = row.int64(0), let at = index[id], let address = row.text(1) else { return }
@@ -94,8 +98,8 @@ extension StorageTransaction {
     guard !userIDs.isEmpty else { return rows }
     try sql.forEachRow(
       """
-      SELECT x.contact_id, x.field, x.source, x.value, x.confidence FROM contact_enrichments x
-      JOIN contacts c ON c.id = x.contact_id
+      SELECT x.contact_id, x.field, x.source, x.value, x.confidence FROM contacts c
+      \(sql.dialect.join(rowsOf: "contact_enrichments", as: "x", whose: "contact_id", equals: "c.id"))
       WHERE c.user_id IN (\(SQLDialect.list(userIDs.count))) AND c.deleted_at IS NULL
       """, userIDs.map(SQLValue.integer)
     ) { row in
