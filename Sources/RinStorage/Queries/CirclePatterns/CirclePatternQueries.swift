@@ -41,6 +41,8 @@ extension StorageTransaction {
   )
     throws
   {
+    // The member's contact by its key too: joined plainly, PostgreSQL read all the owner's
+    // contacts for each circle and hashed them against its members.
     try sql.forEachRow(
       """
       SELECT m.circle_id, m.contact_id FROM circles k
