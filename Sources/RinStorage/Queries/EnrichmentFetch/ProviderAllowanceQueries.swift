@@ -80,7 +80,8 @@ extension StorageTransaction {
     try Self.keyClaimUpsert.execute(
       keys.map { [.text(provider), .text($0), .integer(runID), .integer(until)] }, on: sql)
     var held: Set<String> = []
-    try sql.forEachRow(
+    // Claims come and go within a run: planned afresh, never from a plan of an emptier table.
+    try sql.forEachBatchRowReplanned(
       "SELECT lookup_key FROM provider_key_claims WHERE provider = ? AND run_id = ? AND lookup_key IN (\(sql.dialect.textSet))",
       [.text(provider), .integer(runID), SQLDialect.jsonArray(keys)]
     ) { row in
@@ -96,7 +97,7 @@ extension StorageTransaction {
   ) throws -> Set<String> {
     guard !keys.isEmpty else { return [] }
     var claimed: Set<String> = []
-    try sql.forEachRow(
+    try sql.forEachBatchRowReplanned(
       """
       SELECT lookup_key FROM provider_key_claims
       WHERE provider = ? AND run_id <> ? AND claimed_until >= ? AND lookup_key IN (\(sql.dialect.textSet))
@@ -116,7 +117,7 @@ extension StorageTransaction {
   /// Lets go of this run's claims on `keys`: their answers are cached, or they are left.
   public func releaseLookupKeys(provider: String, keys: [String], runID: Int64) throws {
     guard !keys.isEmpty else { return }
-    _ = try sql.execute(
+    try sql.executeReplanned(
       "DELETE FROM provider_key_claims WHERE provider = ? AND run_id = ? AND lookup_key IN (\(sql.dialect.textSet))",
       [.text(provider), .integer(runID), SQLDialect.jsonArray(keys)])
   }
