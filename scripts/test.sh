@@ -23,6 +23,8 @@ fi
 # (`test rules`, with input series); before the tests, so the test runner's summary stays last.
 promtool check rules deploy/prometheus/rin-jobs.rules.yaml
 (cd deploy/prometheus && promtool test rules rin-jobs.rules.test.yaml)
+# The runtime image's Containerfile: hadolint's default rules, any finding fails the run.
+hadolint deploy/image/Containerfile
 # Every manifest under deploy/kubernetes/ against the Kubernetes API schema, strictly (an
 # unknown field is an error, as `kubectl apply --validate=strict` would make it).
 kubernetes-validate --strict --quiet deploy/kubernetes/*.yaml
