@@ -1,11 +1,13 @@
 import Foundation
+import RinDomain
 import RinTestSupport
 import Testing
 
 /// deploy/prometheus/rin-jobs.rules.yaml against what the jobs really push: Debian's Pushgateway
 /// and Prometheus on loopback (scrape and evaluation every second), the real `rinjobs` pushing
 /// its metrics at the end of each run. Each trouble makes its alert fire in Prometheus
-/// (`/api/v1/alerts`), and a clean run afterwards clears it.
+/// (`/api/v1/alerts`), and a clean run afterwards clears it: a failed run, a late slot, a slot
+/// finished past its deadline, and owners the periodic pass corrected with no change stamp.
 @Suite("Alerts fire in a live Prometheus", .onItsOwnThread)
 struct LiveAlertTests {
   static let rules = Executable.repositoryRoot.appendingPathComponent("deploy/prometheus/rin-jobs.rules.yaml")
@@ -32,7 +34,7 @@ struct LiveAlertTests {
     return config
   }
 
-  @Test func aFailedRunALateSlotAndARunPastItsDeadlineFireTheirAlertsAndACleanRunClearsThem() async throws {
+  @Test func eachTroubleFiresItsAlertAndACleanRunClearsIt() async throws {
     let gateway = try await Pushgateway()
     let prometheus = try await PrometheusServer(scraping: gateway, rules: Self.rules)
     let db = try TestDatabase(seedUsers: 6)
@@ -78,11 +80,54 @@ struct LiveAlertTests {
     #expect(
       try await prometheus.waitUntil("RinPipelineDeadlinePassed", ["job": "pipeline:hourly"], firing: false))
 
+    try await Self.unstampedCorrectionsFireAndClear(prometheus, gateway)
+
     // Nothing else fired along the way.
     let others = try await prometheus.alerts().filter {
-      !["RinJobFailed", "RinPipelineSlotMissed", "RinPipelineDeadlinePassed"].contains(
-        $0.labels["alertname"] ?? "")
+      ![
+        "RinJobFailed", "RinPipelineSlotMissed", "RinPipelineDeadlinePassed", "RinUnstampedCorrections",
+      ].contains($0.labels["alertname"] ?? "")
     }
     #expect(others.isEmpty, "\(others)")
+  }
+
+  /// A service edits phones, addresses and family names without bumping `updated_at`: the next
+  /// night's periodic pass (every owner a night with `full_every: 1d`) corrects those owners and
+  /// counts them; the night after has nothing left to correct.
+  static func unstampedCorrectionsFireAndClear(_ prometheus: PrometheusServer, _ gateway: Pushgateway)
+    async throws
+  {
+    let db = try TestDatabase(seedUsers: 48, seed: 29)
+    let config = db.directory.path("pipelines.yaml")
+    try """
+    metrics:
+      push_url: \(gateway.url)
+    jobs:
+      circle-patterns:
+        full_every: 1d
+    """.write(toFile: config, atomically: true, encoding: .utf8)
+    let night = { (n: Int64) in UTCInstant(seconds: TestClock.now + n * 86_400 + 9_000).description }
+    let first = try await db.run("rin-circle-patterns", ["--now", night(1)], config: config)
+    #expect(first.exitCode == 0, "\(first.stderr)")
+    try db.execute(
+      """
+      UPDATE contact_phones SET raw = '+1 212 555 0142'
+      WHERE contact_id IN (SELECT id FROM contacts WHERE user_id % 4 = 1 AND id % 2 = 0)
+      """)
+    try db.execute(
+      """
+      UPDATE contact_emails SET address = 'pat@acme-widgets.com'
+      WHERE contact_id IN (SELECT id FROM contacts WHERE user_id % 4 = 2 AND id % 2 = 0)
+      """)
+    try db.execute(
+      "UPDATE contacts SET family_name = 'Okonkwo-Lindqvist' WHERE user_id % 4 = 3 AND id % 2 = 0")
+    let corrected = try await db.run("rin-circle-patterns", ["--now", night(2)], config: config)
+    #expect(corrected.exitCode == 0, "\(corrected.stderr)")
+    #expect(
+      try await prometheus.waitUntil("RinUnstampedCorrections", ["job": "circle-patterns"], firing: true))
+    let clean = try await db.run("rin-circle-patterns", ["--now", night(3)], config: config)
+    #expect(clean.exitCode == 0, "\(clean.stderr)")
+    #expect(
+      try await prometheus.waitUntil("RinUnstampedCorrections", ["job": "circle-patterns"], firing: false))
   }
 }
