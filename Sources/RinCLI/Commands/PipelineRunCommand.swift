@@ -91,7 +91,7 @@ struct PipelineRunCommand: AsyncParsableCommand {
         // The file and the Pushgateway hold the real runs' numbers: a dry run's would replace them.
         FileHandle.standardError.write(
           Data(
-            "\(command): dry run: the metrics file and the Pushgateway keep the last real run's metrics\n"
+            "\(command): dry run: the metrics file is left as the last real run wrote it, and nothing is pushed\n"
               .utf8))
       } else if output.metricsFile != nil || pushURL != nil, !report.runs.isEmpty {
         var facts: [MetricsFile.JobFacts] = []

@@ -59,7 +59,8 @@ enum JobOutput {
       // The file and the Pushgateway hold the real runs' numbers: a dry run's would replace them.
       FileHandle.standardError.write(
         Data(
-          "\(command): dry run: the metrics file and the Pushgateway keep the last real run's metrics\n".utf8)
+          "\(command): dry run: the metrics file is left as the last real run wrote it, and nothing is pushed\n"
+            .utf8)
       )
     } else if options.metricsFile != nil || pushURL != nil {
       var facts: [MetricsFile.JobFacts] = []
