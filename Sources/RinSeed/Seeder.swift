@@ -85,7 +85,9 @@ public enum Seeder {
     }
   }
 
-  private static func summary(_ storage: Storage, since started: ContinuousClock.Instant) throws -> SeedSummary {
+  private static func summary(_ storage: Storage, since started: ContinuousClock.Instant) throws
+    -> SeedSummary
+  {
     let rows = try storage.read { tx in
       try Dictionary(uniqueKeysWithValues: DataContract.inputTables.map { ($0, try tx.count($0)) })
     }

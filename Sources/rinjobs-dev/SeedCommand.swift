@@ -54,9 +54,8 @@ struct SeedCommand: AsyncParsableCommand {
             into: opened, options: SeedOptions(users: addUsers, seed: seed, now: instant),
             progress: SeedDefaults.progress())
         } else {
-          summary = try Seeder.seed(
-            into: opened, options: SeedOptions(users: users, seed: seed, now: instant, contactIDs: contactIDs),
-            progress: SeedDefaults.progress())
+          let options = SeedOptions(users: users, seed: seed, now: instant, contactIDs: contactIDs)
+          summary = try Seeder.seed(into: opened, options: options, progress: SeedDefaults.progress())
         }
       } catch let error as SeedError {
         // Not a failure of the database: a request that makes no sense for this one.
