@@ -88,6 +88,8 @@ def facts(path: Path) -> dict:
 def main(argv):
     args = parse(argv)
     repo = Path(__file__).resolve().parents[2]
+    if not args.fortnight:
+        report.check(_out_path(repo, args.out or "BENCHMARKS.md"))
     rinjobs = Path(args.rinjobs).resolve()
     cache = Cache(repo, rinjobs, args.cache)
     log(f"bench cache: {cache.folder}")
