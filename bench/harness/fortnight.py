@@ -521,73 +521,33 @@ def _profile_table(s: Series, rows: int = 10) -> list:
     if not profile:
         return []
     cpu_known = profile.get("cpu_measured")
+
+    def seconds(ms):
+        return f"{(ms or 0) / 1000:.2f} s"
+
     out = [f"Server profile of the median night ({night.day}, {iso(night_now(night.day))[:10]}): the "
            f"{min(rows, len(profile['statements']))} statements with the most execution time "
            f"(pg_stat_statements{', CPU from pg_stat_kcache' if cpu_known else '; pg_stat_kcache not loaded'}; "
-           f"{len(profile['statements'])} kept in the JSON). Every statement together: "
-           f"{(profile['total_exec_time'] or 0) / 1000:.2f} s of execution"
-           + (f", {(profile['cpu'] or 0) / 1000:.2f} s of CPU" if cpu_known else "")
-           + f", against the server's {night.nightly.server_cpu:.2f} s of CPU for the night (the rest: "
-           "connections, planning, autovacuum, the WAL writer, the checkpointer). Loading both "
-           "extensions adds a little CPU to every statement (a getrusage pair and a hash-table "
-           "update each).", "",
-           "| # | calls | rows | exec ms | CPU ms | statement |", "|---:|---:|---:|---:|---:|---|"]
+           f"{len(profile['statements'])} kept in the JSON). All {profile['statements_seen']} statements "
+           f"({profile['calls']:,} calls) together: {seconds(profile['total_exec_time'])} executing and "
+           f"{seconds(profile.get('total_plan_time'))} planning"
+           + (f", {seconds(profile['cpu'])} and {seconds(profile.get('plan_cpu'))} of CPU" if cpu_known else "")
+           + f", against the server's {night.nightly.server_cpu:.2f} s of CPU for the night; the rest is outside "
+           "statements (connections starting, parsing, the protocol, commits, autovacuum, the WAL writer, "
+           "the checkpointer). CPU is `–` where pg_stat_kcache has none (utility statements: DECLARE, FETCH, "
+           "CLOSE). Both extensions add a little CPU to every statement (a pair of getrusage calls, a "
+           "shared hash-table update), which the server's CPU includes.", "",
+           "| # | calls | rows | exec ms | CPU ms | plan ms | plan CPU ms | statement |",
+           "|---:|---:|---:|---:|---:|---:|---:|---|"]
+
+    def ms(value):
+        return "–" if value is None else f"{value:,.0f}"
+
     for i, st in enumerate(profile["statements"][:rows], 1):
         query = (st["query"] or "").replace("|", "\\|")
         query = query if len(query) <= 110 else query[:107] + "…"
-        cpu = "–" if st.get("cpu") is None else f"{st['cpu']:,.0f}"
-        out.append(f"| {i} | {st['calls']:,} | {st['rows']:,} | {st['total_exec_time']:,.0f} | {cpu} | `{query}` |")
-    return out + [""]
-
-
-def _series_table(s: Series, jobs: list) -> list:
-    pg = s.backend == "PostgreSQL"
-    head = ["night"] + [f"{j} wall / CPU" for j in jobs] + ["nightly wall / CPU"]
-    if pg:
-        head += ["nightly server CPU", "server ms / user"]
-    head += [f"hourly {HOURLY_JOB} wall / CPU"] + (["hourly server CPU"] if pg else [])
-    out = [f"## {s.backend} at {s.size.name} ({s.size.users:,} users)", ""]
-    out += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-
-    def row(label, nightly: Run, hourly: Run):
-        cells = [label]
-        for j in jobs:
-            t = nightly.jobs.get(j)
-            cells.append(f"{t['wall']:.2f} / {t['cpu']:.2f}" if t else "–")
-        cells.append(f"{nightly.wall:.2f} / {nightly.cpu:.2f}")
-        if pg:
-            cells += [f"{nightly.server_cpu:.2f}", f"{1000 * nightly.server_cpu / s.size.users:.3f}"]
-        cells.append(f"{hourly.wall:.3f} / {hourly.cpu:.3f}")
-        if pg:
-            cells.append(f"{hourly.server_cpu:.3f}")
-        return "| " + " | ".join(cells) + " |"
-
-    if s.first_night:
-        out.append(row("first (not counted)", s.first_night, s.first_hour))
-    for n in s.nights:
-        out.append(row(f"{n.day} ({iso(night_now(n.day))[:10]})", n.nightly, n.hourly))
-    if not s.nights:
-        return out + [""]
-
-    def summary(values):
-        median = statistics.median(values)
-        worst = max(values)
-        return f"median {median:.3f}, worst {worst:.3f} ({worst / median:.2f}× the median)" if median else "0"
-
-    out += ["", f"Over {len(s.nights)} nights:", ""]
-    out.append(f"- nightly pipeline wall: {summary([n.nightly.wall for n in s.nights])}")
-    out.append(f"- nightly pipeline CPU: {summary([n.nightly.cpu for n in s.nights])}")
-    for j in jobs:
-        values = [n.nightly.jobs[j]["cpu"] for n in s.nights if j in n.nightly.jobs]
-        if values:
-            out.append(f"- {j} CPU: {summary(values)}")
-    out.append(f"- hourly {HOURLY_JOB} wall: {summary([n.hourly.wall for n in s.nights])}")
-    out.append(f"- hourly {HOURLY_JOB} CPU: {summary([n.hourly.cpu for n in s.nights])}")
-    if pg:
-        per_user = [1000 * n.nightly.server_cpu / s.size.users for n in s.nights]
-        out.append(f"- server CPU per user a night (ms): {summary(per_user)}")
-        hourly = [1000 * n.hourly.server_cpu / s.size.users for n in s.nights]
-        out.append(f"- server CPU per user an hourly run (ms): {summary(hourly)}")
+        out.append(f"| {i} | {st['calls']:,} | {st['rows']:,} | {ms(st['total_exec_time'])} | {ms(st.get('cpu'))} "
+                   f"| {ms(st.get('total_plan_time'))} | {ms(st.get('plan_cpu'))} | `{query}` |")
     return out + [""]
 
 

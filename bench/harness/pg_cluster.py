@@ -3,6 +3,7 @@ temporary directory, a free loopback port, durable settings (fsync on); as root 
 as the `postgres` user. Seeded databases are templates that each measured run copies."""
 
 import glob
+import json
 import os
 import re
 import shutil
@@ -45,6 +46,8 @@ class Cluster:
         opts = f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c shared_buffers=256MB"
         if self.profile:
             opts += f" -c shared_preload_libraries={','.join(self.profile)}"
+            # Planning too: statements the jobs send are planned every time they run.
+            opts += " -c pg_stat_statements.track_planning=on"
         self._as_owner([f"{self.bin}/pg_ctl", "-D", f"{self.dir}/data", "-o", opts, "-l",
                         f"{self.dir}/server.log", "-w", "-t", "600", "start"])
 
@@ -76,50 +79,38 @@ class Cluster:
 
     def top_statements(self, db, limit=25) -> dict:
         """The statements run in `db` since the last reset, the `limit` with the most execution
-        time: calls, rows, total_exec_time (ms) and, with pg_stat_kcache, their CPU (ms: user +
-        system while executing); and the totals over every statement."""
+        time: calls, rows, total_exec_time and total_plan_time (ms) and, with pg_stat_kcache,
+        the CPU (ms, user + system) of their execution (`cpu`) and planning (`plan_cpu`); and
+        the same summed over every statement."""
         if "pg_stat_statements" not in self.profile:
             return None
         s = PROFILE_SCHEMA
         kcache = "pg_stat_kcache" in self.profile
-        cpu = (f"(SELECT sum(k.exec_user_time + k.exec_system_time) * 1000 FROM {s}.pg_stat_kcache() k "
-               "WHERE k.queryid = p.queryid AND k.dbid = p.dbid AND k.userid = p.userid)") if kcache else "NULL"
+
+        def kcache_sum(expr):
+            if not kcache:
+                return "NULL"
+            return (f"(SELECT sum({expr}) * 1000 FROM {s}.pg_stat_kcache() k "
+                    "WHERE k.queryid = p.queryid AND k.dbid = p.dbid AND k.userid = p.userid)")
+
         query = (
             "SELECT json_build_object('statements', coalesce(json_agg(t ORDER BY t.total_exec_time DESC) "
             f"FILTER (WHERE t.rank <= {int(limit)}), '[]'), 'total_exec_time', sum(t.total_exec_time), "
-            "'cpu', sum(t.cpu), 'calls', sum(t.calls), 'statements_seen', count(*)) FROM ("
+            "'total_plan_time', sum(t.total_plan_time), 'cpu', sum(t.cpu), 'plan_cpu', sum(t.plan_cpu), "
+            "'calls', sum(t.calls), 'statements_seen', count(*)) FROM ("
             "SELECT p.queryid::text AS queryid, p.calls, p.rows, round(p.total_exec_time::numeric, 1) AS total_exec_time, "
-            f"round(({cpu})::numeric, 1) AS cpu, regexp_replace(left(p.query, 300), '\\s+', ' ', 'g') AS query, "
+            "round(p.total_plan_time::numeric, 1) AS total_plan_time, "
+            f"round(({kcache_sum('k.exec_user_time + k.exec_system_time')})::numeric, 1) AS cpu, "
+            f"round(({kcache_sum('k.plan_user_time + k.plan_system_time')})::numeric, 1) AS plan_cpu, "
+            "regexp_replace(left(p.query, 300), '\\s+', ' ', 'g') AS query, "
             "rank() OVER (ORDER BY p.total_exec_time DESC, p.queryid) AS rank "
             f"FROM {s}.pg_stat_statements p "
-            f"WHERE p.dbid = (SELECT oid FROM pg_database WHERE datname = current_database())) t")
+            "WHERE p.dbid = (SELECT oid FROM pg_database WHERE datname = current_database())) t")
         text = run_checked([f"{self.bin}/psql", "-X", "-A", "-t", "-q", self.url(db), "-c", query],
                            env=_without_pgoptions())
-        import json
         out = json.loads(text)
         out["cpu_measured"] = kcache
         return out
-
-    def _place(self):
-        """The server's binaries, a temporary folder for its socket and log (owned by `postgres`
-        when run as root), and a free loopback port."""
-        self.bin = server_bin()
-        self.dir = tempfile.mkdtemp(prefix="rin-bench-pg-")
-        self.owner = "postgres" if os.getuid() == 0 else None
-        if self.owner:
-            shutil.chown(self.dir, self.owner)
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            self.port = s.getsockname()[1]
-
-    @property
-    def version(self) -> str:
-        return server_version(self.bin)
-
-    def _as_owner(self, argv):
-        prefix = ["runuser", "-u", self.owner, "--"] if self.owner else []
-        subprocess.run(prefix + argv, check=True, stdout=subprocess.DEVNULL, stdin=subprocess.DEVNULL,
-                       close_fds=True)
 
     def url(self, db):
         return f"postgresql://postgres@127.0.0.1:{self.port}/{db}"
