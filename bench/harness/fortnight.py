@@ -551,6 +551,57 @@ def _profile_table(s: Series, rows: int = 10) -> list:
     return out + [""]
 
 
+def _series_table(s: Series, jobs: list) -> list:
+    pg = s.backend == "PostgreSQL"
+    head = ["night"] + [f"{j} wall / CPU" for j in jobs] + ["nightly wall / CPU"]
+    if pg:
+        head += ["nightly server CPU", "server ms / user"]
+    head += [f"hourly {HOURLY_JOB} wall / CPU"] + (["hourly server CPU"] if pg else [])
+    out = [f"## {s.backend} at {s.size.name} ({s.size.users:,} users)", ""]
+    out += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+
+    def row(label, nightly: Run, hourly: Run):
+        cells = [label]
+        for j in jobs:
+            t = nightly.jobs.get(j)
+            cells.append(f"{t['wall']:.2f} / {t['cpu']:.2f}" if t else "–")
+        cells.append(f"{nightly.wall:.2f} / {nightly.cpu:.2f}")
+        if pg:
+            cells += [f"{nightly.server_cpu:.2f}", f"{1000 * nightly.server_cpu / s.size.users:.3f}"]
+        cells.append(f"{hourly.wall:.3f} / {hourly.cpu:.3f}")
+        if pg:
+            cells.append(f"{hourly.server_cpu:.3f}")
+        return "| " + " | ".join(cells) + " |"
+
+    if s.first_night:
+        out.append(row("first (not counted)", s.first_night, s.first_hour))
+    for n in s.nights:
+        out.append(row(f"{n.day} ({iso(night_now(n.day))[:10]})", n.nightly, n.hourly))
+    if not s.nights:
+        return out + [""]
+
+    def summary(values):
+        median = statistics.median(values)
+        worst = max(values)
+        return f"median {median:.3f}, worst {worst:.3f} ({worst / median:.2f}× the median)" if median else "0"
+
+    out += ["", f"Over {len(s.nights)} nights:", ""]
+    out.append(f"- nightly pipeline wall: {summary([n.nightly.wall for n in s.nights])}")
+    out.append(f"- nightly pipeline CPU: {summary([n.nightly.cpu for n in s.nights])}")
+    for j in jobs:
+        values = [n.nightly.jobs[j]["cpu"] for n in s.nights if j in n.nightly.jobs]
+        if values:
+            out.append(f"- {j} CPU: {summary(values)}")
+    out.append(f"- hourly {HOURLY_JOB} wall: {summary([n.hourly.wall for n in s.nights])}")
+    out.append(f"- hourly {HOURLY_JOB} CPU: {summary([n.hourly.cpu for n in s.nights])}")
+    if pg:
+        per_user = [1000 * n.nightly.server_cpu / s.size.users for n in s.nights]
+        out.append(f"- server CPU per user a night (ms): {summary(per_user)}")
+        hourly = [1000 * n.hourly.server_cpu / s.size.users for n in s.nights]
+        out.append(f"- server CPU per user an hourly run (ms): {summary(hourly)}")
+    return out + [""]
+
+
 def raw(series_list: list) -> dict:
     def run(r: Run):
         return r.__dict__ if r else None

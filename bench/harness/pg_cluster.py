@@ -112,6 +112,27 @@ class Cluster:
         out["cpu_measured"] = kcache
         return out
 
+    def _place(self):
+        """The server's binaries, a temporary folder for its socket and log (owned by `postgres`
+        when run as root), and a free loopback port."""
+        self.bin = server_bin()
+        self.dir = tempfile.mkdtemp(prefix="rin-bench-pg-")
+        self.owner = "postgres" if os.getuid() == 0 else None
+        if self.owner:
+            shutil.chown(self.dir, self.owner)
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = s.getsockname()[1]
+
+    @property
+    def version(self) -> str:
+        return server_version(self.bin)
+
+    def _as_owner(self, argv):
+        prefix = ["runuser", "-u", self.owner, "--"] if self.owner else []
+        subprocess.run(prefix + argv, check=True, stdout=subprocess.DEVNULL, stdin=subprocess.DEVNULL,
+                       close_fds=True)
+
     def url(self, db):
         return f"postgresql://postgres@127.0.0.1:{self.port}/{db}"
 
