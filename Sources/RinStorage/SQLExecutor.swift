@@ -39,6 +39,18 @@ protocol SQLExecutor {
   /// `MultiRowStatement`, whose chunks bind hundreds of values each.
   @discardableResult
   func executeWrite(_ sql: String, _ arguments: [SQLValue]) throws -> Int
+  /// `execute` of a statement on a table whose size swings within a run (`provider_key_claims`,
+  /// `changed_owners`: filled and emptied by the run itself), planned afresh every time. A plan
+  /// cached while such a table was empty scans it whole once it has filled: on PostgreSQL the
+  /// release of a request's key claims went from 13 buffers by index to 1,667 by a cached
+  /// sequential scan over the dead rows of a first night (2.4 ms a call, 26 s of a first night
+  /// at S). SQLite plans each statement by its indexes alone and caches it as before.
+  @discardableResult
+  func executeReplanned(_ sql: String, _ arguments: [SQLValue]) throws -> Int
+  /// `forEachBatchRow` of a query on such a table, planned afresh every time.
+  func forEachBatchRowReplanned(
+    _ sql: String, _ arguments: [SQLValue], _ body: (any SQLRowReader) throws -> Void
+  ) throws
   /// The backend's fast path for a bulk load into `inserter`'s table; nil: row by row.
   func bulkSink(_ inserter: BulkInserter) -> (any BulkRowSink)?
   /// After a bulk load whose rows came with their ids: whatever the backend needs so that
@@ -53,6 +65,17 @@ extension SQLExecutor {
   }
 
   func bulkSink(_ inserter: BulkInserter) -> (any BulkRowSink)? { nil }
+
+  @discardableResult
+  func executeReplanned(_ sql: String, _ arguments: [SQLValue]) throws -> Int {
+    try execute(sql, arguments)
+  }
+
+  func forEachBatchRowReplanned(
+    _ sql: String, _ arguments: [SQLValue], _ body: (any SQLRowReader) throws -> Void
+  ) throws {
+    try forEachBatchRow(sql, arguments, body)
+  }
 
   func finishBulkLoad(_ inserters: [BulkInserter]) throws {}
 

@@ -26,6 +26,7 @@ public struct CirclePatternsJob: Job {
       let stamps = try batch.tx.ownerStamps(of: batch.userIDs, circles: true)
       let stored = try batch.tx.ownerExaminations(job: name, of: batch.userIDs)
       var examined: [(userID: Int64, examination: StoredOwnerExamination)] = []
+      var periodic: Set<Int64> = []
       for user in batch.userIDs {
         let fingerprint = stamps[user, default: OwnerStamps()].fingerprint(settings: settingsDigest)
         guard
@@ -35,15 +36,20 @@ public struct CirclePatternsJob: Job {
             forced: context.fullPass)
         else { continue }
         batch.counts.addRead("users examined (\(reason.rawValue))")
+        if reason == .periodic { periodic.insert(user) }
         examined.append((user, StoredOwnerExamination(fingerprint: fingerprint, examinedAt: context.now)))
       }
       batch.counts.addRead("users unchanged", batch.userIDs.count - examined.count)
+      batch.counts.addUnstampedCorrections(0)
       guard !examined.isEmpty else { return }
       let users = examined.map(\.userID)
       let inputs = try CirclePatternsInputs.read(
         batch, users: users, freeMail: freeMail, thresholds: thresholds, now: context.now)
       for user in users {
-        try suggest(for: user, inputs: inputs, thresholds: thresholds, batch: batch, now: context.now)
+        let changed = try suggest(
+          for: user, inputs: inputs, thresholds: thresholds, batch: batch, now: context.now)
+        // Nothing the services stamped moved for this owner, yet their suggestions did.
+        if changed && periodic.contains(user) { batch.counts.addUnstampedCorrections(1) }
       }
       try batch.tx.saveOwnerExaminations(job: name, examined)
     }
@@ -62,13 +68,15 @@ public struct CirclePatternsJob: Job {
 
   /// Finds the user's groups and reconciles them with what is stored. A user without pattern
   /// circles is still reconciled when they have suggestions (their circle may be gone).
+  /// Returns whether it wrote anything.
+  @discardableResult
   private func suggest(
     for user: Int64, inputs: CirclePatternsInputs, thresholds: CirclePatternThresholds, batch: UserBatch,
     now: UTCInstant
-  ) throws {
+  ) throws -> Bool {
     let circles = inputs.circlesByUser[user] ?? []
     let existing = inputs.suggestionsByUser[user] ?? []
-    guard !circles.isEmpty || !existing.isEmpty else { return }
+    guard !circles.isEmpty || !existing.isEmpty else { return false }
     let finder = CirclePatternFinder(
       contacts: circles.isEmpty ? [] : inputs.contacts(of: user), thresholds: thresholds)
     var detected: [CircleGroup] = []
@@ -85,6 +93,7 @@ public struct CirclePatternsJob: Job {
     let plan = CircleSuggestionReconciler.plan(detected: detected, existing: existing)
     for id in plan.superseded { try batch.tx.supersedeCircleSuggestion(id: id) }
     for group in plan.inserts { try batch.tx.insertCircleSuggestion(group, userID: user, at: now) }
+    return !plan.superseded.isEmpty || !plan.inserts.isEmpty
   }
 }
 

@@ -15,9 +15,16 @@ struct EnrichmentApplier {
     var source: String
   }
 
-  /// Writes the examined owners' enrichments; returns, per owner, the earliest time a checked
-  /// contact of theirs is due again.
-  func apply(_ batch: UserBatch, _ prepared: PreparedBatch) throws -> [Int64: UTCInstant] {
+  /// What `apply` did, per owner.
+  struct Applied {
+    /// The earliest time a checked contact of the owner's is due again.
+    var dueAt: [Int64: UTCInstant]
+    /// The owners with a contact whose enrichment or Rin-user link was written.
+    var written: Set<Int64>
+  }
+
+  /// Writes the examined owners' enrichments.
+  func apply(_ batch: UserBatch, _ prepared: PreparedBatch) throws -> Applied {
     let tx = batch.tx
     var stored: [RowKey: (value: String?, confidence: Double?)] = [:]
     // Only the owners with a contact to check: an unchanged contact's rows are not compared.
@@ -28,6 +35,9 @@ struct EnrichmentApplier {
       )
     }
     var enriched: [Int64: Set<Int64>] = [:]
+    var written: Set<Int64> = []
+    // Written together once every value of the batch is decided: a few statements, not one each.
+    var writes: [EnrichmentUpsert] = []
     func put(
       _ contact: EnrichmentContactRow, _ field: EnrichmentField, _ source: String, _ value: EnrichmentValue
     )
@@ -36,10 +46,12 @@ struct EnrichmentApplier {
       let key = RowKey(contact: contact.id, field: field.rawValue, source: source)
       let write = EnrichmentWrite.decide(value, stored: stored[key])
       guard write != .none else { return }
-      try tx.putEnrichment(
-        userID: contact.userID, contactID: contact.id, field: field.rawValue, source: source,
-        value: value.value,
-        confidence: value.confidence, fetchedAt: value.fetchedAt, isNew: write == .insert)
+      written.insert(contact.userID)
+      writes.append(
+        EnrichmentUpsert(
+          userID: contact.userID, contactID: contact.id, field: field.rawValue, source: source,
+          value: value.value, confidence: value.confidence, fetchedAt: value.fetchedAt,
+          isNew: write == .insert))
       if write.isNewToUser { enriched[contact.userID, default: []].insert(contact.id) }
     }
     batch.counts.addRead("contacts", prepared.contacts.count + prepared.unchanged)
@@ -47,8 +59,9 @@ struct EnrichmentApplier {
       batch.counts.addSkipped("contact phone malformed", contact.channels.malformedPhones)
       batch.counts.addSkipped("contact email malformed", contact.channels.malformedEmails)
     }
-    try applyRinNetwork(prepared, batch: batch, put: put)
+    written.formUnion(try applyRinNetwork(prepared, batch: batch, put: put))
     let cached = try provider.map { try applyProvider($0, prepared, batch: batch, put: put) } ?? [:]
+    try tx.putEnrichments(writes)
     let dueAt = try rememberChecks(prepared, cached: cached, tx: tx)
     for (user, contacts) in enriched.sorted(by: { $0.key < $1.key }) {
       try tx.enqueue(
@@ -59,12 +72,14 @@ struct EnrichmentApplier {
           dedupeKey: Notifications.contactEnrichmentKey(user: user, runID: runID)),
         at: now)
     }
-    return dueAt
+    return Applied(dueAt: dueAt, written: written)
   }
 
   private typealias Put = (EnrichmentContactRow, EnrichmentField, String, EnrichmentValue) throws -> Void
 
-  private func applyRinNetwork(_ prepared: PreparedBatch, batch: UserBatch, put: Put) throws {
+  /// Returns the owners whose contacts it linked to another Rin user.
+  private func applyRinNetwork(_ prepared: PreparedBatch, batch: UserBatch, put: Put) throws -> Set<Int64> {
+    var linked: Set<Int64> = []
     let users = try batch.tx.verifiedUsers(withPhones: Set(prepared.contacts.flatMap(\.channels.e164s)))
     for contact in prepared.contacts {
       let outcome = RinNetworkMatch.resolve(
@@ -75,7 +90,10 @@ struct EnrichmentApplier {
           batch.counts.addSkipped(ProviderEnrichmentRule.Skip.editedByUser.rawValue)
           continue
         }
-        if contact.row.rinUserID != user { try batch.tx.linkRinUser(contactID: contact.row.id, userID: user) }
+        if contact.row.rinUserID != user {
+          try batch.tx.linkRinUser(contactID: contact.row.id, userID: user)
+          linked.insert(contact.row.userID)
+        }
         try put(
           contact.row, .rinUser, EnrichmentSource.rinNetwork,
           EnrichmentValue(value: String(user), confidence: 1, fetchedAt: now))
@@ -84,6 +102,7 @@ struct EnrichmentApplier {
       case .none: break
       }
     }
+    return linked
   }
 
   /// The settings a contact's values depend on, as its check records them.

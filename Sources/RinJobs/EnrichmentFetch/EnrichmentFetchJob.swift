@@ -117,9 +117,12 @@ public struct EnrichmentFetchJob: Job {
       batch.counts.addRead("users examined (\(reason.rawValue))", count)
     }
     batch.counts.addRead("users unchanged", prepared.owners.unchanged)
+    batch.counts.addUnstampedCorrections(0)
     guard !prepared.owners.examined.isEmpty else { return }
-    let checkedDueAt = try applier.apply(batch, prepared)
-    let dueAt = prepared.unchangedDueAt.merging(checkedDueAt) { min($0, $1) }
+    let applied = try applier.apply(batch, prepared)
+    // Nothing the services stamped moved for these owners, yet their contacts' values did.
+    batch.counts.addUnstampedCorrections(applied.written.intersection(prepared.owners.periodic).count)
+    let dueAt = prepared.unchangedDueAt.merging(applied.dueAt) { min($0, $1) }
     try batch.tx.saveEnrichmentOwnerBuckets(prepared.buckets)
     try batch.tx.saveOwnerExaminations(
       job: name, prepared.owners.records(buckets: prepared.buckets, dueAt: dueAt, recheck: recheck, now: now))

@@ -14,6 +14,8 @@ struct EnrichmentOwners: Sendable {
   /// Their contacts' stamps and region as read before the examination.
   var stamps: [Int64: OwnerStamps] = [:]
   var reasons: [OwnerExamination: Int] = [:]
+  /// The examined owners whose only reason is their periodic pass.
+  var periodic: Set<Int64> = []
   var unchanged = 0
 
   static func select(
@@ -41,6 +43,7 @@ struct EnrichmentOwners: Sendable {
       owners.examined.append(user)
       owners.stamps[user] = owner
       owners.reasons[reason, default: 0] += 1
+      if reason == .periodic { owners.periodic.insert(user) }
     }
     return owners
   }

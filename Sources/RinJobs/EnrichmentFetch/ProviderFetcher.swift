@@ -87,7 +87,7 @@ struct ProviderFetcher {
     }
     let keys = chunk.map(\.id)
     try context.write { tx in
-      for row in rows { try tx.putLookup(row, provider: plan.name, isNew: !expired.contains(row.key)) }
+      try tx.putLookups(rows.map { ($0, !expired.contains($0.key)) }, provider: plan.name)
       try claims.release(keys, in: tx)
     }
     switch outcome {

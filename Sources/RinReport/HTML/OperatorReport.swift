@@ -36,6 +36,9 @@ public struct OperatorReport: Sendable, Encodable {
     public var skipped: [String: Int]
     /// Seconds the run spent paused, by reason (replica lag, giving way to a lock).
     public var paused: [String: Double] = [:]
+    /// Owners the run's periodic pass corrected with no stamp to explain it; nil for a job
+    /// without a pass.
+    public var unstampedCorrections: Int? = nil
     public var error: String?
   }
 
@@ -47,6 +50,13 @@ public struct OperatorReport: Sendable, Encodable {
     public var interrupted: Int
     /// Dry runs in the period: listed with the last runs, never charted or counted above.
     public var dryRuns: Int
+
+    /// Owners the periodic pass corrected with no stamp, over the period's runs; nil for a job
+    /// whose runs counted none (no periodic pass).
+    public var unstampedCorrections: Int? {
+      let counted = runs.compactMap(\.unstampedCorrections)
+      return counted.isEmpty ? nil : counted.reduce(0, +)
+    }
   }
 
   public struct EnrichmentDay: Sendable, Codable, Equatable {
@@ -189,7 +199,8 @@ extension OperatorReport.Run {
       dryRun: record.dryRun,
       shard: record.shard, pipeline: record.pipeline,
       written: counts?.changes.values.reduce(0) { $0 + $1.total } ?? 0,
-      skipped: counts?.counts.skipped ?? [:], paused: counts?.paused?.seconds ?? [:], error: record.error)
+      skipped: counts?.counts.skipped ?? [:], paused: counts?.paused?.seconds ?? [:],
+      unstampedCorrections: counts?.counts.unstampedCorrections, error: record.error)
   }
 }
 

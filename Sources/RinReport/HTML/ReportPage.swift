@@ -72,6 +72,10 @@ struct ReportPage {
     var hasDryRuns: Bool
     var failedClass: String
     var interruptedClass: String
+    /// "12" when the job has a periodic pass; empty for one that has none.
+    var unstampedCorrections: String
+    var hasCorrections: Bool
+    var correctionsClass: String
     var charts: [ChartView]
   }
 
@@ -184,6 +188,9 @@ struct ReportPage {
       job: job.job, runs: job.runs.count, failed: job.failed, interrupted: job.interrupted,
       dryRuns: job.dryRuns, hasDryRuns: job.dryRuns > 0,
       failedClass: job.failed > 0 ? "bad" : "", interruptedClass: job.interrupted > 0 ? "warn" : "",
+      unstampedCorrections: job.unstampedCorrections.map(grouped) ?? "",
+      hasCorrections: job.unstampedCorrections != nil,
+      correctionsClass: (job.unstampedCorrections ?? 0) > 0 ? "warn" : "",
       charts: [
         chart(
           id: "\(job.job)-seconds", title: "\(job.job): seconds per run", unit: "s", duration, from: from,

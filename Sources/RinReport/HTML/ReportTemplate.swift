@@ -76,7 +76,7 @@ enum ReportTemplate {
     <h2 id="runs-h">Runs</h2>
     {{#jobs}}
     <h3 id="job-{{job}}">{{job}}</h3>
-    <p>Runs: <span id="runs-{{job}}">{{runs}}</span> · failed: <span id="failed-{{job}}" class="{{failedClass}}">{{failed}}</span> · interrupted or abandoned: <span id="interrupted-{{job}}" class="{{interruptedClass}}">{{interrupted}}</span>{{#hasDryRuns}} · dry runs, apart (not charted or counted): <span id="dry-{{job}}">{{dryRuns}}</span>{{/hasDryRuns}}</p>
+    <p>Runs: <span id="runs-{{job}}">{{runs}}</span> · failed: <span id="failed-{{job}}" class="{{failedClass}}">{{failed}}</span> · interrupted or abandoned: <span id="interrupted-{{job}}" class="{{interruptedClass}}">{{interrupted}}</span>{{#hasDryRuns}} · dry runs, apart (not charted or counted): <span id="dry-{{job}}">{{dryRuns}}</span>{{/hasDryRuns}}{{#hasCorrections}} · owners corrected by the periodic pass with no stamp: <span id="corrections-{{job}}" class="{{correctionsClass}}">{{unstampedCorrections}}</span>{{/hasCorrections}}</p>
     <div class="charts">
     {{#charts}}
     <figure>

@@ -27,6 +27,8 @@ public enum MetricsFile {
     public var skips: [String: Int] = [:]
     /// Seconds the last run spent paused, by reason (replica lag, giving way to a lock).
     public var pausedSeconds: [String: Double] = [:]
+    /// For a job with a periodic pass: owners its last run corrected with no stamp to explain it.
+    public var unstampedCorrections: Int? = nil
   }
 
   public static func render(_ facts: [JobFacts]) -> String {
@@ -75,6 +77,14 @@ public enum MetricsFile {
         registry,
         name: "rinjobs_users_processed", labels: labels, help: "Users the job's last run processed."
       ).set(Double(users))
+    }
+    if let corrections = f.unstampedCorrections {
+      gauge(
+        registry,
+        name: "rinjobs_unstamped_corrections", labels: labels,
+        help:
+          "Owners whose results the last run's periodic pass changed with no change stamp to explain it (a service write that did not bump updated_at)."
+      ).set(Double(corrections))
     }
     for (kind, value) in [("read", f.itemsRead), ("written", f.itemsWritten), ("skipped", f.itemsSkipped)] {
       gauge(
@@ -179,6 +189,7 @@ extension MetricsFile {
       itemsWritten: summary.changes.tables.values.reduce(0) { $0 + $1.total },
       itemsSkipped: summary.counts.skipped.values.reduce(0, +),
       usersProcessed: summary.counts.usersProcessed, provider: summary.provider, skips: skips,
-      pausedSeconds: summary.paused?.seconds ?? [:])
+      pausedSeconds: summary.paused?.seconds ?? [:], unstampedCorrections: summary.counts.unstampedCorrections
+    )
   }
 }

@@ -21,6 +21,9 @@ public enum SummaryText {
     for (reason, n) in s.counts.skipped.sorted(by: { $0.key < $1.key }) {
       lines.append("  skipped \(n): \(reason)")
     }
+    if let corrections = s.counts.unstampedCorrections {
+      lines.append("  unstamped corrections (owners the periodic pass changed, no stamp): \(corrections)")
+    }
     let verb = s.dryRun ? "would " : ""
     if s.changes.isEmpty && s.status == .succeeded {
       lines.append("  \(s.dryRun ? "would change" : "changed") nothing")

@@ -20,7 +20,7 @@ public struct CirclePatternsSettings: Sendable, Hashable {
   public init(
     batchSize: Int = BatchSize.defaultValue, emailDomainShare: Double = 0.6,
     areaCodeShare: Double = 0.6, familyNameShare: Double = 0.5, minMembers: Int = 3,
-    minCandidates: Int = 3, extraFreeMailDomains: [String] = [], fullEvery: Duration = .seconds(7 * 86_400)
+    minCandidates: Int = 3, extraFreeMailDomains: [String] = [], fullEvery: Duration = .seconds(28 * 86_400)
   ) {
     self.batchSize = batchSize
     self.emailDomainShare = emailDomainShare

@@ -13,7 +13,7 @@ public struct EnrichmentFetchSettings: Sendable, Hashable {
 
   public init(
     batchSize: Int = defaultBatchSize, provider: EnrichmentProviderSettings? = nil,
-    fullEvery: Duration = .seconds(7 * 86_400)
+    fullEvery: Duration = .seconds(28 * 86_400)
   ) {
     self.batchSize = batchSize
     self.provider = provider

@@ -4,6 +4,11 @@ public struct JobCounts: Sendable, Codable, Equatable {
   public var skipped: [String: Int] = [:]
   /// Users whose batch committed in this run.
   public var usersProcessed = 0
+  /// Owners whose results the periodic pass changed with no stamp to explain the change: what
+  /// the online services wrote without bumping a change time (docs/OPERATIONS.md "The periodic
+  /// pass"). Nil for a job that has no periodic pass; absent from ledger rows written before
+  /// it was counted.
+  public var unstampedCorrections: Int?
 
   public init() {}
 
@@ -15,9 +20,16 @@ public struct JobCounts: Sendable, Codable, Equatable {
     if count != 0 { skipped[reason, default: 0] += count }
   }
 
+  /// Counts owners the periodic pass corrected; a job with a pass calls it for every batch,
+  /// with 0 too, so that its summary says 0 rather than nothing.
+  public mutating func addUnstampedCorrections(_ count: Int) {
+    unstampedCorrections = (unstampedCorrections ?? 0) + count
+  }
+
   public mutating func merge(_ other: JobCounts) {
     read.merge(other.read, uniquingKeysWith: +)
     skipped.merge(other.skipped, uniquingKeysWith: +)
     usersProcessed += other.usersProcessed
+    if let corrections = other.unstampedCorrections { addUnstampedCorrections(corrections) }
   }
 }

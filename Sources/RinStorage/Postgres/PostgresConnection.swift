@@ -60,6 +60,18 @@ final class PostgresConnection {
     }
   }
 
+  /// Runs `sql` (with `?` placeholders) as the unnamed statement: planned for these values and
+  /// the tables as they are now, never from a cached plan (`SQLExecutor.executeReplanned`).
+  @discardableResult
+  func runUnprepared(_ sql: String, _ arguments: [SQLValue]) throws -> PostgresResult {
+    let texts = arguments.map(Self.text)
+    return try withCStrings(texts) { values in
+      try check(
+        PQexecParams(
+          handle, SQLDialect.numberedPlaceholders(sql), Int32(values.count), nil, values, nil, nil, 0))
+    }
+  }
+
   private func statementName(_ sql: String) throws -> String {
     if let name = prepared[sql] { return name }
     let name = "rin_\(prepared.count)"

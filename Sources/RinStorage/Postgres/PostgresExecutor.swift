@@ -43,6 +43,17 @@ struct PostgresExecutor: SQLExecutor {
     try Self.forEach(try connection.run(sql, arguments), body)
   }
 
+  @discardableResult
+  func executeReplanned(_ sql: String, _ arguments: [SQLValue]) throws -> Int {
+    try connection.runUnprepared(sql, arguments).changedRows
+  }
+
+  func forEachBatchRowReplanned(
+    _ sql: String, _ arguments: [SQLValue], _ body: (any SQLRowReader) throws -> Void
+  ) throws {
+    try Self.forEach(try connection.runUnprepared(sql, arguments), body)
+  }
+
   private static func forEach(_ result: PostgresResult, _ body: (any SQLRowReader) throws -> Void) throws {
     let reader = PostgresRowReader(result: result)
     for row in 0..<result.rowCount {

@@ -83,10 +83,11 @@ extension StorageTransaction {
 
   /// A contact's enrichments changed: its stored score facts no longer hold, and daily-score
   /// derives them again (enrichment-fetch calls this with every enrichment it writes).
-  func forgetScoreContactFacts(userID: Int64, contactID: Int64) throws {
+  func forgetScoreContactFacts(userID: Int64, contactIDs: [Int64]) throws {
+    guard !contactIDs.isEmpty else { return }
     _ = try sql.execute(
-      "DELETE FROM score_contact_facts WHERE user_id = ? AND contact_id = ?",
-      [.integer(userID), .integer(contactID)])
+      "DELETE FROM score_contact_facts WHERE user_id = ? AND contact_id IN (\(SQLDialect.list(contactIDs.count)))",
+      [.integer(userID)] + contactIDs.map(SQLValue.integer))
   }
 
   private static let namesQuery = ScopedQuery(

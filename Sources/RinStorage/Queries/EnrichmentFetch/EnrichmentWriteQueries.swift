@@ -3,21 +3,34 @@ import RinDomain
 extension StorageTransaction {
   /// Caches one paid-for answer (a match or a no-match) until `expiresAt`.
   public func putLookup(_ row: LookupRow, provider: String, isNew: Bool) throws {
-    try sql.execute(
-      """
-      INSERT INTO enrichment_lookups (provider, lookup_key, status, response, fetched_at, expires_at)
-      VALUES (?, ?, ?, ?, ?, ?)
-      ON CONFLICT (provider, lookup_key) DO UPDATE SET status = excluded.status,
-        response = excluded.response, fetched_at = excluded.fetched_at, expires_at = excluded.expires_at
-      """,
-      [
+    try putLookups([(row, isNew)], provider: provider)
+  }
+
+  /// Caches a response's answers in a few multi-row statements (one statement per answer was
+  /// most of a first night's server time: 853,867 of them at S). `rows` hold distinct keys.
+  public func putLookups(_ rows: [(row: LookupRow, isNew: Bool)], provider: String) throws {
+    try Self.lookupUpsert.execute(rows, on: sql) { entry, values in
+      let row = entry.row
+      values += [
         .text(provider), .text(row.key), .text(row.status.rawValue), SQLValue(row.response),
         .instant(row.fetchedAt), .instant(row.expiresAt),
-      ])
+      ]
+    }
     // Samples name the provider and the outcome only: a key is a hash of a phone or an email.
-    changes.record(
-      "enrichment_lookups", isNew ? .insert : .update, sample: "\(provider): \(row.status.rawValue)")
+    for (row, isNew) in rows {
+      changes.record(
+        "enrichment_lookups", isNew ? .insert : .update, sample: "\(provider): \(row.status.rawValue)")
+    }
   }
+
+  private static let lookupUpsert = MultiRowStatement(
+    head:
+      "INSERT INTO enrichment_lookups (provider, lookup_key, status, response, fetched_at, expires_at) VALUES",
+    columns: 6,
+    tail: """
+      ON CONFLICT (provider, lookup_key) DO UPDATE SET status = excluded.status,
+        response = excluded.response, fetched_at = excluded.fetched_at, expires_at = excluded.expires_at
+      """)
 
   /// Inserts or updates one enrichment. A new value resets `seen_at` (the user has not seen it);
   /// the same value with a new confidence keeps it.
@@ -27,24 +40,46 @@ extension StorageTransaction {
     fetchedAt: UTCInstant,
     isNew: Bool
   ) throws {
-    try sql.execute(
-      """
-      INSERT INTO contact_enrichments (contact_id, field, value, source, confidence, fetched_at, seen_at)
-      VALUES (?, ?, ?, ?, ?, ?, NULL)
+    try putEnrichments([
+      EnrichmentUpsert(
+        userID: userID, contactID: contactID, field: field, source: source, value: value,
+        confidence: confidence, fetchedAt: fetchedAt, isNew: isNew)
+    ])
+  }
+
+  /// `putEnrichment` for a batch's writes, in a few multi-row statements, forgetting each touched
+  /// contact's score facts and each owner's tally once (a statement per value was a fifth of a
+  /// first night's statements at S). At most one write per contact, field and source.
+  public func putEnrichments(_ writes: [EnrichmentUpsert]) throws {
+    guard !writes.isEmpty else { return }
+    try Self.enrichmentUpsert.execute(writes, on: sql) { write, values in
+      values += [
+        .integer(write.contactID), .text(write.field), .text(write.value), .text(write.source),
+        .real(write.confidence), .instant(write.fetchedAt), .null,
+      ]
+    }
+    let contactsByOwner = Dictionary(grouping: writes, by: \.userID).mapValues { Set($0.map(\.contactID)) }
+    for (owner, contacts) in contactsByOwner.sorted(by: { $0.key < $1.key }) {
+      try forgetScoreContactFacts(userID: owner, contactIDs: contacts.sorted())
+    }
+    try forgetScoreTallies(of: contactsByOwner.keys.sorted())
+    for write in writes {
+      changes.record(
+        "contact_enrichments", write.isNew ? .insert : .update,
+        sample: "contact \(write.contactID) \(write.field) (\(write.source))")
+    }
+  }
+
+  private static let enrichmentUpsert = MultiRowStatement(
+    head:
+      "INSERT INTO contact_enrichments (contact_id, field, value, source, confidence, fetched_at, seen_at) VALUES",
+    columns: 7,
+    tail: """
       ON CONFLICT (contact_id, field, source) DO UPDATE SET value = excluded.value,
         confidence = excluded.confidence, fetched_at = excluded.fetched_at,
         seen_at = CASE WHEN contact_enrichments.value = excluded.value
           THEN contact_enrichments.seen_at ELSE NULL END
-      """,
-      [
-        .integer(contactID), .text(field), .text(value), .text(source), .real(confidence),
-        .instant(fetchedAt),
-      ])
-    try forgetScoreContactFacts(userID: userID, contactID: contactID)
-    try forgetScoreTallies(of: [userID])
-    changes.record(
-      "contact_enrichments", isNew ? .insert : .update, sample: "contact \(contactID) \(field) (\(source))")
-  }
+      """)
 
   /// Links a contact to the Rin user it is (docs/CONTRACT.md §3.3, Rin-network source).
   /// No stamp of the services' shows the link, so daily-score forgets what it counted of the

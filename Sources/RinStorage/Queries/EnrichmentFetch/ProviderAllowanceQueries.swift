@@ -80,8 +80,12 @@ extension StorageTransaction {
     try Self.keyClaimUpsert.execute(
       keys.map { [.text(provider), .text($0), .integer(runID), .integer(until)] }, on: sql)
     var held: Set<String> = []
-    try sql.forEachRow(
-      "SELECT lookup_key FROM provider_key_claims WHERE provider = ? AND run_id = ? AND lookup_key IN (\(sql.dialect.textSet))",
+    // Claims come and go within a run: planned afresh, never from a plan of an emptier table;
+    // and the keys are an array the index is probed with (`isIn`), never a subquery joined to
+    // the claims: with the table thought empty, PostgreSQL ran the subquery again for every
+    // claim of the provider (44-243 ms a call on a first night).
+    try sql.forEachBatchRowReplanned(
+      "SELECT lookup_key FROM provider_key_claims WHERE provider = ? AND run_id = ? AND \(sql.dialect.isIn("lookup_key", subquery: sql.dialect.textSet))",
       [.text(provider), .integer(runID), SQLDialect.jsonArray(keys)]
     ) { row in
       if let key = row.text(0) { held.insert(key) }
@@ -96,10 +100,10 @@ extension StorageTransaction {
   ) throws -> Set<String> {
     guard !keys.isEmpty else { return [] }
     var claimed: Set<String> = []
-    try sql.forEachRow(
+    try sql.forEachBatchRowReplanned(
       """
       SELECT lookup_key FROM provider_key_claims
-      WHERE provider = ? AND run_id <> ? AND claimed_until >= ? AND lookup_key IN (\(sql.dialect.textSet))
+      WHERE provider = ? AND run_id <> ? AND claimed_until >= ? AND \(sql.dialect.isIn("lookup_key", subquery: sql.dialect.textSet))
         AND EXISTS (
           SELECT 1 FROM job_leases l WHERE l.run_id = provider_key_claims.run_id AND l.expires_at >= ?)
       """,
@@ -116,8 +120,8 @@ extension StorageTransaction {
   /// Lets go of this run's claims on `keys`: their answers are cached, or they are left.
   public func releaseLookupKeys(provider: String, keys: [String], runID: Int64) throws {
     guard !keys.isEmpty else { return }
-    _ = try sql.execute(
-      "DELETE FROM provider_key_claims WHERE provider = ? AND run_id = ? AND lookup_key IN (\(sql.dialect.textSet))",
+    try sql.executeReplanned(
+      "DELETE FROM provider_key_claims WHERE provider = ? AND run_id = ? AND \(sql.dialect.isIn("lookup_key", subquery: sql.dialect.textSet))",
       [.text(provider), .integer(runID), SQLDialect.jsonArray(keys)])
   }
 

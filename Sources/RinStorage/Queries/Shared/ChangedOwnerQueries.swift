@@ -62,7 +62,8 @@ extension StorageTransaction {
     job: JobName, scope: String, in selection: UserSelection, owners: String, _ values: [SQLValue]
   ) throws -> Int {
     let key: [SQLValue] = [.text(job.rawValue), .text(scope)]
-    try sql.execute("DELETE FROM changed_owners WHERE job = ? AND scope = ?", key)
+    // The run fills and empties this table: its statements are planned afresh each time.
+    try sql.executeReplanned("DELETE FROM changed_owners WHERE job = ? AND scope = ?", key)
     var shardCondition = ""
     var shardValues: [SQLValue] = []
     if let shard = selection.shard {
@@ -80,7 +81,7 @@ extension StorageTransaction {
   public func ownersChanged(among userIDs: [Int64], job: JobName, scope: String) throws -> Set<Int64> {
     guard !userIDs.isEmpty else { return [] }
     var changed = Set<Int64>()
-    try sql.forEachBatchRow(
+    try sql.forEachBatchRowReplanned(
       """
       SELECT user_id FROM changed_owners
       WHERE job = ? AND scope = ? AND user_id IN (\(SQLDialect.list(userIDs.count)))
