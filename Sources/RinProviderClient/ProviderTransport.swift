@@ -10,12 +10,15 @@ public protocol ProviderTransport: Sendable {
 }
 
 public struct ProviderHTTPRequest: Sendable {
+  /// POST for the provider and the notify pings; PUT replaces a Pushgateway group whole.
+  public var method: String
   public var url: URL
   /// Includes `Authorization`: never log a request's headers.
   public var headers: [String: String]
   public var body: Data
 
-  public init(url: URL, headers: [String: String], body: Data) {
+  public init(url: URL, headers: [String: String], body: Data, method: String = "POST") {
+    self.method = method
     self.url = url
     self.headers = headers
     self.body = body

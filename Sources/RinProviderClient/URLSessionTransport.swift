@@ -25,7 +25,7 @@ public final class URLSessionTransport: ProviderTransport {
     -> ProviderHTTPResponse
   {
     var urlRequest = URLRequest(url: request.url)
-    urlRequest.httpMethod = "POST"
+    urlRequest.httpMethod = request.method
     urlRequest.httpBody = request.body
     // corelibs Foundation hands libcurl whole seconds (0.5 s becomes an immediate timeout), so
     // URLSession's limit is only a backstop a little past the deadline that really applies.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import RinCLI
+import RinDomain
 import RinJobs
 import RinProviderStub
 import RinReport
@@ -9,13 +10,14 @@ import RinRuntime
 import RinSeed
 import RinStorage
 
-/// `rinjobs-dev demo`: a seeded database under var/, the pipelines of pipelines.yaml run on it once
-/// each (nightly first), and what they did.
+/// `rinjobs-dev demo`: a seeded database under var/, a simulated week of the pipelines of
+/// pipelines.yaml on it (every slot, with a day of changes between nights: `DemoWeek`), and what
+/// they did.
 struct DemoCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "demo",
     abstract:
-      "Seed a demo database (if none), run the nightly, hourly and retention pipelines on it, and summarize.",
+      "Seed a demo database (if none), run a simulated week of the nightly, hourly and retention pipelines on it, and summarize.",
     discussion: """
       The pipelines and job settings come from --config (pipelines.yaml); the database is --db \
       and enrichment-fetch asks a provider stub on loopback instead of the configured provider.
@@ -25,6 +27,9 @@ struct DemoCommand: AsyncParsableCommand {
   @Option(help: "The pipelines to run and the jobs' settings.") var config = "pipelines.yaml"
   @Option(help: "Users to seed when the database does not exist yet.") var users = 1_000
   @Option(help: "The random seed.") var seed: UInt64 = 7
+  @Option(
+    help: "Days to simulate, ending now: every slot of every pipeline from the first day's midnight (UTC).")
+  var days = 7
 
   /// Nightly first: it fills what the others read, as it does in production each night.
   static let pipelineOrder = ["nightly", "hourly", "retention"]
@@ -34,15 +39,23 @@ struct DemoCommand: AsyncParsableCommand {
       LogSetup.bootstrap()
       var config = try loadConfig()
       let stub = try await DemoProvider.start(into: &config)
-      let storage = try openOrSeed()
+      let end = RuntimeEnvironment().now
+      let start = UTCInstant(seconds: (end.seconds / 86_400 - Int64(days - 1)) * 86_400)
+      let storage = try openOrSeed(dataStart: start)
       print(
         "enrichment-fetch asks a provider stub on \(stub.baseURL) (`rinjobs-dev provider-stub` serves the same data)."
       )
-      let failed = await runPipelines(config: config, storage: storage)
+      let changes = DemoChanges(configPath: self.config, database: db, users: users)
+      if changes == nil {
+        print("bench/day_of_changes.sql is not beside --config: the days run without changes.")
+      }
+      print("Simulating \(days) days of slots, \(start.description.prefix(10)) to now …")
+      let failed = await DemoWeek(config: config, storage: storage, changes: changes)
+        .run(from: start, to: end, pipelineOrder: Self.pipelineOrder)
       print("")
       print(try DemoReport.examples(storage))
       print("")
-      let reportPath = try writeReport(config: config, storage: storage)
+      let reportPath = try writeReport(config: config, storage: storage, since: start)
       print("Database: \(storage.location)")
       print("Report: \(reportPath) (open it in a browser; `rinjobs report` writes a new one)")
       print(
@@ -66,14 +79,14 @@ struct DemoCommand: AsyncParsableCommand {
   }
 
   /// The demo database, seeded first when it does not exist yet.
-  private func openOrSeed() throws -> Storage {
+  private func openOrSeed(dataStart: UTCInstant) throws -> Storage {
     let fresh = !FileManager.default.fileExists(atPath: db)
     let storage = try Storage.open(url: db, options: .init(createIfMissing: true))
     if fresh {
       print("Seeding \(users) synthetic users into \(db) …")
       let summary = try Seeder.seed(
         into: storage,
-        options: SeedOptions(users: users, seed: seed, now: .now),
+        options: SeedOptions(users: users, seed: seed, now: dataStart),
         progress: SeedDefaults.progress())
       print(SeedDefaults.describe(summary, location: storage.location))
     } else {
@@ -82,38 +95,15 @@ struct DemoCommand: AsyncParsableCommand {
     return storage
   }
 
-  /// Every pipeline once, nightly first, as cron would have run it: each pipeline's newest slot of
-  /// the last day, the older ones marked superseded, so that `status` and the report owe nothing
-  /// before the demo began. True when one failed.
-  private func runPipelines(config: RinConfig, storage: Storage) async -> Bool {
-    let runner = PipelineRunner(
-      config: config, storage: storage, logger: Logger(label: "rinjobs.demo"),
-      environment: DemoProvider.environment(), jobs: { JobCatalog.job($0) })
-    let pipelines =
-      Self.pipelineOrder.compactMap { config.pipeline(named: $0) }
-      + config.pipelines.filter { !Self.pipelineOrder.contains($0.name.rawValue) }
-    var options = PipelineRunOptions()
-    options.catchUp = .latest
-    options.maxAge = .seconds(86_400)
-    var failed = false
-    for pipeline in pipelines {
-      print("")
-      let report = await runner.run(pipeline, options: options)
-      print(PipelineReportText.render(report))
-      failed = failed || report.exitCode != .success
-    }
-    return failed
-  }
-
-  /// The operator report of the last day, as `report.html` beside the database; its path.
-  private func writeReport(config: RinConfig, storage: Storage) throws -> String {
+  /// The operator report of the simulated days, as `report.html` beside the database; its path.
+  private func writeReport(config: RinConfig, storage: Storage, since start: UTCInstant) throws -> String {
     let reportPath = URL(fileURLWithPath: db).deletingLastPathComponent().appendingPathComponent(
       "report.html"
     ).path
     let environment = RuntimeEnvironment()
     try ReportFile.write(
       try OperatorReport.build(
-        config: config, storage: storage, now: environment.now, period: .seconds(86_400),
+        config: config, storage: storage, now: environment.now, period: environment.now - start,
         staleBefore: environment.staleBefore),
       to: reportPath)
     return reportPath

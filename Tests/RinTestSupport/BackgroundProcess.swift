@@ -7,9 +7,16 @@ package final class BackgroundProcess: Sendable {
   private let process: Process
   private let output = OutputBuffer()
 
-  package init(_ name: String, _ arguments: [String], environment: [String: String] = [:]) throws {
+  package convenience init(_ name: String, _ arguments: [String], environment: [String: String] = [:]) throws
+  {
+    try self.init(
+      executable: Executable.buildFolder.appendingPathComponent(name), arguments, environment: environment)
+  }
+
+  /// Any program, by its path: a server from Debian's packages (the Pushgateway).
+  package init(executable: URL, _ arguments: [String], environment: [String: String] = [:]) throws {
     let process = Process()
-    process.executableURL = Executable.buildFolder.appendingPathComponent(name)
+    process.executableURL = executable
     process.arguments = arguments
     process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
     let pipe = Pipe()

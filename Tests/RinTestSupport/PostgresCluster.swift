@@ -127,21 +127,9 @@ package final class PostgresCluster: Sendable {
   }
 
   private static func freePort() throws -> Int {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard fd >= 0 else { throw PostgresClusterError(message: "socket() failed") }
-    defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = 0
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-        bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
-      }
+    do { return try LoopbackPort.free() } catch {
+      throw PostgresClusterError(message: "could not find a free loopback port")
     }
-    guard bound else { throw PostgresClusterError(message: "could not find a free loopback port") }
-    return Int(UInt16(bigEndian: address.sin_port))
   }
 
   private static func unprivilegedUser() -> String {

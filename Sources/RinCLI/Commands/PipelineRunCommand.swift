@@ -85,19 +85,24 @@ struct PipelineRunCommand: AsyncParsableCommand {
         jobs: { JobCatalog.job($0) })
       let report = await runner.run(pipeline, options: options)
       print(output.json ? (JSONText.encode(report) ?? "{}") : PipelineReportText.render(report))
-      if output.metricsFile != nil && options.dryRun {
-        // The file is the real runs' (node_exporter reads it): a dry run's numbers would replace them.
+      let pushURL = output.metricsPush ?? config.metrics.pushURL
+      let command = "rinjobs pipeline run \(name)"
+      if (output.metricsFile != nil || pushURL != nil) && options.dryRun {
+        // The file and the Pushgateway hold the real runs' numbers: a dry run's would replace them.
         FileHandle.standardError.write(
           Data(
-            "rinjobs pipeline run \(name): dry run: the metrics file is left as the last real run wrote it\n"
+            "\(command): dry run: the metrics file is left as the last real run wrote it, and nothing is pushed\n"
               .utf8))
-      } else if let metricsFile = output.metricsFile, !report.runs.isEmpty {
-        OutputCheck.warnOnFailure("rinjobs pipeline run \(name)") {
-          try MetricsFile.write(
-            MetricsFile.render(
-              try MetricsFile.facts(
-                for: report, storage: opened, deadline: pipeline.deadline,
-                finishedAt: RuntimeEnvironment().now)), to: metricsFile)
+      } else if output.metricsFile != nil || pushURL != nil, !report.runs.isEmpty {
+        var facts: [MetricsFile.JobFacts] = []
+        OutputCheck.warnOnFailure(command) {
+          facts = try MetricsFile.facts(
+            for: report, storage: opened, deadline: pipeline.deadline, finishedAt: RuntimeEnvironment().now)
+        }
+        if !facts.isEmpty {
+          await MetricsOutput.emit(
+            facts, file: output.metricsFile, pushURL: pushURL, pipeline: pipeline.name, shard: options.shard,
+            command: command)
         }
       }
       guard report.exitCode == .success else { throw ExitCode(report.exitCode.rawValue) }

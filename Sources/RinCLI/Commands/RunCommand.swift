@@ -38,27 +38,37 @@ public struct RunCommand: AsyncParsableCommand {
       let runner = JobRunner(
         config: config, storage: storage, logger: logger, stop: stop)
       let summary = await runner.run(JobCatalog.job(job), options: runOptions)
-      try JobOutput.emit(summary, options: runOptions, storage: storage, command: "rin-\(job.rawValue)")
+      try await JobOutput.emit(
+        summary, options: runOptions, pushURL: options.output.metricsPush ?? config.metrics.pushURL,
+        storage: storage, command: "rin-\(job.rawValue)")
     }
   }
 }
 
 /// Prints a run's summary and writes its metrics; turns a failed run into its exit code.
 enum JobOutput {
-  static func emit(_ summary: RunSummary, options: RunOptions, storage: Storage, command: String) throws {
+  static func emit(
+    _ summary: RunSummary, options: RunOptions, pushURL: URL?, storage: Storage, command: String
+  ) async throws {
     if options.json {
       print(JSONText.encode(summary) ?? "{}")
     } else {
       print(SummaryText.render(summary))
     }
-    if options.metricsFile != nil && options.dryRun {
-      // The file is the real runs' (node_exporter reads it): a dry run's numbers would replace them.
+    if (options.metricsFile != nil || pushURL != nil) && options.dryRun {
+      // The file and the Pushgateway hold the real runs' numbers: a dry run's would replace them.
       FileHandle.standardError.write(
-        Data("\(command): dry run: the metrics file is left as the last real run wrote it\n".utf8))
-    } else if let path = options.metricsFile {
-      OutputCheck.warnOnFailure(command) {
-        try MetricsFile.write(
-          MetricsFile.render([try MetricsFile.facts(for: summary, storage: storage)]), to: path)
+        Data(
+          "\(command): dry run: the metrics file is left as the last real run wrote it, and nothing is pushed\n"
+            .utf8)
+      )
+    } else if options.metricsFile != nil || pushURL != nil {
+      var facts: [MetricsFile.JobFacts] = []
+      OutputCheck.warnOnFailure(command) { facts = [try MetricsFile.facts(for: summary, storage: storage)] }
+      if !facts.isEmpty {
+        await MetricsOutput.emit(
+          facts, file: options.metricsFile, pushURL: pushURL, pipeline: nil, shard: options.shard,
+          command: command)
       }
     }
     guard summary.exitCode == .success else {

@@ -207,11 +207,14 @@ struct ReportPage {
     let chart = RunChart.make(samples, from: from, to: to)
     let values = samples.map(\.value)
     let marked = samples.count { $0.marked }
+    // Durations keep their milliseconds (a 40 ms run is "0.040 s", not "0.0 s"); rates do not.
+    let isDuration = unit == "s"
+    let format = { (value: Double) -> String in isDuration ? seconds(value) : number(value) }
     let summary =
       values.isEmpty
       ? "No finished run in the period."
-      : "\(values.count) runs from \(number(values.min() ?? 0)) to \(number(values.max() ?? 0)) \(unit), "
-        + "median \(number(values.sorted()[values.count / 2])) \(unit); \(marked) failed or interrupted."
+      : "\(values.count) runs from \(format(values.min() ?? 0)) to \(format(values.max() ?? 0)) \(unit), "
+        + "median \(format(values.sorted()[values.count / 2])) \(unit); \(marked) failed or interrupted."
     let frame = chart.frame
     let c = RunChart.coordinate
     return ChartView(
@@ -222,10 +225,10 @@ struct ReportPage {
           x: c(point.x), y: c(point.y),
           cssClass: point.sample.marked ? "bad" : (point.clipped ? "cut" : "ok"), bad: point.sample.marked,
           label:
-            "\(point.sample.label): \(number(point.sample.value)) \(unit)\(point.clipped ? " (above the axis)" : "")"
+            "\(point.sample.label): \(format(point.sample.value)) \(unit)\(point.clipped ? " (above the axis)" : "")"
         )
       },
-      axisEnd: number(chart.axisEnd) + " " + unit, axisEndY: c(frame.top + 4), floorY: c(frame.floor),
+      axisEnd: format(chart.axisEnd) + " " + unit, axisEndY: c(frame.top + 4), floorY: c(frame.floor),
       left: c(frame.left), right: c(frame.width - frame.right), labelY: c(frame.height - 6),
       from: String(from.description.prefix(10)), to: String(to.description.prefix(10)),
       empty: chart.points.isEmpty, clipped: chart.points.contains { $0.clipped })

@@ -5,7 +5,7 @@ import Yams
 /// Reads `pipelines.yaml`. The YAML is walked node by node (not decoded with Codable) so
 /// that every error can name the exact line and column at fault.
 public enum ConfigLoader {
-  static let topLevelKeys = ["storage", "jobs", "pipelines"]
+  static let topLevelKeys = ["storage", "jobs", "pipelines", "metrics"]
 
   public static func load(path: String) throws(ConfigError) -> RinConfig {
     try parse(yaml: try readFile(path), file: path)
@@ -25,6 +25,7 @@ public enum ConfigLoader {
       storage: try StorageSettings(reading: config.section("storage", allowing: StorageSettings.keys)),
       jobs: try JobsSettings(reading: config.section("jobs", allowing: nil)),
       pipelines: try readPipelines(config),
+      metrics: try MetricsSettings(reading: config.section("metrics", allowing: MetricsSettings.keys)),
       sourcePath: file)
   }
 

@@ -6,6 +6,8 @@ public struct RinConfig: Sendable, Hashable {
   public var jobs: JobsSettings
   /// In file order, which is the order `rinjobs plan` and the crontab list them.
   public var pipelines: [PipelineConfig]
+  /// `metrics:`: the Pushgateway every run pushes to, if any.
+  public var metrics: MetricsSettings
   /// The file this came from, for messages; `defaultsSourcePath` when there was no file.
   public var sourcePath: String
 
@@ -13,11 +15,12 @@ public struct RinConfig: Sendable, Hashable {
 
   public init(
     storage: StorageSettings = .init(), jobs: JobsSettings = .init(),
-    pipelines: [PipelineConfig] = [], sourcePath: String
+    pipelines: [PipelineConfig] = [], metrics: MetricsSettings = .init(), sourcePath: String
   ) {
     self.storage = storage
     self.jobs = jobs
     self.pipelines = pipelines
+    self.metrics = metrics
     self.sourcePath = sourcePath
   }
 

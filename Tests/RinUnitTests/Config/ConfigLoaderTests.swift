@@ -126,6 +126,9 @@ struct ConfigLoaderTests {
     #expect(found.file.hasSuffix("/pipelines.yaml"))
     #expect(found.line == 22)
     #expect(found.column == 1)
-    #expect(found.message == "unknown key 'retries' at the top level; allowed: storage, jobs, pipelines")
+    #expect(
+      found.message
+        == "unknown key 'retries' at the top level; allowed: storage, jobs, pipelines, metrics (did you mean 'metrics'?)"
+    )
   }
 }

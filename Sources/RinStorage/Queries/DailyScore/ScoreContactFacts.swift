@@ -55,16 +55,16 @@ extension StorageTransaction {
     facts.reserveCapacity(contacts.count)
     for contact in contacts { facts[contact.contactID] = ScoreContactFacts(derivedFrom: contact.stamp) }
     // Names are only asked whether one is not blank: answered on their bytes, in order.
-    try sql.forEachRow(scope.query(Self.namesQuery, end: 0)) { row in
+    try sql.forEachRow(scope.query(Self.namesQuery, end: 0, dialect: sql.dialect)) { row in
       guard let id = row.int64(0), facts[id] != nil else { return }
       facts[id]?.hasName = (1...3).contains { row.withUTF8($0, ScoreContact.isNotBlank(utf8:)) ?? false }
     }
     for query in Self.channelQueries {
-      try sql.forEachRow(scope.query(query, end: 0)) { row in
+      try sql.forEachRow(scope.query(query, end: 0, dialect: sql.dialect)) { row in
         if let id = row.int64(0), facts[id] != nil { facts[id]?.hasChannel = true }
       }
     }
-    try sql.forEachRow(scope.query(Self.enrichmentsQuery, end: 0)) { row in
+    try sql.forEachRow(scope.query(Self.enrichmentsQuery, end: 0, dialect: sql.dialect)) { row in
       guard let id = row.int64(0), let fetched = row.instant(1), let known = facts[id] else { return }
       facts[id]?.enrichedAt = min(known.enrichedAt ?? fetched, fetched)
     }

@@ -1,0 +1,90 @@
+import Foundation
+import Logging
+import RinDomain
+import RinJobs
+import RinReport
+import RinRuntime
+import RinStorage
+
+/// The demo's simulated days: every slot of every pipeline from the first day's midnight (UTC) up
+/// to now, in time order, as cron would have run them (the hourly pipelines each hour, the
+/// nightly at its fire time), on a clock set to each slot (`DemoClock`), with a day of the
+/// services' changes (`DemoChanges`) at noon between two nights. The report then has a trend per
+/// job: the first night examines everyone, the next ones only what changed.
+struct DemoWeek {
+  let config: RinConfig
+  let storage: Storage
+  let changes: DemoChanges?
+  let clock = DemoClock()
+
+  /// One line per day; the last run of each pipeline in full. True when a run failed.
+  func run(from start: UTCInstant, to end: UTCInstant, pipelineOrder: [String]) async -> Bool {
+    var environment = DemoProvider.environment()
+    environment.wallClock = { [clock] in clock.now }
+    // Hundreds of runs: their info lines would bury the summary; warnings and errors still show.
+    var logger = Logger(label: "rinjobs.demo")
+    logger.logLevel = .warning
+    let runner = PipelineRunner(
+      config: config, storage: storage, logger: logger, environment: environment,
+      jobs: { JobCatalog.job($0) })
+    let pipelines =
+      pipelineOrder.compactMap { config.pipeline(named: $0) }
+      + config.pipelines.filter { !pipelineOrder.contains($0.name.rawValue) }
+    var failed = false
+    var last: [String: PipelineReport] = [:]
+    var day = start
+    var dayNumber = 1
+    while day <= end {
+      let dayEnd = min(day + .seconds(86_400), end)
+      var line: [String] = []
+      // Every slot of the day, earliest first; a slot at the same minute keeps the config order.
+      let slots = pipelines.flatMap { pipeline in
+        (CronSchedule(pipeline: pipeline)?.fires(from: day, through: dayEnd) ?? []).filter {
+          $0.instant < dayEnd
+        }
+        .map { (slot: $0.instant, pipeline: pipeline) }
+      }.sorted { $0.slot < $1.slot }
+      var changed = false
+      var counts: [String: (runs: Int, failed: Int)] = [:]
+      for (slot, pipeline) in slots {
+        if !changed, let changes, slot >= day + .seconds(12 * 3600) {
+          changed = true
+          line.append(applyChanges(changes, day: dayNumber, at: day + .seconds(12 * 3600)))
+        }
+        clock.set(to: slot + .seconds(20))
+        var options = PipelineRunOptions()
+        options.scheduled = true
+        options.now = slot + .seconds(20)
+        let report = await runner.run(pipeline, options: options)
+        let name = pipeline.name.rawValue
+        last[name] = report
+        let bad = report.exitCode != .success
+        failed = failed || bad
+        counts[name, default: (0, 0)].runs += 1
+        if bad { counts[name, default: (0, 0)].failed += 1 }
+      }
+      let summary = pipelines.compactMap { pipeline -> String? in
+        guard let c = counts[pipeline.name.rawValue] else { return nil }
+        return
+          "\(pipeline.name) \(c.runs) run\(c.runs == 1 ? "" : "s")\(c.failed > 0 ? " (\(c.failed) FAILED)" : "")"
+      }
+      print("\(day.description.prefix(10)): " + (summary + line).joined(separator: ", "))
+      day = day + .seconds(86_400)
+      dayNumber += 1
+    }
+    for pipeline in pipelines {
+      guard let report = last[pipeline.name.rawValue] else { continue }
+      print("")
+      print(PipelineReportText.render(report))
+    }
+    return failed
+  }
+
+  private func applyChanges(_ changes: DemoChanges, day: Int, at: UTCInstant) -> String {
+    clock.set(to: at)
+    if let problem = changes.apply(day: day, at: at.seconds) {
+      return "the day's changes failed: \(problem)"
+    }
+    return "a day of changes (bench/day_of_changes.sql, draw \(day))"
+  }
+}

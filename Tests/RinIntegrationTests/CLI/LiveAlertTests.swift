@@ -1,0 +1,133 @@
+import Foundation
+import RinDomain
+import RinTestSupport
+import Testing
+
+/// deploy/prometheus/rin-jobs.rules.yaml against what the jobs really push: Debian's Pushgateway
+/// and Prometheus on loopback (scrape and evaluation every second), the real `rinjobs` pushing
+/// its metrics at the end of each run. Each trouble makes its alert fire in Prometheus
+/// (`/api/v1/alerts`), and a clean run afterwards clears it: a failed run, a late slot, a slot
+/// finished past its deadline, and owners the periodic pass corrected with no change stamp.
+@Suite("Alerts fire in a live Prometheus", .onItsOwnThread)
+struct LiveAlertTests {
+  static let rules = Executable.repositoryRoot.appendingPathComponent("deploy/prometheus/rin-jobs.rules.yaml")
+    .path
+
+  /// The committed pipeline names, so that the rules' thresholds per pipeline apply; each runs
+  /// badge-recount only, which takes well under a second.
+  static func writeConfig(_ db: TestDatabase, pushURL: String) throws -> String {
+    let config = db.directory.path("pipelines.yaml")
+    try """
+    storage:
+      url: \(db.path)
+    metrics:
+      push_url: \(pushURL)
+    pipelines:
+      nightly:
+        schedule: "30 2 * * *"
+        jobs: [badge-recount]
+      hourly:
+        schedule: "* * * * *"
+        jobs: [badge-recount]
+        deadline: 5m
+    """.write(toFile: config, atomically: true, encoding: .utf8)
+    return config
+  }
+
+  @Test func eachTroubleFiresItsAlertAndACleanRunClearsIt() async throws {
+    let gateway = try await Pushgateway()
+    let prometheus = try await PrometheusServer(scraping: gateway, rules: Self.rules)
+    let db = try TestDatabase(seedUsers: 6)
+    let config = try Self.writeConfig(db, pushURL: gateway.url)
+
+    // A failed run: the database refuses daily-score's writes.
+    try db.execute(
+      """
+      CREATE TRIGGER refuse_scores BEFORE INSERT ON score_snapshots
+      BEGIN SELECT RAISE(ABORT, 'refused by a test trigger'); END
+      """)
+    let failed = try await db.run("rin-daily-score", [], config: config)
+    #expect(failed.exitCode == 1, "\(failed.stdout)")
+    #expect(try await prometheus.waitUntil("RinJobFailed", ["job": "daily-score"], firing: true))
+    try db.execute("DROP TRIGGER refuse_scores")
+    let fixed = try await db.run("rin-daily-score", [], config: config)
+    #expect(fixed.exitCode == 0, "\(fixed.stderr)")
+    #expect(try await prometheus.waitUntil("RinJobFailed", ["job": "daily-score"], firing: false))
+
+    // A late slot: the nightly's last success was 26 hours ago (its run on a clock set back by
+    // libfaketime), more than the 25 h the rule allows.
+    let rinjobs = Executable.buildFolder.appendingPathComponent("rinjobs").path
+    let old = try BackgroundProcess(
+      executable: URL(fileURLWithPath: "/usr/bin/faketime"),
+      ["-f", "-26h", rinjobs, "pipeline", "run", "nightly", "--config", config])
+    #expect(try await old.exitStatus() == 0, "\(old.text)")
+    #expect(
+      try await prometheus.waitUntil("RinPipelineSlotMissed", ["job": "pipeline:nightly"], firing: true))
+    let onTime = try await db.run("rinjobs", ["pipeline", "run", "nightly"], config: config)
+    #expect(onTime.exitCode == 0, "\(onTime.stderr)")
+    #expect(
+      try await prometheus.waitUntil("RinPipelineSlotMissed", ["job": "pipeline:nightly"], firing: false))
+
+    // A run past its deadline: the slot of ten minutes ago, due 5 minutes after it, finishes now.
+    let tenMinutesAgo = ISO8601DateFormatter().string(from: Date().addingTimeInterval(-600))
+    let late = try await db.run(
+      "rinjobs", ["pipeline", "run", "hourly", "--scheduled", "--now", tenMinutesAgo], config: config)
+    #expect(late.exitCode == 0, "\(late.stderr)")
+    #expect(
+      try await prometheus.waitUntil("RinPipelineDeadlinePassed", ["job": "pipeline:hourly"], firing: true))
+    let inTime = try await db.run("rinjobs", ["pipeline", "run", "hourly", "--scheduled"], config: config)
+    #expect(inTime.exitCode == 0, "\(inTime.stderr)")
+    #expect(
+      try await prometheus.waitUntil("RinPipelineDeadlinePassed", ["job": "pipeline:hourly"], firing: false))
+
+    try await Self.unstampedCorrectionsFireAndClear(prometheus, gateway)
+
+    // Nothing else fired along the way.
+    let others = try await prometheus.alerts().filter {
+      ![
+        "RinJobFailed", "RinPipelineSlotMissed", "RinPipelineDeadlinePassed", "RinUnstampedCorrections",
+      ].contains($0.labels["alertname"] ?? "")
+    }
+    #expect(others.isEmpty, "\(others)")
+  }
+
+  /// A service edits phones, addresses and family names without bumping `updated_at`: the next
+  /// night's periodic pass (every owner a night with `full_every: 1d`) corrects those owners and
+  /// counts them; the night after has nothing left to correct.
+  static func unstampedCorrectionsFireAndClear(_ prometheus: PrometheusServer, _ gateway: Pushgateway)
+    async throws
+  {
+    let db = try TestDatabase(seedUsers: 48, seed: 29)
+    let config = db.directory.path("pipelines.yaml")
+    try """
+    metrics:
+      push_url: \(gateway.url)
+    jobs:
+      circle-patterns:
+        full_every: 1d
+    """.write(toFile: config, atomically: true, encoding: .utf8)
+    let night = { (n: Int64) in UTCInstant(seconds: TestClock.now + n * 86_400 + 9_000).description }
+    let first = try await db.run("rin-circle-patterns", ["--now", night(1)], config: config)
+    #expect(first.exitCode == 0, "\(first.stderr)")
+    try db.execute(
+      """
+      UPDATE contact_phones SET raw = '+1 212 555 0142'
+      WHERE contact_id IN (SELECT id FROM contacts WHERE user_id % 4 = 1 AND id % 2 = 0)
+      """)
+    try db.execute(
+      """
+      UPDATE contact_emails SET address = 'pat@acme-widgets.com'
+      WHERE contact_id IN (SELECT id FROM contacts WHERE user_id % 4 = 2 AND id % 2 = 0)
+      """)
+    try db.execute(
+      "UPDATE contacts SET family_name = 'Okonkwo-Lindqvist' WHERE user_id % 4 = 3 AND id % 2 = 0")
+    let corrected = try await db.run("rin-circle-patterns", ["--now", night(2)], config: config)
+    #expect(corrected.exitCode == 0, "\(corrected.stderr)")
+    #expect(
+      try await prometheus.waitUntil("RinUnstampedCorrections", ["job": "circle-patterns"], firing: true))
+    let clean = try await db.run("rin-circle-patterns", ["--now", night(3)], config: config)
+    #expect(clean.exitCode == 0, "\(clean.stderr)")
+    #expect(
+      try await prometheus.waitUntil("RinUnstampedCorrections", ["job": "circle-patterns"], firing: false))
+  }
+}
