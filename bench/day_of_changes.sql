@@ -8,7 +8,8 @@
 -- Placeholders, substituted as text by the runner (bench/harness/fortnight.py, the tests):
 --   {{DAY}}  the draw, an integer >= 1: which users and rows change. The day's users are those
 --            with id % MOD = (DAY * 13) % MOD, about 1 % of them, another set each day for 97 days;
---            new accounts copy users with id % 997 = (DAY * 31) % 997, about 0.1 %.
+--            new accounts copy users with id % 997 = (DAY * 31) % 997, about 0.1 % (the tests;
+--            the bench's fortnight leaves them out and adds 0.05 % sign-ups with the seeder).
 --   {{MOD}}  97 in the bench (1 % of users a day); the tests take a larger share of fewer users.
 --   {{AT}}   the Unix seconds the services stamp (created_at, updated_at, deleted_at, added_at,
 --            removed_at, completed_at, dismissed_at): noon UTC of that day. Dates written
@@ -61,8 +62,11 @@ CREATE TEMP TABLE doc_dates AS
                   UNION ALL SELECT 4 UNION ALL SELECT 5 UNION ALL SELECT 6 UNION ALL SELECT 7
                   UNION ALL SELECT 8 UNION ALL SELECT 9) ks) a) b) c) e) f) g) h;
 
+-- new accounts: begin
 -- New users: the account, its mandatory circle, and a third of its source user's live contacts
--- (the source user's id is in display_name until the contacts are copied).
+-- (the source user's id is in display_name until the contacts are copied). The bench's
+-- fortnight leaves this block out (bench/harness/changes.py, new_accounts=False): its sign-ups
+-- come from `rinjobs-dev seed --add-users`, each with a full address book, circles and state.
 INSERT INTO users (display_name, phone_e164, phone_verified, region, timezone, created_at, deleted_at)
   SELECT 'New user ' || id, NULL, 0, region, timezone, {{AT}}, NULL FROM users
   WHERE id % 997 = ({{DAY}} * 31) % 997 AND deleted_at IS NULL ORDER BY id;
@@ -77,6 +81,7 @@ INSERT INTO contacts (user_id, given_name, family_name, display_name, birthday, 
   ORDER BY n.id, c.id;
 UPDATE users SET display_name = 'Newcomer ' || id
   WHERE created_at = {{AT}} AND display_name LIKE 'New user %';
+-- new accounts: end
 
 -- New contacts of the day's users: a second card for every 25th live contact (family name,
 -- numbers and addresses), so that it can join the owner's groups and be suggested as a merge.

@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
-# The benchmark (issue 8): builds rinjobs in release, seeds or reuses bench/cache/{S,M,L}.sqlite,
-# measures every job and the nightly pipeline against its sqlite3 baseline, writes BENCHMARKS.md.
+# The benchmark (issue 8): builds rinjobs in release, seeds or reuses CACHE/{S,M,L}.sqlite,
+# measures every job and the nightly pipeline against its sqlite3 baseline, and rewrites the
+# "Latest run" block of BENCHMARKS.md (between its bench: markers, nothing else).
 #   bench/run.sh [--sizes S,M,L] [--runs 3] [--jobs daily-score,…,nightly] [--out BENCHMARKS.md]
-# The fortnight (issue 30): a first night, then 14 days of bench/day_of_changes.sql (another draw
-# each day), each followed by the nightly pipeline and the hourly upcoming-birthdays; wall and CPU
-# per night and job, the median and worst night, PostgreSQL's server CPU per user:
+# The fortnight (issues 30, 39): from a cached first night and hour, 14 days of
+# bench/day_of_changes.sql (another draw each day) and 0.05 % sign-ups, each followed by the
+# nightly pipeline and the hourly upcoming-birthdays; wall and CPU per night and job, the median
+# and worst night, PostgreSQL's server CPU per user and statement profile, a sign-up's first night:
 #   bench/run.sh --fortnight [--sizes M] [--pg-sizes S,M] [--days 14] [--out FILE]
+# CACHE, kept between runs and work trees: --cache DIR, else $RIN_BENCH_CACHE, else
+# /var/cache/rin-jobs-bench.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh

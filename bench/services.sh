@@ -4,7 +4,8 @@
 # services' p50/p99 latency and failures and the nightly's wall time with and without the load.
 #   bench/services.sh [--size M] [--runs 1] [--rate 100] [--clients 4] [--prepare]
 # The seed, the first night and VACUUM ANALYZE (most of an hour of CPU at M) are done once and kept
-# in bench/cache/services-SIZE-* (a PostgreSQL data directory, keyed by the code and the server),
+# in the bench cache ($RIN_BENCH_CACHE, default /var/cache/rin-jobs-bench) as services-SIZE-* (a
+# PostgreSQL data directory, keyed by the code and the server),
 # so prepare first, beside other work, then measure on a quiet machine (it measures latency):
 #   flock -s /work/.quiet.lock nice -n 10 bench/services.sh --size M --prepare
 #   flock -x /work/.quiet.lock bench/services.sh --size M

@@ -14,8 +14,10 @@ set -euo pipefail
 
 # libcurl4-openssl-dev: the release build links Foundation statically (scripts/build-release.sh),
 # and FoundationNetworking then links against libcurl at build time.
+# postgresql-15-pg-stat-kcache: each statement's CPU time in the bench's fortnight profile
+# (bench/harness/pg_cluster.py; 15 is the server Debian 12's postgresql installs).
 packages=(libsqlite3-dev sqlite3 libphonenumber-dev libpsl-dev libpq-dev libssl-dev libcurl4-openssl-dev postgresql chromium prometheus
-  prometheus-pushgateway faketime mmdebstrap umoci skopeo)
+  prometheus-pushgateway faketime mmdebstrap umoci skopeo postgresql-15-pg-stat-kcache)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

@@ -17,9 +17,10 @@ final class ChunkPipeline: @unchecked Sendable {
   private var cancelled = false
   private let capacity: Int
 
-  init(ctx: SeedContext, usersPerChunk: Int, capacity: Int = 2) {
+  /// `ids`: the id counters to go on from (the largest ids already in the database).
+  init(ctx: SeedContext, usersPerChunk: Int, ids: IDCounters = IDCounters(), capacity: Int = 2) {
     self.capacity = capacity
-    let thread = Thread { [self] in produce(ctx, usersPerChunk) }
+    let thread = Thread { [self] in produce(ctx, usersPerChunk, ids) }
     thread.name = "rin-seed-generator"
     thread.start()
   }
@@ -51,9 +52,9 @@ final class ChunkPipeline: @unchecked Sendable {
     while producing { condition.wait() }
   }
 
-  private func produce(_ ctx: SeedContext, _ usersPerChunk: Int) {
-    var ids = IDCounters()
-    var first = 1
+  private func produce(_ ctx: SeedContext, _ usersPerChunk: Int, _ start: IDCounters) {
+    var ids = start
+    var first = ctx.firstUser
     while first <= ctx.users {
       let last = min(ctx.users, first + usersPerChunk - 1)
       condition.lock()

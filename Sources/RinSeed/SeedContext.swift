@@ -7,12 +7,25 @@ struct SeedContext: Sendable {
   let users: Int
   /// The UTC date of `now`: birthdays and reminders are placed relative to it.
   let today: CalendarDate
+  /// The first user generated: 1 for a seeding, the next id for sign-ups appended to a
+  /// database (`users` is then the last id, existing users included).
+  let firstUser: Int
+  /// Appending sign-ups: every generated user is a live account created within
+  /// `signUpWindow` before `now`.
+  let signUps: Bool
 
-  init(options: SeedOptions) {
+  /// How long before `now` a sign-up's account may have been created: less than the 9.5 hours
+  /// from the nightly slot (02:30 UTC) to the bench's changes (noon UTC), so that no sign-up
+  /// carries a stamp from before the night that preceded it.
+  static let signUpWindow: Int64 = 8 * hour
+
+  init(options: SeedOptions, firstUser: Int = 1, signUps: Bool = false) {
     seed = options.seed
     now = options.now
-    users = options.users
+    users = firstUser - 1 + options.users
     today = CalendarDate(utcInstant: options.now)
+    self.firstUser = firstUser
+    self.signUps = signUps
   }
 
   /// Seconds in a day and an hour: the generators draw spans as whole seconds.

@@ -43,11 +43,19 @@ struct UserProfile {
       phoneVerified = false
     }
     let isNew = id % 20 == 7 || rng.chance(0.04)
-    createdAt =
+    var createdAt =
       isNew
       ? ctx.now.advanced(by: -rng.int64(SeedContext.hour...(6 * SeedContext.day + 12 * SeedContext.hour)))
       : ctx.now.advanced(by: -rng.int64((8 * SeedContext.day)...(1_200 * SeedContext.day)))
-    deletedAt = id % 50 == 29 || rng.chance(0.02) ? rng.instant(createdAt...ctx.now) : nil
+    var deletedAt = id % 50 == 29 || rng.chance(0.02) ? rng.instant(createdAt...ctx.now) : nil
+    if ctx.signUps && id >= ctx.firstUser {
+      // A sign-up of the day: the same draws as any user (its names, phone and book are what
+      // the seeder gives that id), created just now, and live.
+      createdAt = ctx.now.advanced(by: -rng.int64(0...SeedContext.signUpWindow))
+      deletedAt = nil
+    }
+    self.createdAt = createdAt
+    self.deletedAt = deletedAt
     contactCount = Self.contactCount(id: id, isNew: isNew, &rng)
     let links = id % 50 == 1 ? max(1, rng.int(1...3)) : rng.weighted([(0, 30), (1, 45), (2, 15), (3, 10)])
     inviteCodes = (0..<links).map { InviteCode.make(seed: ctx.seed, user: id, index: $0) }

@@ -25,4 +25,11 @@ extension StorageTransaction {
     precondition(DataContract.allTables.contains(table), "unknown table \(table)")
     return Int(try sql.fetchInt("SELECT count(*) FROM \(table)") ?? 0)
   }
+
+  /// The largest `id` of a table of the data contract, 0 when it is empty: where appended
+  /// rows' ids start (`rinjobs-dev seed --add-users`).
+  public func maxID(_ table: String) throws -> Int64 {
+    precondition(DataContract.allTables.contains(table), "unknown table \(table)")
+    return try sql.fetchInt("SELECT coalesce(max(id), 0) FROM \(table)") ?? 0
+  }
 }

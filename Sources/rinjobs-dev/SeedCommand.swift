@@ -26,9 +26,20 @@ struct SeedCommand: AsyncParsableCommand {
       users) or clustered (one run of ids per user, for comparison).
       """)
   var contactIDs: ContactIDLayout = .creationOrder
+  @Option(
+    name: .customLong("add-users"),
+    help: """
+      Instead of seeding an empty database: append this many sign-ups to a seeded one (ids after \
+      the largest, each with a full address book, circles and state, created in the 8 hours \
+      before --now). --seed must be the database's own seed; --users is ignored.
+      """)
+  var addUsers: Int?
 
   func validate() throws {
     guard users > 0 else { throw ValidationError("--users \(users): expected 1 or more users") }
+    if let addUsers, addUsers < 1 {
+      throw ValidationError("--add-users \(addUsers): expected 1 or more users")
+    }
   }
 
   func run() async throws {
@@ -38,9 +49,14 @@ struct SeedCommand: AsyncParsableCommand {
       let instant = now ?? SeedDefaults.todayUTC()
       let summary: SeedSummary
       do {
-        summary = try Seeder.seed(
-          into: opened, options: SeedOptions(users: users, seed: seed, now: instant, contactIDs: contactIDs),
-          progress: SeedDefaults.progress())
+        if let addUsers {
+          summary = try Seeder.addSignUps(
+            into: opened, options: SeedOptions(users: addUsers, seed: seed, now: instant),
+            progress: SeedDefaults.progress())
+        } else {
+          let options = SeedOptions(users: users, seed: seed, now: instant, contactIDs: contactIDs)
+          summary = try Seeder.seed(into: opened, options: options, progress: SeedDefaults.progress())
+        }
       } catch let error as SeedError {
         // Not a failure of the database: a request that makes no sense for this one.
         throw CLIFailure(.usage, error.description)

@@ -1,5 +1,7 @@
-"""Seeded databases cached in bench/cache/, and the scratch copies every measured run gets.
+"""Seeded databases cached outside the work tree, and the scratch copies every measured run gets.
 
+The cache folder is `--cache DIR`, else `$RIN_BENCH_CACHE`, else /var/cache/rin-jobs-bench
+(DEFAULT_FOLDER): a new work tree or clone of the repository finds the files an earlier one made.
 A cached file is valid while its stamp matches: the seed arguments and a hash of the code that
 decides the file's content (the seeder and the schema with its migrations). Change either and
 the next bench run seeds again.
@@ -27,6 +29,21 @@ SEED_INPUTS = [
 ]
 
 
+DEFAULT_FOLDER = Path("/var/cache/rin-jobs-bench")
+ENV = "RIN_BENCH_CACHE"
+
+
+def cache_folder(explicit=None) -> Path:
+    """Where the bench keeps its seeded files, fixtures and reports: `explicit` (`--cache`),
+    else $RIN_BENCH_CACHE, else DEFAULT_FOLDER."""
+    folder = Path(explicit or os.environ.get(ENV) or DEFAULT_FOLDER).resolve()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except PermissionError:
+        raise SystemExit(f"bench: cannot create the cache folder {folder}: pass --cache DIR or set {ENV}")
+    return folder
+
+
 def seed_code_hash(repo: Path) -> str:
     digest = hashlib.sha256()
     for entry in SEED_INPUTS:
@@ -40,10 +57,10 @@ def seed_code_hash(repo: Path) -> str:
 
 
 class Cache:
-    def __init__(self, repo: Path, rinjobs: Path):
+    def __init__(self, repo: Path, rinjobs: Path, folder=None):
         self.repo = repo
         self.rinjobs = rinjobs
-        self.folder = repo / "bench" / "cache"
+        self.folder = cache_folder(folder)
         self.scratch = self.folder / "scratch"
         self.folder.mkdir(parents=True, exist_ok=True)
         self.scratch.mkdir(exist_ok=True)
@@ -85,7 +102,7 @@ class Cache:
         stamp = self.stamp(size, layout)
         if self._valid(path, stamp):
             return path
-        log(f"seeding {size.name} ({size.users:,} users, {layout} contact ids) into {path.relative_to(self.repo)} …")
+        log(f"seeding {size.name} ({size.users:,} users, {layout} contact ids) into {path} …")
         building = self.folder / f"{name}.building.sqlite"
         building.unlink(missing_ok=True)
         out = run_checked(

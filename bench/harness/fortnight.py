@@ -9,9 +9,23 @@ the nightly pipeline; on PostgreSQL also the server's CPU (the postmaster's and 
 reaped or alive, from /proc) for the run. Reported per night, with the median night and the
 worst night against it.
 
-SQLite starts from a cached file (bench/cache/SIZE-fortnight.sqlite: the seeded file after the
-first night and hour, stamped with the rinjobs binary's hash, since what the first night keeps
-decides the work of every later one); PostgreSQL seeds a throwaway cluster each time.
+Each day also brings sign-ups (issue 39): about 0.05 % of the users (SIGN_UP_SHARE), appended by
+`rinjobs-dev seed --add-users N` with the seeder's own generators (a full address book, circles,
+home items, reminders, invites, state), stamped in the hours before the day's changes; the SQL's
+own new-account block is left out (changes.py). After the fortnight, one more pair of nights
+measures what a sign-up's first night costs (signup_probe).
+
+Both backends start from the cache (the folder of cache.py, outside the work tree), keyed by the
+seed arguments, the seeder's and schema's code and the rinjobs binary's hash (what the first
+night keeps decides the work of every later one): SQLite from SIZE-fortnight.sqlite, the seeded
+file after the first night and hour; PostgreSQL from postgres/SIZE-fortnight/data, a cleanly
+stopped data directory of a cluster seeded and run through its first night and hour, copied into
+a temporary folder and started for each fortnight. The first night's measurements are kept
+beside each (SIZE-fortnight.first.json, postgres/SIZE-fortnight.first.json).
+
+On PostgreSQL the server loads pg_stat_statements and pg_stat_kcache (pg_cluster.PROFILE_LIBRARIES)
+and both are reset before each nightly run; after it the 25 statements with the most execution
+time are kept with their calls, rows and CPU (Run.profile).
 """
 
 import hashlib
@@ -25,6 +39,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
+import shutil
+
 from . import settings, stub
 from .cache import Cache, checkpoint, copy, remove_database
 from .changes import FIRST_DAY_AT, day_of_changes
@@ -32,6 +48,12 @@ from .config import write_config
 from .measure import load_average, measure, run_checked
 
 HOURLY_JOB = "upcoming-birthdays"
+# Sign-ups a day, as a share of the users (issue 39): 1 at S, 10 at M, 40 at L.
+SIGN_UP_SHARE = 0.0005
+# The sign-up probe's sign-ups, as a share of the users: ten days' worth, so that their first
+# night stands out of a night's noise (10 at S, 100 at M).
+SIGN_UP_PROBE_SHARE = 0.005
+PG_DB = "rin_fortnight"
 FIRST_NIGHT_TIMEOUT_FACTOR = 4
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -58,14 +80,25 @@ class Run:
     jobs: dict = field(default_factory=dict)  # job -> {"wall": s, "cpu": s}
     server_cpu: float = None
     load1: float = 0.0
+    profile: dict = None  # PostgreSQL: the top statements (pg_cluster.Cluster.top_statements)
 
 
 @dataclass
 class Night:
     day: int
-    changes_wall: float
+    changes_wall: float  # the SQL day of changes and the sign-ups
     nightly: Run
     hourly: Run
+    sign_ups: int = 0
+    sign_ups_wall: float = 0.0
+
+
+def sign_ups_a_day(size: settings.Size) -> int:
+    return max(1, round(size.users * SIGN_UP_SHARE))
+
+
+def sign_up_probe_count(size: settings.Size) -> int:
+    return max(10, round(size.users * SIGN_UP_PROBE_SHARE))
 
 
 @dataclass
@@ -75,6 +108,10 @@ class Series:
     first_night: Run = None
     first_hour: Run = None
     nights: list = field(default_factory=list)
+    profile_libraries: list = field(default_factory=list)
+    from_cache: bool = False
+    start_seconds: float = 0.0  # preparing (seed and first night) or restoring the start
+    sign_up_probe: dict = None
 
 
 # MARK: measuring
@@ -183,8 +220,9 @@ def _checked(m, what):
 
 
 class Fortnight:
-    def __init__(self, runner, cache: Cache, jobs: list, days: int, log, full_every=None):
+    def __init__(self, runner, cache: Cache, jobs: list, days: int, log, full_every=None, sign_up_probe=True):
         self.runner = runner
+        self.sign_up_probe = sign_up_probe
         self.full_every = full_every
         self.cache = cache
         self.jobs = jobs
@@ -193,7 +231,7 @@ class Fortnight:
         self.rinjobs = str(runner.rinjobs)
         self.timeout = runner.timeout
 
-    def _nightly(self, storage: str, day: int, postmaster=None) -> Run:
+    def _nightly(self, storage: str, day: int, postmaster=None, cluster=None) -> Run:
         # The first night looks up every key (enrichment-fetch's backfill): at M on PostgreSQL
         # it can take longer than a measured night is allowed.
         timeout = self.timeout * (FIRST_NIGHT_TIMEOUT_FACTOR if day == 0 else 1)
@@ -205,7 +243,21 @@ class Fortnight:
                     "--now", iso(night_now(day)), "--json"]
             return measure_pipeline(argv, self.cache.scratch, self.runner.env, timeout)
 
-        return self._with_server(postmaster, lambda: self.runner._with_provider(settings.NIGHTLY, go))
+        if cluster:
+            cluster.reset_profile(PG_DB)
+            time.sleep(0.2)  # the reset's backend is reaped before the server's CPU is read
+        run = self._with_server(postmaster, lambda: self.runner._with_provider(settings.NIGHTLY, go))
+        if cluster:
+            run.profile = cluster.top_statements(PG_DB)
+        return run
+
+    def _sign_ups(self, storage: str, count: int, at: int) -> float:
+        """Appends `count` sign-ups stamped before `at` (rinjobs-dev seed --add-users); wall seconds."""
+        m = _checked(measure([stub.dev_tool(self.rinjobs), "seed", "--db", storage, "--add-users", str(count),
+                              "--seed", str(settings.SEED), "--now", iso(at)],
+                             cwd=self.cache.scratch, env=self.runner.env, timeout=self.timeout),
+                     f"{count} sign-ups at {iso(at)}")
+        return m.wall
 
     def _hourly(self, storage: str, day: int, postmaster=None) -> Run:
         def go():
@@ -227,30 +279,63 @@ class Fortnight:
             result.server_cpu = server_cpu(postmaster) - before
         return result
 
-    def _days(self, series: Series, storage: str, apply_changes, postmaster=None):
+    def _days(self, series: Series, storage: str, apply_changes, postmaster=None, cluster=None):
+        count = sign_ups_a_day(series.size)
         for day in range(1, self.days + 1):
             start = time.perf_counter()
-            apply_changes(day_of_changes(self.cache.repo, day, change_at(day)))
+            apply_changes(day_of_changes(self.cache.repo, day, change_at(day), new_accounts=False))
+            sign_ups = self._sign_ups(storage, count, change_at(day))
             changes = time.perf_counter() - start
-            nightly = self._nightly(storage, day, postmaster)
+            if postmaster:
+                time.sleep(0.2)  # the changes' backends are reaped before the server's CPU is read
+            nightly = self._nightly(storage, day, postmaster, cluster)
             hourly = self._hourly(storage, day, postmaster)
-            series.nights.append(Night(day, changes, nightly, hourly))
+            series.nights.append(Night(day, changes, nightly, hourly, count, sign_ups))
             server = ""
             if postmaster:
                 server = f"; server {nightly.server_cpu:.2f} + {hourly.server_cpu:.2f} s cpu"
             self.log(f"  {series.backend} {series.size.name} night {day} ({iso(night_now(day))[:10]}): nightly "
                      f"{nightly.wall:.2f} s wall, {nightly.cpu:.2f} s cpu; hourly {hourly.wall:.2f} s, "
-                     f"{hourly.cpu:.2f} s cpu{server}; changes {changes:.1f} s")
+                     f"{hourly.cpu:.2f} s cpu{server}; changes {changes:.1f} s ({count} sign-ups {sign_ups:.1f} s)")
+
+    def _probe(self, series: Series, storage: str, postmaster=None, cluster=None) -> dict:
+        """What a sign-up's first night costs: on a copy of the start (after the first night),
+        a night with no change at all (night 1's slot), then SIGN_UP_PROBE_SHARE of the users
+        signed up and nothing else, then the next night. The difference of the two nights, per
+        sign-up: the process's CPU, and on PostgreSQL the server's."""
+        count = sign_up_probe_count(series.size)
+        quiet = self._nightly(storage, 1, postmaster, cluster)
+        self._sign_ups(storage, count, change_at(2))
+        if postmaster:
+            time.sleep(0.2)
+        busy = self._nightly(storage, 2, postmaster, cluster)
+        probe = {"sign_ups": count, "quiet": quiet.__dict__, "with_sign_ups": busy.__dict__,
+                 "cpu_ms_per_sign_up": 1000 * (busy.cpu - quiet.cpu) / count,
+                 "wall_ms_per_sign_up": 1000 * (busy.wall - quiet.wall) / count}
+        if postmaster:
+            probe["server_cpu_ms_per_sign_up"] = 1000 * (busy.server_cpu - quiet.server_cpu) / count
+        server = (f", {probe['server_cpu_ms_per_sign_up']:.1f} ms server CPU" if postmaster else "")
+        self.log(f"  {series.backend} {series.size.name} sign-up probe: {count} sign-ups; first night per new "
+                 f"account: {probe['cpu_ms_per_sign_up']:.1f} ms process CPU{server}")
+        return probe
 
     def sqlite(self, size: settings.Size) -> Series:
         series = Series("SQLite", size)
-        start, first = self._sqlite_start(size)
+        started = time.perf_counter()
+        start, first, series.from_cache = self._sqlite_start(size)
+        series.start_seconds = time.perf_counter() - started
         series.first_night, series.first_hour = first
         db = self.cache.scratch_copy(start, "fortnight.sqlite")
         try:
             self._days(series, str(db), lambda sql: run_checked(["sqlite3", "-bail", db], input=sql))
         finally:
             remove_database(db)
+        if self.sign_up_probe:
+            db = self.cache.scratch_copy(start, "sign-up-probe.sqlite")
+            try:
+                series.sign_up_probe = self._probe(series, str(db))
+            finally:
+                remove_database(db)
         return series
 
     def _sqlite_start(self, size: settings.Size):
@@ -265,7 +350,8 @@ class Fortnight:
         first_path = path.with_suffix(".first.json")
         if self.cache._valid(path, stamp) and first_path.exists():
             saved = json.loads(first_path.read_text())
-            return path, (Run(**saved["night"]), Run(**saved["hour"]))
+            self.log(f"SQLite {size.name}: the fortnight starts from the cached {path}")
+            return path, (Run(**saved["night"]), Run(**saved["hour"])), True
         self.log(f"preparing {size.name} for the fortnight: the first night and hour …")
         building = self.cache.folder / f"{size.name}-fortnight.building.sqlite"
         remove_database(building)
@@ -276,40 +362,99 @@ class Fortnight:
         checkpoint(building)
         self.cache._finish(building, path, stamp)
         first_path.write_text(json.dumps({"night": night.__dict__, "hour": hour.__dict__}, indent=2) + "\n")
-        return path, (night, hour)
+        return path, (night, hour), False
 
     def postgres(self, size: settings.Size) -> Series:
         from .pg_cluster import Cluster
 
         series = Series("PostgreSQL", size)
-        cluster = Cluster()
+        started = time.perf_counter()
+        folder, first, cluster = self._postgres_start(size)
+        series.first_night, series.first_hour = first
+        series.from_cache = cluster is None
         try:
-            postmaster = _postmaster(cluster)
-            cluster.sql("CREATE DATABASE rin_fortnight")
-            url = cluster.url("rin_fortnight")
-            self.log(f"postgres: seeding {size.name} ({size.users:,} users) for the fortnight")
-            _checked(measure([stub.dev_tool(self.rinjobs), "seed", "--db", url, "--users", str(size.users),
-                              "--seed", str(settings.SEED), "--now", settings.SEED_NOW],
-                             env=self.runner.env, timeout=self.timeout), "seeding PostgreSQL")
-            cluster.sql("VACUUM ANALYZE", db="rin_fortnight")
-            series.first_night = self._nightly(url, 0, postmaster)
-            series.first_hour = self._hourly(url, 0, postmaster)
-            self.log(f"  first night {series.first_night.wall:.1f} s wall, {series.first_night.cpu:.1f} s cpu")
-            cluster.sql("VACUUM ANALYZE", db="rin_fortnight")
+            if cluster is None:
+                self.log(f"postgres: the {size.name} fortnight starts from the cached {folder / 'data'}")
+                cluster = Cluster(data_from=folder / "data", profile=True)
+            series.start_seconds = time.perf_counter() - started
+            series.profile_libraries = cluster.create_profile(PG_DB)
+            postmaster = cluster.postmaster
+            url = cluster.url(PG_DB)
 
             def apply(sql):
                 run_checked([f"{cluster.bin}/psql", "-q", "-X", "-v", "ON_ERROR_STOP=1", url],
                             input=sql, env={k: v for k, v in os.environ.items() if k != "PGOPTIONS"})
 
-            self._days(series, url, apply, postmaster)
+            self._days(series, url, apply, postmaster, cluster)
         finally:
-            cluster.stop()
+            if cluster:
+                cluster.stop()
+        if self.sign_up_probe:
+            probe = Cluster(data_from=folder / "data", profile=True)
+            try:
+                probe.create_profile(PG_DB)
+                series.sign_up_probe = self._probe(series, probe.url(PG_DB), probe.postmaster, probe)
+            finally:
+                probe.stop()
         return series
 
+    def _postgres_start(self, size: settings.Size):
+        """A cleanly stopped data directory of a cluster seeded at `size` and run through its
+        first night and hour, cached in the cache folder's postgres/SIZE-fortnight/data, and the
+        first night's and hour's measurements. When it has to be made, the cluster it was made on
+        is returned still running (the fortnight goes on there); else None."""
+        from .pg_cluster import Cluster, server_version
 
-def _postmaster(cluster) -> int:
-    with open(f"{cluster.dir}/data/postmaster.pid") as f:
-        return int(f.readline())
+        folder = self.cache.folder / "postgres" / f"{size.name}-fortnight"
+        stamp = self.cache.stamp(size) | {
+            "first_night": settings.RUN_NOW,
+            "nightly_jobs": self.jobs,
+            "rinjobs": _file_hash(Path(self.rinjobs)),
+            "postgres": server_version().split(".")[0],  # a data directory is bound to the major version
+        }
+        stamp_path = folder.with_suffix(".stamp.json")
+        first_path = folder.with_suffix(".first.json")
+        try:
+            valid = json.loads(stamp_path.read_text()) == stamp and (folder / "data" / "PG_VERSION").exists() \
+                and first_path.exists()
+        except (OSError, ValueError):
+            valid = False
+        if valid:
+            saved = json.loads(first_path.read_text())
+            return folder, (Run(**saved["night"]), Run(**saved["hour"])), None
+
+        cluster = Cluster(profile=True)
+        try:
+            postmaster = cluster.postmaster
+            cluster.sql(f"CREATE DATABASE {PG_DB}")
+            url = cluster.url(PG_DB)
+            self.log(f"postgres: seeding {size.name} ({size.users:,} users) for the fortnight")
+            seed = _checked(measure([stub.dev_tool(self.rinjobs), "seed", "--db", url, "--users", str(size.users),
+                                     "--seed", str(settings.SEED), "--now", settings.SEED_NOW],
+                                    env=self.runner.env, timeout=self.timeout), "seeding PostgreSQL")
+            cluster.sql("VACUUM ANALYZE", db=PG_DB)
+            cluster.create_profile(PG_DB)
+            night = self._nightly(url, 0, postmaster, cluster)
+            hour = self._hourly(url, 0, postmaster)
+            self.log(f"  first night {night.wall:.1f} s wall, {night.cpu:.1f} s cpu, server {night.server_cpu:.1f} s cpu")
+            cluster.sql("VACUUM ANALYZE", db=PG_DB)
+            cluster.sql("CHECKPOINT")
+            cluster.halt()
+            building = folder.with_name(folder.name + ".building")
+            shutil.rmtree(building, ignore_errors=True)
+            building.mkdir(parents=True)
+            run_checked(["cp", "-a", "--reflink=auto", f"{cluster.dir}/data", str(building / "data")])
+            shutil.rmtree(folder, ignore_errors=True)
+            os.replace(building, folder)
+            first_path.write_text(json.dumps({"night": night.__dict__, "hour": hour.__dict__,
+                                              "seed_wall": seed.wall}, indent=2) + "\n")
+            stamp_path.write_text(json.dumps(stamp, indent=2) + "\n")
+            self.log(f"  cached the cluster after its first night in {folder}")
+            cluster.start()
+        except BaseException:
+            cluster.stop()
+            raise
+        return folder, (night, hour), cluster
 
 
 def _file_hash(path: Path) -> str:
@@ -325,15 +470,85 @@ def _file_hash(path: Path) -> str:
 
 def render(series_list: list, jobs: list, command: str, described: dict) -> str:
     machine = ", ".join(f"{k} {' '.join(v) if isinstance(v, list) else v}" for k, v in described.items())
-    lines = ["# The fortnight (issue 30)", "", f"`{command}`", "", machine, ""]
+    lines = ["# The fortnight (issues 30, 39)", "", f"`{command}`", "", machine, ""]
     lines += [
-        "Each night: bench/day_of_changes.sql with that day's draw at noon UTC, then the nightly "
+        "Each night: bench/day_of_changes.sql with that day's draw at noon UTC (without its new "
+        f"accounts) and {SIGN_UP_SHARE:.2%} of the users signed up (`rinjobs-dev seed --add-users`: "
+        "full address books, circles and state, created in the 8 hours before noon), then the nightly "
         f"pipeline ({', '.join(jobs)}) at 02:30 UTC, then {HOURLY_JOB} at 03:30 UTC. Seconds; "
         "CPU is user + system of the rinjobs process (per job: cut at the job's `run finished` "
-        "log line, ±10 ms); server CPU is the PostgreSQL server's for the run.", ""]
+        "log line, ±10 ms); server CPU is the PostgreSQL server's for the run (every process of it).", ""]
+    lines += ["| backend, size | start | prepared or restored in |", "|---|---|---:|"]
+    for s in series_list:
+        where = "from the cache" if s.from_cache else "seeded and run through its first night now (then cached)"
+        lines.append(f"| {s.backend} {s.size.name} | {where} | {s.start_seconds:.0f} s |")
+    lines.append("")
     for s in series_list:
         lines += _series_table(s, jobs)
+        lines += _sign_up_lines(s)
+        lines += _profile_table(s)
     return "\n".join(lines) + "\n"
+
+
+def _sign_up_lines(s: Series) -> list:
+    p = s.sign_up_probe
+    if not p:
+        return []
+    quiet, busy = p["quiet"], p["with_sign_ups"]
+    out = [f"Sign-ups: {sign_ups_a_day(s.size)} a day. The probe (on a copy of the start): a night with no change "
+           f"({quiet['wall']:.2f} s wall, {quiet['cpu']:.2f} s CPU"
+           + (f", server {quiet['server_cpu']:.2f} s" if quiet.get("server_cpu") is not None else "")
+           + f"), then {p['sign_ups']} sign-ups and nothing else, then the next night ({busy['wall']:.2f} s wall, "
+           f"{busy['cpu']:.2f} s CPU" + (f", server {busy['server_cpu']:.2f} s" if busy.get("server_cpu") is not None else "")
+           + "); the difference per sign-up:", ""]
+    if "server_cpu_ms_per_sign_up" in p:
+        out.append(f"- **first night per new account: {p['server_cpu_ms_per_sign_up']:.1f} ms server CPU** (target ≤ 50 ms)")
+    out.append(f"- first night per new account: {p['cpu_ms_per_sign_up']:.1f} ms rinjobs CPU, "
+               f"{p['wall_ms_per_sign_up']:.1f} ms wall")
+    return out + [""]
+
+
+def _median_night(s: Series):
+    """The night whose nightly server CPU (else wall) is the median (the lower one of two)."""
+    key = (lambda n: n.nightly.server_cpu) if s.backend == "PostgreSQL" else (lambda n: n.nightly.wall)
+    ranked = sorted(s.nights, key=key)
+    return ranked[(len(ranked) - 1) // 2] if ranked else None
+
+
+def _profile_table(s: Series, rows: int = 10) -> list:
+    night = _median_night(s)
+    profile = night.nightly.profile if night else None
+    if not profile:
+        return []
+    cpu_known = profile.get("cpu_measured")
+
+    def seconds(ms):
+        return f"{(ms or 0) / 1000:.2f} s"
+
+    out = [f"Server profile of the median night ({night.day}, {iso(night_now(night.day))[:10]}): the "
+           f"{min(rows, len(profile['statements']))} statements with the most execution time "
+           f"(pg_stat_statements{', CPU from pg_stat_kcache' if cpu_known else '; pg_stat_kcache not loaded'}; "
+           f"{len(profile['statements'])} kept in the JSON). All {profile['statements_seen']} statements "
+           f"({profile['calls']:,} calls) together: {seconds(profile['total_exec_time'])} executing and "
+           f"{seconds(profile.get('total_plan_time'))} planning"
+           + (f", {seconds(profile['cpu'])} and {seconds(profile.get('plan_cpu'))} of CPU" if cpu_known else "")
+           + f", against the server's {night.nightly.server_cpu:.2f} s of CPU for the night; the rest is outside "
+           "statements (connections starting, parsing, the protocol, commits, autovacuum, the WAL writer, "
+           "the checkpointer). CPU is `–` where pg_stat_kcache has none (utility statements: DECLARE, FETCH, "
+           "CLOSE). Both extensions add a little CPU to every statement (a pair of getrusage calls, a "
+           "shared hash-table update), which the server's CPU includes.", "",
+           "| # | calls | rows | exec ms | CPU ms | plan ms | plan CPU ms | statement |",
+           "|---:|---:|---:|---:|---:|---:|---:|---|"]
+
+    def ms(value):
+        return "–" if value is None else f"{value:,.0f}"
+
+    for i, st in enumerate(profile["statements"][:rows], 1):
+        query = (st["query"] or "").replace("|", "\\|")
+        query = query if len(query) <= 110 else query[:107] + "…"
+        out.append(f"| {i} | {st['calls']:,} | {st['rows']:,} | {ms(st['total_exec_time'])} | {ms(st.get('cpu'))} "
+                   f"| {ms(st.get('total_plan_time'))} | {ms(st.get('plan_cpu'))} | `{query}` |")
+    return out + [""]
 
 
 def _series_table(s: Series, jobs: list) -> list:
@@ -392,6 +607,9 @@ def raw(series_list: list) -> dict:
         return r.__dict__ if r else None
 
     return {f"{s.backend} {s.size.name}": {
+        "from_cache": s.from_cache, "start_seconds": s.start_seconds, "profile_libraries": s.profile_libraries,
         "first_night": run(s.first_night), "first_hour": run(s.first_hour),
-        "nights": [{"day": n.day, "changes_wall": n.changes_wall, "nightly": run(n.nightly),
-                    "hourly": run(n.hourly)} for n in s.nights]} for s in series_list}
+        "nights": [{"day": n.day, "changes_wall": n.changes_wall, "sign_ups": n.sign_ups,
+                    "sign_ups_wall": n.sign_ups_wall, "nightly": run(n.nightly),
+                    "hourly": run(n.hourly)} for n in s.nights],
+        "sign_up_probe": s.sign_up_probe} for s in series_list}

@@ -9,7 +9,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from . import machine, report, settings
-from .cache import Cache, clear_scratch
+from .cache import DEFAULT_FOLDER, ENV, Cache, clear_scratch
 from .config import production_nightly_jobs
 from .results import NOT_BUILT, Result
 from .runner import Runner
@@ -32,7 +32,10 @@ def parse(argv):
                    help="sizes at which each per-user job also runs as one shard of 2, 4 and 8 "
                         "(default M; empty for none)")
     p.add_argument("--out", default=None, help="report file (default BENCHMARKS.md; with --fortnight "
-                   "bench/cache/fortnight-TIME.md)")
+                   "CACHE/fortnight-TIME.md)")
+    p.add_argument("--cache", default=None, metavar="DIR",
+                   help=f"the folder of seeded files, fixtures, PostgreSQL data directories and raw results, "
+                        f"kept between runs and work trees (default ${ENV}, else {DEFAULT_FOLDER})")
     p.add_argument("--fortnight", action="store_true",
                    help="instead of the per-job bench: a first night, then DAYS days of changes, each "
                         "followed by the nightly pipeline and the hourly upcoming-birthdays, on SQLite "
@@ -41,6 +44,8 @@ def parse(argv):
     p.add_argument("--full-every", default=None, dest="full_every",
                    help="with --fortnight: circle-patterns' and enrichment-fetch's full_every (default: "
                         "pipelines.yaml's, 7d); the first night is the same whatever it is")
+    p.add_argument("--no-sign-up-probe", action="store_false", dest="sign_up_probe",
+                   help="with --fortnight: skip the two extra nights that measure a sign-up's first night")
     p.add_argument("--pg-sizes", default="S,M",
                    help="with --fortnight: sizes on PostgreSQL (default S,M; empty for none)")
     p.add_argument("--rinjobs", required=True, help=argparse.SUPPRESS)
@@ -83,8 +88,11 @@ def facts(path: Path) -> dict:
 def main(argv):
     args = parse(argv)
     repo = Path(__file__).resolve().parents[2]
+    if not args.fortnight:
+        report.check(_out_path(repo, args.out or "BENCHMARKS.md"))
     rinjobs = Path(args.rinjobs).resolve()
-    cache = Cache(repo, rinjobs)
+    cache = Cache(repo, rinjobs, args.cache)
+    log(f"bench cache: {cache.folder}")
     clear_scratch(cache)
     runner = Runner(repo, rinjobs, cache, args.runs, args.timeout, log)
     built = runner.built_jobs()
@@ -134,7 +142,8 @@ def _fortnight(args, argv, repo, cache, runner, jobs):
     """`--fortnight`: writes its own report (not BENCHMARKS.md unless --out says so)."""
     from . import fortnight
 
-    run = fortnight.Fortnight(runner, cache, jobs, args.days, log, full_every=args.full_every)
+    run = fortnight.Fortnight(runner, cache, jobs, args.days, log, full_every=args.full_every,
+                              sign_up_probe=args.sign_up_probe)
     series = []
     for name in args.sizes:
         series.append(run.sqlite(settings.SIZES[name]))
@@ -145,7 +154,7 @@ def _fortnight(args, argv, repo, cache, runner, jobs):
     stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
     command = ("bench/run.sh " + " ".join(_user_args(argv))).strip()
     text = fortnight.render(series, jobs, command, machine.describe(repo))
-    out = _out_path(repo, args.out or f"bench/cache/fortnight-{stamp}.md")
+    out = _out_path(repo, args.out) if args.out else cache.folder / f"fortnight-{stamp}.md"
     out.write_text(text)
     (cache.folder / f"fortnight-{stamp}.json").write_text(json.dumps(fortnight.raw(series), indent=2) + "\n")
     print(text)

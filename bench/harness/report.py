@@ -112,7 +112,7 @@ def render(machine, command, runs, facts, results, clustered=None, sharded=None)
     sharded = sharded or {}
     lines = [
         BEGIN,
-        "## Latest run",
+        GENERATED_HEADING,
         "",
         f"`{command}` on {machine['date']}, commit {machine['commit']}; medians of {runs} run{'s' if runs > 1 else ''}, "
         "each on a fresh copy of the cached database.",
@@ -146,10 +146,30 @@ def render(machine, command, runs, facts, results, clustered=None, sharded=None)
     return "\n".join(lines)
 
 
-def write(path: Path, generated: str):
+GENERATED_HEADING = "## Latest run"
+
+
+def _split(path: Path):
+    """The text before the markers, between them and after them. Text between them that this
+    module did not write (it always starts with GENERATED_HEADING) is hand-written: the run stops
+    before it could be lost, and asks for it to be moved out of the markers."""
     text = path.read_text() if path.exists() else f"# Benchmarks\n\n{BEGIN}\n{END}\n"
     if BEGIN not in text or END not in text:
         text = text.rstrip("\n") + f"\n\n{BEGIN}\n{END}\n"
     head, rest = text.split(BEGIN, 1)
-    _, tail = rest.split(END, 1)
+    current, tail = rest.split(END, 1)
+    if current.strip() and not current.strip().startswith(GENERATED_HEADING):
+        raise SystemExit(f"bench: {path} holds text between the bench: markers that bench/run.sh did not write "
+                         f"(it starts {current.strip()[:60]!r}); move it out of the markers and run again")
+    return head, tail
+
+
+def check(path: Path):
+    """Before measuring: stops at once when `write` would refuse, not after hours of runs."""
+    _split(path)
+
+
+def write(path: Path, generated: str):
+    """Replaces what is between the markers, and only that; the text around them is kept."""
+    head, tail = _split(path)
     path.write_text(head + generated + tail)

@@ -4,7 +4,8 @@ a fixed rate) alone and beside the nightly pipeline on PostgreSQL; prints the se
 wall time with and without the load, as a Markdown table for BENCHMARKS.md.
 
 The expensive part (seeding, the first night, VACUUM ANALYZE: most of an hour of CPU at M) is
-done once and kept: a PostgreSQL data directory under bench/cache/, keyed by the size, the seed,
+done once and kept: a PostgreSQL data directory in the bench's cache folder ($RIN_BENCH_CACHE, default
+/var/cache/rin-jobs-bench), keyed by the size, the seed,
 the clocks, the nightly's jobs and a hash of the code (Sources/, Package.swift) and the server's
 major version. `--prepare` makes it (no quiet machine needed; run it niced under a shared lock),
 and every measured run starts a server on it and copies its prepared database for each round
@@ -23,6 +24,7 @@ import time
 from pathlib import Path
 
 from . import settings, stub
+from .cache import cache_folder
 from .measure import load_average, measure, run_checked
 from .pg_cluster import Cluster, _major
 
@@ -53,7 +55,7 @@ def main(argv):
                    f"    jobs: [{', '.join(NIGHTLY)}]\n")
     prepared = prepare(repo, size, rinjobs, config_text, log)
     if args.prepare:
-        log(f"services: prepared {prepared.relative_to(repo)}")
+        log(f"services: prepared {prepared}")
         return
     scratch = Path(tempfile.mkdtemp(prefix="rin-bench-services-"))
     extra = "-c shared_preload_libraries=pg_stat_statements" if args.statements else ""
@@ -117,7 +119,7 @@ def main(argv):
                 f"{during_failed} failed")
             # Each night's report (per job: duration, what it read and wrote), kept for a look at
             # where a slower night spent its time.
-            kept = repo / "bench" / "cache" / "services-reports"
+            kept = cache_folder() / "services-reports"
             kept.mkdir(parents=True, exist_ok=True)
             (kept / f"{size.name}-round{i + 1}-alone.json").write_text(alone.stdout)
             (kept / f"{size.name}-round{i + 1}-beside.json").write_text(beside.stdout)
@@ -180,7 +182,7 @@ def prepare(repo: Path, size, rinjobs, config_text, log) -> Path:
         "code": code_hash(repo),
         "server": Path(server).parts[-2] if server else "",
     }
-    cache = repo / "bench" / "cache"
+    cache = cache_folder()
     folder = cache / f"services-{size.name}-pg{stamp['server']}-{stamp['code']}"
     stamp_path = folder / "stamp.json"
     if stamp_path.exists():
@@ -204,7 +206,7 @@ def prepare(repo: Path, size, rinjobs, config_text, log) -> Path:
         config = scratch / "pipelines.yaml"
         config.write_text(config_text)
         cluster.sql("CREATE DATABASE rin_seeded")
-        log(f"services: seeding {size.name} ({size.users:,} users) into {building.relative_to(repo)}")
+        log(f"services: seeding {size.name} ({size.users:,} users) into {building}")
         seed = checked(measure([stub.dev_tool(rinjobs), "seed", "--db", cluster.url("rin_seeded"), "--users", str(size.users),
                                 "--seed", str(settings.SEED), "--now", settings.SEED_NOW]), "seed")
         log(f"services: seeded in {seed.wall:.0f} s; the first night")
@@ -228,7 +230,7 @@ def prepare(repo: Path, size, rinjobs, config_text, log) -> Path:
 
 
 class KeptCluster(Cluster):
-    """A server on a data directory that outlives it (bench/cache/): `create` runs initdb there
+    """A server on a data directory that outlives it (the bench's cache folder): `create` runs initdb there
     first; `durable` runs it as production would (fsync on), else as a throwaway one. Its socket
     and log go to a temporary folder; `stop` leaves the data directory."""
 

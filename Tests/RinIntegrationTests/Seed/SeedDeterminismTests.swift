@@ -61,4 +61,49 @@ struct SeedDeterminismTests {
     #expect(summary.rows["contacts"] == (try fixture.int("SELECT count(*) FROM contacts")))
     #expect(summary.elapsedSeconds >= 0)
   }
+
+  /// `rinjobs-dev seed --add-users` (issue 39's sign-ups).
+  static func signUps(_ fixture: SeedFixture, _ count: Int, at: Int64) throws -> SeedSummary {
+    try Seeder.addSignUps(
+      into: fixture.storage, options: SeedOptions(users: count, seed: 7, now: UTCInstant(seconds: at)))
+  }
+
+  @Test("sign-ups appended with the same options give identical content")
+  func signUpsAreDeterministic() throws {
+    let a = try SeedFixture(users: 40)
+    let b = try SeedFixture(users: 40)
+    let at = SeedFixture.now + SeedFixture.day / 2
+    _ = try Self.signUps(a, 5, at: at)
+    _ = try Self.signUps(b, 5, at: at)
+    #expect(try a.digest() == b.digest())
+  }
+
+  @Test("sign-ups get the ids after the largest, full books, and are live and new")
+  func signUpsFollowTheLargestIDs() throws {
+    let fixture = try SeedFixture(users: 40)
+    let contactsBefore = try fixture.int("SELECT max(id) FROM contacts")
+    let at = SeedFixture.now + SeedFixture.day / 2
+    let summary = try Self.signUps(fixture, 6, at: at)
+    #expect(summary.rows["users"] == 46)
+    #expect(try fixture.int("SELECT min(id) FROM users WHERE id > 40") == 41)
+    let window = Int(at) - 8 * 3_600
+    #expect(
+      try fixture.int(
+        "SELECT count(*) FROM users WHERE id > 40 AND deleted_at IS NULL AND created_at BETWEEN ? AND ?",
+        [window, at]) == 6)
+    // Their contacts come after every existing one, and most sign-ups have a book.
+    #expect(try fixture.int("SELECT min(id) FROM contacts WHERE user_id > 40") == contactsBefore + 1)
+    #expect(try fixture.int("SELECT count(DISTINCT user_id) FROM contacts WHERE user_id > 40") >= 5)
+    #expect(try fixture.int("SELECT count(*) FROM circles WHERE user_id > 40 AND kind = 'mandatory'") >= 6)
+    #expect((1...6).contains(try fixture.int("SELECT count(*) FROM user_state WHERE user_id > 40")))
+    // A second day's sign-ups follow the first's.
+    _ = try Self.signUps(fixture, 2, at: at + SeedFixture.day)
+    #expect(try fixture.int("SELECT max(id) FROM users") == 48)
+  }
+
+  @Test("sign-ups into an empty database throw")
+  func signUpsNeedASeededDatabase() throws {
+    let fixture = try SeedFixture(users: nil)
+    #expect(throws: SeedError.self) { try Self.signUps(fixture, 3, at: SeedFixture.now) }
+  }
 }
