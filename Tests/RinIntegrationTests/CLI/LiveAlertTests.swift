@@ -109,18 +109,7 @@ struct LiveAlertTests {
     let night = { (n: Int64) in UTCInstant(seconds: TestClock.now + n * 86_400 + 9_000).description }
     let first = try await db.run("rin-circle-patterns", ["--now", night(1)], config: config)
     #expect(first.exitCode == 0, "\(first.stderr)")
-    try db.execute(
-      """
-      UPDATE contact_phones SET raw = '+1 212 555 0142'
-      WHERE contact_id IN (SELECT id FROM contacts WHERE user_id % 4 = 1 AND id % 2 = 0)
-      """)
-    try db.execute(
-      """
-      UPDATE contact_emails SET address = 'pat@acme-widgets.com'
-      WHERE contact_id IN (SELECT id FROM contacts WHERE user_id % 4 = 2 AND id % 2 = 0)
-      """)
-    try db.execute(
-      "UPDATE contacts SET family_name = 'Okonkwo-Lindqvist' WHERE user_id % 4 = 3 AND id % 2 = 0")
+    try UnstampedCorrectionTests.editWithoutStamps(db)
     let corrected = try await db.run("rin-circle-patterns", ["--now", night(2)], config: config)
     #expect(corrected.exitCode == 0, "\(corrected.stderr)")
     #expect(

@@ -41,20 +41,7 @@ struct UnstampedCorrectionTests {
     #expect(first.counts.unstampedCorrections == 0, "a first night corrects nothing: every owner is new")
     let before = try Self.suggestionsByOwner(db)
 
-    // Each kind of row the pass reads, edited for its own quarter of the owners: a pass that
-    // skipped one kind would leave that quarter uncorrected.
-    try db.execute(
-      """
-      UPDATE contact_phones SET raw = '+1 212 555 0142'
-      WHERE contact_id IN (SELECT id FROM contacts WHERE user_id % 4 = 1 AND id % 2 = 0)
-      """)
-    try db.execute(
-      """
-      UPDATE contact_emails SET address = 'pat@acme-widgets.com'
-      WHERE contact_id IN (SELECT id FROM contacts WHERE user_id % 4 = 2 AND id % 2 = 0)
-      """)
-    try db.execute(
-      "UPDATE contacts SET family_name = 'Okonkwo-Lindqvist' WHERE user_id % 4 = 3 AND id % 2 = 0")
+    try Self.editWithoutStamps(db)
     let runs = await Self.nights(CirclePatternsJob(), db, config: config)
     for run in runs { #expect(run.status == .succeeded, "\(run.error ?? "")") }
     #expect(
@@ -133,6 +120,24 @@ struct UnstampedCorrectionTests {
       """, [target, target])
     #expect(linked == owners, "every edited contact linked within the period")
     #expect(Self.corrections(runs) == owners, "each owner whose contact got linked counted once")
+  }
+
+  /// Each kind of row the pass reads, edited with no stamp for its own quarter of the owners
+  /// (numbers, addresses, family names: `user_id % 4` = 1, 2, 3): a pass that skipped one kind
+  /// would leave that quarter uncorrected.
+  static func editWithoutStamps(_ db: TestDatabase) throws {
+    try db.execute(
+      """
+      UPDATE contact_phones SET raw = '+1 212 555 0142'
+      WHERE contact_id IN (SELECT id FROM contacts WHERE user_id % 4 = 1 AND id % 2 = 0)
+      """)
+    try db.execute(
+      """
+      UPDATE contact_emails SET address = 'pat@acme-widgets.com'
+      WHERE contact_id IN (SELECT id FROM contacts WHERE user_id % 4 = 2 AND id % 2 = 0)
+      """)
+    try db.execute(
+      "UPDATE contacts SET family_name = 'Okonkwo-Lindqvist' WHERE user_id % 4 = 3 AND id % 2 = 0")
   }
 
   /// Each owner's live suggestions, as text, in one order.
