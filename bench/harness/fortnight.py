@@ -532,9 +532,10 @@ def _profile_table(s: Series, rows: int = 10) -> list:
            f"({profile['calls']:,} calls) together: {seconds(profile['total_exec_time'])} executing and "
            f"{seconds(profile.get('total_plan_time'))} planning"
            + (f", {seconds(profile['cpu'])} and {seconds(profile.get('plan_cpu'))} of CPU" if cpu_known else "")
-           + f", against the server's {night.nightly.server_cpu:.2f} s of CPU for the night; the rest is outside "
-           "statements (connections starting, parsing, the protocol, commits, autovacuum, the WAL writer, "
-           "the checkpointer). CPU is `–` where pg_stat_kcache has none (utility statements: DECLARE, FETCH, "
+           + f", against the server's {night.nightly.server_cpu:.2f} s of CPU for the night. Most of the rest "
+           "is the batch reads' cursors: their work happens in FETCH, which neither extension attributes to "
+           "the query (auto_explain with log_buffers does); then commits, the protocol and background "
+           "processes. CPU is `–` where pg_stat_kcache has none (utility statements: DECLARE, FETCH, "
            "CLOSE). Both extensions add a little CPU to every statement (a pair of getrusage calls, a "
            "shared hash-table update), which the server's CPU includes.", "",
            "| # | calls | rows | exec ms | CPU ms | plan ms | plan CPU ms | statement |",
