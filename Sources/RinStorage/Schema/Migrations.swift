@@ -120,5 +120,6 @@ enum Migrations {
     Step(
       name: "remember which verified users each enrichment check saw",
       sql: RuntimeSchema.enrichmentCheckRinUsers),
+    Step(name: "key provider key claims by their key first", sql: RuntimeSchema.providerKeyClaimsByKeyFirst),
   ]
 }
