@@ -23,9 +23,7 @@ struct ContactScope {
     }
     guard let ranges else {
       let list = SQLDialect.list(userIDs.count)
-      guard let source = query.source else {
-        return branch("\(query.column) IN (SELECT id FROM contacts WHERE user_id IN (\(list)))", userIDs)
-      }
+      let source = query.source
       // From the users' contacts to their child rows, a probe per contact (`join(rowsOf:)`):
       // `IN (SELECT id FROM contacts …)` made PostgreSQL hash a whole child table per batch
       // once the batch was a fraction of a percent of it (a first daily-score at S: 31 s of
@@ -61,9 +59,9 @@ struct ScopedQuery: Sendable {
   let after: String
   let endsBefore: Int
   let endsAfter: Int
-  /// For a template `SELECT … FROM table alias WHERE {contacts:alias.key}…`: the select list and
-  /// the table, so that a batch read by owner starts from the owners' contacts.
-  let source: (select: String, table: String, alias: String)?
+  /// The template's select list, table and alias (`SELECT … FROM table alias WHERE
+  /// {contacts:alias.key}…`), so that a batch read by owner starts from the owners' contacts.
+  let source: (select: String, table: String, alias: String)
 
   init(_ template: String) {
     let parts = template.split(separator: "{contacts:", maxSplits: 1, omittingEmptySubsequences: false)
@@ -77,19 +75,25 @@ struct ScopedQuery: Sendable {
     (before, endsBefore) = expand(parts[0])
     column = String(rest[0])
     (after, endsAfter) = expand(rest[1])
-    source = Self.source(of: before, endsBefore: endsBefore)
+    guard let source = Self.source(of: before, endsBefore: endsBefore) else {
+      preconditionFailure(
+        "a scoped query reads one table: SELECT … FROM table alias WHERE {contacts:alias.key}")
+    }
+    self.source = source
   }
 
-  /// `SELECT … ` and the table and alias of a `before` that ends `FROM table alias WHERE `.
+  /// `SELECT … ` and the table and alias of a `before` that ends `FROM table alias WHERE `
+  /// (any white space between the words).
   private static func source(of before: String, endsBefore: Int) -> (
     select: String, table: String, alias: String
   )? {
-    guard endsBefore == 0, let from = before.range(of: " FROM ", options: .backwards),
-      before.hasSuffix(" WHERE ")
+    let words = before.split(whereSeparator: \.isWhitespace)
+    guard endsBefore == 0, words.count >= 5, words.suffix(4).first == "FROM", words.last == "WHERE",
+      let from = before.range(of: "FROM", options: .backwards)
     else { return nil }
-    let words = before[from.upperBound...].dropLast(" WHERE ".count).split(separator: " ")
-    guard words.count == 2 else { return nil }
-    return (String(before[..<from.lowerBound]) + " ", String(words[0]), String(words[1]))
+    return (
+      String(before[..<from.lowerBound]), String(words[words.count - 3]), String(words[words.count - 2])
+    )
   }
 }
 
