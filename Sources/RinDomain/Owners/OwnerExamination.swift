@@ -22,26 +22,30 @@ public enum OwnerExamination: String, Sendable, Equatable {
   case changed
   /// Something the last examination found has expired (`dueAt`).
   case due
-  /// The owner's periodic full pass has come round (`PeriodicPass`): it catches a change the
-  /// services did not stamp.
+  /// The periodic pass (`PeriodicPass`) found one of the owner's contacts differing from its
+  /// digest stored at the owner's last examination: a change the services did not stamp.
   case periodic
   /// `--full`.
   case forced
 
   /// nil when the owner's last examination still holds.
   public static func reason(
-    owner: Int64, stored: StoredOwnerExamination?, fingerprint: Int64, now: UTCInstant, fullEvery: Duration,
-    forced: Bool
+    stored: StoredOwnerExamination?, fingerprint: Int64, now: UTCInstant, foundByPass: Bool, forced: Bool
   ) -> OwnerExamination? {
     if forced { return .forced }
     guard let stored else { return .new }
     if stored.fingerprint != fingerprint { return .changed }
     if let due = stored.dueAt, due <= now { return .due }
-    if PeriodicPass.isDue(
-      owner: owner, examinedAt: stored.examinedAt, now: now, period: fullEvery)
-    {
-      return .periodic
+    return foundByPass ? .periodic : nil
+  }
+
+  /// Whether the examination stores the digest of every contact of the owner
+  /// (`PeriodicPass`), not only of those stamped since the last one: an owner never examined,
+  /// one whose contacts the pass found changed without a stamp, or `--full`.
+  public var readsEveryContact: Bool {
+    switch self {
+    case .new, .periodic, .forced: true
+    case .changed, .due: false
     }
-    return nil
   }
 }

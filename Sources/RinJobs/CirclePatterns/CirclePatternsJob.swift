@@ -21,28 +21,32 @@ public struct CirclePatternsJob: Job {
     let thresholds = CirclePatternThresholds(settings)
     let freeMail = FreeMailDomains(extra: settings.extraFreeMailDomains)
     let settingsDigest = Self.settingsDigest(thresholds: thresholds, freeMail: freeMail)
+    try PeriodicContactPass.run(fullEvery: settings.fullEvery, context: context)
     try context.forEachUserBatch(batchSize: settings.batchSize) { batch in
       batch.counts.addRead("users", batch.userIDs.count)
       let stamps = try batch.tx.ownerStamps(of: batch.userIDs, circles: true)
       let stored = try batch.tx.ownerExaminations(job: name, of: batch.userIDs)
+      let found = try batch.tx.ownersFoundByPass(job: name, among: batch.userIDs)
       var examined: [(userID: Int64, examination: StoredOwnerExamination)] = []
       var periodic: Set<Int64> = []
+      var wholly: Set<Int64> = []
       for user in batch.userIDs {
         let fingerprint = stamps[user, default: OwnerStamps()].fingerprint(settings: settingsDigest)
         guard
           let reason = OwnerExamination.reason(
-            owner: user, stored: stored[user], fingerprint: fingerprint, now: context.now,
-            fullEvery: settings.fullEvery,
-            forced: context.fullPass)
+            stored: stored[user], fingerprint: fingerprint, now: context.now,
+            foundByPass: found.contains(user), forced: context.fullPass)
         else { continue }
         batch.counts.addRead("users examined (\(reason.rawValue))")
         if reason == .periodic { periodic.insert(user) }
+        if reason.readsEveryContact { wholly.insert(user) }
         examined.append((user, StoredOwnerExamination(fingerprint: fingerprint, examinedAt: context.now)))
       }
       batch.counts.addRead("users unchanged", batch.userIDs.count - examined.count)
       batch.counts.addUnstampedCorrections(0)
       guard !examined.isEmpty else { return }
       let users = examined.map(\.userID)
+      try batch.tx.refreshContactDigests(job: name, of: users, wholly: wholly)
       let inputs = try CirclePatternsInputs.read(
         batch, users: users, freeMail: freeMail, thresholds: thresholds, now: context.now)
       for user in users {
@@ -52,6 +56,7 @@ public struct CirclePatternsJob: Job {
         if changed && periodic.contains(user) { batch.counts.addUnstampedCorrections(1) }
       }
       try batch.tx.saveOwnerExaminations(job: name, examined)
+      try batch.tx.forgetOwnersFoundByPass(job: name, found)
     }
   }
 

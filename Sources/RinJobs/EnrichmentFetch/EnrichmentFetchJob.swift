@@ -41,11 +41,11 @@ public struct EnrichmentFetchJob: Job {
     var tally = EnrichmentTally()
     var unchanged = 0
     var ownersUnchanged = 0
+    try PeriodicContactPass.run(fullEvery: settings.fullEvery, context: context)
     try await context.forEachUserBatch(
       batchSize: settings.batchSize,
       prepare: { ids in
-        let owners = try EnrichmentOwners.select(
-          ids, recheck: recheck, fullEvery: settings.fullEvery, context: context)
+        let owners = try EnrichmentOwners.select(ids, recheck: recheck, context: context)
         ownersUnchanged += owners.unchanged
         let prepared = try await prepare(owners, recheck: recheck, forProvider: plan != nil, context: context)
         unchanged += prepared.unchanged
@@ -88,10 +88,17 @@ public struct EnrichmentFetchJob: Job {
     return plan
   }
 
-  /// Reads and normalizes the contacts of the owners to examine, outside the batch's transaction.
+  /// Reads and normalizes the contacts of the owners to examine, outside the batch's transaction,
+  /// after storing their contacts' digests (`refreshContactDigests`: before the read, so that
+  /// a change between the two is found by the next pass rather than missed).
   private func prepare(
     _ owners: EnrichmentOwners, recheck: RecheckRule, forProvider: Bool, context: JobContext
   ) async throws -> PreparedBatch {
+    if !owners.examined.isEmpty {
+      try context.write {
+        try $0.refreshContactDigests(job: context.job, of: owners.examined, wholly: owners.wholly)
+      }
+    }
     let (rows, checks) =
       owners.examined.isEmpty
       ? ([], [:])
@@ -126,6 +133,7 @@ public struct EnrichmentFetchJob: Job {
     try batch.tx.saveEnrichmentOwnerBuckets(prepared.buckets)
     try batch.tx.saveOwnerExaminations(
       job: name, prepared.owners.records(buckets: prepared.buckets, dueAt: dueAt, recheck: recheck, now: now))
+    try batch.tx.forgetOwnersFoundByPass(job: name, prepared.owners.foundByPass)
   }
 
   /// What the provider did this run: the summary's details, the breaker kept for the next run,

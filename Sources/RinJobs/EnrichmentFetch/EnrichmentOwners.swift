@@ -5,8 +5,8 @@ import RinStorage
 /// Which of a batch's owners enrichment-fetch examines tonight: those whose contacts changed
 /// (`OwnerStamps`), whose region or settings changed, among whose contacts' numbers a verified
 /// Rin user appeared, changed or left (`VerifiedUsersDigest` over `enrichment_owner_buckets`),
-/// whose cached answers expire (`due_at`), those `full_every` has come round for, and everyone
-/// with `--full`. An owner left alone would get exactly the writes they already have
+/// whose cached answers expire (`due_at`), those with a contact the periodic pass found changed
+/// without a stamp (`PeriodicContactPass`), and everyone with `--full`. An owner left alone would get exactly the writes they already have
 /// (docs/JOBS.md "A night looks only at what changed").
 struct EnrichmentOwners: Sendable {
   /// The owners to examine, ascending.
@@ -14,28 +14,32 @@ struct EnrichmentOwners: Sendable {
   /// Their contacts' stamps and region as read before the examination.
   var stamps: [Int64: OwnerStamps] = [:]
   var reasons: [OwnerExamination: Int] = [:]
-  /// The examined owners whose only reason is their periodic pass.
+  /// The examined owners whose only reason is the periodic pass.
   var periodic: Set<Int64> = []
+  /// The batch's owners the periodic pass found (all examined), to forget once written.
+  var foundByPass: Set<Int64> = []
+  /// The examined owners whose every contact's digest is stored anew (`readsEveryContact`).
+  var wholly: Set<Int64> = []
   var unchanged = 0
 
   static func select(
-    _ ids: [Int64], recheck: RecheckRule, fullEvery: Duration, context: JobContext
+    _ ids: [Int64], recheck: RecheckRule, context: JobContext
   ) throws -> EnrichmentOwners {
     let job = context.job
-    let (stamps, stored, buckets) = try context.read { tx in
+    let (stamps, stored, buckets, found) = try context.read { tx in
       (
         try tx.ownerStamps(of: ids, circles: false), try tx.ownerExaminations(job: job, of: ids),
-        try tx.enrichmentOwnerBuckets(of: ids)
+        try tx.enrichmentOwnerBuckets(of: ids), try tx.ownersFoundByPass(job: job, among: ids)
       )
     }
     var owners = EnrichmentOwners()
+    owners.foundByPass = found
     for user in ids {
       var owner = stamps[user, default: OwnerStamps()]
       owner.related = recheck.verified.digest(of: buckets[user] ?? [])
       let reason = OwnerExamination.reason(
-        owner: user, stored: stored[user], fingerprint: owner.fingerprint(settings: recheck.settingsDigest),
-        now: context.now,
-        fullEvery: fullEvery, forced: context.fullPass)
+        stored: stored[user], fingerprint: owner.fingerprint(settings: recheck.settingsDigest),
+        now: context.now, foundByPass: found.contains(user), forced: context.fullPass)
       guard let reason else {
         owners.unchanged += 1
         continue
@@ -44,6 +48,7 @@ struct EnrichmentOwners: Sendable {
       owners.stamps[user] = owner
       owners.reasons[reason, default: 0] += 1
       if reason == .periodic { owners.periodic.insert(user) }
+      if reason.readsEveryContact { owners.wholly.insert(user) }
     }
     return owners
   }

@@ -30,6 +30,7 @@ struct SQLiteBackend: StorageBackend {
       // Deleted rows (invite clicks, personal data) must not stay readable in the file.
       try db.execute(sql: "PRAGMA secure_delete = ON")
       try enableWriteAheadLog(db, path: path)
+      db.add(function: hash32)
     }
     do {
       return SQLiteBackend(location: path, queue: try DatabaseQueue(path: path, configuration: config))
@@ -58,6 +59,15 @@ struct SQLiteBackend: StorageBackend {
     // NORMAL is durable in WAL mode except for the last commits before a power loss, which a
     // job's checkpoint and idempotent writes make up for on the next run.
     try db.execute(sql: "PRAGMA synchronous = NORMAL")
+  }
+
+  /// `SQLDialect.hash32` on SQLite: FNV-1a of the text's UTF-8, as a signed 32-bit number (like
+  /// PostgreSQL's `hashtext`, so that sums of many stay far from overflowing); null for null.
+  private static let hash32 = DatabaseFunction("rin_hash32", argumentCount: 1, pure: true) { values in
+    guard let text = String.fromDatabaseValue(values[0]) else { return nil }
+    var hash: UInt32 = 0x811C_9DC5
+    for byte in text.utf8 { hash = (hash ^ UInt32(byte)) &* 0x0100_0193 }
+    return Int64(Int32(bitPattern: hash))
   }
 
   /// Every step runs, index builds included: one holds the write lock while it runs.

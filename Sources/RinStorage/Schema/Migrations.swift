@@ -121,5 +121,8 @@ enum Migrations {
       name: "remember which verified users each enrichment check saw",
       sql: RuntimeSchema.enrichmentCheckRinUsers),
     Step(name: "key provider key claims by their key first", sql: RuntimeSchema.providerKeyClaimsByKeyFirst),
+    Step(
+      name: "remember each contact's digest for the periodic pass over the contact-id range",
+      sql: RuntimeSchema.periodicPass),
   ]
 }

@@ -165,4 +165,18 @@ enum RuntimeSchema {
       job TEXT NOT NULL, scope TEXT NOT NULL, user_id INTEGER NOT NULL,
       PRIMARY KEY (job, scope, user_id)) WITHOUT ROWID;
     """
+
+  /// The periodic pass over the contact-id range (`PeriodicPass`, issue 39): each job's digest
+  /// of every contact as its owner's last examination saw it, the owners the pass found with a
+  /// contact that differs (waiting for their batch), and where each scope's pass stands.
+  static let periodicPass = """
+    CREATE TABLE contact_digests (
+      job TEXT NOT NULL, contact_id INTEGER NOT NULL, digest INTEGER NOT NULL,
+      PRIMARY KEY (job, contact_id)) WITHOUT ROWID;
+    CREATE TABLE periodic_pass_owners (
+      job TEXT NOT NULL, user_id INTEGER NOT NULL, PRIMARY KEY (job, user_id)) WITHOUT ROWID;
+    CREATE TABLE periodic_passes (
+      job TEXT NOT NULL, scope TEXT NOT NULL, passed_at INTEGER NOT NULL, started_at INTEGER NOT NULL,
+      PRIMARY KEY (job, scope)) WITHOUT ROWID;
+    """
 }

@@ -42,33 +42,35 @@ struct OwnerStampsTests {
     #expect(moved.fingerprint(settings: 1) != original.fingerprint(settings: 1))
   }
 
-  @Test func anOwnerIsExaminedWhenNewChangedDueOrForced() {
+  @Test func anOwnerIsExaminedWhenNewChangedDueFoundByThePassOrForced() {
     let now: UTCInstant = 1_795_348_800
-    func reason(_ stored: (Int64, UTCInstant)?, _ fingerprint: Int64 = 9, forced: Bool = false)
-      -> OwnerExamination?
-    {
+    func reason(
+      _ stored: (Int64, UTCInstant)?, _ fingerprint: Int64 = 9, found: Bool = false, forced: Bool = false
+    ) -> OwnerExamination? {
       OwnerExamination.reason(
-        owner: 42, stored: stored.map { StoredOwnerExamination(fingerprint: $0.0, examinedAt: $0.1) },
-        fingerprint: fingerprint, now: now,
-        fullEvery: Self.week, forced: forced)
+        stored: stored.map { StoredOwnerExamination(fingerprint: $0.0, examinedAt: $0.1) },
+        fingerprint: fingerprint, now: now, foundByPass: found, forced: forced)
     }
     #expect(reason(nil) == .new)
+    #expect(reason(nil, found: true) == .new)
     #expect(reason((9, now - Self.day)) == nil)
+    #expect(
+      reason((9, now - .seconds(400 * 86_400))) == nil, "an unchanged owner stays unexamined, however long")
     #expect(reason((8, now - Self.day)) == .changed)
-    let instant = PeriodicPass.lastInstant(owner: 42, atOrBefore: now, period: Self.week)
-    #expect(reason((9, instant)) == nil, "examined when the owner's pass came round")
-    #expect(reason((9, instant - .seconds(1))) == .periodic)
-    #expect(reason((9, now - Self.week)) == .periodic, "full_every is inclusive: a week to the second")
+    #expect(
+      reason((8, now - Self.day), found: true) == .changed, "a stamp explains it: not counted as unstamped")
+    #expect(reason((9, now - Self.day), found: true) == .periodic)
     #expect(reason((9, now - Self.day), forced: true) == .forced)
     let dueTonight = StoredOwnerExamination(fingerprint: 9, examinedAt: now - Self.day, dueAt: now)
     let dueTomorrow = StoredOwnerExamination(
       fingerprint: 9, examinedAt: now - Self.day, dueAt: now + .seconds(1))
     func reason(_ stored: StoredOwnerExamination) -> OwnerExamination? {
-      OwnerExamination.reason(
-        owner: 42, stored: stored, fingerprint: 9, now: now, fullEvery: Self.week, forced: false)
+      OwnerExamination.reason(stored: stored, fingerprint: 9, now: now, foundByPass: false, forced: false)
     }
     #expect(reason(dueTonight) == .due, "due at the run's instant")
     #expect(reason(dueTomorrow) == nil)
     #expect(reason((8, now), forced: true) == .forced)
+    let wholly = [OwnerExamination.new, .periodic, .forced, .changed, .due].filter { $0.readsEveryContact }
+    #expect(wholly == [.new, .periodic, .forced])
   }
 }

@@ -1,7 +1,7 @@
 import RinDomain
 import Testing
 
-@Suite("Periodic passes spread over the period")
+@Suite("The periodic pass spreads blocks of contact ids over the period")
 struct PeriodicPassTests {
   static let hour: Int64 = 3_600
   static let day: Int64 = 86_400
@@ -10,41 +10,27 @@ struct PeriodicPassTests {
   static let firstNight: Int64 = 1_795_314_600
 
   /// `PeriodicPass.isDue` over Unix seconds, as the simulation counts them.
-  static func isDue(_ owner: Int64, examinedAt: Int64, now: Int64, period: Int64) -> Bool {
+  static func isDue(_ key: Int64, passedAt: Int64, now: Int64, period: Int64) -> Bool {
     PeriodicPass.isDue(
-      owner: owner, examinedAt: UTCInstant(seconds: examinedAt), now: UTCInstant(seconds: now),
+      key: key, passedAt: UTCInstant(seconds: passedAt), now: UTCInstant(seconds: now),
       period: .seconds(period))
   }
 
-  /// `PeriodicPass.lastInstant` over Unix seconds.
-  static func lastInstant(_ owner: Int64, atOrBefore now: Int64, period: Int64) -> Int64 {
-    PeriodicPass.lastInstant(owner: owner, atOrBefore: UTCInstant(seconds: now), period: .seconds(period))
-      .seconds
-  }
-
-  /// Runs every `interval` from `firstNight`, where the first examines everyone and each later
-  /// run examines the owners `PeriodicPass` finds due (nothing else changes). Returns the
-  /// owners examined by each run after the first, and each owner's longest gap.
-  static func simulate(_ owners: [Int64], period: Int64, runs: Int, interval: Int64 = day)
-    -> (perRun: [Int], longestGap: [Int64: Int64], examinations: [Int64: Int])
+  /// Runs every `interval` after a first at `firstNight` (which only starts the clock); each run
+  /// passes the keys due since the run before. Returns the keys passed by each run and each key's
+  /// instants of passing.
+  static func simulate(_ keys: [Int64], period: Int64, runs: Int, interval: Int64 = day)
+    -> (perRun: [Int], passes: [Int64: [Int64]])
   {
-    var examinedAt = Dictionary(uniqueKeysWithValues: owners.map { ($0, firstNight) })
-    var longest: [Int64: Int64] = [:]
-    var count: [Int64: Int] = [:]
+    var passes: [Int64: [Int64]] = [:]
     var perRun: [Int] = []
     for run in 1...runs {
-      let now = firstNight + Int64(run) * interval
-      var examined = 0
-      for owner in owners
-      where Self.isDue(owner, examinedAt: examinedAt[owner]!, now: now, period: period) {
-        longest[owner] = max(longest[owner] ?? 0, now - examinedAt[owner]!)
-        examinedAt[owner] = now
-        count[owner, default: 0] += 1
-        examined += 1
-      }
-      perRun.append(examined)
+      let (before, now) = (firstNight + Int64(run - 1) * interval, firstNight + Int64(run) * interval)
+      let due = keys.filter { Self.isDue($0, passedAt: before, now: now, period: period) }
+      for key in due { passes[key, default: []].append(now) }
+      perRun.append(due.count)
     }
-    return (perRun, longest, count)
+    return (perRun, passes)
   }
 
   /// Each of `counts` within `tolerance` of `expected`.
@@ -52,89 +38,91 @@ struct PeriodicPassTests {
     counts.allSatisfy { abs(Double($0) - expected) <= tolerance * expected }
   }
 
-  /// Owner ids as they come: consecutive, one day's draw of the bench, round numbers, strides
-  /// of a power of two, past 32 bits.
+  /// Block numbers as they come: consecutive from zero, one shard's of eight, past 32 bits.
   static let clusters: [(String, [Int64])] = [
-    ("consecutive", (1...7_000).map { Int64($0) }),
-    ("one day's draw: id % 97 = 42", (0..<7_000).map { 42 + 97 * Int64($0) }),
-    ("multiples of 1,000", (1...7_000).map { 1_000 * Int64($0) }),
-    ("powers-of-two strides", (0..<7_000).map { Int64($0) << 20 }),
+    ("consecutive", (0..<7_000).map { Int64($0) }),
+    ("one shard of eight", (0..<7_000).map { 3 + 8 * Int64($0) }),
     ("past 2^32", (0..<7_000).map { (1 << 32) + Int64($0) }),
   ]
 
   @Test(arguments: clusters)
-  func afterANightThatExaminedEveryoneEachNightExaminesASeventh(_ name: String, owners: [Int64]) {
-    let (perRun, longest, count) = Self.simulate(owners, period: Self.week, runs: 28)
-    let expected = Double(owners.count) / 7
-    #expect(Self.near(perRun[...], expected), "\(name): \(perRun)")
-    #expect(longest.values.allSatisfy { $0 <= Self.week }, "\(name): never later than full_every")
-    // The first week is the spread itself (some owners come round after a night); from then on
-    // every gap is exactly the period, and every owner is examined once a week.
-    #expect(count.values.allSatisfy { $0 == 4 }, "\(name)")
-    #expect(longest.values.allSatisfy { $0 == Self.week }, "\(name)")
+  func eachNightPassesASeventhAndEveryBlockOnceAWeek(_ name: String, keys: [Int64]) {
+    let (perRun, passes) = Self.simulate(keys, period: Self.week, runs: 28)
+    #expect(Self.near(perRun[...], Double(keys.count) / 7), "\(name): \(perRun)")
+    #expect(keys.allSatisfy { passes[$0]?.count == 4 }, "\(name): four weeks, four passes each")
+    let gaps = passes.values.flatMap { zip($0.dropFirst(), $0).map { $0 - $1 } }
+    #expect(gaps.allSatisfy { $0 == Self.week }, "\(name): every gap is exactly the period")
   }
 
-  @Test func aPeriodOfOneDayExaminesEveryoneEveryNight() {
-    let owners = (1...500).map { Int64($0) }
-    let (perRun, _, _) = Self.simulate(owners, period: Self.day, runs: 10)
-    #expect(perRun.allSatisfy { $0 == owners.count })
+  @Test func aPeriodOfOneDayOrLessPassesEveryBlockEveryRun() {
+    let keys = (0..<500).map { Int64($0) }
+    #expect(Self.simulate(keys, period: Self.day, runs: 10).perRun.allSatisfy { $0 == keys.count })
+    #expect(Self.simulate(keys, period: Self.hour, runs: 5).perRun.allSatisfy { $0 == keys.count })
+    #expect(Self.simulate(keys, period: 0, runs: 3).perRun.allSatisfy { $0 == keys.count })
+    #expect(Self.simulate(keys, period: -5, runs: 3).perRun.allSatisfy { $0 == keys.count })
   }
 
-  @Test func aPeriodShorterThanTheRunIntervalExaminesEveryoneEveryRun() {
-    let owners = (1...200).map { Int64($0) }
-    #expect(Self.simulate(owners, period: Self.hour, runs: 5).perRun.allSatisfy { $0 == owners.count })
-    #expect(Self.simulate(owners, period: 0, runs: 3).perRun.allSatisfy { $0 == owners.count })
-    #expect(Self.simulate(owners, period: -5, runs: 3).perRun.allSatisfy { $0 == owners.count })
-  }
-
-  /// 3.5 days: nightly runs examine each owner every 3 or 4 nights (the old rule: every 4),
-  /// about 2/7 of the owners a night.
+  /// 3.5 days: nightly runs pass each block every 3 or 4 nights, about 2/7 of them a night.
   @Test func aPeriodNotAWholeNumberOfDaysStillSpreads() {
-    let owners = (1...7_000).map { Int64($0) }
-    let period = 3 * Self.day + 12 * Self.hour
-    let (perRun, longest, count) = Self.simulate(owners, period: period, runs: 28)
-    #expect(Self.near(perRun[...], Double(owners.count) * 2 / 7), "\(perRun)")
-    #expect(longest.values.allSatisfy { $0 <= 4 * Self.day }, "the first run at or after full_every")
-    #expect(count.values.allSatisfy { $0 == 8 }, "28 nights of 3.5 days: 8 passes each")
+    let keys = (0..<7_000).map { Int64($0) }
+    let (perRun, passes) = Self.simulate(keys, period: 3 * Self.day + 12 * Self.hour, runs: 28)
+    #expect(Self.near(perRun[...], Double(keys.count) * 2 / 7), "\(perRun)")
+    #expect(keys.allSatisfy { passes[$0]?.count == 8 }, "28 nights of 3.5 days: 8 passes each")
   }
 
-  /// 36 hours with runs every hour: a 36th of the owners an hour, each every 36 hours.
-  @Test func hourlyRunsOverAPeriodOfHours() {
-    let owners = (1...3_600).map { Int64($0) }
-    let period = 36 * Self.hour
-    let (perRun, longest, _) = Self.simulate(owners, period: period, runs: 72, interval: Self.hour)
-    #expect(Self.near(perRun[...], 100, tolerance: 0.35), "\(perRun)")
-    #expect(longest.values.allSatisfy { $0 == period })
-  }
-
-  @Test func anOwnerExaminedForAChangeKeepsItsNight() {
-    let owner: Int64 = 123_457
-    let instant = Self.lastInstant(owner, atOrBefore: Self.firstNight, period: Self.week)
-    #expect(instant <= Self.firstNight && Self.firstNight - instant < Self.week)
-    #expect(PeriodicPass.offset(owner: owner, periodSeconds: Self.week) == instant % Self.week)
-    // Examined (changed) a day after its instant: not due until the next instant, a week on.
-    let changed = instant + Self.day
-    for hours in stride(from: Int64(0), to: 6 * 24, by: 1) {
-      #expect(
-        !Self.isDue(owner, examinedAt: changed, now: changed + hours * Self.hour, period: Self.week))
+  /// A night missed: the next run passes both nights' blocks, and none twice.
+  @Test func aMissedNightIsMadeUpByTheNext() {
+    let keys = (0..<7_000).map { Int64($0) }
+    let now = Self.firstNight + 3 * Self.day
+    let twoNights = keys.filter {
+      Self.isDue($0, passedAt: Self.firstNight + Self.day, now: now, period: Self.week)
     }
-    #expect(
-      Self.isDue(owner, examinedAt: changed, now: instant + Self.week, period: Self.week))
-    #expect(
-      !Self.isDue(owner, examinedAt: changed, now: instant + Self.week - 1, period: Self.week))
-    // Examined at the instant itself: that was the pass.
-    #expect(
-      !Self.isDue(owner, examinedAt: instant, now: instant + Self.day, period: Self.week))
+    let second = keys.filter {
+      Self.isDue($0, passedAt: Self.firstNight + Self.day, now: now - Self.day, period: Self.week)
+    }
+    let third = keys.filter { Self.isDue($0, passedAt: now - Self.day, now: now, period: Self.week) }
+    #expect(Set(twoNights) == Set(second + third))
+    #expect(Set(second).isDisjoint(with: third))
   }
 
-  @Test func aClockBeforeTheLastExaminationOrNearTheEpoch() {
-    for owner in [Int64.min, -1, 0, 1, Int64.max] {
-      #expect(!Self.isDue(owner, examinedAt: 1_000, now: 999, period: Self.week))
-      let offset = PeriodicPass.offset(owner: owner, periodSeconds: Self.week)
+  @Test func rangesMergeAdjacentBlocksAndShardsDivideThem() {
+    let size = PeriodicPass.blockSize
+    let maxID = 700 * size - 1
+    let passedAt = UTCInstant(seconds: Self.firstNight)
+    let now = UTCInstant(seconds: Self.firstNight + Self.day)
+    func blocks(_ ranges: [Range<Int64>]) -> [Int64] {
+      ranges.flatMap { stride(from: $0.lowerBound, to: $0.upperBound, by: Int(size)).map { $0 / size } }
+    }
+    let whole = PeriodicPass.rangesDue(
+      maxContactID: maxID, passedAt: passedAt, now: now, period: .seconds(Self.week))
+    #expect(zip(whole, whole.dropFirst()).allSatisfy { $0.upperBound < $1.lowerBound }, "merged, ascending")
+    #expect(whole.allSatisfy { $0.lowerBound % size == 0 && $0.upperBound % size == 0 })
+    #expect(Self.near([blocks(whole).count][...], 100), "\(blocks(whole).count) of 700 blocks")
+    let shards = (0..<3).map {
+      blocks(
+        PeriodicPass.rangesDue(
+          maxContactID: maxID, passedAt: passedAt, now: now, period: .seconds(Self.week), shard: ($0, 3)))
+    }
+    #expect(shards.joined().sorted() == blocks(whole), "the shards' blocks are the whole run's, once each")
+    for (index, shard) in shards.enumerated() { #expect(shard.allSatisfy { $0 % 3 == Int64(index) }) }
+    let all = PeriodicPass.rangesDue(
+      maxContactID: maxID, passedAt: passedAt, now: now.advanced(by: Self.week), period: .seconds(Self.week))
+    #expect(all == [0..<(700 * size)], "a period or more since the last pass: every block, as one range")
+    #expect(
+      PeriodicPass.rangesDue(maxContactID: maxID, passedAt: now, now: now, period: .seconds(Self.week))
+        .isEmpty)
+    #expect(
+      PeriodicPass.rangesDue(maxContactID: -1, passedAt: passedAt, now: now, period: .seconds(0)).isEmpty)
+  }
+
+  @Test func aClockBeforeTheLastPassOrNearTheEpoch() {
+    for key in [Int64.min, -1, 0, 1, Int64.max] {
+      #expect(!Self.isDue(key, passedAt: 1_000, now: 999, period: Self.week))
+      let offset = PeriodicPass.offset(key: key, periodSeconds: Self.week)
       #expect(offset >= 0 && offset < Self.week)
-      let instant = Self.lastInstant(owner, atOrBefore: 5, period: Self.week)
+      let instant = PeriodicPass.lastInstant(key: key, atOrBefore: 5, period: .seconds(Self.week)).seconds
       #expect(instant <= 5 && 5 - instant < Self.week)
-      #expect(Self.isDue(owner, examinedAt: 5 - Self.week, now: 5, period: Self.week))
+      #expect(Self.isDue(key, passedAt: 5 - Self.week, now: 5, period: Self.week))
     }
   }
 }

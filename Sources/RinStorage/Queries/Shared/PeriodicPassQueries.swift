@@ -1,0 +1,213 @@
+import RinDomain
+
+/// Where a job's periodic pass (`PeriodicPass`) stands for one scope (`all` or `INDEX/COUNT`).
+public struct PeriodicPassState: Sendable, Equatable {
+  /// The `now` of the last run whose pass went through all its due blocks.
+  public var passedAt: UTCInstant
+  /// When the job's first pass began. For one period after it, a contact without a stored
+  /// digest is given one without examining its owner (see `PeriodicContactPass`).
+  public var startedAt: UTCInstant
+
+  public init(passedAt: UTCInstant, startedAt: UTCInstant) {
+    self.passedAt = passedAt
+    self.startedAt = startedAt
+  }
+}
+
+/// One contact of a block whose digest differs from the one stored (or has none).
+public struct DifferingContact: Sendable, Equatable {
+  public var contactID: Int64
+  public var userID: Int64
+  public var digest: Int64
+  public var hadDigest: Bool
+
+  public init(contactID: Int64, userID: Int64, digest: Int64, hadDigest: Bool) {
+    self.contactID = contactID
+    self.userID = userID
+    self.digest = digest
+    self.hadDigest = hadDigest
+  }
+}
+
+/// The periodic pass on the server (issue 39): each contact's digest (its family name, edited
+/// fields, deletion, numbers and addresses, hashed and summed by the database) is computed
+/// where the rows are, a block of ids at a time, and compared there with the digest stored for
+/// the job (`contact_digests`); only the contacts that differ come back. The owners they belong
+/// to wait in `periodic_pass_owners` until the job's batch of that owner examines them.
+extension StorageTransaction {
+  /// The state of `job`'s pass for `scope`. A scope without one (a new shard count) takes the
+  /// latest pass of any other scope of the job, so that changing the shards neither repeats nor
+  /// skips a night; nil when the job never passed.
+  public func periodicPassState(job: JobName, scope: String) throws -> PeriodicPassState? {
+    var own: PeriodicPassState?
+    var latest: PeriodicPassState?
+    try sql.forEachBatchRow(
+      "SELECT scope, passed_at, started_at FROM periodic_passes WHERE job = ?", [SQLValue(job)]
+    ) { row in
+      guard let passed = row.instant(1), let started = row.instant(2) else { return }
+      let state = PeriodicPassState(passedAt: passed, startedAt: started)
+      if row.text(0) == scope { own = state }
+      if latest.map({ passed > $0.passedAt }) ?? true {
+        latest = PeriodicPassState(passedAt: passed, startedAt: min(started, latest?.startedAt ?? started))
+      }
+    }
+    return own ?? latest
+  }
+
+  public func savePeriodicPass(_ state: PeriodicPassState, job: JobName, scope: String) throws {
+    try sql.execute(
+      """
+      INSERT INTO periodic_passes (job, scope, passed_at, started_at) VALUES (?, ?, ?, ?)
+      ON CONFLICT (job, scope) DO UPDATE SET passed_at = excluded.passed_at, started_at = excluded.started_at
+      """, [SQLValue(job), .text(scope), .instant(state.passedAt), .instant(state.startedAt)])
+  }
+
+  /// The largest contact id, or -1 without contacts.
+  public func maxContactID() throws -> Int64 {
+    try sql.fetchInt("SELECT max(id) FROM contacts") ?? -1
+  }
+
+  /// The contacts with ids in `ids` whose digest differs from the one stored for `job`, with
+  /// how many contacts the block holds. Three range reads (contacts, numbers, addresses) and a
+  /// range of the stored digests, joined on the server.
+  public func contactsDifferingFromDigests(job: JobName, ids: Range<Int64>) throws -> (
+    contacts: Int, differing: [DifferingContact]
+  ) {
+    let dialect = sql.dialect
+    let bounds: [SQLValue] = [.integer(ids.lowerBound), .integer(ids.upperBound)]
+    let contacts = try sql.fetchInt("SELECT count(*) FROM contacts WHERE id >= ? AND id < ?", bounds) ?? 0
+    var differing: [DifferingContact] = []
+    try sql.forEachBatchRow(
+      """
+      SELECT x.id, x.user_id, x.digest, x.stored FROM (
+        SELECT c.id, c.user_id, \(dialect.contactDigest("c")) + coalesce(p.h, 0) + coalesce(e.h, 0) AS digest,
+          d.digest AS stored
+        FROM contacts c
+        LEFT JOIN (SELECT contact_id, \(dialect.phonesDigest("p")) AS h FROM contact_phones p
+          WHERE contact_id >= ? AND contact_id < ? GROUP BY contact_id) p ON p.contact_id = c.id
+        LEFT JOIN (SELECT contact_id, \(dialect.emailsDigest("e")) AS h FROM contact_emails e
+          WHERE contact_id >= ? AND contact_id < ? GROUP BY contact_id) e ON e.contact_id = c.id
+        LEFT JOIN contact_digests d ON d.job = ? AND d.contact_id = c.id
+        WHERE c.id >= ? AND c.id < ?) x
+      WHERE x.stored IS NULL OR x.stored <> x.digest
+      """, bounds + bounds + [SQLValue(job)] + bounds
+    ) { row in
+      guard let id = row.int64(0), let user = row.int64(1), let digest = row.int64(2) else { return }
+      differing.append(
+        DifferingContact(contactID: id, userID: user, digest: digest, hadDigest: row.int64(3) != nil))
+    }
+    return (Int(contacts), differing)
+  }
+
+  /// Stores digests the pass computed, for contacts that had none while the job's first
+  /// period runs (`PeriodicContactPass`).
+  public func putContactDigests(job: JobName, _ contacts: [DifferingContact]) throws {
+    try Self.contactDigestUpsert.execute(
+      contacts.map { [SQLValue(job), .integer($0.contactID), .integer($0.digest)] }, on: sql)
+  }
+
+  private static let contactDigestUpsert = MultiRowStatement(
+    head: "INSERT INTO contact_digests (job, contact_id, digest) VALUES", columns: 3,
+    tail: "ON CONFLICT (job, contact_id) DO UPDATE SET digest = excluded.digest")
+
+  /// Drops the stored digests of contacts in `ids` that no longer exist.
+  public func forgetDigestsOfRemovedContacts(job: JobName, ids: Range<Int64>) throws {
+    try sql.execute(
+      """
+      DELETE FROM contact_digests WHERE job = ? AND contact_id >= ? AND contact_id < ?
+        AND NOT EXISTS (SELECT 1 FROM contacts c WHERE c.id = contact_digests.contact_id)
+      """, [SQLValue(job), .integer(ids.lowerBound), .integer(ids.upperBound)])
+  }
+
+  /// Leaves `owners` for the job's batches to examine (`ownersFoundByPass`).
+  public func queueOwnersFoundByPass(job: JobName, _ owners: Set<Int64>) throws {
+    try Self.passOwnerInsert.execute(owners.sorted().map { [SQLValue(job), .integer($0)] }, on: sql)
+  }
+
+  private static let passOwnerInsert = MultiRowStatement(
+    head: "INSERT INTO periodic_pass_owners (job, user_id) VALUES", columns: 2,
+    tail: "ON CONFLICT (job, user_id) DO NOTHING")
+
+  /// Which of `userIDs` a pass of `job` found with a contact that differs from its digest.
+  public func ownersFoundByPass(job: JobName, among userIDs: [Int64]) throws -> Set<Int64> {
+    guard !userIDs.isEmpty else { return [] }
+    var found = Set<Int64>()
+    try sql.forEachBatchRowReplanned(
+      """
+      SELECT user_id FROM periodic_pass_owners
+      WHERE job = ? AND user_id IN (\(SQLDialect.list(userIDs.count)))
+      """, [SQLValue(job)] + userIDs.map(SQLValue.integer)
+    ) { row in
+      if let user = row.int64(0) { found.insert(user) }
+    }
+    return found
+  }
+
+  /// Once their examination is written: these owners no longer wait for one.
+  public func forgetOwnersFoundByPass(job: JobName, _ userIDs: Set<Int64>) throws {
+    guard !userIDs.isEmpty else { return }
+    try sql.executeReplanned(
+      "DELETE FROM periodic_pass_owners WHERE job = ? AND user_id IN (\(SQLDialect.list(userIDs.count)))",
+      [SQLValue(job)] + userIDs.sorted().map(SQLValue.integer))
+  }
+
+  /// Stores the digests of the contacts of owners `job` is about to examine, before it reads
+  /// them: a change after this statement leaves a stale digest, which the pass finds and sends
+  /// the owner back for, never a change unseen. Of `wholly` (examined for the pass, as new,
+  /// or `--full`) every contact; of the others (stamped changes) the contacts with no digest or
+  /// stamped after the owner's last examination. Writes only the digests that changed.
+  public func refreshContactDigests(job: JobName, of userIDs: [Int64], wholly: Set<Int64>) throws {
+    let whole = userIDs.filter(wholly.contains)
+    let stamped = userIDs.filter { !wholly.contains($0) }
+    if !whole.isEmpty { try refreshContactDigests(job: job, owners: whole, onlyStamped: false) }
+    if !stamped.isEmpty { try refreshContactDigests(job: job, owners: stamped, onlyStamped: true) }
+  }
+
+  private func refreshContactDigests(job: JobName, owners: [Int64], onlyStamped: Bool) throws {
+    let dialect = sql.dialect
+    let stamped =
+      onlyStamped
+      ? """
+      AND (o.user_id IS NULL OR d.contact_id IS NULL OR \(dialect.contactChangeStamp("c")) > o.examined_at)
+      """ : ""
+    let phones = "(SELECT \(dialect.phonesDigest("p")) FROM contact_phones p WHERE p.contact_id = c.id)"
+    let emails = "(SELECT \(dialect.emailsDigest("e")) FROM contact_emails e WHERE e.contact_id = c.id)"
+    try sql.execute(
+      """
+      INSERT INTO contact_digests (job, contact_id, digest)
+      SELECT ?, x.id, x.digest FROM (
+        SELECT c.id, \(dialect.contactDigest("c")) + coalesce(\(phones), 0) + coalesce(\(emails), 0) AS digest,
+          d.digest AS stored
+        FROM contacts c
+        LEFT JOIN owner_examinations o ON o.job = ? AND o.user_id = c.user_id
+        LEFT JOIN contact_digests d ON d.job = ? AND d.contact_id = c.id
+        WHERE c.user_id IN (\(SQLDialect.list(owners.count)))\(stamped)) x
+      WHERE x.stored IS NULL OR x.stored <> x.digest
+      ON CONFLICT (job, contact_id) DO UPDATE SET digest = excluded.digest
+      """, [SQLValue(job), SQLValue(job), SQLValue(job)] + owners.map(SQLValue.integer))
+  }
+}
+
+extension SQLDialect {
+  /// A 32-bit hash of a text expression, null for null: PostgreSQL's `hashtext`, and on SQLite
+  /// `rin_hash32` (FNV-1a, registered by `SQLiteBackend`). A digest is only ever compared with
+  /// one the same database computed, so the two need not agree.
+  func hash32(_ text: String) -> String {
+    isPostgres ? "hashtext(\(text))" : "rin_hash32(\(text))"
+  }
+
+  /// The part of a contact's digest its own row gives: what circle-patterns and
+  /// enrichment-fetch read of it that the services may change (family name, the fields the
+  /// user edited, deletion). Never null.
+  func contactDigest(_ alias: String) -> String {
+    hash32(
+      "coalesce(\(alias).family_name, '') || '|' || coalesce(\(alias).edited_fields, '') || CASE WHEN \(alias).deleted_at IS NULL THEN '' ELSE '|deleted' END"
+    )
+  }
+
+  /// The aggregate over a contact's `contact_phones` rows (as `alias`): the sum of their
+  /// numbers' hashes, so that the order rows come in does not matter.
+  func phonesDigest(_ alias: String) -> String { "sum(\(hash32("'p' || \(alias).raw")))" }
+
+  func emailsDigest(_ alias: String) -> String { "sum(\(hash32("'e' || \(alias).address")))" }
+}
