@@ -13,7 +13,10 @@ package final class PostgresSnapshot: Sendable {
   private let state = Mutex<(queue: DatabaseQueue?, positions: [String: String])>((nil, [:]))
 
   package static let tables =
-    DataContract.allTables + ["job_runs", "job_leases", "job_checkpoints", "circle_phone_evidence"]
+    DataContract.allTables + [
+      "job_runs", "job_leases", "job_checkpoints", "circle_phone_evidence", "contact_digests",
+      "periodic_pass_owners", "periodic_passes",
+    ]
 
   package init(url: String, file: String) throws {
     let pg = try TestPostgresConnection(url: url)

@@ -33,8 +33,9 @@ enum PeriodicContactPass {
       shard: selection.shard.map { ($0.index, $0.count) })
     // A database that kept its owners' examinations from before the pass has no digests: for
     // the first period a contact without one is given one instead of sending its owner to an
-    // examination (which would be every owner, every night of that period).
-    let baseline = now < state.startedAt.advanced(by: fullEvery.wholeSeconds)
+    // examination (which would be every owner, every night of that period). A run whose
+    // blocks include some read for the first time counts as the first period's.
+    let baseline = state.passedAt < state.startedAt.advanced(by: fullEvery.wholeSeconds)
     var tally = Tally()
     for range in ranges.flatMap(Self.transactions) {
       // Stopped: the pass is not recorded, so the next run reads these blocks again.

@@ -1,0 +1,95 @@
+import Foundation
+import RinJobs
+import RinRuntime
+import RinTestSupport
+import Testing
+
+/// issue 39: the periodic pass over the contact-id range (`PeriodicContactPass`) divides among
+/// shards by block, hands the owners it finds to the shard they belong to, forgets the digests
+/// of contacts that are gone, and takes an upgraded database's digests over its first period
+/// without examining every owner (docs/JOBS.md "The periodic pass").
+@Suite("the periodic pass over the contact-id range", .onItsOwnThread)
+struct PeriodicContactPassTests {
+  static let day: Int64 = 86_400
+  static let period: Int64 = 3
+
+  static func config(_ db: TestDatabase) -> RinConfig {
+    var config = RinConfig.defaults(storageURL: db.path)
+    config.jobs.circlePatterns.fullEvery = .seconds(Self.period * Self.day)
+    return config
+  }
+
+  static func night(
+    _ db: TestDatabase, _ night: Int64, shard: (index: Int, count: Int)? = nil, full: Bool = false
+  ) async -> RunSummary {
+    var options = TestClock.options(now: TestClock.now + night * Self.day, full: full)
+    if let shard { options.shard = .fixed(index: shard.index, count: shard.count) }
+    let run = await db.run(CirclePatternsJob(), options, config: Self.config(db))
+    #expect(run.status == .succeeded, "\(run.error ?? "")")
+    return run
+  }
+
+  /// Three shards, each run on its own, read every contact once over the period between them;
+  /// the owners a shard's pass finds for another shard are examined by that shard, the same
+  /// night or the next; every unstamped edit is caught, and a full pass then writes nothing.
+  @Test(arguments: Backend.available) func shardsDivideThePassAndHandOwnersOn(backend: Backend) async throws {
+    let db = try TestDatabase(backend, seedUsers: 48, seed: 29)
+    _ = await Self.night(db, 0)
+    try UnstampedCorrectionTests.editWithoutStamps(db)
+    // Contacts deleted outright (an account's removal): their digests go with the pass.
+    try db.execute(
+      "DELETE FROM contact_phones WHERE contact_id IN (SELECT id FROM contacts WHERE user_id = 4)")
+    try db.execute(
+      "DELETE FROM contact_emails WHERE contact_id IN (SELECT id FROM contacts WHERE user_id = 4)")
+    try db.execute("DELETE FROM contacts WHERE user_id = 4")
+    let contacts = try db.int("SELECT count(*) FROM contacts")
+
+    var passed = 0
+    var corrections = 0
+    for night in Int64(1)...(Self.period + 1) {
+      for index in 0..<3 {
+        let run = await Self.night(db, night, shard: (index, 3))
+        #expect((run.counts.read["users examined (changed)"] ?? 0) <= 1, "only user 4's stamps moved")
+        if night <= Self.period { passed += run.counts.read["contacts passed"] ?? 0 }
+        corrections += run.counts.unstampedCorrections ?? 0
+      }
+    }
+    #expect(passed == contacts, "the shards read every contact once over the period")
+    #expect(corrections > 0)
+    #expect(try db.int("SELECT count(*) FROM periodic_pass_owners") == 0, "every owner found was examined")
+    #expect(
+      try db.int(
+        "SELECT count(*) FROM contact_digests d WHERE NOT EXISTS (SELECT 1 FROM contacts c WHERE c.id = d.contact_id)"
+      ) == 0, "no digest left of a deleted contact")
+    let full = await Self.night(db, Self.period + 2, full: true)
+    #expect(full.changes.tables["circle_suggestions"] == nil, "\(full.changes.tables)")
+  }
+
+  /// A database examined by a release without digests: the first period gives every contact a
+  /// digest and examines nobody; from then on an unstamped edit is caught as usual.
+  @Test(arguments: Backend.available) func anUpgradedDatabaseGetsItsDigestsOverAPeriod(backend: Backend)
+    async throws
+  {
+    let db = try TestDatabase(backend, seedUsers: 48, seed: 29)
+    _ = await Self.night(db, 0)
+    try db.execute("DELETE FROM contact_digests")
+    try db.execute("DELETE FROM periodic_passes")
+    for night in Int64(1)...(Self.period + 1) {
+      let run = await Self.night(db, night)
+      #expect((run.counts.read["users examined (periodic)"] ?? 0) == 0, "\(run.counts.read)")
+    }
+    let contacts = try db.int("SELECT count(*) FROM contacts")
+    let digests = try db.int("SELECT count(*) FROM contact_digests")
+    let ids = try db.strings("SELECT min(id) || ' ' || max(id) FROM contacts")
+    #expect(digests == contacts, "every contact has a digest: \(digests) of \(contacts), ids \(ids)")
+
+    try UnstampedCorrectionTests.editWithoutStamps(db)
+    var corrections = 0
+    for night in (Self.period + 2)...(2 * Self.period + 1) {
+      corrections += await Self.night(db, night).counts.unstampedCorrections ?? 0
+    }
+    #expect(corrections > 0)
+    let full = await Self.night(db, 2 * Self.period + 2, full: true)
+    #expect(full.changes.tables["circle_suggestions"] == nil, "\(full.changes.tables)")
+  }
+}
