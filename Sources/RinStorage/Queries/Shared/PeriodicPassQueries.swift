@@ -77,6 +77,9 @@ extension StorageTransaction {
     let bounds: [SQLValue] = [.integer(ids.lowerBound), .integer(ids.upperBound)]
     let contacts = try sql.fetchInt("SELECT count(*) FROM contacts WHERE id >= ? AND id < ?", bounds) ?? 0
     var differing: [DifferingContact] = []
+    // Every table is read by the same id range (the stored digests too: joined by contact
+    // alone, PostgreSQL hashed the whole table). Contacts of deleted users are left out: no
+    // batch examines them. `OFFSET 0` keeps the digest computed once per contact.
     try sql.forEachBatchRow(
       """
       SELECT x.id, x.user_id, x.digest, x.stored FROM (
@@ -87,10 +90,12 @@ extension StorageTransaction {
           WHERE contact_id >= ? AND contact_id < ? GROUP BY contact_id) p ON p.contact_id = c.id
         LEFT JOIN (SELECT contact_id, \(dialect.emailsDigest("e")) AS h FROM contact_emails e
           WHERE contact_id >= ? AND contact_id < ? GROUP BY contact_id) e ON e.contact_id = c.id
-        LEFT JOIN contact_digests d ON d.job = ? AND d.contact_id = c.id
-        WHERE c.id >= ? AND c.id < ?) x
-      WHERE x.stored IS NULL OR x.stored <> x.digest
-      """, bounds + bounds + [SQLValue(job)] + bounds
+        LEFT JOIN (SELECT contact_id, digest FROM contact_digests
+          WHERE job = ? AND contact_id >= ? AND contact_id < ?) d ON d.contact_id = c.id
+        WHERE c.id >= ? AND c.id < ?\(dialect.evaluatedOnce)) x
+      WHERE (x.stored IS NULL OR x.stored <> x.digest)
+        AND EXISTS (SELECT 1 FROM users u WHERE u.id = x.user_id AND u.deleted_at IS NULL)
+      """, bounds + bounds + [SQLValue(job)] + bounds + bounds
     ) { row in
       guard let id = row.int64(0), let user = row.int64(1), let digest = row.int64(2) else { return }
       differing.append(
@@ -115,8 +120,11 @@ extension StorageTransaction {
     try sql.execute(
       """
       DELETE FROM contact_digests WHERE job = ? AND contact_id >= ? AND contact_id < ?
-        AND NOT EXISTS (SELECT 1 FROM contacts c WHERE c.id = contact_digests.contact_id)
-      """, [SQLValue(job), .integer(ids.lowerBound), .integer(ids.upperBound)])
+        AND NOT EXISTS (
+          SELECT 1 FROM contacts c WHERE c.id = contact_digests.contact_id AND c.id >= ? AND c.id < ?)
+      """,
+      [SQLValue(job)]
+        + Array(repeating: [.integer(ids.lowerBound), .integer(ids.upperBound)], count: 2).joined())
   }
 
   /// Leaves `owners` for the job's batches to examine (`ownersFoundByPass`).
@@ -165,30 +173,39 @@ extension StorageTransaction {
 
   private func refreshContactDigests(job: JobName, owners: [Int64], onlyStamped: Bool) throws {
     let dialect = sql.dialect
-    let stamped =
+    let list = SQLDialect.list(owners.count)
+    // Stamped only: the owner's contacts stamped after its last examination, a range of the
+    // index on (owner, stamp) each.
+    let contacts =
       onlyStamped
       ? """
-      AND (o.user_id IS NULL OR d.contact_id IS NULL OR \(dialect.contactChangeStamp("c")) > o.examined_at)
-      """ : ""
+      owner_examinations o JOIN contacts c
+        ON c.user_id = o.user_id AND \(dialect.contactChangeStamp("c")) > o.examined_at
+      WHERE o.job = ? AND o.user_id IN (\(list))
+      """ : "contacts c WHERE c.user_id IN (\(list))"
     let phones = "(SELECT \(dialect.phonesDigest("p")) FROM contact_phones p WHERE p.contact_id = c.id)"
     let emails = "(SELECT \(dialect.emailsDigest("e")) FROM contact_emails e WHERE e.contact_id = c.id)"
+    let stored = "(SELECT d.digest FROM contact_digests d WHERE d.job = ? AND d.contact_id = c.id)"
     try sql.execute(
       """
       INSERT INTO contact_digests (job, contact_id, digest)
       SELECT ?, x.id, x.digest FROM (
         SELECT c.id, \(dialect.contactDigest("c")) + coalesce(\(phones), 0) + coalesce(\(emails), 0) AS digest,
-          d.digest AS stored
-        FROM contacts c
-        LEFT JOIN owner_examinations o ON o.job = ? AND o.user_id = c.user_id
-        LEFT JOIN contact_digests d ON d.job = ? AND d.contact_id = c.id
-        WHERE c.user_id IN (\(SQLDialect.list(owners.count)))\(stamped)) x
+          \(stored) AS stored
+        FROM \(contacts)\(dialect.evaluatedOnce)) x
       WHERE x.stored IS NULL OR x.stored <> x.digest
       ON CONFLICT (job, contact_id) DO UPDATE SET digest = excluded.digest
-      """, [SQLValue(job), SQLValue(job), SQLValue(job)] + owners.map(SQLValue.integer))
+      """,
+      [SQLValue(job), SQLValue(job)] + (onlyStamped ? [SQLValue(job)] : []) + owners.map(SQLValue.integer))
   }
 }
 
 extension SQLDialect {
+  /// Ends a subquery in FROM whose columns the outer query uses more than once: PostgreSQL would
+  /// pull it up and compute each use again; `OFFSET 0` keeps it a subquery. (SQLite needs none,
+  /// and takes no `OFFSET` without a `LIMIT`.)
+  var evaluatedOnce: String { isPostgres ? " OFFSET 0" : "" }
+
   /// A 32-bit hash of a text expression, null for null: PostgreSQL's `hashtext`, and on SQLite
   /// `rin_hash32` (FNV-1a, registered by `SQLiteBackend`). A digest is only ever compared with
   /// one the same database computed, so the two need not agree.
