@@ -39,7 +39,7 @@ public enum OwnerExamination: String, Sendable, Equatable {
     return foundByPass ? .periodic : nil
   }
 
-  /// Whether the examination stores the digest of every contact of the owner
+  /// Whether the examination stores the digest of every contact of the owner it read
   /// (`PeriodicPass`), not only of those stamped since the last one: an owner never examined,
   /// one whose contacts the pass found changed without a stamp, or `--full`.
   public var readsEveryContact: Bool {
@@ -47,5 +47,14 @@ public enum OwnerExamination: String, Sendable, Equatable {
     case .new, .periodic, .forced: true
     case .changed, .due: false
     }
+  }
+
+  /// Whether an examination for this reason stores the digest of a contact it read with change
+  /// stamp `stamp`, the owner having last been examined at `lastExaminedAt`: every contact's
+  /// when `readsEveryContact`, else those stamped since (the others' digests are as stored, or
+  /// missing, which the pass then finds).
+  public func storesDigest(ofContactStamped stamp: Int64, lastExaminedAt: UTCInstant?) -> Bool {
+    guard !readsEveryContact, let lastExaminedAt else { return true }
+    return stamp > lastExaminedAt.seconds
   }
 }

@@ -16,6 +16,9 @@ struct CirclePatternsInputs {
   var evidence: [Int64: ContactEvidence] = [:]
   var contactsByUser: [Int64: [Int64]] = [:]
   var suggestionsByUser: [Int64: [ExistingCircleSuggestion]] = [:]
+  /// Each live contact's digest as read (the sum of its rows' `digestTerm`s) and change stamp.
+  var digests: [Int64: Int64] = [:]
+  var stamps: [Int64: Int64] = [:]
 
   /// The inputs of `users`, some or all of the batch's users.
   static func read(
@@ -32,6 +35,8 @@ struct CirclePatternsInputs {
       inputs.evidence[row.contactID] = ContactEvidence(
         contactID: row.contactID, familyName: FamilyName.normalized(row.value))
       inputs.contactsByUser[row.userID, default: []].append(row.contactID)
+      inputs.digests[row.contactID, default: 0] &+= row.digestTerm
+      inputs.stamps[row.contactID] = row.stamp ?? 0
     }
     batch.counts.addRead("contacts", inputs.evidence.count)
     try inputs.readPhones(batch, users: ids, thresholds: thresholds, now: now)
@@ -61,6 +66,7 @@ struct CirclePatternsInputs {
     var numbersByContact: [Int64: ContactNumbers] = [:]
     try batch.tx.forEachLiveContactPhone(of: users) { row in
       guard evidence[row.contactID] != nil else { return }
+      digests[row.contactID, default: 0] &+= row.digestTerm
       read += 1
       guard let raw = row.value else {
         invalid += 1
@@ -179,6 +185,7 @@ struct CirclePatternsInputs {
     var freeMailHosts: [String: Bool] = [:]
     try batch.tx.forEachLiveContactEmail(of: users) { row in
       guard evidence[row.contactID] != nil else { return }
+      digests[row.contactID, default: 0] &+= row.digestTerm
       read += 1
       guard let raw = row.value, let address = EmailAddress.parse(raw, hosts: &hosts) else {
         invalid += 1
@@ -198,6 +205,18 @@ struct CirclePatternsInputs {
     }
     batch.counts.addRead("emails", read)
     batch.counts.addSkipped("invalid email", invalid)
+  }
+
+  /// The digests to store of the examined owners' contacts (`storesDigest`).
+  func digestsToStore(
+    reasons: [Int64: OwnerExamination], lastExaminedAt: [Int64: UTCInstant]
+  ) -> [(contactID: Int64, digest: Int64)] {
+    reasons.sorted { $0.key < $1.key }.flatMap { user, reason in
+      (contactsByUser[user] ?? []).compactMap { contact in
+        reason.storesDigest(ofContactStamped: stamps[contact] ?? 0, lastExaminedAt: lastExaminedAt[user])
+          ? (contact, digests[contact] ?? 0) : nil
+      }
+    }
   }
 
   func contacts(of user: Int64) -> [ContactEvidence] {

@@ -29,7 +29,7 @@ public struct CirclePatternsJob: Job {
       let found = try batch.tx.ownersFoundByPass(job: name, among: batch.userIDs)
       var examined: [(userID: Int64, examination: StoredOwnerExamination)] = []
       var periodic: Set<Int64> = []
-      var wholly: Set<Int64> = []
+      var reasons: [Int64: OwnerExamination] = [:]
       for user in batch.userIDs {
         let fingerprint = stamps[user, default: OwnerStamps()].fingerprint(settings: settingsDigest)
         guard
@@ -39,14 +39,13 @@ public struct CirclePatternsJob: Job {
         else { continue }
         batch.counts.addRead("users examined (\(reason.rawValue))")
         if reason == .periodic { periodic.insert(user) }
-        if reason.readsEveryContact { wholly.insert(user) }
+        reasons[user] = reason
         examined.append((user, StoredOwnerExamination(fingerprint: fingerprint, examinedAt: context.now)))
       }
       batch.counts.addRead("users unchanged", batch.userIDs.count - examined.count)
       batch.counts.addUnstampedCorrections(0)
       guard !examined.isEmpty else { return }
       let users = examined.map(\.userID)
-      try batch.tx.refreshContactDigests(job: name, of: users, wholly: wholly)
       let inputs = try CirclePatternsInputs.read(
         batch, users: users, freeMail: freeMail, thresholds: thresholds, now: context.now)
       for user in users {
@@ -55,6 +54,8 @@ public struct CirclePatternsJob: Job {
         // Nothing the services stamped moved for this owner, yet their suggestions did.
         if changed && periodic.contains(user) { batch.counts.addUnstampedCorrections(1) }
       }
+      try batch.tx.putContactDigests(
+        job: name, inputs.digestsToStore(reasons: reasons, lastExaminedAt: stored.mapValues(\.examinedAt)))
       try batch.tx.saveOwnerExaminations(job: name, examined)
       try batch.tx.forgetOwnersFoundByPass(job: name, found)
     }

@@ -88,17 +88,10 @@ public struct EnrichmentFetchJob: Job {
     return plan
   }
 
-  /// Reads and normalizes the contacts of the owners to examine, outside the batch's transaction,
-  /// after storing their contacts' digests (`refreshContactDigests`: before the read, so that
-  /// a change between the two is found by the next pass rather than missed).
+  /// Reads and normalizes the contacts of the owners to examine, outside the batch's transaction.
   private func prepare(
     _ owners: EnrichmentOwners, recheck: RecheckRule, forProvider: Bool, context: JobContext
   ) async throws -> PreparedBatch {
-    if !owners.examined.isEmpty {
-      try context.write {
-        try $0.refreshContactDigests(job: context.job, of: owners.examined, wholly: owners.wholly)
-      }
-    }
     let (rows, checks) =
       owners.examined.isEmpty
       ? ([], [:])
@@ -108,6 +101,7 @@ public struct EnrichmentFetchJob: Job {
     var prepared = await PreparedBatch.make(
       rows, checks: checks, recheck: recheck, normalizer: normalizer, forProvider: forProvider)
     prepared.owners = owners
+    prepared.digests = owners.digestsToStore(rows)
     // An examined owner without numbers has no buckets: stored as such, not left as before.
     for owner in owners.examined where prepared.buckets[owner] == nil { prepared.buckets[owner] = [] }
     return prepared
@@ -133,6 +127,7 @@ public struct EnrichmentFetchJob: Job {
     try batch.tx.saveEnrichmentOwnerBuckets(prepared.buckets)
     try batch.tx.saveOwnerExaminations(
       job: name, prepared.owners.records(buckets: prepared.buckets, dueAt: dueAt, recheck: recheck, now: now))
+    try batch.tx.putContactDigests(job: name, prepared.digests)
     try batch.tx.forgetOwnersFoundByPass(job: name, prepared.owners.foundByPass)
   }
 

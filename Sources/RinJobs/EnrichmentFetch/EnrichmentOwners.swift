@@ -18,8 +18,9 @@ struct EnrichmentOwners: Sendable {
   var periodic: Set<Int64> = []
   /// The batch's owners the periodic pass found (all examined), to forget once written.
   var foundByPass: Set<Int64> = []
-  /// The examined owners whose every contact's digest is stored anew (`readsEveryContact`).
-  var wholly: Set<Int64> = []
+  /// Why each examined owner is examined, and when it was last.
+  var reasonOf: [Int64: OwnerExamination] = [:]
+  var lastExaminedAt: [Int64: UTCInstant] = [:]
   var unchanged = 0
 
   static func select(
@@ -48,7 +49,8 @@ struct EnrichmentOwners: Sendable {
       owners.stamps[user] = owner
       owners.reasons[reason, default: 0] += 1
       if reason == .periodic { owners.periodic.insert(user) }
-      if reason.readsEveryContact { owners.wholly.insert(user) }
+      owners.reasonOf[user] = reason
+      owners.lastExaminedAt[user] = stored[user]?.examinedAt
     }
     return owners
   }
@@ -68,6 +70,16 @@ struct EnrichmentOwners: Sendable {
           fingerprint: owner.fingerprint(settings: recheck.settingsDigest), examinedAt: now,
           dueAt: dueAt[user])
       )
+    }
+  }
+
+  /// The digests to store of the examined owners' contacts read (`storesDigest`).
+  func digestsToStore(_ rows: [EnrichmentContactRow]) -> [(contactID: Int64, digest: Int64)] {
+    rows.compactMap { row in
+      guard let reason = reasonOf[row.userID],
+        reason.storesDigest(ofContactStamped: row.stamp, lastExaminedAt: lastExaminedAt[row.userID])
+      else { return nil }
+      return (row.id, row.digest)
     }
   }
 }

@@ -33,6 +33,8 @@ struct PreparedBatch: Sendable {
   var buckets: [Int64: Set<Int64>] = [:]
   /// Per examined owner, the earliest `due_at` of their contacts left unchanged.
   var unchangedDueAt: [Int64: UTCInstant] = [:]
+  /// The contacts' digests to store, as read (`EnrichmentOwners.digestsToStore`).
+  var digests: [(contactID: Int64, digest: Int64)] = []
 
   /// Contacts per parallel slice: parsing numbers (libphonenumber) is most of a batch's CPU.
   static let sliceSize = 2_000

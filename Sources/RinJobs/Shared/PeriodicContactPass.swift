@@ -8,7 +8,8 @@ import RinStorage
 /// from the one stored at their last examination in `periodic_pass_owners`, where the owner's
 /// batch finds them (this run's, or the next run's when another shard's batch had already gone
 /// by). Such a difference is a change the services did not stamp: every stamped one sends its
-/// owner to an examination anyway, which stores the contact's digest anew before it reads.
+/// owner to an examination anyway, which stores the digest of what it read
+/// (`ContactDigests.toStore`).
 enum PeriodicContactPass {
   /// Blocks read per transaction: a transaction stays short whatever the night's share.
   static let blocksPerTransaction: Int64 = 8
@@ -44,7 +45,7 @@ enum PeriodicContactPass {
         let (contacts, differing) = try tx.contactsDifferingFromDigests(job: job, ids: range)
         let first = baseline ? differing.filter { !$0.hadDigest } : []
         let owners = Set(differing.filter { !baseline || $0.hadDigest }.map(\.userID))
-        try tx.putContactDigests(job: job, first)
+        try tx.putContactDigests(job: job, first.map { ($0.contactID, $0.digest) })
         try tx.queueOwnersFoundByPass(job: job, owners)
         try tx.forgetDigestsOfRemovedContacts(job: job, ids: range)
         tally.add(contacts: contacts, differing: differing.count - first.count, owners: owners.count)

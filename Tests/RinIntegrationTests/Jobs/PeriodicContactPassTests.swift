@@ -79,11 +79,15 @@ struct PeriodicContactPassTests {
       #expect((run.counts.read["users examined (periodic)"] ?? 0) == 0, "\(run.counts.read)")
     }
     let contacts = try db.int(
-      "SELECT count(*) FROM contacts c JOIN users u ON u.id = c.user_id WHERE u.deleted_at IS NULL")
+      """
+      SELECT count(*) FROM contacts c JOIN users u ON u.id = c.user_id
+      WHERE c.deleted_at IS NULL AND u.deleted_at IS NULL
+      """)
     let digests = try db.int("SELECT count(*) FROM contact_digests")
     let ids = try db.strings("SELECT min(id) || ' ' || max(id) FROM contacts")
     #expect(
-      digests == contacts, "every live owner's contact has a digest: \(digests) of \(contacts), ids \(ids)")
+      digests == contacts,
+      "every live contact of a live owner has a digest: \(digests) of \(contacts), ids \(ids)")
 
     try UnstampedCorrectionTests.editWithoutStamps(db)
     var corrections = 0

@@ -73,4 +73,21 @@ struct OwnerStampsTests {
     let wholly = [OwnerExamination.new, .periodic, .forced, .changed, .due].filter { $0.readsEveryContact }
     #expect(wholly == [.new, .periodic, .forced])
   }
+
+  /// The digests an examination stores (`PeriodicPass`): every contact's for a new owner, one the
+  /// pass found or `--full`; else only those stamped after the last examination.
+  @Test func anExaminationStoresTheDigestsOfWhatItMustHaveSeenChange() {
+    let last: UTCInstant = 1_795_348_800
+    for reason in [OwnerExamination.new, .periodic, .forced] {
+      #expect(reason.storesDigest(ofContactStamped: 0, lastExaminedAt: last))
+    }
+    for reason in [OwnerExamination.changed, .due] {
+      #expect(reason.storesDigest(ofContactStamped: last.seconds + 1, lastExaminedAt: last))
+      #expect(
+        !reason.storesDigest(ofContactStamped: last.seconds, lastExaminedAt: last),
+        "stamped at the examination")
+      #expect(!reason.storesDigest(ofContactStamped: 5, lastExaminedAt: last))
+      #expect(reason.storesDigest(ofContactStamped: 5, lastExaminedAt: nil), "never examined: everything")
+    }
+  }
 }

@@ -5,6 +5,11 @@ public struct ContactValueRow: Sendable, Equatable {
   public var userID: Int64
   public var contactID: Int64
   public var value: String?
+  /// The row's term of its contact's digest (`ContactDigest`), computed by the database.
+  public var digestTerm: Int64 = 0
+  /// The contact's change stamp (`max(created_at, updated_at, deleted_at)`), on the rows of
+  /// `forEachLiveContactFamilyName`.
+  public var stamp: Int64?
 }
 
 /// circle-patterns reads eight grouped queries per batch of users, whatever its size.
@@ -76,16 +81,20 @@ extension StorageTransaction {
 
   /// Every live contact of the users, with its family name.
   public func forEachLiveContactFamilyName(of ids: [Int64], _ body: (ContactValueRow) throws -> Void) throws {
+    let dialect = sql.dialect
     try forEachContactValue(
-      "SELECT c.user_id, c.id, c.family_name FROM contacts c WHERE c.user_id IN (\(SQLDialect.list(ids.count))) AND c.deleted_at IS NULL",
-      ids, body)
+      """
+      SELECT c.user_id, c.id, c.family_name, \(dialect.contactTerm(of: .circlePatterns, "c")),
+        \(dialect.contactChangeStamp("c"))
+      FROM contacts c WHERE c.user_id IN (\(SQLDialect.list(ids.count))) AND c.deleted_at IS NULL
+      """, ids, body)
   }
 
   /// Every phone row of the users' live contacts, as typed.
   public func forEachLiveContactPhone(of ids: [Int64], _ body: (ContactValueRow) throws -> Void) throws {
     try forEachContactValue(
       """
-      SELECT c.user_id, p.contact_id, p.raw FROM contacts c
+      SELECT c.user_id, p.contact_id, p.raw, \(sql.dialect.phoneTerm("p")) FROM contacts c
       \(sql.dialect.join(rowsOf: "contact_phones", as: "p", whose: "contact_id", equals: "c.id"))
       WHERE c.user_id IN (\(SQLDialect.list(ids.count))) AND c.deleted_at IS NULL
       """, ids, body)
@@ -95,7 +104,7 @@ extension StorageTransaction {
   public func forEachLiveContactEmail(of ids: [Int64], _ body: (ContactValueRow) throws -> Void) throws {
     try forEachContactValue(
       """
-      SELECT c.user_id, e.contact_id, e.address FROM contacts c
+      SELECT c.user_id, e.contact_id, e.address, \(sql.dialect.emailTerm("e")) FROM contacts c
       \(sql.dialect.join(rowsOf: "contact_emails", as: "e", whose: "contact_id", equals: "c.id"))
       WHERE c.user_id IN (\(SQLDialect.list(ids.count))) AND c.deleted_at IS NULL
       """, ids, body)
@@ -106,7 +115,10 @@ extension StorageTransaction {
   {
     try sql.forEachRow(query, ids.map(SQLValue.integer)) { row in
       guard let user = row.int64(0), let contact = row.int64(1) else { return }
-      try body(ContactValueRow(userID: user, contactID: contact, value: row.text(2)))
+      try body(
+        ContactValueRow(
+          userID: user, contactID: contact, value: row.text(2), digestTerm: row.int64(3) ?? 0,
+          stamp: row.int64(4)))
     }
   }
 

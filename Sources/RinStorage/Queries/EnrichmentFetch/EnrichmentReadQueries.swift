@@ -8,40 +8,46 @@ extension StorageTransaction {
     let ids = userIDs.map(SQLValue.integer)
     var contacts: [EnrichmentContactRow] = []
     var index: [Int64: Int] = [:]
+    let dialect = sql.dialect
     try sql.forEachRow(
       """
-      SELECT c.id, c.user_id, u.region, c.edited_fields, c.rin_user_id FROM contacts c
-      JOIN users u ON u.id = c.user_id
+      SELECT c.id, c.user_id, u.region, c.edited_fields, c.rin_user_id,
+        \(dialect.contactTerm(of: .enrichmentFetch, "c")), \(dialect.contactChangeStamp("c"))
+      FROM contacts c JOIN users u ON u.id = c.user_id
       WHERE c.user_id IN (\(list)) AND c.deleted_at IS NULL ORDER BY c.id
       """, ids
     ) { row in
       guard let id = row.int64(0), let user = row.int64(1) else { return }
       index[id] = contacts.count
-      contacts.append(
-        EnrichmentContactRow(
-          id: id, userID: user, ownerRegion: row.text(2), editedFields: row.text(3), rinUserID: row.int64(4)))
+      var contact = EnrichmentContactRow(
+        id: id, userID: user, ownerRegion: row.text(2), editedFields: row.text(3), rinUserID: row.int64(4))
+      contact.digest = row.int64(5) ?? 0
+      contact.stamp = row.int64(6) ?? 0
+      contacts.append(contact)
     }
-    let phones = sql.dialect.join(
+    let phones = dialect.join(
       rowsOf: "contact_phones", as: "p", whose: "contact_id", equals: "c.id", and: "p.raw IS NOT NULL")
     try sql.forEachRow(
       """
-      SELECT p.contact_id, p.raw FROM contacts c \(phones)
+      SELECT p.contact_id, p.raw, \(dialect.phoneTerm("p")) FROM contacts c \(phones)
       WHERE c.user_id IN (\(list)) AND c.deleted_at IS NULL
       """, ids
     ) { row in
       guard let id = row.int64(0), let at = index[id], let raw = row.text(1) else { return }
       contacts[at].phones.append(raw)
+      contacts[at].digest &+= row.int64(2) ?? 0
     }
-    let emails = sql.dialect.join(
+    let emails = dialect.join(
       rowsOf: "contact_emails", as: "e", whose: "contact_id", equals: "c.id", and: "e.address IS NOT NULL")
     try sql.forEachRow(
       """
-      SELECT e.contact_id, e.address FROM contacts c \(emails)
+      SELECT e.contact_id, e.address, \(dialect.emailTerm("e")) FROM contacts c \(emails)
       WHERE c.user_id IN (\(list)) AND c.deleted_at IS NULL
       """, ids
     ) { row in
       guard let id = row.int64(0), let at = index[id], let address = row.text(1) else { return }
       contacts[at].emails.append(address)
+      contacts[at].digest &+= row.int64(2) ?? 0
     }
     // A join's rows come in no fixed order (PostgreSQL's differ from run to run): sorted by
     // their bytes (canonically equal texts are not equal bytes), a contact reads the same

@@ -10,6 +10,10 @@ public struct EnrichmentContactRow: Sendable, Equatable {
   public var rinUserID: Int64?
   public var phones: [String] = []
   public var emails: [String] = []
+  /// The contact's digest (`ContactDigest`) as read: its terms, computed by the database.
+  public var digest: Int64 = 0
+  /// The contact's change stamp (`max(created_at, updated_at, deleted_at)`).
+  public var stamp: Int64 = 0
 }
 
 /// An `enrichment_lookups` row.

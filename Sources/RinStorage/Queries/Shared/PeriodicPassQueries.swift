@@ -29,11 +29,14 @@ public struct DifferingContact: Sendable, Equatable {
   }
 }
 
-/// The periodic pass on the server (issue 39): each contact's digest (its family name, edited
-/// fields, deletion, numbers and addresses, hashed and summed by the database) is computed
-/// where the rows are, a block of ids at a time, and compared there with the digest stored for
-/// the job (`contact_digests`); only the contacts that differ come back. The owners they belong
-/// to wait in `periodic_pass_owners` until the job's batch of that owner examines them.
+/// The periodic pass on the server (issue 39). A live contact's digest for a job is the sum of
+/// terms the database computes, a 32-bit hash each: of the row's column the job reads
+/// (`contactTerm`), of each number (`phoneTerm`) and of each address (`emailTerm`). The pass
+/// computes it where the rows are, a block of ids at a time, and compares it there with the
+/// digest stored for the job (`contact_digests`); only the contacts that differ come back. The
+/// owners they belong to wait in `periodic_pass_owners` until the job's batch of that owner
+/// examines them. An examination reads the same terms beside the rows it reads, and stores their
+/// sum: the digest of exactly what it saw.
 extension StorageTransaction {
   /// The state of `job`'s pass for `scope`. A scope without one (a new shard count) takes the
   /// latest pass of any other scope of the job, so that changing the shards neither repeats nor
@@ -83,16 +86,16 @@ extension StorageTransaction {
     try sql.forEachBatchRow(
       """
       SELECT x.id, x.user_id, x.digest, x.stored FROM (
-        SELECT c.id, c.user_id, \(dialect.contactDigest("c")) + coalesce(p.h, 0) + coalesce(e.h, 0) AS digest,
+        SELECT c.id, c.user_id, \(dialect.contactTerm(of: job, "c")) + coalesce(p.h, 0) + coalesce(e.h, 0) AS digest,
           d.digest AS stored
         FROM contacts c
-        LEFT JOIN (SELECT contact_id, \(dialect.phonesDigest("p")) AS h FROM contact_phones p
+        LEFT JOIN (SELECT contact_id, sum(\(dialect.phoneTerm("p"))) AS h FROM contact_phones p
           WHERE contact_id >= ? AND contact_id < ? GROUP BY contact_id) p ON p.contact_id = c.id
-        LEFT JOIN (SELECT contact_id, \(dialect.emailsDigest("e")) AS h FROM contact_emails e
+        LEFT JOIN (SELECT contact_id, sum(\(dialect.emailTerm("e"))) AS h FROM contact_emails e
           WHERE contact_id >= ? AND contact_id < ? GROUP BY contact_id) e ON e.contact_id = c.id
         LEFT JOIN (SELECT contact_id, digest FROM contact_digests
           WHERE job = ? AND contact_id >= ? AND contact_id < ?) d ON d.contact_id = c.id
-        WHERE c.id >= ? AND c.id < ?\(dialect.evaluatedOnce)) x
+        WHERE c.id >= ? AND c.id < ? AND c.deleted_at IS NULL\(dialect.evaluatedOnce)) x
       WHERE (x.stored IS NULL OR x.stored <> x.digest)
         AND EXISTS (SELECT 1 FROM users u WHERE u.id = x.user_id AND u.deleted_at IS NULL)
       """, bounds + bounds + [SQLValue(job)] + bounds + bounds
@@ -104,24 +107,27 @@ extension StorageTransaction {
     return (Int(contacts), differing)
   }
 
-  /// Stores digests the pass computed, for contacts that had none while the job's first
-  /// period runs (`PeriodicContactPass`).
-  public func putContactDigests(job: JobName, _ contacts: [DifferingContact]) throws {
+  /// Stores contacts' digests for `job`: those an examination read (`ContactValueRow.digestTerm`,
+  /// `EnrichmentContactRow.digest`), and those the pass computed for contacts that had none
+  /// while the job's first period runs (`PeriodicContactPass`).
+  public func putContactDigests(job: JobName, _ digests: [(contactID: Int64, digest: Int64)]) throws {
     try Self.contactDigestUpsert.execute(
-      contacts.map { [SQLValue(job), .integer($0.contactID), .integer($0.digest)] }, on: sql)
+      digests.map { [SQLValue(job), .integer($0.contactID), .integer($0.digest)] }, on: sql)
   }
 
   private static let contactDigestUpsert = MultiRowStatement(
     head: "INSERT INTO contact_digests (job, contact_id, digest) VALUES", columns: 3,
     tail: "ON CONFLICT (job, contact_id) DO UPDATE SET digest = excluded.digest")
 
-  /// Drops the stored digests of contacts in `ids` that no longer exist.
+  /// Drops the stored digests of contacts in `ids` that no longer exist or are deleted (the pass
+  /// reads live contacts only).
   public func forgetDigestsOfRemovedContacts(job: JobName, ids: Range<Int64>) throws {
     try sql.execute(
       """
       DELETE FROM contact_digests WHERE job = ? AND contact_id >= ? AND contact_id < ?
         AND NOT EXISTS (
-          SELECT 1 FROM contacts c WHERE c.id = contact_digests.contact_id AND c.id >= ? AND c.id < ?)
+          SELECT 1 FROM contacts c
+          WHERE c.id = contact_digests.contact_id AND c.id >= ? AND c.id < ? AND c.deleted_at IS NULL)
       """,
       [SQLValue(job)]
         + Array(repeating: [.integer(ids.lowerBound), .integer(ids.upperBound)], count: 2).joined())
@@ -158,46 +164,6 @@ extension StorageTransaction {
       "DELETE FROM periodic_pass_owners WHERE job = ? AND user_id IN (\(SQLDialect.list(userIDs.count)))",
       [SQLValue(job)] + userIDs.sorted().map(SQLValue.integer))
   }
-
-  /// Stores the digests of the contacts of owners `job` is about to examine, before it reads
-  /// them: a change after this statement leaves a stale digest, which the pass finds and sends
-  /// the owner back for, never a change unseen. Of `wholly` (examined for the pass, as new,
-  /// or `--full`) every contact; of the others (stamped changes) the contacts with no digest or
-  /// stamped after the owner's last examination. Writes only the digests that changed.
-  public func refreshContactDigests(job: JobName, of userIDs: [Int64], wholly: Set<Int64>) throws {
-    let whole = userIDs.filter(wholly.contains)
-    let stamped = userIDs.filter { !wholly.contains($0) }
-    if !whole.isEmpty { try refreshContactDigests(job: job, owners: whole, onlyStamped: false) }
-    if !stamped.isEmpty { try refreshContactDigests(job: job, owners: stamped, onlyStamped: true) }
-  }
-
-  private func refreshContactDigests(job: JobName, owners: [Int64], onlyStamped: Bool) throws {
-    let dialect = sql.dialect
-    let list = SQLDialect.list(owners.count)
-    // Stamped only: the owner's contacts stamped after its last examination, a range of the
-    // index on (owner, stamp) each.
-    let contacts =
-      onlyStamped
-      ? """
-      owner_examinations o JOIN contacts c
-        ON c.user_id = o.user_id AND \(dialect.contactChangeStamp("c")) > o.examined_at
-      WHERE o.job = ? AND o.user_id IN (\(list))
-      """ : "contacts c WHERE c.user_id IN (\(list))"
-    let phones = "(SELECT \(dialect.phonesDigest("p")) FROM contact_phones p WHERE p.contact_id = c.id)"
-    let emails = "(SELECT \(dialect.emailsDigest("e")) FROM contact_emails e WHERE e.contact_id = c.id)"
-    let stored = "(SELECT d.digest FROM contact_digests d WHERE d.job = ? AND d.contact_id = c.id)"
-    try sql.execute(
-      """
-      INSERT INTO contact_digests (job, contact_id, digest)
-      SELECT ?, x.id, x.digest FROM (
-        SELECT c.id, \(dialect.contactDigest("c")) + coalesce(\(phones), 0) + coalesce(\(emails), 0) AS digest,
-          \(stored) AS stored
-        FROM \(contacts)\(dialect.evaluatedOnce)) x
-      WHERE x.stored IS NULL OR x.stored <> x.digest
-      ON CONFLICT (job, contact_id) DO UPDATE SET digest = excluded.digest
-      """,
-      [SQLValue(job), SQLValue(job)] + (onlyStamped ? [SQLValue(job)] : []) + owners.map(SQLValue.integer))
-  }
 }
 
 extension SQLDialect {
@@ -213,18 +179,17 @@ extension SQLDialect {
     isPostgres ? "hashtext(\(text))" : "rin_hash32(\(text))"
   }
 
-  /// The part of a contact's digest its own row gives: what circle-patterns and
-  /// enrichment-fetch read of it that the services may change (family name, the fields the
-  /// user edited, deletion). Never null.
-  func contactDigest(_ alias: String) -> String {
-    hash32(
-      "coalesce(\(alias).family_name, '') || '|' || coalesce(\(alias).edited_fields, '') || CASE WHEN \(alias).deleted_at IS NULL THEN '' ELSE '|deleted' END"
-    )
+  /// A contact's own term of `job`'s digest: what the job reads of the row that the services
+  /// may change without a stamp. circle-patterns: the family name; enrichment-fetch: the fields
+  /// the user edited. Never null.
+  func contactTerm(of job: JobName, _ alias: String) -> String {
+    let column = job == .enrichmentFetch ? "edited_fields" : "family_name"
+    return hash32("coalesce(\(alias).\(column), '')")
   }
 
-  /// The aggregate over a contact's `contact_phones` rows (as `alias`): the sum of their
-  /// numbers' hashes, so that the order rows come in does not matter.
-  func phonesDigest(_ alias: String) -> String { "sum(\(hash32("'p' || \(alias).raw")))" }
+  /// A `contact_phones` row's term (as `alias`); null for a null number, which no job reads.
+  func phoneTerm(_ alias: String) -> String { hash32("'p' || \(alias).raw") }
 
-  func emailsDigest(_ alias: String) -> String { "sum(\(hash32("'e' || \(alias).address")))" }
+  /// A `contact_emails` row's term (as `alias`); null for a null address.
+  func emailTerm(_ alias: String) -> String { hash32("'e' || \(alias).address") }
 }
