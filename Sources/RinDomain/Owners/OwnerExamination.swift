@@ -6,11 +6,15 @@ public struct StoredOwnerExamination: Sendable, Equatable {
   /// When something the examination found expires (enrichment: the earliest cached answer of
   /// the owner's contacts); nil when nothing does.
   public var dueAt: UTCInstant?
+  /// `OwnerStamps.stampedRows` as the examination found them; nil in rows kept before it was.
+  public var stampedRows: Int64?
 
-  public init(fingerprint: Int64, examinedAt: UTCInstant, dueAt: UTCInstant? = nil) {
+  public init(fingerprint: Int64, examinedAt: UTCInstant, dueAt: UTCInstant? = nil, stampedRows: Int64? = nil)
+  {
     self.fingerprint = fingerprint
     self.examinedAt = examinedAt
     self.dueAt = dueAt
+    self.stampedRows = stampedRows
   }
 }
 

@@ -27,16 +27,36 @@ public struct OwnerStamps: Sendable, Equatable {
   /// The owner's stamps under `settings` (`settingsDigest`): what a stored fingerprint is
   /// compared with.
   public func fingerprint(settings: Int64) -> Int64 {
+    Self.fingerprint(
+      stampedRows: stampedRows, circles: circles, region: region, related: related, settings: settings)
+  }
+
+  /// The part of the fingerprint that the tables with change stamps give (contacts, members,
+  /// removals), kept with the examination: an owner none of whose rows was stamped since
+  /// (`ChangeWatermark`) has the same, and is fingerprinted without summing its rows again.
+  public var stampedRows: Int64 {
+    var hash = FNV1a()
+    for (table, sums) in [("contacts", contacts), ("members", members), ("removals", removals)] {
+      hash.add(table)
+      for sum in sums { hash.add(String(sum)) }
+    }
+    return Int64(bitPattern: hash.value)
+  }
+
+  /// The fingerprint of an owner whose stamped rows give `stampedRows` (`stampedRows` above,
+  /// now or as kept), with what has no change stamp read anew: its circles (a kind has none),
+  /// its region, `related` and the settings.
+  public static func fingerprint(
+    stampedRows: Int64, circles: [Int64], region: String?, related: Int64, settings: Int64
+  ) -> Int64 {
     var hash = FNV1a()
     hash.add(String(Self.version))
     hash.add(String(settings))
     hash.add(region)
     hash.add(String(related))
-    let tables = [("contacts", contacts), ("circles", circles), ("members", members), ("removals", removals)]
-    for (table, sums) in tables {
-      hash.add(table)
-      for sum in sums { hash.add(String(sum)) }
-    }
+    hash.add(String(stampedRows))
+    hash.add("circles")
+    for sum in circles { hash.add(String(sum)) }
     return Int64(bitPattern: hash.value)
   }
 
@@ -48,6 +68,7 @@ public struct OwnerStamps: Sendable, Equatable {
     return Int64(bitPattern: hash.value)
   }
 
-  /// Raised when what the stamps cover changes (another table, another sum).
-  static let version = 1
+  /// Raised when what the stamps cover changes (another table, another sum, another way to
+  /// combine them).
+  static let version = 2
 }

@@ -210,11 +210,11 @@ struct CirclePatternsInputs {
   /// The digests to store of the examined owners' contacts (`storesDigest`).
   func digestsToStore(
     reasons: [Int64: OwnerExamination], lastExaminedAt: [Int64: UTCInstant]
-  ) -> [(contactID: Int64, digest: Int64)] {
+  ) -> [ContactDigest] {
     reasons.sorted { $0.key < $1.key }.flatMap { user, reason in
       (contactsByUser[user] ?? []).compactMap { contact in
         reason.storesDigest(ofContactStamped: stamps[contact] ?? 0, lastExaminedAt: lastExaminedAt[user])
-          ? (contact, digests[contact] ?? 0) : nil
+          ? ContactDigest(contactID: contact, userID: user, digest: digests[contact] ?? 0) : nil
       }
     }
   }

@@ -22,16 +22,23 @@ public struct CirclePatternsJob: Job {
     let freeMail = FreeMailDomains(extra: settings.extraFreeMailDomains)
     let settingsDigest = Self.settingsDigest(thresholds: thresholds, freeMail: freeMail)
     try PeriodicContactPass.run(fullEvery: settings.fullEvery, context: context)
+    let changes = try OwnerChanges.start(context)
     try context.forEachUserBatch(batchSize: settings.batchSize) { batch in
       batch.counts.addRead("users", batch.userIDs.count)
-      let stamps = try batch.tx.ownerStamps(of: batch.userIDs, circles: true)
       let stored = try batch.tx.ownerExaminations(job: name, of: batch.userIDs)
+      let summed = try changes.owners(toSum: batch.userIDs, stored: stored, job: name, tx: batch.tx)
+      let stamps = try batch.tx.ownerStamps(of: batch.userIDs, rowsOf: summed, circles: true)
       let found = try batch.tx.ownersFoundByPass(job: name, among: batch.userIDs)
       var examined: [(userID: Int64, examination: StoredOwnerExamination)] = []
       var periodic: Set<Int64> = []
       var reasons: [Int64: OwnerExamination] = [:]
+      let isSummed = Set(summed)
       for user in batch.userIDs {
-        let fingerprint = stamps[user, default: OwnerStamps()].fingerprint(settings: settingsDigest)
+        let owner = stamps[user, default: OwnerStamps()]
+        let stampedRows = isSummed.contains(user) ? owner.stampedRows : stored[user]?.stampedRows ?? 0
+        let fingerprint = OwnerStamps.fingerprint(
+          stampedRows: stampedRows, circles: owner.circles, region: owner.region, related: owner.related,
+          settings: settingsDigest)
         guard
           let reason = OwnerExamination.reason(
             stored: stored[user], fingerprint: fingerprint, now: context.now,
@@ -40,7 +47,12 @@ public struct CirclePatternsJob: Job {
         batch.counts.addRead("users examined (\(reason.rawValue))")
         if reason == .periodic { periodic.insert(user) }
         reasons[user] = reason
-        examined.append((user, StoredOwnerExamination(fingerprint: fingerprint, examinedAt: context.now)))
+        examined.append(
+          (
+            user,
+            StoredOwnerExamination(
+              fingerprint: fingerprint, examinedAt: context.now, stampedRows: stampedRows)
+          ))
       }
       batch.counts.addRead("users unchanged", batch.userIDs.count - examined.count)
       batch.counts.addUnstampedCorrections(0)
@@ -59,6 +71,7 @@ public struct CirclePatternsJob: Job {
       try batch.tx.saveOwnerExaminations(job: name, examined)
       try batch.tx.forgetOwnersFoundByPass(job: name, found)
     }
+    try changes.finish(context)
   }
 
   /// Everything besides an owner's rows that their groups depend on: a change of any of these

@@ -42,10 +42,11 @@ public struct EnrichmentFetchJob: Job {
     var unchanged = 0
     var ownersUnchanged = 0
     try PeriodicContactPass.run(fullEvery: settings.fullEvery, context: context)
+    let changes = try OwnerChanges.start(context)
     try await context.forEachUserBatch(
       batchSize: settings.batchSize,
       prepare: { ids in
-        let owners = try EnrichmentOwners.select(ids, recheck: recheck, context: context)
+        let owners = try EnrichmentOwners.select(ids, recheck: recheck, changes: changes, context: context)
         ownersUnchanged += owners.unchanged
         let prepared = try await prepare(owners, recheck: recheck, forProvider: plan != nil, context: context)
         unchanged += prepared.unchanged
@@ -59,6 +60,7 @@ public struct EnrichmentFetchJob: Job {
       { batch, prepared in
         try write(prepared, batch: batch, applier: applier, recheck: recheck, now: context.now)
       })
+    try changes.finish(context)
     // Contacts whose inputs, settings and cached answers were as at their last check.
     context.details["contacts_unchanged"] = String(unchanged)
     // Owners none of whose inputs changed: their contacts were not read.

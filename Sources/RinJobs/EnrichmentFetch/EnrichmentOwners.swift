@@ -13,6 +13,8 @@ struct EnrichmentOwners: Sendable {
   var examined: [Int64] = []
   /// Their contacts' stamps and region as read before the examination.
   var stamps: [Int64: OwnerStamps] = [:]
+  /// Their `OwnerStamps.stampedRows`, summed tonight or as kept.
+  var stampedRows: [Int64: Int64] = [:]
   var reasons: [OwnerExamination: Int] = [:]
   /// The examined owners whose only reason is the periodic pass.
   var periodic: Set<Int64> = []
@@ -24,13 +26,15 @@ struct EnrichmentOwners: Sendable {
   var unchanged = 0
 
   static func select(
-    _ ids: [Int64], recheck: RecheckRule, context: JobContext
+    _ ids: [Int64], recheck: RecheckRule, changes: OwnerChanges, context: JobContext
   ) throws -> EnrichmentOwners {
     let job = context.job
-    let (stamps, stored, buckets, found) = try context.read { tx in
-      (
-        try tx.ownerStamps(of: ids, circles: false), try tx.ownerExaminations(job: job, of: ids),
-        try tx.enrichmentOwnerBuckets(of: ids), try tx.ownersFoundByPass(job: job, among: ids)
+    let (stamps, stored, buckets, found, summed) = try context.read { tx in
+      let stored = try tx.ownerExaminations(job: job, of: ids)
+      let summed = try changes.owners(toSum: ids, stored: stored, job: job, tx: tx)
+      return (
+        try tx.ownerStamps(of: ids, rowsOf: summed, circles: false), stored,
+        try tx.enrichmentOwnerBuckets(of: ids), try tx.ownersFoundByPass(job: job, among: ids), Set(summed)
       )
     }
     var owners = EnrichmentOwners()
@@ -38,8 +42,9 @@ struct EnrichmentOwners: Sendable {
     for user in ids {
       var owner = stamps[user, default: OwnerStamps()]
       owner.related = recheck.verified.digest(of: buckets[user] ?? [])
+      let stampedRows = summed.contains(user) ? owner.stampedRows : stored[user]?.stampedRows ?? 0
       let reason = OwnerExamination.reason(
-        stored: stored[user], fingerprint: owner.fingerprint(settings: recheck.settingsDigest),
+        stored: stored[user], fingerprint: owner.fingerprint(stampedRows, settings: recheck.settingsDigest),
         now: context.now, foundByPass: found.contains(user), forced: context.fullPass)
       guard let reason else {
         owners.unchanged += 1
@@ -47,6 +52,7 @@ struct EnrichmentOwners: Sendable {
       }
       owners.examined.append(user)
       owners.stamps[user] = owner
+      owners.stampedRows[user] = stampedRows
       owners.reasons[reason, default: 0] += 1
       if reason == .periodic { owners.periodic.insert(user) }
       owners.reasonOf[user] = reason
@@ -64,22 +70,31 @@ struct EnrichmentOwners: Sendable {
     examined.map { user in
       var owner = stamps[user, default: OwnerStamps()]
       owner.related = recheck.verified.digest(of: buckets[user] ?? [])
+      let stampedRows = stampedRows[user] ?? owner.stampedRows
       return (
         user,
         StoredOwnerExamination(
-          fingerprint: owner.fingerprint(settings: recheck.settingsDigest), examinedAt: now,
-          dueAt: dueAt[user])
+          fingerprint: owner.fingerprint(stampedRows, settings: recheck.settingsDigest), examinedAt: now,
+          dueAt: dueAt[user], stampedRows: stampedRows)
       )
     }
   }
 
   /// The digests to store of the examined owners' contacts read (`storesDigest`).
-  func digestsToStore(_ rows: [EnrichmentContactRow]) -> [(contactID: Int64, digest: Int64)] {
+  func digestsToStore(_ rows: [EnrichmentContactRow]) -> [ContactDigest] {
     rows.compactMap { row in
       guard let reason = reasonOf[row.userID],
         reason.storesDigest(ofContactStamped: row.stamp, lastExaminedAt: lastExaminedAt[row.userID])
       else { return nil }
-      return (row.id, row.digest)
+      return ContactDigest(contactID: row.id, userID: row.userID, digest: row.digest)
     }
+  }
+}
+
+extension OwnerStamps {
+  /// The fingerprint with `stampedRows` for the stamped tables' part (summed tonight or kept).
+  fileprivate func fingerprint(_ stampedRows: Int64, settings: Int64) -> Int64 {
+    Self.fingerprint(
+      stampedRows: stampedRows, circles: circles, region: region, related: related, settings: settings)
   }
 }

@@ -34,7 +34,7 @@ struct PreparedBatch: Sendable {
   /// Per examined owner, the earliest `due_at` of their contacts left unchanged.
   var unchangedDueAt: [Int64: UTCInstant] = [:]
   /// The contacts' digests to store, as read (`EnrichmentOwners.digestsToStore`).
-  var digests: [(contactID: Int64, digest: Int64)] = []
+  var digests: [ContactDigest] = []
 
   /// Contacts per parallel slice: parsing numbers (libphonenumber) is most of a batch's CPU.
   static let sliceSize = 2_000

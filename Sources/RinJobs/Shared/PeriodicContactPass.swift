@@ -44,10 +44,13 @@ enum PeriodicContactPass {
       try context.write { tx in
         let (contacts, differing) = try tx.contactsDifferingFromDigests(job: job, ids: range)
         let first = baseline ? differing.filter { !$0.hadDigest } : []
-        let owners = Set(differing.filter { !baseline || $0.hadDigest }.map(\.userID))
-        try tx.putContactDigests(job: job, first.map { ($0.contactID, $0.digest) })
+        let changed = Set(differing.filter { !baseline || $0.hadDigest }.map(\.userID))
+        try tx.putContactDigests(
+          job: job, first.map { ContactDigest(contactID: $0.contactID, userID: $0.userID, digest: $0.digest) }
+        )
+        // A contact deleted outright (not by the contract) leaves its digest: its owner too.
+        let owners = changed.union(try tx.forgetDigestsOfRemovedContacts(job: job, ids: range))
         try tx.queueOwnersFoundByPass(job: job, owners)
-        try tx.forgetDigestsOfRemovedContacts(job: job, ids: range)
         tally.add(contacts: contacts, differing: differing.count - first.count, owners: owners.count)
       }
     }

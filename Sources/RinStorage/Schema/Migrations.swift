@@ -124,5 +124,8 @@ enum Migrations {
     Step(
       name: "remember each contact's digest for the periodic pass over the contact-id range",
       sql: RuntimeSchema.periodicPass),
+    Step(
+      name: "keep the stamped part of each owner's fingerprint",
+      sql: RuntimeSchema.ownerExaminationStampedRows),
   ]
 }

@@ -171,12 +171,18 @@ enum RuntimeSchema {
   /// contact that differs (waiting for their batch), and where each scope's pass stands.
   static let periodicPass = """
     CREATE TABLE contact_digests (
-      job TEXT NOT NULL, contact_id INTEGER NOT NULL, digest INTEGER NOT NULL,
+      job TEXT NOT NULL, contact_id INTEGER NOT NULL, user_id INTEGER NOT NULL, digest INTEGER NOT NULL,
       PRIMARY KEY (job, contact_id)) WITHOUT ROWID;
     CREATE TABLE periodic_pass_owners (
       job TEXT NOT NULL, user_id INTEGER NOT NULL, PRIMARY KEY (job, user_id)) WITHOUT ROWID;
     CREATE TABLE periodic_passes (
       job TEXT NOT NULL, scope TEXT NOT NULL, passed_at INTEGER NOT NULL, started_at INTEGER NOT NULL,
       PRIMARY KEY (job, scope)) WITHOUT ROWID;
+    """
+
+  /// `OwnerStamps.stampedRows` of each examination: with the change watermark, a night sums the
+  /// rows of only the owners with something stamped since.
+  static let ownerExaminationStampedRows = """
+    ALTER TABLE owner_examinations ADD COLUMN stamped_rows INTEGER;
     """
 }

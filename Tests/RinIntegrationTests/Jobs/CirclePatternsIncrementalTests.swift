@@ -49,13 +49,21 @@ struct CirclePatternsIncrementalTests {
       try db.execute(sql)
       try db.execute("UPDATE contacts SET updated_at = ? WHERE \(owners(kind)) AND id % 2 = 0", [at])
     }
-    // 4: deleted contacts, as the contract has it; 5: a hard delete, with the child rows.
+    // 4: deleted contacts, as the contract has it; 5: members taken out of their circles, as it
+    // has it too (a `circle_removals` row). A row deleted outright is outside the contract: the
+    // periodic pass finds it (`PeriodicContactPassTests`).
     try db.execute("UPDATE contacts SET deleted_at = ? WHERE \(owners(4)) AND id % 3 = 1", [at])
-    let hard = "SELECT id FROM contacts WHERE \(owners(5)) AND id % 3 = 1"
-    for table in ["contact_phones", "contact_emails", "circle_members"] {
-      try db.execute("DELETE FROM \(table) WHERE contact_id IN (\(hard))")
-    }
-    try db.execute("DELETE FROM contacts WHERE id IN (SELECT id FROM (\(hard)) AS h)")
+    try db.execute(
+      """
+      INSERT INTO circle_removals (circle_id, contact_id, removed_at)
+      SELECT m.circle_id, m.contact_id, ? FROM circle_members m JOIN circles k ON k.id = m.circle_id
+      WHERE k.\(owners(5)) AND m.contact_id % 3 = 1
+      """, [at])
+    try db.execute(
+      """
+      DELETE FROM circle_members WHERE contact_id % 3 = 1
+        AND circle_id IN (SELECT id FROM circles k WHERE k.\(owners(5)))
+      """)
     // 6: new members of custom circles.
     try db.execute(
       """

@@ -139,9 +139,10 @@ struct CirclePatternsTests {
   {
     let db = try Self.makeDatabase(backend)
     _ = await db.run(CirclePatternsJob(), TestClock.options())
+    // Stamped as the services stamp: when it happened, after the first night.
     try db.execute(
       """
-      INSERT INTO contacts (id, user_id, created_at) VALUES (115, 1, 0);
+      INSERT INTO contacts (id, user_id, created_at) VALUES (115, 1, \(TestClock.now + 60));
       INSERT INTO contact_emails (contact_id, address) VALUES (115, 'f@it.acme.co.uk');
       """)
     let summary = await db.run(CirclePatternsJob(), TestClock.options(now: TestClock.now + 86_400))
@@ -168,8 +169,8 @@ struct CirclePatternsTests {
     // Friends and deletes 161: those groups fall under three candidates.
     try db.execute(
       """
-      INSERT INTO circle_removals (circle_id, contact_id, removed_at) VALUES (11, 141, 1);
-      UPDATE contacts SET deleted_at = 1 WHERE id = 161;
+      INSERT INTO circle_removals (circle_id, contact_id, removed_at) VALUES (11, 141, \(TestClock.now + 60));
+      UPDATE contacts SET deleted_at = \(TestClock.now + 60) WHERE id = 161;
       """)
     _ = await db.run(CirclePatternsJob(), TestClock.options(now: TestClock.now + 86_400))
     let open = try Self.rows(db).filter { $0.status == "open" }

@@ -98,4 +98,35 @@ struct PeriodicContactPassTests {
     let full = await Self.night(db, 2 * Self.period + 2, full: true)
     #expect(full.changes.tables["circle_suggestions"] == nil, "\(full.changes.tables)")
   }
+
+  /// Contacts deleted outright with their numbers, addresses and memberships (the contract has
+  /// them deleted softly): no stamp shows it, and the pass finds their owners by the digests left
+  /// behind, within the period; a full pass then writes nothing.
+  @Test(arguments: Backend.available) func contactsDeletedOutrightAreFoundByThePass(backend: Backend)
+    async throws
+  {
+    let db = try TestDatabase(backend, seedUsers: 48, seed: 29)
+    _ = await Self.night(db, 0)
+    // A quiet night first: the seed stamps some rows within the hour before the first night,
+    // which the second looks at again (`ChangeStamp.margin`).
+    _ = await Self.night(db, 1)
+    let before = try UnstampedCorrectionTests.suggestionsByOwner(db)
+    let gone = "SELECT id FROM contacts WHERE user_id % 3 = 1 AND id % 2 = 1"
+    for table in ["contact_phones", "contact_emails", "circle_members"] {
+      try db.execute("DELETE FROM \(table) WHERE contact_id IN (\(gone))")
+    }
+    try db.execute("DELETE FROM contacts WHERE id IN (SELECT id FROM (\(gone)) AS g)")
+    var corrections = 0
+    for night in Int64(2)...(Self.period + 2) {
+      let run = await Self.night(db, night)
+      #expect((run.counts.read["users examined (changed)"] ?? 0) == 0, "no stamp moved")
+      corrections += run.counts.unstampedCorrections ?? 0
+    }
+    let after = try UnstampedCorrectionTests.suggestionsByOwner(db)
+    let corrected = Set(before.keys).union(after.keys).filter { before[$0] != after[$0] }
+    #expect(!corrected.isEmpty, "the deletes change some owners' groups")
+    #expect(corrections == corrected.count)
+    let full = await Self.night(db, Self.period + 3, full: true)
+    #expect(full.changes.tables["circle_suggestions"] == nil, "\(full.changes.tables)")
+  }
 }

@@ -161,7 +161,7 @@ extension EnrichmentEndToEnd.EnrichmentOutageTests {
     #expect(jobs.first?.provider?.available == false)
     #expect(f.stub.requestCount <= OutageFixture.failures + OutageFixture.concurrency)
     #expect(f.metricsText.contains(#"rinjobs_provider_up{provider="acme"} 0"#), "\(f.metricsText)")
-    #expect(OutageFixture.logLines(result).count <= 12, "\(result.stderr)")
+    #expect(OutageFixture.logLines(result).count <= 12, "\(result.stderr.prefix(3000))")
   }
 }
 

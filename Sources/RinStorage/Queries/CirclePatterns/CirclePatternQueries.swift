@@ -87,7 +87,7 @@ extension StorageTransaction {
       SELECT c.user_id, c.id, c.family_name, \(dialect.contactTerm(of: .circlePatterns, "c")),
         \(dialect.contactChangeStamp("c"))
       FROM contacts c WHERE c.user_id IN (\(SQLDialect.list(ids.count))) AND c.deleted_at IS NULL
-      """, ids, body)
+      """, ids, withStamp: true, body)
   }
 
   /// Every phone row of the users' live contacts, as typed.
@@ -110,15 +110,15 @@ extension StorageTransaction {
       """, ids, body)
   }
 
-  private func forEachContactValue(_ query: String, _ ids: [Int64], _ body: (ContactValueRow) throws -> Void)
-    throws
-  {
+  private func forEachContactValue(
+    _ query: String, _ ids: [Int64], withStamp: Bool = false, _ body: (ContactValueRow) throws -> Void
+  ) throws {
     try sql.forEachRow(query, ids.map(SQLValue.integer)) { row in
       guard let user = row.int64(0), let contact = row.int64(1) else { return }
       try body(
         ContactValueRow(
           userID: user, contactID: contact, value: row.text(2), digestTerm: row.int64(3) ?? 0,
-          stamp: row.int64(4)))
+          stamp: withStamp ? row.int64(4) : nil))
     }
   }
 

@@ -5,13 +5,29 @@ import RinDomain
 /// `circle_members_by_circle_with_added_at`, `circle_removals_by_circle_with_removed_at`), without reading the
 /// rows themselves.
 extension StorageTransaction {
-  /// Every one of `userIDs`, with its contacts' sums and region, and with `circles` also the
-  /// sums of its circles, memberships and removals (empty for an owner without rows in a
+  /// Every one of `userIDs`, with its region and, with `circles`, its circles' sums; and the
+  /// sums of the tables with change stamps (contacts; with `circles` memberships and removals)
+  /// for the owners of `rowsOf` only, nil for all of them (empty for an owner without rows in a
   /// table). A grouped query per table and the users' regions, whatever the batch size.
-  public func ownerStamps(of userIDs: [Int64], circles: Bool) throws -> [Int64: OwnerStamps] {
+  public func ownerStamps(of userIDs: [Int64], rowsOf: [Int64]? = nil, circles: Bool) throws -> [Int64:
+    OwnerStamps]
+  {
     var stamps = Dictionary(uniqueKeysWithValues: userIDs.map { ($0, OwnerStamps()) })
-    let list = SQLDialect.list(userIDs.count)
-    let ids = userIDs.map(SQLValue.integer)
+    for (user, region) in try userRegions(of: userIDs) { stamps[user]?.region = region }
+    if circles {
+      try forEachSums(
+        """
+        SELECT user_id, count(*),
+          \(folded("CASE WHEN kind IN ('prepopulated', 'custom') THEN id ELSE 0 END")),
+          \(folded("coalesce(deleted_at, 0)"))
+        FROM circles WHERE user_id IN (\(SQLDialect.list(userIDs.count))) GROUP BY user_id
+        """, userIDs.map(SQLValue.integer), sums: 3
+      ) { stamps[$0]?.circles = $1 }
+    }
+    let summed = rowsOf ?? userIDs
+    guard !summed.isEmpty else { return stamps }
+    let list = SQLDialect.list(summed.count)
+    let ids = summed.map(SQLValue.integer)
     try forEachSums(
       """
       SELECT user_id, count(*), \(folded("id")), \(folded("coalesce(updated_at, 0)")),
@@ -19,16 +35,7 @@ extension StorageTransaction {
       FROM contacts WHERE user_id IN (\(list)) GROUP BY user_id
       """, ids, sums: 4
     ) { stamps[$0]?.contacts = $1 }
-    for (user, region) in try userRegions(of: userIDs) { stamps[user]?.region = region }
     guard circles else { return stamps }
-    try forEachSums(
-      """
-      SELECT user_id, count(*),
-        \(folded("CASE WHEN kind IN ('prepopulated', 'custom') THEN id ELSE 0 END")),
-        \(folded("coalesce(deleted_at, 0)"))
-      FROM circles WHERE user_id IN (\(list)) GROUP BY user_id
-      """, ids, sums: 3
-    ) { stamps[$0]?.circles = $1 }
     try forEachSums(
       """
       SELECT k.user_id, count(*), \(folded("m.contact_id")),

@@ -14,6 +14,19 @@ public struct PeriodicPassState: Sendable, Equatable {
   }
 }
 
+/// A contact's digest for a job (`contact_digests`), with its owner.
+public struct ContactDigest: Sendable, Equatable {
+  public var contactID: Int64
+  public var userID: Int64
+  public var digest: Int64
+
+  public init(contactID: Int64, userID: Int64, digest: Int64) {
+    self.contactID = contactID
+    self.userID = userID
+    self.digest = digest
+  }
+}
+
 /// One contact of a block whose digest differs from the one stored (or has none).
 public struct DifferingContact: Sendable, Equatable {
   public var contactID: Int64
@@ -110,27 +123,40 @@ extension StorageTransaction {
   /// Stores contacts' digests for `job`: those an examination read (`ContactValueRow.digestTerm`,
   /// `EnrichmentContactRow.digest`), and those the pass computed for contacts that had none
   /// while the job's first period runs (`PeriodicContactPass`).
-  public func putContactDigests(job: JobName, _ digests: [(contactID: Int64, digest: Int64)]) throws {
+  public func putContactDigests(job: JobName, _ digests: [ContactDigest]) throws {
     try Self.contactDigestUpsert.execute(
-      digests.map { [SQLValue(job), .integer($0.contactID), .integer($0.digest)] }, on: sql)
+      digests.map { [SQLValue(job), .integer($0.contactID), .integer($0.userID), .integer($0.digest)] },
+      on: sql)
   }
 
   private static let contactDigestUpsert = MultiRowStatement(
-    head: "INSERT INTO contact_digests (job, contact_id, digest) VALUES", columns: 3,
-    tail: "ON CONFLICT (job, contact_id) DO UPDATE SET digest = excluded.digest")
+    head: "INSERT INTO contact_digests (job, contact_id, user_id, digest) VALUES", columns: 4,
+    tail: "ON CONFLICT (job, contact_id) DO UPDATE SET user_id = excluded.user_id, digest = excluded.digest")
 
-  /// Drops the stored digests of contacts in `ids` that no longer exist or are deleted (the pass
-  /// reads live contacts only).
-  public func forgetDigestsOfRemovedContacts(job: JobName, ids: Range<Int64>) throws {
-    try sql.execute(
+  /// Drops the stored digests of contacts in `ids` that are deleted (the pass reads live
+  /// contacts only) or no longer exist; returns the owners of those deleted outright, whose
+  /// examination has not seen it (a contact goes softly, with `deleted_at`, by the contract).
+  public func forgetDigestsOfRemovedContacts(job: JobName, ids: Range<Int64>) throws -> Set<Int64> {
+    let key: [SQLValue] = [SQLValue(job), .integer(ids.lowerBound), .integer(ids.upperBound)]
+    var owners = Set<Int64>()
+    try sql.forEachBatchRow(
       """
       DELETE FROM contact_digests WHERE job = ? AND contact_id >= ? AND contact_id < ?
         AND NOT EXISTS (
+          SELECT 1 FROM contacts c WHERE c.id = contact_digests.contact_id AND c.id >= ? AND c.id < ?)
+      RETURNING user_id
+      """, key + key.dropFirst()
+    ) { row in
+      if let user = row.int64(0) { owners.insert(user) }
+    }
+    try sql.execute(
+      """
+      DELETE FROM contact_digests WHERE job = ? AND contact_id >= ? AND contact_id < ?
+        AND EXISTS (
           SELECT 1 FROM contacts c
-          WHERE c.id = contact_digests.contact_id AND c.id >= ? AND c.id < ? AND c.deleted_at IS NULL)
-      """,
-      [SQLValue(job)]
-        + Array(repeating: [.integer(ids.lowerBound), .integer(ids.upperBound)], count: 2).joined())
+          WHERE c.id = contact_digests.contact_id AND c.id >= ? AND c.id < ? AND c.deleted_at IS NOT NULL)
+      """, key + key.dropFirst())
+    return owners
   }
 
   /// Leaves `owners` for the job's batches to examine (`ownersFoundByPass`).
