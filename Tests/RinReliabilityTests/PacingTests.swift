@@ -152,6 +152,47 @@ struct PacingTests {
       checks.expect(Self.paused(plain).isEmpty, "nice_ratio 0 sleeps never: \(Self.paused(plain))")
     }
   }
+
+  /// A statement of ours as the server ran it (not its parse or bind, which the log has too).
+  static func isExecuted(_ line: String) -> Bool {
+    line.contains("rinjobs: LOG:") && line.contains(" execute ")
+  }
+
+  /// Each batch's transaction skips the flush wait (`storage.synchronous_commit` off by
+  /// default), and none does with `synchronous_commit: on`: the server's log of every statement,
+  /// by session name, shows which.
+  @Test func aJobsBatchesCommitWithoutWaitingForTheFlushUnlessToldTo() async {
+    await Checks.offPool { checks in
+      let cluster = try PostgresCluster.privateCluster()
+      let admin = try TestPostgresConnection(url: cluster.url(database: "postgres"))
+      try admin.execute("ALTER SYSTEM SET log_min_duration_statement = 0")
+      try admin.execute("ALTER SYSTEM SET log_line_prefix = '%m [%p] %a: '")
+      try admin.execute("SELECT pg_reload_conf()")
+      Thread.sleep(forTimeInterval: 0.5)
+      for (storageYAML, skipsTheWait) in [("", true), ("  synchronous_commit: on\n", false)] {
+        let workspace = try ReliabilityWorkspace(
+          postgresUsers: 10, seed: Self.seed, storageYAML: storageYAML, lockTimeout: "1s", cluster: cluster)
+        let from = (FileManager.default.contents(atPath: cluster.serverLog) ?? Data()).count
+        let run = try workspace.run("badge-recount")
+        checks.expect(run.exitCode == 0, "\(run.stderr.suffix(1_000))")
+        let log = String(
+          decoding: (FileManager.default.contents(atPath: cluster.serverLog) ?? Data()).dropFirst(from),
+          as: UTF8.self)
+        let skips = log.components(separatedBy: "\n").filter {
+          Self.isExecuted($0) && $0.contains("set_config('synchronous_commit', 'off', true)")
+        }
+        let batches = log.components(separatedBy: "\n").filter {
+          Self.isExecuted($0) && $0.contains("INSERT INTO job_checkpoints")
+        }
+        // 10 users in batches of 2: five batches, each with its checkpoint.
+        checks.expect(batches.count >= 5, "\(batches.count) checkpoints written: \(log.suffix(2_000))")
+        checks.expect(
+          skipsTheWait ? skips.count == batches.count : skips.isEmpty,
+          "\(storageYAML.isEmpty ? "default" : "on"): \(skips.count) batches skipped the flush wait of \(batches.count)"
+        )
+      }
+    }
+  }
 }
 
 /// Sessions that keep the server busy: each runs `SELECT pg_sleep(…)` on a connection and a

@@ -95,9 +95,9 @@ public final class JobContext {
         do {
           let size = sizer.size
           outcome = try storage.write(into: &changes) { tx in
-            try beginBatch(tx)
             let ids = try tx.userIDs(after: after ?? .min, limit: size, in: selection)
             guard let last = ids.last else { return nil }
+            try beginBatch(tx)
             let batch = UserBatch(tx: tx, userIDs: ids)
             try body(batch)
             return (try finish(batch), last)
