@@ -9,6 +9,10 @@
 # so prepare first, beside other work, then measure on a quiet machine (it measures latency):
 #   flock -s /work/.quiet.lock nice -n 10 bench/services.sh --size M --prepare
 #   flock -x /work/.quiet.lock bench/services.sh --size M
+# Issue 40's pacing curve (nice_ratio 0, 0.25, 0.5, 1, 2 and max_load 1, 2, 4; the nightly beside
+# the load and alone after as long a load, for each) on the same prepared cluster, written to
+# docs/services-curve.{md,json,png} (bench/harness/services_curve.py; about 2 hours at M):
+#   flock -x /work/.quiet.lock bench/services.sh --curve --size M [--nice-ratios …] [--max-loads …] [--out …]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh

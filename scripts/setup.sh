@@ -16,8 +16,10 @@ set -euo pipefail
 # and FoundationNetworking then links against libcurl at build time.
 # postgresql-15-pg-stat-kcache: each statement's CPU time in the bench's fortnight profile
 # (bench/harness/pg_cluster.py; 15 is the server Debian 12's postgresql installs).
+# python3-matplotlib: the pacing curve's PNG (bench/harness/plot_curve.py, run with Debian's
+# python3 when the one on PATH has no matplotlib).
 packages=(libsqlite3-dev sqlite3 libphonenumber-dev libpsl-dev libpq-dev libssl-dev libcurl4-openssl-dev postgresql chromium prometheus
-  prometheus-pushgateway faketime mmdebstrap umoci skopeo postgresql-15-pg-stat-kcache)
+  prometheus-pushgateway faketime mmdebstrap umoci skopeo postgresql-15-pg-stat-kcache python3-matplotlib)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

@@ -32,6 +32,10 @@ NIGHTLY = ["enrichment-fetch", "circle-patterns", "daily-score", "badge-recount"
 
 
 def main(argv):
+    if "--curve" in argv:
+        # Issue 40's pacing curve: a sweep of the job's settings on the same prepared cluster.
+        from . import services_curve
+        return services_curve.main([a for a in argv if a != "--curve"])
     p = argparse.ArgumentParser(prog="bench/services.sh", description=__doc__)
     p.add_argument("--size", default="M", choices=list(settings.SIZES))
     p.add_argument("--runs", type=int, default=1)
@@ -60,8 +64,6 @@ def main(argv):
     scratch = Path(tempfile.mkdtemp(prefix="rin-bench-services-"))
     extra = "-c shared_preload_libraries=pg_stat_statements" if args.statements else ""
     cluster = KeptCluster(prepared / "data", durable=True, extra=extra)
-    pgbench = f"{cluster.bin}/pgbench"
-    script = repo / "bench" / "services.pgbench"
     rows = []
     load_start = load_average()
     try:
@@ -71,13 +73,7 @@ def main(argv):
         cluster.sql("DROP DATABASE IF EXISTS rin_run")
 
         def services(db, seconds, tag):
-            prefix = scratch / f"pgbench-{tag}"
-            argv = [pgbench, "-n", "-f", str(script), "-D", f"users={size.users}", "-R", str(args.rate),
-                    "-T", str(int(seconds)), "-c", str(args.clients), "-j", "2", "-l",
-                    "--log-prefix", str(prefix), cluster.url(db)]
-            env = dict(os.environ, PGAPPNAME="rin-services")
-            return subprocess.Popen(argv, cwd=scratch, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                    text=True), prefix
+            return start_services(cluster, scratch, size, args, db, seconds, tag)
 
         for i in range(args.runs):
             # Both nights start after the same `--warm-up` of the services' load, whose changes
@@ -150,6 +146,19 @@ def main(argv):
         cluster.stop()
         shutil.rmtree(scratch, ignore_errors=True)
     print(render(size, args, rows, load_start, load_average()))
+
+
+def start_services(cluster, scratch, size, args, db, seconds, tag):
+    """The services' load on `db` for `seconds` at `args.rate` transactions a second, in the
+    background; returns the process and the prefix of its per-transaction logs."""
+    script = Path(__file__).resolve().parents[1] / "services.pgbench"
+    prefix = scratch / f"pgbench-{tag}"
+    argv = [f"{cluster.bin}/pgbench", "-n", "-f", str(script), "-D", f"users={size.users}", "-R", str(args.rate),
+            "-T", str(int(seconds)), "-c", str(args.clients), "-j", "2", "-l",
+            "--log-prefix", str(prefix), cluster.url(db)]
+    env = dict(os.environ, PGAPPNAME="rin-services")
+    return subprocess.Popen(argv, cwd=scratch, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True), prefix
 
 
 # The code whose change changes the prepared database: everything the seed and the first night

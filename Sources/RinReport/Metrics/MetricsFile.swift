@@ -25,7 +25,8 @@ public enum MetricsFile {
     public var deadlineLatenessSeconds: Double? = nil
     /// Every skip of the job so far, by reason (`job_skips`).
     public var skips: [String: Int] = [:]
-    /// Seconds the last run spent paused, by reason (replica lag, giving way to a lock).
+    /// Seconds the last run spent paused, by reason (replica lag, server load, giving way to a lock,
+    /// nice ratio).
     public var pausedSeconds: [String: Double] = [:]
     /// For a job with a periodic pass: owners its last run corrected with no stamp to explain it.
     public var unstampedCorrections: Int? = nil
@@ -118,7 +119,7 @@ public enum MetricsFile {
         registry,
         name: "rinjobs_last_run_paused_seconds", labels: labels + [("reason", reason)],
         help:
-          "Seconds the job's last run paused: replica lag above storage.max_replica_lag, or giving way to a lock."
+          "Seconds the job's last run paused: replica lag above storage.max_replica_lag, the server's load above storage.max_load, giving way to a lock, or sleeping storage.nice_ratio of each batch's time."
       ).set(seconds)
     }
   }

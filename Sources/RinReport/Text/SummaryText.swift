@@ -51,6 +51,10 @@ public enum SummaryText {
       let times = s.paused?.count[reason] ?? 0
       lines.append("  paused (\(reason)): \(seconds) s in \(times) pause\(times == 1 ? "" : "s")")
     }
+    if let batches = s.paused?.batchSeconds {
+      // Beside the pauses, what they weigh against: `nice ratio` sleeps a share of it.
+      lines.append("  in batches' transactions: \(batches) s")
+    }
     if let error = s.error { lines.append("  error: \(error)") }
     return lines.joined(separator: "\n")
   }

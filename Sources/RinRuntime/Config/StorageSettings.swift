@@ -19,11 +19,23 @@ public struct StorageSettings: Sendable, Hashable {
   public var batchTarget: Duration?
   /// A job pauses before a batch while a standby's replay lags more than this (PostgreSQL).
   public var maxReplicaLag: Duration
+  /// Pacing: the share of each batch's time a job sleeps after it (gh-ost's `--nice-ratio`),
+  /// so that the services get the server for that long; 0 sleeps never.
+  public var niceRatio: Double
+  /// A job pauses before a batch while more of the services' sessions than this run a statement
+  /// (`ServerLoad`, PostgreSQL); nil never pauses for the load.
+  public var maxLoad: Int?
+  /// Past this many of the services' running sessions a job ends interrupted (exit 75), and the
+  /// next run resumes it; nil never stops for the load.
+  public var criticalLoad: Int?
+  /// Whether a batch's commit waits for its WAL to reach the disk (PostgreSQL
+  /// `synchronous_commit` of the batches' transactions only; the ledger's stay synchronous).
+  public var synchronousCommit: Bool
 
   public init(
     url: String = "var/rin.sqlite", busyTimeout: Duration = .seconds(5), lockTimeout: Duration = .seconds(1),
     statementTimeout: Duration = .seconds(60), idleInTransactionTimeout: Duration = .seconds(60),
-    batchTarget: Duration? = nil, maxReplicaLag: Duration = .seconds(10)
+    batchTarget: Duration? = nil, maxReplicaLag: Duration = .seconds(10), pacing: Pacing = Pacing()
   ) {
     self.url = url
     self.busyTimeout = busyTimeout
@@ -32,11 +44,34 @@ public struct StorageSettings: Sendable, Hashable {
     self.idleInTransactionTimeout = idleInTransactionTimeout
     self.batchTarget = batchTarget
     self.maxReplicaLag = maxReplicaLag
+    self.niceRatio = pacing.niceRatio
+    self.maxLoad = pacing.maxLoad
+    self.criticalLoad = pacing.criticalLoad
+    self.synchronousCommit = pacing.synchronousCommit
+  }
+
+  /// How a job paces itself beside the services (issue 40). The defaults are provisional until
+  /// the curve at M is measured (docs/OPERATIONS.md "Running beside the services"): no sleep, no
+  /// load limit, so a run is as fast as before.
+  public struct Pacing: Sendable, Hashable {
+    public var niceRatio: Double = 0
+    public var maxLoad: Int? = nil
+    public var criticalLoad: Int? = nil
+    public var synchronousCommit = false
+
+    public init(
+      niceRatio: Double = 0, maxLoad: Int? = nil, criticalLoad: Int? = nil, synchronousCommit: Bool = false
+    ) {
+      self.niceRatio = niceRatio
+      self.maxLoad = maxLoad
+      self.criticalLoad = criticalLoad
+      self.synchronousCommit = synchronousCommit
+    }
   }
 
   static let keys = [
     "url", "busy_timeout", "lock_timeout", "statement_timeout", "idle_in_transaction_timeout", "batch_target",
-    "max_replica_lag",
+    "max_replica_lag", "nice_ratio", "max_load", "critical_load", "synchronous_commit",
   ]
 
   init(reading config: ConfigMapping) throws(ConfigError) {
@@ -50,7 +85,31 @@ public struct StorageSettings: Sendable, Hashable {
         "idle_in_transaction_timeout", default: defaults.idleInTransactionTimeout),
       batchTarget: config.entry("batch_target") == nil
         ? nil : try config.duration("batch_target", default: .zero),
-      maxReplicaLag: try config.duration("max_replica_lag", default: defaults.maxReplicaLag))
+      maxReplicaLag: try config.duration("max_replica_lag", default: defaults.maxReplicaLag),
+      pacing: try Self.pacing(reading: config))
+  }
+
+  private static func pacing(reading config: ConfigMapping) throws(ConfigError) -> Pacing {
+    let maxLoad =
+      config.entry("max_load") == nil ? nil : try config.int("max_load", default: 0, in: 1...10_000)
+    let criticalLoad =
+      config.entry("critical_load") == nil ? nil : try config.int("critical_load", default: 0, in: 1...10_000)
+    if let maxLoad, let criticalLoad, criticalLoad <= maxLoad {
+      // A job would stop where it should only pause: surely a slip.
+      throw config.error(
+        at: config.entry("critical_load")?.value,
+        "'\(config.childPath("critical_load"))' (\(criticalLoad)) must be above 'max_load' (\(maxLoad)): a job pauses past max_load and stops past critical_load; raise critical_load or leave it out"
+      )
+    }
+    let synchronous = try config.string("synchronous_commit") ?? "off"
+    guard synchronous == "on" || synchronous == "off" else {
+      throw config.error(
+        at: config.entry("synchronous_commit")?.value,
+        "'\(config.childPath("synchronous_commit"))' must be on or off, got \(synchronous)")
+    }
+    return Pacing(
+      niceRatio: try config.double("nice_ratio", default: 0, in: 0...10), maxLoad: maxLoad,
+      criticalLoad: criticalLoad, synchronousCommit: synchronous == "on")
   }
 
   /// The batch target on this backend.
@@ -59,6 +118,15 @@ public struct StorageSettings: Sendable, Hashable {
   }
 
   public static let defaultPostgresBatchTarget = Duration.milliseconds(200)
+
+  /// The pacing a job runs under on this backend: SQLite has no sessions to count, so the load
+  /// limits are PostgreSQL's; a pause for a file lock is the busy timeout's.
+  public func pacing(isPostgres: Bool) -> Pacing {
+    Pacing(
+      niceRatio: niceRatio, maxLoad: isPostgres ? maxLoad : nil,
+      criticalLoad: isPostgres ? criticalLoad : nil,
+      synchronousCommit: synchronousCommit)
+  }
 
   /// What a job's session runs under on PostgreSQL.
   public func sessionLimits(applicationName: String) -> SessionLimits {

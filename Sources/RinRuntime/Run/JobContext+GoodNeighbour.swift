@@ -3,8 +3,9 @@ import RinDomain
 import RinStorage
 
 /// How a run shares the database with the online services (docs/OPERATIONS.md "Running beside
-/// the services"): it pauses before a batch while a standby lags, and gives way to a lock a
-/// service holds (the batch rolls back and is tried again after a pause), never the other way.
+/// the services"): it pauses before a batch while a standby lags or the services keep the
+/// server busy (JobContext+Pacing.swift), and gives way to a lock a service holds (the batch
+/// rolls back and is tried again after a pause), never the other way.
 /// PostgreSQL only: on SQLite a busy file lock still ends the run at once (exit 75), as before.
 extension JobContext {
   /// Tries of one batch that met a lock (or a deadlock, a serialization failure, a statement
@@ -35,10 +36,17 @@ extension JobContext {
     try throwIfPausedTooLong(afterUser: after, while: "giving way to a lock")
   }
 
-  /// Before a batch: while the database is unhealthy (a standby whose replay lags more than
-  /// `storage.max_replica_lag`), waits, looking again every second; says why once, and how long
-  /// when it goes on. A stop request or the run's timeout ends the wait (exit 75, resumable).
+  /// Before a batch: while the database is unhealthy (the services' load past
+  /// `storage.max_load`, a standby whose replay lags more than `storage.max_replica_lag`), waits,
+  /// looking again every second; says why once, and how long when it goes on. A stop request or
+  /// the run's timeout ends the wait (exit 75, resumable); a load past `storage.critical_load`
+  /// ends the run (exit 75, resumable).
   func pauseWhileUnhealthy(afterUser after: Int64?) throws {
+    try pauseWhileServerBusy(afterUser: after)
+    try pauseWhileStandbyLags(afterUser: after)
+  }
+
+  private func pauseWhileStandbyLags(afterUser after: Int64?) throws {
     guard !dryRun, let limit = maxReplicaLag?.inSeconds, var lag = try storage.worstReplicaLag(),
       lag.seconds > limit
     else { return }
@@ -68,7 +76,7 @@ extension JobContext {
 
   /// A pause past the run's timeout ends the run, even before its first batch: nothing is
   /// gained by waiting on, and the next run resumes.
-  private func throwIfPausedTooLong(afterUser after: Int64?, while doing: String) throws {
+  func throwIfPausedTooLong(afterUser after: Int64?, while doing: String) throws {
     guard let deadline, deadline.hasPassed else { return }
     stopReason = .timeout
     let failure = deadline.failure(after: after)
@@ -76,12 +84,15 @@ extension JobContext {
   }
 
   /// Sleeps up to `span`, waking at once for a stop request or the run's timeout; the time
-  /// slept counts as paused for `reason` when given.
-  private func sleepInterruptibly(_ span: Duration, reason: String?) {
+  /// slept counts as paused for `reason` when given. Never past `span` by more than the clock's
+  /// own slack: a pacing sleep of a few milliseconds must not become a 50 ms poll.
+  func sleepInterruptibly(_ span: Duration, reason: String?) {
     let started = ContinuousClock.now
     let end = started + span
-    while ContinuousClock.now < end && !stop.isRequested && deadline?.hasPassed != true {
-      Thread.sleep(forTimeInterval: 0.05)
+    while !stop.isRequested && deadline?.hasPassed != true {
+      let left = end - ContinuousClock.now
+      guard left > .zero else { break }
+      Thread.sleep(forTimeInterval: min(0.05, left.inSeconds))
     }
     if let reason { paused.add(reason, time: ContinuousClock.now - started) }
   }

@@ -26,15 +26,18 @@ extension JobContext {
       try pauseWhileUnhealthy(afterUser: after)
       var attempt = 0
       var batchCounts = JobCounts()
+      var took = Duration.zero
       while true {
         let started = ContinuousClock.now
         do {
           batchCounts = try storage.write(into: &changes) { tx in
+            try beginBatch(tx)
             let batch = UserBatch(tx: tx, userIDs: ids)
             try body(batch, prepared)
             return try finish(batch)
           }
-          sizer.record(users: ids.count, time: ContinuousClock.now - started)
+          took = ContinuousClock.now - started
+          sizer.record(users: ids.count, time: took)
           break
         } catch let error as StorageError where error.isContention && storage.isPostgres {
           attempt += 1
@@ -44,6 +47,7 @@ extension JobContext {
       }
       after = last
       committed(batchCounts, through: last)
+      rest(afterBatchOf: took)
     }
   }
 }

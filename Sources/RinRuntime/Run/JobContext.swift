@@ -47,6 +47,11 @@ public final class JobContext {
   var batchTarget: Duration?
   /// `storage.max_replica_lag`, on PostgreSQL: nil checks no standby.
   var maxReplicaLag: Duration?
+  /// `storage.nice_ratio`, `max_load`, `critical_load`, `synchronous_commit`; the load limits
+  /// only on PostgreSQL.
+  var pacing = StorageSettings.Pacing()
+  /// Time in the batches' committed transactions: what `nice_ratio` sleeps a share of.
+  var batchTime = Duration.zero
 
   init(
     job: JobName, runID: Int64, storage: Storage, config: RinConfig, dryRun: Bool,
@@ -84,6 +89,7 @@ public final class JobContext {
       try pauseWhileUnhealthy(afterUser: after)
       var attempt = 0
       var outcome: (counts: JobCounts, last: Int64)?
+      var took = Duration.zero
       while true {
         let started = ContinuousClock.now
         do {
@@ -91,13 +97,13 @@ public final class JobContext {
           outcome = try storage.write(into: &changes) { tx in
             let ids = try tx.userIDs(after: after ?? .min, limit: size, in: selection)
             guard let last = ids.last else { return nil }
+            try beginBatch(tx)
             let batch = UserBatch(tx: tx, userIDs: ids)
             try body(batch)
             return (try finish(batch), last)
           }
-          if let outcome {
-            sizer.record(users: outcome.counts.usersProcessed, time: ContinuousClock.now - started)
-          }
+          took = ContinuousClock.now - started
+          if let outcome { sizer.record(users: outcome.counts.usersProcessed, time: took) }
           break
         } catch let error as StorageError where error.isContention && storage.isPostgres {
           attempt += 1
@@ -109,6 +115,7 @@ public final class JobContext {
       // Only after the commit: a batch whose commit failed is the next attempt's too.
       after = outcome.last
       committed(outcome.counts, through: outcome.last)
+      rest(afterBatchOf: took)
     }
   }
 

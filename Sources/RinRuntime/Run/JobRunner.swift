@@ -155,6 +155,7 @@ extension JobRunner {
     context.fullPass = options.full
     context.batchTarget = config.storage.batchTarget(isPostgres: storage.isPostgres)
     context.maxReplicaLag = storage.isPostgres ? config.storage.maxReplicaLag : nil
+    context.pacing = config.storage.pacing(isPostgres: storage.isPostgres)
     context.deadline = config.jobs.timeout(for: job).map {
       RunDeadline(job: job, timeout: $0, at: run.started + $0)
     }
@@ -173,7 +174,7 @@ extension JobRunner {
       run.summary.changes = context.changes
       run.summary.details = context.details
       run.summary.provider = context.providerHealth
-      run.summary.paused = context.paused.isEmpty ? nil : context.paused
+      run.summary.paused = context.paused.isEmpty ? nil : context.pausedWithBatchTime
       if let reason = context.stopReason {
         run.summary.details["stop_reason"] = reason.rawValue
         if run.summary.status == .interrupted {

@@ -20,6 +20,9 @@ public enum SkipReason: String, Sendable, CaseIterable {
   /// A batch met a lock a service held (or a deadlock, a statement timeout) on every try: the
   /// run gave way and ended interrupted.
   case gaveWay = "gave way"
+  /// The services ran more statements at once than `storage.critical_load`: the run ended
+  /// interrupted before its next batch.
+  case criticalLoad = "critical load"
 
   /// Counts one skip. A failure to count (the database busy with the run that holds the lease)
   /// is logged and never fails the run: the count is telemetry, the run's outcome is not.

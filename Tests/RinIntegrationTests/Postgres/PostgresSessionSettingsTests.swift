@@ -33,4 +33,28 @@ struct PostgresSessionSettingsTests {
     #expect(try Self.setting("idle_in_transaction_session_timeout", of: storage) == "30s")
     #expect(try Self.setting("application_name", of: storage) == "rinjobs")
   }
+
+  /// Issue 40: a batch's transaction commits without waiting for its WAL flush; the setting is
+  /// the transaction's alone, so the ledger's writes after it wait for theirs again.
+  @Test(.enabled(if: Backend.available.contains(.postgres)))
+  func aBatchCommitsWithoutWaitingForItsFlushAndTheNextTransactionWaitsAgain() throws {
+    let url = try PostgresCluster.shared.get().createDatabase()
+    let storage = try Storage.open(url: url, options: .init(createIfMissing: true))
+    // The test clusters run with synchronous_commit off (PostgresCluster): the session takes a
+    // production server's default.
+    try storage.write {
+      try $0.sql.forEachBatchRow("SELECT set_config('synchronous_commit', 'on', false)", []) { _ in }
+    }
+    #expect(try Self.setting("synchronous_commit", of: storage) == "on")
+    let inBatch = try storage.write { tx in
+      try tx.commitWithoutWaitingForFlush()
+      return try tx.sql.fetchText("SELECT current_setting('synchronous_commit')")
+    }
+    #expect(inBatch == "off")
+    #expect(try Self.setting("synchronous_commit", of: storage) == "on")
+    let inLedgerWrite = try storage.write {
+      try $0.sql.fetchText("SELECT current_setting('synchronous_commit')")
+    }
+    #expect(inLedgerWrite == "on")
+  }
 }

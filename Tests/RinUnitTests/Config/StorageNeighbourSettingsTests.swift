@@ -38,7 +38,42 @@ struct StorageNeighbourSettingsTests {
     #expect(storage.maxReplicaLag == .seconds(30))
   }
 
-  @Test(arguments: ["lock_timeout: 0s", "batch_target: 5", "max_replica_lag: soon"])
+  @Test func pacingIsOffByDefaultUntilTheCurveChoosesItsDefaults() throws {
+    let storage = try ConfigLoader.parse(yaml: "jobs: {}\n", file: "p.yaml").storage
+    #expect(storage.niceRatio == 0 && storage.maxLoad == nil && storage.criticalLoad == nil)
+    #expect(!storage.synchronousCommit, "a batch's commit does not wait for its flush")
+  }
+
+  @Test func pacingValuesAreReadAndTheLoadLimitsAreForPostgresOnly() throws {
+    let yaml = """
+      storage:
+        nice_ratio: 0.5
+        max_load: 4
+        critical_load: 12
+        synchronous_commit: on
+      """
+    let storage = try ConfigLoader.parse(yaml: yaml, file: "p.yaml").storage
+    #expect(storage.niceRatio == 0.5 && storage.maxLoad == 4 && storage.criticalLoad == 12)
+    #expect(storage.synchronousCommit)
+    #expect(
+      storage.pacing(isPostgres: true)
+        == .init(niceRatio: 0.5, maxLoad: 4, criticalLoad: 12, synchronousCommit: true))
+    #expect(storage.pacing(isPostgres: false) == .init(niceRatio: 0.5, synchronousCommit: true))
+  }
+
+  @Test func aCriticalLoadNotAboveTheMaxLoadIsRejectedWithItsLine() {
+    #expect {
+      try ConfigLoader.parse(yaml: "storage:\n  max_load: 8\n  critical_load: 8\n", file: "p.yaml")
+    } throws: { error in
+      let text = "\(error)"
+      return text.contains("p.yaml:3:") && text.contains("critical_load") && text.contains("must be above")
+    }
+  }
+
+  @Test(arguments: [
+    "lock_timeout: 0s", "batch_target: 5", "max_replica_lag: soon", "nice_ratio: -0.5", "nice_ratio: 11",
+    "nice_ratio: slow", "max_load: 0", "max_load: 2.5", "critical_load: 0", "synchronous_commit: maybe",
+  ])
   func aBadValueNamesItsLine(entry: String) {
     #expect(throws: (any Error).self) {
       try ConfigLoader.parse(yaml: "storage:\n  \(entry)\n", file: "p.yaml")
