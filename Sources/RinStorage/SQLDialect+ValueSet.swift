@@ -8,6 +8,16 @@ extension SQLDialect {
     isPostgres ? "SELECT jsonb_array_elements_text(?::jsonb)" : "SELECT value FROM json_each(?)"
   }
 
+  /// `textSet` for integers: the numbers of one bound JSON array (see `jsonArray(integers:)`).
+  var integerSet: String {
+    isPostgres ? "SELECT jsonb_array_elements_text(?::jsonb)::bigint" : "SELECT value FROM json_each(?)"
+  }
+
+  /// The parameter `integerSet` reads: a JSON array of numbers.
+  static func jsonArray(integers values: [Int64]) -> SQLValue {
+    .text("[" + values.map(String.init).joined(separator: ",") + "]")
+  }
+
   /// The parameter `textSet` reads: a JSON array of strings, written directly (a batch can
   /// carry hundreds of thousands of keys).
   static func jsonArray(_ values: [String]) -> SQLValue {

@@ -158,14 +158,16 @@ def server_cpu(postmaster: int) -> float:
     return total
 
 
-def measure_pipeline(argv, cwd, env, timeout) -> Run:
+def measure_pipeline(argv, cwd, env, timeout, postmaster=None) -> Run:
     """Runs a pipeline and attributes its CPU to its jobs: the process's CPU is sampled every
-    10 ms and cut where its log says a job's run finished (an error of a sample per job)."""
+    10 ms and cut where its log says a job's run finished (an error of a sample per job). With
+    `postmaster`, the PostgreSQL server's CPU is cut at the same lines (`server_cpu` per job)."""
     with tempfile.TemporaryFile("w+") as out, tempfile.NamedTemporaryFile("w+") as err:
         load1 = load_average()
         start = time.perf_counter()
         proc = subprocess.Popen(argv, cwd=cwd, env=env, stdout=out, stderr=err, stdin=subprocess.DEVNULL)
         cuts, pending, usage, status = [], "", None, None
+        server_start = server_cpu(postmaster) if postmaster else None
         with open(err.name) as log:
             while True:
                 pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
@@ -175,7 +177,9 @@ def measure_pipeline(argv, cwd, env, timeout) -> Run:
                 pending += log.read()
                 *lines, pending = pending.split("\n")
                 cpu = None if finished else _process_cpu(proc.pid)
-                cuts += [(job, cpu) for job in map(_finished_job, lines) if job]
+                done = [job for job in map(_finished_job, lines) if job]
+                server = server_cpu(postmaster) if postmaster and done else None
+                cuts += [(job, cpu, server) for job in done]
                 if finished:
                     break
                 if time.perf_counter() - start > timeout:
@@ -191,10 +195,14 @@ def measure_pipeline(argv, cwd, env, timeout) -> Run:
             raise RuntimeError(f"{' '.join(map(str, argv))} exited {code}: {stdout[-1000:]} {err.read()[-2000:]}")
     report = json.loads(stdout)
     walls = {j["job"]: j["duration_seconds"] for r in report["runs"] for j in r["jobs"]}
-    jobs, before = {}, 0.0
-    for job, cpu in cuts:
+    summaries = {j["job"]: {k: j.get(k) for k in ("counts", "details")} for r in report["runs"] for j in r["jobs"]}
+    jobs, before, server_before = {}, 0.0, server_start
+    for job, cpu, server in cuts:
         cpu = total if cpu is None else cpu
-        jobs[job] = {"wall": walls.get(job, 0.0), "cpu": max(0.0, cpu - before)}
+        jobs[job] = {"wall": walls.get(job, 0.0), "cpu": max(0.0, cpu - before)} | summaries.get(job, {})
+        if server is not None:
+            jobs[job]["server_cpu"] = max(0.0, server - server_before)
+            server_before = server
         before = cpu
     return Run(wall=wall, cpu=total, jobs=jobs, load1=load1)
 
@@ -241,7 +249,7 @@ class Fortnight:
                                   full_every=self.full_every)
             argv = [self.rinjobs, "pipeline", "run", settings.NIGHTLY, "--config", str(config),
                     "--now", iso(night_now(day)), "--json"]
-            return measure_pipeline(argv, self.cache.scratch, self.runner.env, timeout)
+            return measure_pipeline(argv, self.cache.scratch, self.runner.env, timeout, postmaster)
 
         if cluster:
             cluster.reset_profile(PG_DB)

@@ -27,9 +27,8 @@ struct EnrichmentApplier {
   func apply(_ batch: UserBatch, _ prepared: PreparedBatch) throws -> Applied {
     let tx = batch.tx
     var stored: [RowKey: (value: String?, confidence: Double?)] = [:]
-    // Only the owners with a contact to check: an unchanged contact's rows are not compared.
-    let owners = Set(prepared.contacts.map(\.row.userID)).sorted()
-    for row in try tx.storedEnrichments(of: owners) {
+    // Only the contacts to check: an unchanged contact's rows are not compared.
+    for row in try tx.storedEnrichments(ofContacts: prepared.contacts.map(\.row.id)) {
       stored[RowKey(contact: row.contactID, field: row.field, source: row.source)] = (
         row.value, row.confidence
       )

@@ -43,10 +43,17 @@ public struct EnrichmentFetchJob: Job {
     var ownersUnchanged = 0
     try PeriodicContactPass.run(fullEvery: settings.fullEvery, context: context)
     let changes = try OwnerChanges.start(context)
+    // Owners are selected a window at a time and examined `batch_size` at a time: on a night
+    // when few changed, a transaction per window rather than per 25 users walked.
+    var window = EnrichmentOwners()
     try await context.forEachUserBatch(
-      batchSize: settings.batchSize,
+      window: max(settings.batchSize, BatchSize.defaultValue),
+      split: { ids in
+        window = try EnrichmentOwners.select(ids, recheck: recheck, changes: changes, context: context)
+        return window.batches(of: ids, examinedPerBatch: settings.batchSize)
+      },
       prepare: { ids in
-        let owners = try EnrichmentOwners.select(ids, recheck: recheck, changes: changes, context: context)
+        let owners = window.restricted(to: ids)
         ownersUnchanged += owners.unchanged
         let prepared = try await prepare(owners, recheck: recheck, forProvider: plan != nil, context: context)
         unchanged += prepared.unchanged

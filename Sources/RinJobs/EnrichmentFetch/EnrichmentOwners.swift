@@ -61,6 +61,42 @@ struct EnrichmentOwners: Sendable {
     return owners
   }
 
+  /// A window's ids cut after every `examinedPerBatch`-th examined owner, in order: each batch
+  /// examines at most that many owners (their contacts are read, normalized and looked up
+  /// together), however many unchanged owners lie between them.
+  func batches(of ids: [Int64], examinedPerBatch: Int) -> [ArraySlice<Int64>] {
+    var batches: [ArraySlice<Int64>] = []
+    var start = ids.startIndex
+    var examinedInBatch = 0
+    for index in ids.indices where reasonOf[ids[index]] != nil {
+      examinedInBatch += 1
+      guard examinedInBatch == max(1, examinedPerBatch) else { continue }
+      batches.append(ids[start...index])
+      start = index + 1
+      examinedInBatch = 0
+    }
+    if start < ids.endIndex { batches.append(ids[start...]) }
+    return batches
+  }
+
+  /// The part of a window's selection that concerns `ids`, one of its `batches`.
+  func restricted(to ids: ArraySlice<Int64>) -> EnrichmentOwners {
+    let batch = Set(ids)
+    var owners = EnrichmentOwners()
+    owners.examined = examined.filter(batch.contains)
+    for user in owners.examined {
+      owners.stamps[user] = stamps[user]
+      owners.stampedRows[user] = stampedRows[user]
+      owners.reasonOf[user] = reasonOf[user]
+      owners.lastExaminedAt[user] = lastExaminedAt[user]
+      if let reason = reasonOf[user] { owners.reasons[reason, default: 0] += 1 }
+    }
+    owners.periodic = periodic.intersection(batch)
+    owners.foundByPass = foundByPass.intersection(batch)
+    owners.unchanged = ids.count - owners.examined.count
+    return owners
+  }
+
   /// What to remember of the examined owners: the fingerprint of their stamps with the
   /// verified users of their contacts' numbers as the examination found them, and when the
   /// earliest cached answer of their contacts expires.

@@ -11,43 +11,65 @@ extension JobContext {
     batchSize: Int, liveAt: UTCInstant? = nil, prepare: ([Int64]) async throws -> Prepared,
     _ body: (UserBatch, Prepared) throws -> Void
   ) async throws {
+    try await forEachUserBatch(
+      window: batchSize, liveAt: liveAt, split: { [$0[...]] }, prepare: { try await prepare(Array($0)) }, body)
+  }
+
+  /// The same walk in windows of up to `window` users, each cut by `split` into batches:
+  /// consecutive runs of the window's ids that cover it in order. `prepare` and `body` run once
+  /// per batch, and each batch commits with its checkpoint. A job most of whose users need
+  /// nothing tonight decides that for a whole window at once and spends a transaction on each
+  /// batch `split` makes, not on each `batch_size` users: enrichment-fetch walks windows of
+  /// `BatchSize.defaultValue` users and cuts them at `batch_size` examined owners.
+  public func forEachUserBatch<Prepared>(
+    window: Int, liveAt: UTCInstant? = nil, split: ([Int64]) throws -> [ArraySlice<Int64>],
+    prepare: (ArraySlice<Int64>) async throws -> Prepared, _ body: (UserBatch, Prepared) throws -> Void
+  ) async throws {
     let selection = self.selection(liveAt: liveAt)
     var after = try startWalk(selection)
     defer { progress?.finish() }
-    // Sized by the transaction's time only: `prepare` holds none.
-    var sizer = BatchSizer(ceiling: batchSize, target: batchTarget)
+    // Sized by the transactions' time only: `prepare` holds none.
+    var sizer = BatchSizer(ceiling: window, target: batchTarget)
     while true {
       try throwIfStopped(afterUser: after)
       let size = sizer.size
-      let ids = try storage.read { try $0.userIDs(after: after ?? .min, limit: size, in: selection) }
-      guard let last = ids.last else { break }
-      let prepared = try await prepare(ids)
-      try throwIfStopped(afterUser: after)
-      try pauseWhileUnhealthy(afterUser: after)
-      var attempt = 0
-      var batchCounts = JobCounts()
-      var took = Duration.zero
-      while true {
-        let started = ContinuousClock.now
-        do {
-          batchCounts = try storage.write(into: &changes) { tx in
-            try beginBatch(tx)
-            let batch = UserBatch(tx: tx, userIDs: ids)
-            try body(batch, prepared)
-            return try finish(batch)
-          }
-          took = ContinuousClock.now - started
-          sizer.record(users: ids.count, time: took)
-          break
-        } catch let error as StorageError where error.isContention && storage.isPostgres {
-          attempt += 1
-          try giveWay(error, attempt: attempt, afterUser: after)
-          sizer.halve()
-        }
+      let window = try storage.read { try $0.userIDs(after: after ?? .min, limit: size, in: selection) }
+      guard !window.isEmpty else { break }
+      for ids in try split(window) where !ids.isEmpty {
+        let prepared = try await prepare(ids)
+        try throwIfStopped(afterUser: after)
+        try pauseWhileUnhealthy(afterUser: after)
+        let (batchCounts, took) = try commitBatch(Array(ids), prepared, sizer: &sizer, afterUser: after, body)
+        after = ids.last
+        committed(batchCounts, through: ids[ids.endIndex - 1])
+        rest(afterBatchOf: took)
       }
-      after = last
-      committed(batchCounts, through: last)
-      rest(afterBatchOf: took)
+    }
+  }
+
+  /// One batch's transaction, tried again after giving way to a service's lock.
+  private func commitBatch<Prepared>(
+    _ ids: [Int64], _ prepared: Prepared, sizer: inout BatchSizer, afterUser after: Int64?,
+    _ body: (UserBatch, Prepared) throws -> Void
+  ) throws -> (JobCounts, Duration) {
+    var attempt = 0
+    while true {
+      let started = ContinuousClock.now
+      do {
+        let batchCounts = try storage.write(into: &changes) { tx in
+          try beginBatch(tx)
+          let batch = UserBatch(tx: tx, userIDs: ids)
+          try body(batch, prepared)
+          return try finish(batch)
+        }
+        let took = ContinuousClock.now - started
+        sizer.record(users: ids.count, time: took)
+        return (batchCounts, took)
+      } catch let error as StorageError where error.isContention && storage.isPostgres {
+        attempt += 1
+        try giveWay(error, attempt: attempt, afterUser: after)
+        sizer.halve()
+      }
     }
   }
 }

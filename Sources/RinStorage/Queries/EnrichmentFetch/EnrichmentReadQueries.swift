@@ -98,16 +98,17 @@ extension StorageTransaction {
     return rows
   }
 
-  /// The `contact_enrichments` rows of these owners' live contacts.
-  public func storedEnrichments(of userIDs: [Int64]) throws -> [StoredEnrichment] {
+  /// The `contact_enrichments` rows of these contacts: one probe of the key per contact, so
+  /// that a night reads the rows of the contacts it checks, not of their owners' whole books.
+  public func storedEnrichments(ofContacts contactIDs: [Int64]) throws -> [StoredEnrichment] {
     var rows: [StoredEnrichment] = []
-    guard !userIDs.isEmpty else { return rows }
+    guard !contactIDs.isEmpty else { return rows }
+    let dialect = sql.dialect
     try sql.forEachRow(
       """
-      SELECT x.contact_id, x.field, x.source, x.value, x.confidence FROM contacts c
-      \(sql.dialect.join(rowsOf: "contact_enrichments", as: "x", whose: "contact_id", equals: "c.id"))
-      WHERE c.user_id IN (\(SQLDialect.list(userIDs.count))) AND c.deleted_at IS NULL
-      """, userIDs.map(SQLValue.integer)
+      SELECT contact_id, field, source, value, confidence FROM contact_enrichments
+      WHERE \(dialect.isIn("contact_id", subquery: dialect.integerSet))
+      """, [SQLDialect.jsonArray(integers: contactIDs)]
     ) { row in
       guard let contact = row.int64(0), let field = row.text(1), let source = row.text(2) else { return }
       rows.append(
