@@ -1,6 +1,8 @@
 import Foundation
+import RinDomain
 import RinJobs
 import RinRuntime
+import RinStorage
 import RinTestSupport
 import Testing
 
@@ -63,6 +65,28 @@ struct PeriodicContactPassTests {
       ) == 0, "no digest left of a deleted contact")
     let full = await Self.night(db, Self.period + 2, full: true)
     #expect(full.changes.tables["circle_suggestions"] == nil, "\(full.changes.tables)")
+  }
+
+  /// A shard without a pass of its own starts from the pass before the shard count changed,
+  /// never from a sibling's: the first shard to run tonight would stand for the others, and
+  /// they would skip tonight's blocks (seen at M: two shards read 20 blocks of a night's 46).
+  @Test(arguments: Backend.available) func aNewShardStartsFromThePassBeforeTheShardsChanged(backend: Backend)
+    throws
+  {
+    let db = try TestDatabase(backend)
+    let (before, tonight) = (UTCInstant(seconds: 1_000), UTCInstant(seconds: 2_000))
+    try db.storage.write { tx in
+      try tx.savePeriodicPass(.init(passedAt: before, startedAt: 10), job: .circlePatterns, scope: "all")
+      try tx.savePeriodicPass(.init(passedAt: tonight, startedAt: 10), job: .circlePatterns, scope: "0/2")
+      try tx.savePeriodicPass(.init(passedAt: 3_000, startedAt: 5), job: .enrichmentFetch, scope: "all")
+    }
+    let state = { (scope: String) in
+      try db.storage.read { try $0.periodicPassState(job: .circlePatterns, scope: scope) }
+    }
+    #expect(try state("1/2") == .init(passedAt: before, startedAt: 10), "not its sibling 0/2's")
+    #expect(try state("0/2") == .init(passedAt: tonight, startedAt: 10), "its own")
+    #expect(try state("2/3") == .init(passedAt: tonight, startedAt: 10), "the latest of another count")
+    #expect(try db.storage.read { try $0.periodicPassState(job: .badgeRecount, scope: "all") } == nil)
   }
 
   /// A database examined by a release without digests: the first period gives every contact a

@@ -52,17 +52,21 @@ public struct DifferingContact: Sendable, Equatable {
 /// sum: the digest of exactly what it saw.
 extension StorageTransaction {
   /// The state of `job`'s pass for `scope`. A scope without one (a new shard count) takes the
-  /// latest pass of any other scope of the job, so that changing the shards neither repeats nor
-  /// skips a night; nil when the job never passed.
+  /// latest pass of the job's scopes under another shard count (`all` among them), so that
+  /// changing the shards neither repeats nor skips a night; nil when the job never passed. A
+  /// sibling shard of the same count is never taken: the first of them to run tonight would
+  /// stand for the others, which would then skip tonight's blocks.
   public func periodicPassState(job: JobName, scope: String) throws -> PeriodicPassState? {
     var own: PeriodicPassState?
     var latest: PeriodicPassState?
+    let siblings = scope.firstIndex(of: "/").map { String(scope[$0...]) }
     try sql.forEachBatchRow(
       "SELECT scope, passed_at, started_at FROM periodic_passes WHERE job = ?", [SQLValue(job)]
     ) { row in
-      guard let passed = row.instant(1), let started = row.instant(2) else { return }
+      guard let other = row.text(0), let passed = row.instant(1), let started = row.instant(2) else { return }
       let state = PeriodicPassState(passedAt: passed, startedAt: started)
-      if row.text(0) == scope { own = state }
+      if other == scope { own = state }
+      if let siblings, other.hasSuffix(siblings) { return }
       if latest.map({ passed > $0.passedAt }) ?? true {
         latest = PeriodicPassState(passedAt: passed, startedAt: min(started, latest?.startedAt ?? started))
       }
