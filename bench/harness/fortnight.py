@@ -601,6 +601,10 @@ def _series_table(s: Series, jobs: list) -> list:
         values = [n.nightly.jobs[j]["cpu"] for n in s.nights if j in n.nightly.jobs]
         if values:
             out.append(f"- {j} CPU: {summary(values)}")
+    for j in jobs:
+        values = [n.nightly.jobs[j]["server_cpu"] for n in s.nights if "server_cpu" in n.nightly.jobs.get(j, {})]
+        if values:
+            out.append(f"- {j} server CPU (cut at its `run finished` line): {summary(values)}")
     out.append(f"- hourly {HOURLY_JOB} wall: {summary([n.hourly.wall for n in s.nights])}")
     out.append(f"- hourly {HOURLY_JOB} CPU: {summary([n.hourly.cpu for n in s.nights])}")
     if pg:

@@ -12,7 +12,8 @@ extension JobContext {
     _ body: (UserBatch, Prepared) throws -> Void
   ) async throws {
     try await forEachUserBatch(
-      window: batchSize, liveAt: liveAt, split: { [$0[...]] }, prepare: { try await prepare(Array($0)) }, body)
+      window: batchSize, liveAt: liveAt, split: { [$0[...]] }, prepare: { try await prepare(Array($0)) }, body
+    )
   }
 
   /// The same walk in windows of up to `window` users, each cut by `split` into batches:

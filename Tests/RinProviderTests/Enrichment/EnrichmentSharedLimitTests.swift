@@ -81,11 +81,18 @@ extension EnrichmentEndToEnd {
       let workers = try await Self.runAtOnce(sharded, config, (0..<4).map { ["--shard", "\($0)/4"] })
       for (status, json) in workers { #expect(status == 0, "\(json)") }
 
-      // Every window of one second holds at most what the rate allows in it, plus the request
-      // at its very start: starts are 60/rpm seconds apart whichever worker sends them.
+      // Starts are 60/rpm seconds apart whichever worker sends them: over the run, the requests
+      // came at the rate (four workers each keeping it on its own would send four times as many).
+      // The stub sees arrivals, not starts: on a loaded machine a request that left late lands
+      // next to the ones after it, so a single second may hold a few more than the rate.
       let arrivals = stub.records.map(\.receivedAt).sorted()
       #expect(arrivals.count >= 20, "enough requests to see a rate: \(arrivals.count)")
-      let allowed = requestsPerMinute / 60 + 1
+      let perSecond = Double(requestsPerMinute) / 60
+      let span = (arrivals.last ?? 0) - (arrivals.first ?? 0)
+      #expect(
+        Double(arrivals.count - 1) <= perSecond * span * 1.1 + 3,
+        "\(arrivals.count) requests in \(span) s at \(perSecond) a second")
+      let allowed = requestsPerMinute / 60 + 4
       let busiest =
         arrivals.indices.map { start in
           arrivals[start...].prefix { $0 < arrivals[start] + 1.0 }.count
