@@ -48,10 +48,15 @@ def parse(argv):
                    help="with --fortnight: skip the two extra nights that measure a sign-up's first night")
     p.add_argument("--pg-sizes", default="S,M",
                    help="with --fortnight: sizes on PostgreSQL (default S,M; empty for none)")
+    p.add_argument("--division", action="store_true",
+                   help="instead of the per-job bench: the steady night once and as N shards (--division-shards) "
+                        "on SQLite at --sizes (default M) and PostgreSQL at --pg-sizes, from the fortnight's "
+                        "cached start; rows read and server CPU summed over the shards (issue 39)")
+    p.add_argument("--division-shards", default="2,4,8", help="with --division: shard counts (default 2,4,8)")
     p.add_argument("--rinjobs", required=True, help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.sizes is None:
-        args.sizes = "M" if args.fortnight else "S,M,L"
+        args.sizes = "M" if args.fortnight or args.division else "S,M,L"
     args.sizes = [s.strip().upper() for s in args.sizes.split(",") if s.strip()]
     args.pg_sizes = [s.strip().upper() for s in args.pg_sizes.split(",") if s.strip()]
     if args.days < 1:
@@ -88,7 +93,7 @@ def facts(path: Path) -> dict:
 def main(argv):
     args = parse(argv)
     repo = Path(__file__).resolve().parents[2]
-    if not args.fortnight:
+    if not args.fortnight and not args.division:
         report.check(_out_path(repo, args.out or "BENCHMARKS.md"))
     rinjobs = Path(args.rinjobs).resolve()
     cache = Cache(repo, rinjobs, args.cache)
@@ -100,6 +105,8 @@ def main(argv):
     nightly = production_nightly_jobs(repo)
     if args.fortnight:
         return _fortnight(args, argv, repo, cache, runner, [j for j in nightly if j in built])
+    if args.division:
+        return _division(args, argv, repo, cache, runner, [j for j in nightly if j in built])
 
     results, size_facts, clustered, sharded = {}, {}, {}, {}
     for name in args.sizes:
@@ -157,6 +164,27 @@ def _fortnight(args, argv, repo, cache, runner, jobs):
     out = _out_path(repo, args.out) if args.out else cache.folder / f"fortnight-{stamp}.md"
     out.write_text(text)
     (cache.folder / f"fortnight-{stamp}.json").write_text(json.dumps(fortnight.raw(series), indent=2) + "\n")
+    print(text)
+    log(f"wrote {out.relative_to(repo) if out.is_relative_to(repo) else out}")
+
+
+def _division(args, argv, repo, cache, runner, jobs):
+    """`--division`: writes its report into the cache (or --out), like the fortnight."""
+    from . import division, fortnight
+
+    counts = [int(n) for n in args.division_shards.split(",") if n.strip()]
+    run = division.Division(fortnight.Fortnight(runner, cache, jobs, 2, log), counts, log)
+    series = [run.sqlite(settings.SIZES[name]) for name in args.sizes]
+    clear_scratch(cache)
+    for name in args.pg_sizes:
+        series.append(run.postgres(settings.SIZES[name]))
+        clear_scratch(cache)
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    command = ("bench/run.sh " + " ".join(_user_args(argv))).strip()
+    text = division.render(series, command, machine.describe(repo))
+    out = _out_path(repo, args.out) if args.out else cache.folder / f"division-{stamp}.md"
+    out.write_text(text)
+    (cache.folder / f"division-{stamp}.json").write_text(division.raw(series))
     print(text)
     log(f"wrote {out.relative_to(repo) if out.is_relative_to(repo) else out}")
 
