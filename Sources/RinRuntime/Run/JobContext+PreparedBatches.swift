@@ -36,7 +36,11 @@ extension JobContext {
       let size = sizer.size
       let window = try storage.read { try $0.userIDs(after: after ?? .min, limit: size, in: selection) }
       guard !window.isEmpty else { break }
-      for ids in try split(window) where !ids.isEmpty {
+      let batches = try split(window)
+      // A window left partly uncovered would never be walked past.
+      precondition(
+        batches.joined().elementsEqual(window), "split must cut the window into consecutive batches")
+      for ids in batches where !ids.isEmpty {
         let prepared = try await prepare(ids)
         try throwIfStopped(afterUser: after)
         try pauseWhileUnhealthy(afterUser: after)
