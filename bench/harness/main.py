@@ -158,14 +158,9 @@ def _fortnight(args, argv, repo, cache, runner, jobs):
     for name in args.pg_sizes:
         series.append(run.postgres(settings.SIZES[name]))
         clear_scratch(cache)
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
-    command = ("bench/run.sh " + " ".join(_user_args(argv))).strip()
-    text = fortnight.render(series, jobs, command, machine.describe(repo))
-    out = _out_path(repo, args.out) if args.out else cache.folder / f"fortnight-{stamp}.md"
-    out.write_text(text)
-    (cache.folder / f"fortnight-{stamp}.json").write_text(json.dumps(fortnight.raw(series), indent=2) + "\n")
-    print(text)
-    log(f"wrote {out.relative_to(repo) if out.is_relative_to(repo) else out}")
+    _write_report(args, argv, repo, cache, "fortnight",
+                  lambda command: fortnight.render(series, jobs, command, machine.describe(repo)),
+                  json.dumps(fortnight.raw(series), indent=2) + "\n")
 
 
 def _division(args, argv, repo, cache, runner, jobs):
@@ -179,12 +174,18 @@ def _division(args, argv, repo, cache, runner, jobs):
     for name in args.pg_sizes:
         series.append(run.postgres(settings.SIZES[name]))
         clear_scratch(cache)
+    _write_report(args, argv, repo, cache, "division",
+                  lambda command: division.render(series, command, machine.describe(repo)), division.raw(series))
+
+
+def _write_report(args, argv, repo, cache, kind, render, raw_json):
+    """A report of its own: `--out`, else CACHE/KIND-TIME.md, with the raw numbers beside it in
+    CACHE/KIND-TIME.json; printed too."""
     stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
-    command = ("bench/run.sh " + " ".join(_user_args(argv))).strip()
-    text = division.render(series, command, machine.describe(repo))
-    out = _out_path(repo, args.out) if args.out else cache.folder / f"division-{stamp}.md"
+    text = render(("bench/run.sh " + " ".join(_user_args(argv))).strip())
+    out = _out_path(repo, args.out) if args.out else cache.folder / f"{kind}-{stamp}.md"
     out.write_text(text)
-    (cache.folder / f"division-{stamp}.json").write_text(division.raw(series))
+    (cache.folder / f"{kind}-{stamp}.json").write_text(raw_json)
     print(text)
     log(f"wrote {out.relative_to(repo) if out.is_relative_to(repo) else out}")
 
