@@ -17,7 +17,7 @@ import time
 from . import settings
 from .cache import remove_database
 from .changes import day_of_changes
-from .fortnight import PG_DB, Fortnight, change_at, iso, measure_pipeline, night_now, sign_ups_a_day, write_config
+from .fortnight import PG_DB, Fortnight, change_at, sign_ups_a_day
 from .measure import run_checked
 
 DEFAULT_SHARD_COUNTS = (2, 4, 8)
@@ -35,14 +35,7 @@ class Division:
         self.cache = fortnight.cache
 
     def _night(self, storage: str, day: int, shard, postmaster):
-        def go(provider_url):
-            config = write_config(self.cache.scratch, storage, provider_url=provider_url,
-                                  nightly_jobs=self.fortnight.jobs)
-            argv = [self.fortnight.rinjobs, "pipeline", "run", settings.NIGHTLY, "--config", str(config),
-                    "--now", iso(night_now(day)), "--json"] + (["--shard", shard] if shard else [])
-            return measure_pipeline(argv, self.cache.scratch, self.runner.env, self.fortnight.timeout, postmaster)
-
-        return Fortnight._with_server(postmaster, lambda: self.runner._with_provider(settings.NIGHTLY, go))
+        return self.fortnight._nightly(storage, day, postmaster, shard=shard)
 
     def _changes(self, storage: str, day: int, apply):
         apply(day_of_changes(self.cache.repo, day, change_at(day), new_accounts=False))

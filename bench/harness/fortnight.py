@@ -239,7 +239,7 @@ class Fortnight:
         self.rinjobs = str(runner.rinjobs)
         self.timeout = runner.timeout
 
-    def _nightly(self, storage: str, day: int, postmaster=None, cluster=None) -> Run:
+    def _nightly(self, storage: str, day: int, postmaster=None, cluster=None, shard=None) -> Run:
         # The first night looks up every key (enrichment-fetch's backfill): at M on PostgreSQL
         # it can take longer than a measured night is allowed.
         timeout = self.timeout * (FIRST_NIGHT_TIMEOUT_FACTOR if day == 0 else 1)
@@ -248,7 +248,7 @@ class Fortnight:
             config = write_config(self.cache.scratch, storage, provider_url=url, nightly_jobs=self.jobs,
                                   full_every=self.full_every)
             argv = [self.rinjobs, "pipeline", "run", settings.NIGHTLY, "--config", str(config),
-                    "--now", iso(night_now(day)), "--json"]
+                    "--now", iso(night_now(day)), "--json"] + (["--shard", shard] if shard else [])
             return measure_pipeline(argv, self.cache.scratch, self.runner.env, timeout, postmaster)
 
         if cluster:
