@@ -77,7 +77,7 @@ class Cluster:
         if "pg_stat_kcache" in self.profile:
             self.sql(f"SELECT {PROFILE_SCHEMA}.pg_stat_kcache_reset()", db=db)
 
-    def top_statements(self, db, limit=25) -> dict:
+    def top_statements(self, db, limit=int(os.environ.get("RIN_BENCH_TOP_STATEMENTS", "25"))) -> dict:
         """The statements run in `db` since the last reset, the `limit` with the most execution
         time: calls, rows, total_exec_time and total_plan_time (ms) and, with pg_stat_kcache,
         the CPU (ms, user + system) of their execution (`cpu`) and planning (`plan_cpu`); and

@@ -10,11 +10,43 @@ import RinStorage
 /// by). Such a difference is a change the services did not stamp: every stamped one sends its
 /// owner to an examination anyway, which stores the digest of what it read
 /// (`ContactDigests.toStore`).
+///
+/// The two jobs' digests share most of their terms (numbers and addresses), so the first of
+/// them to run on a night passes for both when the other's pass stands where its own does (same
+/// scope, same last pass, same `full_every`): each block is read once a night, not twice. The
+/// other job then finds its blocks passed and goes straight to its batches, where the owners
+/// left for it wait (docs/JOBS.md "The periodic pass").
 enum PeriodicContactPass {
   /// Blocks read per transaction: a transaction stays short whatever the night's share.
   static let blocksPerTransaction: Int64 = 8
 
-  /// Runs the pass for `context`'s scope with the period `fullEvery`.
+  /// The jobs that keep digests for the pass, and their period in `config`.
+  static func period(of job: JobName, in config: RinConfig) -> Duration? {
+    switch job {
+    case .circlePatterns: config.jobs.circlePatterns.fullEvery
+    case .enrichmentFetch: config.jobs.enrichmentFetch.fullEvery
+    default: nil
+    }
+  }
+
+  /// One job's part in tonight's pass.
+  private struct JobPass {
+    var job: JobName
+    var state: PeriodicPassState
+    /// A database that kept its owners' examinations from before the pass has no digests: for
+    /// the first period a contact without one is given one instead of sending its owner to an
+    /// examination (which would be every owner, every night of that period).
+    var baseline: Bool
+
+    init(job: JobName, state: PeriodicPassState, fullEvery: Duration) {
+      self.job = job
+      self.state = state
+      baseline = state.passedAt < state.startedAt.advanced(by: fullEvery.wholeSeconds)
+    }
+  }
+
+  /// Runs the pass for `context`'s scope with the period `fullEvery`, and for the other job
+  /// whose pass stands where this one does.
   static func run(fullEvery: Duration, context: JobContext) throws {
     let selection = context.userSelection
     // `--user` runs examine their owners by their stamps; the pass belongs to whole runs.
@@ -28,37 +60,65 @@ enum PeriodicContactPass {
       try context.write { try $0.savePeriodicPass(state, job: job, scope: scope) }
       return
     }
+    let passes =
+      try [JobPass(job: job, state: state, fullEvery: fullEvery)]
+      + context.read { tx in
+        try partners(
+          of: job, state: state, fullEvery: fullEvery, scope: scope, config: context.config, tx: tx)
+      }
+    let jobs = passes.map(\.job)
+    if passes.count > 1 {
+      context.logger.info(
+        "periodic pass: passing for \(jobs.dropFirst().map(\.rawValue).joined(separator: ", ")) too (same scope, last pass and full_every)"
+      )
+    }
     let maxContactID = try context.read { try $0.maxContactID() }
     let ranges = PeriodicPass.rangesDue(
       maxContactID: maxContactID, passedAt: state.passedAt, now: now, period: fullEvery,
       shard: selection.shard.map { ($0.index, $0.count) })
-    // A database that kept its owners' examinations from before the pass has no digests: for
-    // the first period a contact without one is given one instead of sending its owner to an
-    // examination (which would be every owner, every night of that period). A run whose
-    // blocks include some read for the first time counts as the first period's.
-    let baseline = state.passedAt < state.startedAt.advanced(by: fullEvery.wholeSeconds)
     var tally = Tally()
     for range in ranges.flatMap(Self.transactions) {
       // Stopped: the pass is not recorded, so the next run reads these blocks again.
-      guard !context.isStopRequested else { return tally.report(to: context) }
+      guard !context.isStopRequested else { return tally.report(to: context, jobs: jobs) }
       try context.write { tx in
-        let (contacts, differing) = try tx.contactsDifferingFromDigests(job: job, ids: range)
-        let first = baseline ? differing.filter { !$0.hadDigest } : []
-        let changed = Set(differing.filter { !baseline || $0.hadDigest }.map(\.userID))
-        try tx.putContactDigests(
-          job: job, first.map { ContactDigest(contactID: $0.contactID, userID: $0.userID, digest: $0.digest) }
-        )
+        let passed = try tx.contactsDifferingFromDigests(jobs: jobs, ids: range)
         // A contact deleted outright (not by the contract) leaves its digest: its owner too.
-        let owners = changed.union(try tx.forgetDigestsOfRemovedContacts(job: job, ids: range))
-        try tx.queueOwnersFoundByPass(job: job, owners)
-        tally.add(contacts: contacts, differing: differing.count - first.count, owners: owners.count)
+        let removed = try tx.forgetDigestsOfRemovedContacts(jobs: jobs, ids: range)
+        tally.contacts += passed.contacts
+        for pass in passes {
+          let differing = passed.differing[pass.job] ?? []
+          let first = pass.baseline ? differing.filter { !$0.hadDigest } : []
+          let changed = Set(differing.filter { !pass.baseline || $0.hadDigest }.map(\.userID))
+          try tx.putContactDigests(job: pass.job, first.map(\.digest))
+          let owners = changed.union(removed[pass.job] ?? [])
+          try tx.queueOwnersFoundByPass(job: pass.job, owners)
+          tally.add(pass.job, differing: differing.count - first.count, owners: owners.count)
+        }
       }
     }
-    try context.write {
-      try $0.savePeriodicPass(
-        PeriodicPassState(passedAt: now, startedAt: state.startedAt), job: job, scope: scope)
+    try context.write { tx in
+      for pass in passes {
+        try tx.savePeriodicPass(
+          PeriodicPassState(passedAt: now, startedAt: pass.state.startedAt), job: pass.job, scope: scope)
+      }
     }
-    tally.report(to: context)
+    tally.report(to: context, jobs: jobs)
+  }
+
+  /// The other jobs whose pass for `scope` was last at the same instant as `job`'s, with the
+  /// same period: tonight's blocks are the same for them. A job that never passed starts its
+  /// own clock when it first runs.
+  private static func partners(
+    of job: JobName, state: PeriodicPassState, fullEvery: Duration, scope: String, config: RinConfig,
+    tx: StorageTransaction
+  ) throws -> [JobPass] {
+    try JobName.allCases.compactMap { other in
+      guard other != job, let period = period(of: other, in: config),
+        period.wholeSeconds == fullEvery.wholeSeconds,
+        let theirs = try tx.periodicPassState(job: other, scope: scope), theirs.passedAt == state.passedAt
+      else { return nil }
+      return JobPass(job: other, state: theirs, fullEvery: period)
+    }
   }
 
   /// `range` cut into pieces of at most `blocksPerTransaction` blocks.
@@ -71,19 +131,23 @@ enum PeriodicContactPass {
 
   private struct Tally {
     var contacts = 0
-    var differing = 0
-    var owners = 0
+    var differing: [JobName: Int] = [:]
+    var owners: [JobName: Int] = [:]
 
-    mutating func add(contacts: Int, differing: Int, owners: Int) {
-      self.contacts += contacts
-      self.differing += differing
-      self.owners += owners
+    mutating func add(_ job: JobName, differing: Int, owners: Int) {
+      self.differing[job, default: 0] += differing
+      self.owners[job, default: 0] += owners
     }
 
-    func report(to context: JobContext) {
+    /// The run's own job under the plain names; another job it passed for under names that
+    /// say which (that job's own run then passes nothing).
+    func report(to context: JobContext, jobs: [JobName]) {
       context.addRead("contacts passed", contacts)
-      context.addRead("contacts passed that differ from their digest", differing)
-      context.addRead("users found by the pass", owners)
+      for job in jobs {
+        let suffix = job == context.job ? "" : " for \(job.rawValue)"
+        context.addRead("contacts passed that differ from their digest\(suffix)", differing[job] ?? 0)
+        context.addRead("users found by the pass\(suffix)", owners[job] ?? 0)
+      }
     }
   }
 }

@@ -48,7 +48,7 @@ final class PostgresBackend: StorageBackend {
           name: step.name,
           statements: concurrent
             ? PostgresSchema.concurrentStatements(step)
-            : Migrations.Step(name: step.name, sql: PostgresSchema.ddl(step.sql)).statements,
+            : Migrations.Step(name: step.name, sql: PostgresSchema.ddl(step)).statements,
           isServiceIndex: step.kind == .serviceIndex)
       }
     }

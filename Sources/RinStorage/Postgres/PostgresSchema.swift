@@ -29,6 +29,9 @@ enum PostgresSchema {
       .replacingOccurrences(of: ") WITHOUT ROWID;", with: ");")
   }
 
+  /// A step's DDL on PostgreSQL: its own where it has one, otherwise SQLite's translated.
+  static func ddl(_ step: Migrations.Step) -> String { step.postgres ?? ddl(step.sql) }
+
   /// Applies the pending steps. Schema steps run in one transaction under an advisory lock, so
   /// that workers starting together migrate once. An index on a services' table
   /// (`Step.Kind.serviceIndex`) is built in that transaction only on a new database (no rows
@@ -53,7 +56,7 @@ enum PostgresSchema {
           deferred.append(step)
           continue
         }
-        try connection.simple(ddl(step.sql))
+        try connection.simple(ddl(step))
         try record(step, connection)
       }
       try connection.simple("COMMIT")
@@ -92,7 +95,7 @@ enum PostgresSchema {
 
   /// The statements `rinjobs migrate` runs for `step` on a database in use.
   static func concurrentStatements(_ step: Migrations.Step) -> [String] {
-    Migrations.Step(name: step.name, sql: ddl(step.sql)).statements.map { statement in
+    Migrations.Step(name: step.name, sql: ddl(step)).statements.map { statement in
       if statement.hasPrefix("CREATE INDEX ") {
         return "CREATE INDEX CONCURRENTLY IF NOT EXISTS " + statement.dropFirst("CREATE INDEX ".count)
       }

@@ -16,13 +16,18 @@ enum Migrations {
     }
 
     let name: String
+    /// SQLite's DDL; PostgreSQL's is derived from it (`PostgresSchema.ddl`) unless `postgres`
+    /// says otherwise.
     let sql: String
     var kind = Kind.schema
+    /// PostgreSQL's own DDL, for a step that only one backend needs in this form.
+    var postgres: String? = nil
 
-    /// The step's statements, one per `;`-terminated line group (our DDL has no `;` inside one).
+    /// The step's statements, one per `;`-terminated line group (our DDL has no `;` inside one);
+    /// a group of comments alone is none.
     var statements: [String] {
       sql.split(separator: ";").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter {
-        !$0.isEmpty
+        $0.split(separator: "\n").contains { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("--") }
       }
     }
   }
@@ -127,5 +132,8 @@ enum Migrations {
     Step(
       name: "keep the stamped part of each owner's fingerprint",
       sql: RuntimeSchema.ownerExaminationStampedRows),
+    Step(
+      name: "cover each contact's digest and owner in the key of the digests",
+      sql: RuntimeSchema.contactDigestsCovered, postgres: RuntimeSchema.contactDigestsCoveredOnPostgres),
   ]
 }

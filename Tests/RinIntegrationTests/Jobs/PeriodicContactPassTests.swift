@@ -67,6 +67,52 @@ struct PeriodicContactPassTests {
     #expect(full.changes.tables["circle_suggestions"] == nil, "\(full.changes.tables)")
   }
 
+  /// enrichment-fetch, run first each night, passes for circle-patterns too when their periods
+  /// agree: circle-patterns reads no block itself, yet the owners the pass found for it are
+  /// examined that night and their unstamped edits corrected; a full pass then writes nothing.
+  /// With another period, circle-patterns passes on its own.
+  @Test(arguments: Backend.available) func theFirstJobOfTheNightPassesForBoth(backend: Backend) async throws {
+    let db = try TestDatabase(backend, seedUsers: 48, seed: 29)
+    var config = Self.config(db)
+    config.jobs.enrichmentFetch.fullEvery = config.jobs.circlePatterns.fullEvery
+    func night(_ night: Int64, _ config: RinConfig) async -> (enrichment: RunSummary, circles: RunSummary) {
+      let options = TestClock.options(now: TestClock.now + night * Self.day)
+      let enrichment = await db.run(EnrichmentFetchJob(), options, config: config)
+      let circles = await db.run(CirclePatternsJob(), options, config: config)
+      #expect(enrichment.status == .succeeded, "\(enrichment.error ?? "")")
+      #expect(circles.status == .succeeded, "\(circles.error ?? "")")
+      return (enrichment, circles)
+    }
+    _ = await night(0, config)
+    _ = await night(1, config)
+    try UnstampedCorrectionTests.editWithoutStamps(db)
+    let contacts = try db.int("SELECT count(*) FROM contacts")
+    var (passed, foundForCircles, corrections) = (0, 0, 0)
+    for n in Int64(2)...(Self.period + 1) {
+      let (enrichment, circles) = await night(n, config)
+      passed += enrichment.counts.read["contacts passed"] ?? 0
+      foundForCircles += enrichment.counts.read["users found by the pass for circle-patterns"] ?? 0
+      #expect(
+        circles.counts.read["contacts passed"] == nil, "passed by enrichment-fetch: \(circles.counts.read)")
+      corrections += circles.counts.unstampedCorrections ?? 0
+    }
+    #expect(passed == contacts, "enrichment-fetch read every contact once over the period")
+    #expect(foundForCircles > 0)
+    #expect(corrections > 0, "circle-patterns examined the owners found for it")
+    #expect(try db.int("SELECT count(*) FROM periodic_pass_owners") == 0, "every owner found was examined")
+    let full = await db.run(
+      CirclePatternsJob(), TestClock.options(now: TestClock.now + (Self.period + 2) * Self.day, full: true),
+      config: config)
+    #expect(full.changes.tables["circle_suggestions"] == nil, "\(full.changes.tables)")
+
+    config.jobs.enrichmentFetch.fullEvery = .seconds(2 * Self.period * Self.day)
+    var circlesPassed = 0
+    for n in (Self.period + 3)...(2 * Self.period + 3) {
+      circlesPassed += await night(n, config).circles.counts.read["contacts passed"] ?? 0
+    }
+    #expect(circlesPassed > 0, "with another period, circle-patterns passes on its own")
+  }
+
   /// A shard without a pass of its own starts from the pass before the shard count changed,
   /// never from a sibling's: the first shard to run tonight would stand for the others, and
   /// they would skip tonight's blocks (seen at M: two shards read 20 blocks of a night's 46).

@@ -27,19 +27,27 @@ public struct ContactDigest: Sendable, Equatable {
   }
 }
 
-/// One contact of a block whose digest differs from the one stored (or has none).
+/// One contact of a block whose digest for a job differs from the one stored (or has none).
 public struct DifferingContact: Sendable, Equatable {
-  public var contactID: Int64
-  public var userID: Int64
-  public var digest: Int64
+  /// The contact, its owner, and its digest as computed tonight.
+  public var digest: ContactDigest
   public var hadDigest: Bool
 
-  public init(contactID: Int64, userID: Int64, digest: Int64, hadDigest: Bool) {
-    self.contactID = contactID
-    self.userID = userID
+  public var contactID: Int64 { digest.contactID }
+  public var userID: Int64 { digest.userID }
+
+  public init(_ digest: ContactDigest, hadDigest: Bool) {
     self.digest = digest
     self.hadDigest = hadDigest
   }
+}
+
+/// What the pass read of one block range for the jobs it passed for.
+public struct PassedRange: Sendable, Equatable {
+  /// The contacts the range holds, live or not.
+  public var contacts: Int
+  /// Per job, the live contacts whose digest differs from the one stored for it.
+  public var differing: [JobName: [DifferingContact]]
 }
 
 /// The periodic pass on the server (issue 39). A live contact's digest for a job is the sum of
@@ -87,41 +95,59 @@ extension StorageTransaction {
     try sql.fetchInt("SELECT max(id) FROM contacts") ?? -1
   }
 
-  /// The contacts with ids in `ids` whose digest differs from the one stored for `job`, with
-  /// how many contacts the block holds. Three range reads (contacts, numbers, addresses) and a
-  /// range of the stored digests, joined on the server.
-  public func contactsDifferingFromDigests(job: JobName, ids: Range<Int64>) throws -> (
-    contacts: Int, differing: [DifferingContact]
-  ) {
+  /// The contacts with ids in `ids` whose digest for each of `jobs` differs from the one stored
+  /// for it, with how many contacts the range holds. The jobs' digests share their numbers' and
+  /// addresses' terms: one read of each table serves every job (`PeriodicContactPass` passes for
+  /// circle-patterns and enrichment-fetch together). Range reads of contacts, numbers, addresses
+  /// and of each job's stored digests, joined on the server.
+  public func contactsDifferingFromDigests(jobs: [JobName], ids: Range<Int64>) throws -> PassedRange {
+    precondition(!jobs.isEmpty)
     let dialect = sql.dialect
     let bounds: [SQLValue] = [.integer(ids.lowerBound), .integer(ids.upperBound)]
     let contacts = try sql.fetchInt("SELECT count(*) FROM contacts WHERE id >= ? AND id < ?", bounds) ?? 0
-    var differing: [DifferingContact] = []
+    let numbered = jobs.enumerated()
+    let columns = numbered.map { i, job in
+      "\(dialect.contactTerm(of: job, "c")) + coalesce(p.h, 0) + coalesce(e.h, 0) AS d\(i), k\(i).digest AS s\(i)"
+    }
     // Every table is read by the same id range (the stored digests too: joined by contact
     // alone, PostgreSQL hashed the whole table). Contacts of deleted users are left out: no
-    // batch examines them. `OFFSET 0` keeps the digest computed once per contact.
+    // batch examines them. Their owner is looked up per differing contact (a subquery, not
+    // `EXISTS`, which PostgreSQL made a hash join over every user, once per block). `OFFSET 0`
+    // keeps the digests computed once per contact.
+    let storedJoins = numbered.map { i, _ in
+      """
+      LEFT JOIN (SELECT contact_id, digest FROM contact_digests
+          WHERE job = ? AND contact_id >= ? AND contact_id < ?) k\(i) ON k\(i).contact_id = c.id
+      """
+    }
+    let differs = numbered.map { i, _ in "x.s\(i) IS NULL OR x.s\(i) <> x.d\(i)" }
+    var differing: [JobName: [DifferingContact]] = [:]
     try sql.forEachBatchRow(
       """
-      SELECT x.id, x.user_id, x.digest, x.stored FROM (
-        SELECT c.id, c.user_id, \(dialect.contactTerm(of: job, "c")) + coalesce(p.h, 0) + coalesce(e.h, 0) AS digest,
-          d.digest AS stored
+      SELECT x.id, x.user_id, \(numbered.map { i, _ in "x.d\(i), x.s\(i)" }.joined(separator: ", ")) FROM (
+        SELECT c.id, c.user_id, \(columns.joined(separator: ", "))
         FROM contacts c
         LEFT JOIN (SELECT contact_id, sum(\(dialect.phoneTerm("p"))) AS h FROM contact_phones p
           WHERE contact_id >= ? AND contact_id < ? GROUP BY contact_id) p ON p.contact_id = c.id
         LEFT JOIN (SELECT contact_id, sum(\(dialect.emailTerm("e"))) AS h FROM contact_emails e
           WHERE contact_id >= ? AND contact_id < ? GROUP BY contact_id) e ON e.contact_id = c.id
-        LEFT JOIN (SELECT contact_id, digest FROM contact_digests
-          WHERE job = ? AND contact_id >= ? AND contact_id < ?) d ON d.contact_id = c.id
+        \(storedJoins.joined(separator: "\n    "))
         WHERE c.id >= ? AND c.id < ? AND c.deleted_at IS NULL\(dialect.evaluatedOnce)) x
-      WHERE (x.stored IS NULL OR x.stored <> x.digest)
-        AND EXISTS (SELECT 1 FROM users u WHERE u.id = x.user_id AND u.deleted_at IS NULL)
-      """, bounds + bounds + [SQLValue(job)] + bounds + bounds
+      WHERE (\(differs.joined(separator: " OR ")))
+        AND coalesce((SELECT u.deleted_at IS NULL FROM users u WHERE u.id = x.user_id), false)
+      """, bounds + bounds + jobs.flatMap { [SQLValue($0)] + bounds } + bounds
     ) { row in
-      guard let id = row.int64(0), let user = row.int64(1), let digest = row.int64(2) else { return }
-      differing.append(
-        DifferingContact(contactID: id, userID: user, digest: digest, hadDigest: row.int64(3) != nil))
+      guard let id = row.int64(0), let user = row.int64(1) else { return }
+      for (i, job) in numbered {
+        guard let digest = row.int64(2 + 2 * i) else { continue }
+        let stored = row.int64(3 + 2 * i)
+        guard stored != digest else { continue }
+        differing[job, default: []].append(
+          DifferingContact(
+            ContactDigest(contactID: id, userID: user, digest: digest), hadDigest: stored != nil))
+      }
     }
-    return (Int(contacts), differing)
+    return PassedRange(contacts: Int(contacts), differing: differing)
   }
 
   /// Stores contacts' digests for `job`: those an examination read (`ContactValueRow.digestTerm`,
@@ -137,29 +163,40 @@ extension StorageTransaction {
     head: "INSERT INTO contact_digests (job, contact_id, user_id, digest) VALUES", columns: 4,
     tail: "ON CONFLICT (job, contact_id) DO UPDATE SET user_id = excluded.user_id, digest = excluded.digest")
 
-  /// Drops the stored digests of contacts in `ids` that are deleted (the pass reads live
-  /// contacts only) or no longer exist; returns the owners of those deleted outright, whose
-  /// examination has not seen it (a contact goes softly, with `deleted_at`, by the contract).
-  public func forgetDigestsOfRemovedContacts(job: JobName, ids: Range<Int64>) throws -> Set<Int64> {
-    let key: [SQLValue] = [SQLValue(job), .integer(ids.lowerBound), .integer(ids.upperBound)]
-    var owners = Set<Int64>()
+  /// Drops the stored digests, for each of `jobs`, of contacts in `ids` that are deleted (the
+  /// pass reads live contacts only) or no longer exist; returns per job the owners of those
+  /// deleted outright, whose examination has not seen it (a contact goes softly, with
+  /// `deleted_at`, by the contract). On most nights there are none: they are looked for with a
+  /// read (on PostgreSQL an index-only range scan of the digests, where a `DELETE` would visit
+  /// every row), and deleted by key when found.
+  public func forgetDigestsOfRemovedContacts(jobs: [JobName], ids: Range<Int64>) throws
+    -> [JobName: Set<Int64>]
+  {
+    let bounds: [SQLValue] = [.integer(ids.lowerBound), .integer(ids.upperBound)]
+    var removed: [(job: JobName, contactID: Int64, userID: Int64, outright: Bool)] = []
     try sql.forEachBatchRow(
       """
-      DELETE FROM contact_digests WHERE job = ? AND contact_id >= ? AND contact_id < ?
-        AND NOT EXISTS (
-          SELECT 1 FROM contacts c WHERE c.id = contact_digests.contact_id AND c.id >= ? AND c.id < ?)
-      RETURNING user_id
-      """, key + key.dropFirst()
+      SELECT d.job, d.contact_id, d.user_id, c.id IS NULL FROM contact_digests d
+        LEFT JOIN contacts c ON c.id = d.contact_id AND c.id >= ? AND c.id < ?
+      WHERE d.job IN (\(SQLDialect.list(jobs.count))) AND d.contact_id >= ? AND d.contact_id < ?
+        AND (c.id IS NULL OR c.deleted_at IS NOT NULL)
+      """, bounds + jobs.map { SQLValue($0) } + bounds
     ) { row in
-      if let user = row.int64(0) { owners.insert(user) }
+      guard let name = row.text(0), let job = JobName(rawValue: name), let contact = row.int64(1),
+        let user = row.int64(2)
+      else { return }
+      removed.append((job, contact, user, row.int64(3) == 1))
     }
-    try sql.execute(
-      """
-      DELETE FROM contact_digests WHERE job = ? AND contact_id >= ? AND contact_id < ?
-        AND EXISTS (
-          SELECT 1 FROM contacts c
-          WHERE c.id = contact_digests.contact_id AND c.id >= ? AND c.id < ? AND c.deleted_at IS NOT NULL)
-      """, key + key.dropFirst())
+    var owners: [JobName: Set<Int64>] = [:]
+    for (job, digests) in Dictionary(grouping: removed, by: \.job) {
+      try sql.execute(
+        """
+        DELETE FROM contact_digests WHERE job = ? AND contact_id >= ? AND contact_id < ?
+          AND \(sql.dialect.isIn("contact_id", subquery: sql.dialect.integerSet))
+        """, [SQLValue(job)] + bounds + [SQLDialect.jsonArray(integers: digests.map(\.contactID))])
+      let outright = digests.filter(\.outright).map(\.userID)
+      if !outright.isEmpty { owners[job] = Set(outright) }
+    }
     return owners
   }
 
