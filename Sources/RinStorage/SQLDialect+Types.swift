@@ -36,6 +36,14 @@ extension SQLDialect {
       : "JOIN \(table) \(alias) ON \(match)"
   }
 
+  /// `join`, keeping the outer rows without a match (their `alias` columns null).
+  func leftJoin(rowsOf table: String, as alias: String, whose key: String, equals outer: String) -> String {
+    let match = "\(alias).\(key) = \(outer)"
+    return isPostgres
+      ? "LEFT JOIN LATERAL (SELECT * FROM \(table) \(alias) WHERE \(match) OFFSET 0) \(alias) ON true"
+      : "LEFT JOIN \(table) \(alias) ON \(match)"
+  }
+
   /// A statement that holds a lock named by its one text argument until the transaction ends,
   /// or nil when a write transaction already excludes every other writer (SQLite's `BEGIN
   /// IMMEDIATE`). PostgreSQL lets writers run side by side, so a read-then-write decision (who

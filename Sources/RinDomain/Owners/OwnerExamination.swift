@@ -8,13 +8,19 @@ public struct StoredOwnerExamination: Sendable, Equatable {
   public var dueAt: UTCInstant?
   /// `OwnerStamps.stampedRows` as the examination found them; nil in rows kept before it was.
   public var stampedRows: Int64?
+  /// `OwnerStamps.regionDigest` of the owner's region as the examination read it; nil where a
+  /// job does not keep it (circle-patterns) and in rows kept before it was.
+  public var regionDigest: Int64?
 
-  public init(fingerprint: Int64, examinedAt: UTCInstant, dueAt: UTCInstant? = nil, stampedRows: Int64? = nil)
-  {
+  public init(
+    fingerprint: Int64, examinedAt: UTCInstant, dueAt: UTCInstant? = nil, stampedRows: Int64? = nil,
+    regionDigest: Int64? = nil
+  ) {
     self.fingerprint = fingerprint
     self.examinedAt = examinedAt
     self.dueAt = dueAt
     self.stampedRows = stampedRows
+    self.regionDigest = regionDigest
   }
 }
 

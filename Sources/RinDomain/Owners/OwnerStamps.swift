@@ -60,6 +60,14 @@ public struct OwnerStamps: Sendable, Equatable {
     return Int64(bitPattern: hash.value)
   }
 
+  /// The owner's region as an examination read it (`StoredOwnerExamination.regionDigest`):
+  /// enrichment-fetch's contact checks depend on it.
+  public static func regionDigest(_ region: String?) -> Int64 {
+    var hash = FNV1a()
+    hash.add(region)
+    return Int64(bitPattern: hash.value)
+  }
+
   /// A digest of everything besides an owner's rows that a job's results depend on (thresholds,
   /// lists, libraries' data): a change of any of these makes every owner's fingerprint differ.
   public static func settingsDigest(_ parts: [String]) -> Int64 {

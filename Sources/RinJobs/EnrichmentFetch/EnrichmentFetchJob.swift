@@ -101,14 +101,30 @@ public struct EnrichmentFetchJob: Job {
   private func prepare(
     _ owners: EnrichmentOwners, recheck: RecheckRule, forProvider: Bool, context: JobContext
   ) async throws -> PreparedBatch {
-    let (rows, checks) =
+    let (rows, live, reads): ([EnrichmentContactRow], [LiveContactCheck], BookReads) =
       owners.examined.isEmpty
-      ? ([], [:])
-      : try context.read {
-        (try $0.enrichmentContacts(of: owners.examined), try $0.enrichmentChecks(of: owners.examined))
+      ? ([], [], BookReads())
+      : try context.read { tx in
+        let live = try tx.enrichmentChecks(of: owners.examined)
+        let reads = BookReads.plan(owners, live: live, recheck: recheck)
+        var rows = try tx.enrichmentContacts(of: reads.whole)
+        if !reads.inPart.isEmpty {
+          // A contact read both ways (stamped, and its check cannot tell) is kept once.
+          var seen = Set(rows.map(\.id))
+          for row in try tx.enrichmentContacts(of: reads.inPart, stampedAfter: reads.stampedAfter)
+            + tx.enrichmentContacts(ids: reads.contacts)
+          where seen.insert(row.id).inserted {
+            rows.append(row)
+          }
+          rows.sort { $0.id < $1.id }
+        }
+        return (rows, live, reads)
       }
+    var checks: [Int64: EnrichmentCheck] = [:]
+    for contact in live { checks[contact.contactID] = contact.check }
     var prepared = await PreparedBatch.make(
       rows, checks: checks, recheck: recheck, normalizer: normalizer, forProvider: forProvider)
+    prepared.addUnchangedByCheck(reads.unread(live, read: rows.map(\.id)))
     prepared.owners = owners
     prepared.digests = owners.digestsToStore(rows)
     // An examined owner without numbers has no buckets: stored as such, not left as before.
@@ -127,6 +143,7 @@ public struct EnrichmentFetchJob: Job {
       batch.counts.addRead("users examined (\(reason.rawValue))", count)
     }
     batch.counts.addRead("users unchanged", prepared.owners.unchanged)
+    batch.counts.addRead("contacts left to their checks (not read)", prepared.leftToChecks)
     batch.counts.addUnstampedCorrections(0)
     guard !prepared.owners.examined.isEmpty else { return }
     let applied = try applier.apply(batch, prepared)

@@ -20,6 +20,11 @@ struct EnrichmentOwners: Sendable {
   var periodic: Set<Int64> = []
   /// The batch's owners the periodic pass found (all examined), to forget once written.
   var foundByPass: Set<Int64> = []
+  /// The examined owners whose contacts' checks can tell which contacts changed, so that
+  /// their books may be read in part (`BookReads`): examined as `changed`, with the region of
+  /// their last examination (every contact's check depends on it), nothing due and nothing found
+  /// by the pass.
+  var readableInPart: Set<Int64> = []
   /// Why each examined owner is examined, and when it was last.
   var reasonOf: [Int64: OwnerExamination] = [:]
   var lastExaminedAt: [Int64: UTCInstant] = [:]
@@ -55,6 +60,12 @@ struct EnrichmentOwners: Sendable {
       owners.stampedRows[user] = stampedRows
       owners.reasons[reason, default: 0] += 1
       if reason == .periodic { owners.periodic.insert(user) }
+      if reason == .changed, !found.contains(user), let before = stored[user],
+        before.regionDigest == OwnerStamps.regionDigest(owner.region),
+        before.dueAt.map({ $0 > context.now }) ?? true
+      {
+        owners.readableInPart.insert(user)
+      }
       owners.reasonOf[user] = reason
       owners.lastExaminedAt[user] = stored[user]?.examinedAt
     }
@@ -92,6 +103,7 @@ struct EnrichmentOwners: Sendable {
       if let reason = reasonOf[user] { owners.reasons[reason, default: 0] += 1 }
     }
     owners.periodic = periodic.intersection(batch)
+    owners.readableInPart = readableInPart.intersection(batch)
     owners.foundByPass = foundByPass.intersection(batch)
     owners.unchanged = ids.count - owners.examined.count
     return owners
@@ -111,7 +123,7 @@ struct EnrichmentOwners: Sendable {
         user,
         StoredOwnerExamination(
           fingerprint: owner.fingerprint(stampedRows, settings: recheck.settingsDigest), examinedAt: now,
-          dueAt: dueAt[user], stampedRows: stampedRows)
+          dueAt: dueAt[user], stampedRows: stampedRows, regionDigest: OwnerStamps.regionDigest(owner.region))
       )
     }
   }

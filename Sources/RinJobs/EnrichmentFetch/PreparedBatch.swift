@@ -24,6 +24,8 @@ struct PreparedBatch: Sendable {
   var contacts: [Contact]
   /// Contacts left alone: nothing they depend on changed since their last check.
   var unchanged: Int
+  /// Of those, the ones not read at all: known by their checks (`BookReads`).
+  var leftToChecks = 0
   /// Each key the provider could be asked about, once.
   var providerLookups: [String: ProviderLookup]
   /// The owners examined (`EnrichmentOwners`): the contacts above are theirs.
@@ -99,6 +101,20 @@ struct PreparedBatch: Sendable {
     return PreparedBatch(
       contacts: contacts, unchanged: unchanged, providerLookups: lookups, buckets: buckets,
       unchangedDueAt: unchangedDueAt)
+  }
+
+  /// Contacts of owners read in part (`BookReads`) that were not read: unchanged by their
+  /// checks, which kept their numbers' buckets and due time.
+  mutating func addUnchangedByCheck(_ contacts: [LiveContactCheck]) {
+    for contact in contacts {
+      guard let check = contact.check else { continue }
+      buckets[contact.userID, default: []].formUnion(check.rinUsers?.buckets ?? [])
+      if let dueAt = check.dueAt {
+        unchangedDueAt[contact.userID] = min(unchangedDueAt[contact.userID] ?? dueAt, dueAt)
+      }
+      unchanged += 1
+      leftToChecks += 1
+    }
   }
 
   private static func contact(

@@ -54,6 +54,19 @@ struct RecheckRule: Sendable {
       stored: stored, now: current, at: now, rinUsersUnchanged: rinUsersUnchanged)
   }
 
+  /// Whether a contact not stamped since its owner's last examination is unchanged by its
+  /// stored check alone, without reading it: its numbers, addresses and fields are those the
+  /// check saw, so its fingerprint is the check's. A check kept without the verified users it
+  /// saw cannot tell.
+  func isUnchanged(unstamped check: EnrichmentCheck?) -> Bool {
+    guard let check else { return false }
+    let rinUsersUnchanged = EnrichmentCheck.rinUsersUnchanged(
+      stored: check.rinUsers, key: key(of:), mayBeRinUser: { true })
+    return EnrichmentCheck.isUnchanged(
+      stored: check, now: EnrichmentCheck(fingerprint: check.fingerprint, settings: settings, dueAt: nil),
+      at: now, rinUsersUnchanged: rinUsersUnchanged)
+  }
+
   /// The key of a contact whose numbers fall in `buckets` under tonight's verified users.
   func key(of buckets: some Sequence<Int64>) -> Int64 {
     verified.key(of: buckets, parser: parserDigest)

@@ -135,5 +135,7 @@ enum Migrations {
     Step(
       name: "cover each contact's digest and owner in the key of the digests",
       sql: RuntimeSchema.contactDigestsCovered, postgres: RuntimeSchema.contactDigestsCoveredOnPostgres),
+    Step(
+      name: "remember the owner's region each examination read", sql: RuntimeSchema.ownerExaminationRegion),
   ]
 }

@@ -196,4 +196,11 @@ enum RuntimeSchema {
   static let ownerExaminationStampedRows = """
     ALTER TABLE owner_examinations ADD COLUMN stamped_rows INTEGER;
     """
+
+  /// The owner's region as enrichment-fetch's examination read it: every contact's check
+  /// depends on it, so a later examination may take an unstamped contact's check as it is only
+  /// while the region is the same (`BookReads`).
+  static let ownerExaminationRegion = """
+    ALTER TABLE owner_examinations ADD COLUMN region_digest INTEGER;
+    """
 }

@@ -114,6 +114,76 @@ extension EnrichmentEndToEnd {
         "an unchanged contact linked to the user who joined")
     }
 
+    /// An owner examined only because some of its contacts were stamped has only those read;
+    /// the others are known by their checks. One of whose unstamped contacts' check cannot tell
+    /// (here: due) has its whole book read, and that contact checked again. Either way the
+    /// result is a full check's.
+    @Test(arguments: Backend.available) func anOwnerWithStampedChangesHasOnlyThoseContactsRead(
+      backend: Backend
+    ) async throws {
+      let stub = try await ProviderStub.start(
+        apiKey: "seeded-secret", fallback: .fakePeople, keepRecords: false)
+      defer { Task { await stub.stop() } }
+      let incremental = try await offPool { try TestDatabase(backend, seedUsers: 15, seed: 5) }
+      let full = try await offPool { try TestDatabase(backend, seedUsers: 15, seed: 5) }
+      for db in [incremental, full] {
+        #expect(await EnrichmentSeededTests.run(db, stub, TestClock.options()).status == .succeeded)
+      }
+      let owners = try incremental.strings(
+        """
+        SELECT user_id || ' ' || min(id) || ' ' || max(id) FROM contacts WHERE deleted_at IS NULL
+        GROUP BY user_id HAVING count(*) >= 5 ORDER BY user_id LIMIT 2
+        """
+      ).map { $0.split(separator: " ").compactMap { Int64($0) } }
+      try #require(owners.count == 2)
+      for db in [incremental, full] {
+        for owner in owners {
+          try db.execute(
+            "INSERT INTO contact_phones (contact_id, raw, label) VALUES (?, '+1 650 555 0199', 'work')",
+            [owner[1]])
+          try db.execute(
+            "UPDATE contacts SET updated_at = ? WHERE id = ?", [TestClock.now + 7_200, owner[1]])
+        }
+      }
+      // Someone the first owner knows by an unstamped contact's number joins Rin and verifies it:
+      // that contact's check no longer tells (other verified users in its buckets), so it is read.
+      let known = try incremental.strings(
+        """
+        SELECT p.contact_id || ' ' || p.raw FROM contact_phones p JOIN contacts c ON c.id = p.contact_id
+        WHERE c.user_id = ? AND c.id <> ? AND c.deleted_at IS NULL AND c.rin_user_id IS NULL AND p.raw LIKE '+1%'
+        ORDER BY p.contact_id, p.raw LIMIT 1
+        """, [owners[0][0], owners[0][1]])
+      let joined = try #require(known.first.map { $0.split(separator: " ", maxSplits: 1).map(String.init) })
+      for db in [incremental, full] {
+        try db.execute(
+          """
+          INSERT INTO users (id, display_name, phone_e164, phone_verified, region, timezone, created_at)
+          VALUES (900002, 'New Member', ?, 1, 'US', 'America/New_York', ?)
+          """, ["+" + joined[1].filter(\.isNumber), TestClock.now])
+      }
+      // The second owner's last contact, not stamped, has a cached answer that expired.
+      try incremental.execute(
+        "UPDATE enrichment_checks SET due_at = ? WHERE contact_id = ?", [TestClock.now + 3_600, owners[1][2]])
+      try Self.forgetChecks(full)
+      let night = TestClock.options(now: TestClock.now + 86_400)
+      let run = await EnrichmentSeededTests.run(incremental, stub, night)
+      #expect(run.status == .succeeded, "\(run.error ?? "")")
+      #expect(await EnrichmentSeededTests.run(full, stub, night).status == .succeeded)
+      #expect(
+        (run.counts.read["contacts left to their checks (not read)"] ?? 0) > 0, "\(run.counts.read)")
+      // Checked again, its check is due when its cached answers expire, no longer tonight.
+      let checks = try incremental.storage.read { try $0.enrichmentChecks(of: [owners[1][0]]) }
+      let due = checks.first { $0.contactID == owners[1][2] }?.check?.dueAt
+      #expect(
+        due.map { $0.seconds > TestClock.now + 86_400 } ?? true,
+        "the due contact was checked again: \(String(describing: due))")
+      #expect(
+        try incremental.int(
+          "SELECT count(*) FROM contacts WHERE id = ? AND rin_user_id = 900002", [joined[0]]) == 1,
+        "the contact whose number the new member verified is linked")
+      try Self.expectSameResult(incremental, full)
+    }
+
     /// An owner left alone for weeks is examined again when one of their cached answers
     /// expires (`due`: no-match answers after 30 days, with `full_every` longer than that), and
     /// then gets exactly what a full check gives: the expired keys are asked again. The periodic

@@ -1,24 +1,29 @@
 import RinDomain
 
 extension StorageTransaction {
-  /// The stored checks of the batch's live contacts, by contact id.
-  public func enrichmentChecks(of userIDs: [Int64]) throws -> [Int64: EnrichmentCheck] {
-    var checks: [Int64: EnrichmentCheck] = [:]
+  /// Every live contact of these owners, with its change stamp and its stored check (nil when
+  /// it has none): one probe of `enrichment_checks` per contact.
+  public func enrichmentChecks(of userIDs: [Int64]) throws -> [LiveContactCheck] {
+    var checks: [LiveContactCheck] = []
+    let dialect = sql.dialect
     try sql.forEachRow(
       """
-      SELECT k.contact_id, k.fingerprint, k.settings, k.due_at, k.buckets, k.verified_key FROM contacts c
-      \(sql.dialect.join(rowsOf: "enrichment_checks", as: "k", whose: "contact_id", equals: "c.id"))
+      SELECT c.id, c.user_id, \(dialect.contactChangeStamp("c")),
+        k.fingerprint, k.settings, k.due_at, k.buckets, k.verified_key FROM contacts c
+      \(dialect.leftJoin(rowsOf: "enrichment_checks", as: "k", whose: "contact_id", equals: "c.id"))
       WHERE c.user_id IN (\(SQLDialect.list(userIDs.count))) AND c.deleted_at IS NULL
       """, userIDs.map(SQLValue.integer)
     ) { row in
-      guard let contact = row.int64(0), let fingerprint = row.int64(1), let settings = row.text(2) else {
-        return
+      guard let contact = row.int64(0), let user = row.int64(1) else { return }
+      var live = LiveContactCheck(contactID: contact, userID: user, stamp: row.int64(2) ?? 0)
+      if let fingerprint = row.int64(3), let settings = row.text(4) {
+        let seen = row.text(6).flatMap { text in
+          row.int64(7).flatMap { RinUsersSeen(bucketsText: text, key: $0) }
+        }
+        live.check = EnrichmentCheck(
+          fingerprint: fingerprint, settings: settings, dueAt: row.instant(5), rinUsers: seen)
       }
-      let seen = row.text(4).flatMap { text in
-        row.int64(5).flatMap { RinUsersSeen(bucketsText: text, key: $0) }
-      }
-      checks[contact] = EnrichmentCheck(
-        fingerprint: fingerprint, settings: settings, dueAt: row.instant(3), rinUsers: seen)
+      checks.append(live)
     }
     return checks
   }

@@ -2,19 +2,37 @@ import RinDomain
 
 extension StorageTransaction {
   /// The batch's live contacts (ascending id) with their phones and emails (each sorted):
-  /// three queries whatever the batch size.
-  public func enrichmentContacts(of userIDs: [Int64]) throws -> [EnrichmentContactRow] {
-    let list = SQLDialect.list(userIDs.count)
-    let ids = userIDs.map(SQLValue.integer)
+  /// three queries whatever the batch size. With `stampedAfter`, only those whose change stamp
+  /// is later (through the index of contacts by owner and change stamp).
+  public func enrichmentContacts(of userIDs: [Int64], stampedAfter: Int64? = nil) throws
+    -> [EnrichmentContactRow]
+  {
+    guard !userIDs.isEmpty else { return [] }
+    let stamped = stampedAfter.map { _ in " AND \(sql.dialect.contactChangeStamp("c")) > ?" } ?? ""
+    return try enrichmentContacts(
+      where: "c.user_id IN (\(SQLDialect.list(userIDs.count)))\(stamped)",
+      userIDs.map(SQLValue.integer) + (stampedAfter.map { [SQLValue.integer($0)] } ?? []))
+  }
+
+  /// These contacts, those live (ascending id), with their phones and emails, by key.
+  public func enrichmentContacts(ids contactIDs: [Int64]) throws -> [EnrichmentContactRow] {
+    guard !contactIDs.isEmpty else { return [] }
+    return try enrichmentContacts(
+      where: sql.dialect.isIn("c.id", subquery: sql.dialect.integerSet),
+      [SQLDialect.jsonArray(integers: contactIDs)])
+  }
+
+  /// The live contacts `filter` (over `c`, with `ids` its arguments) selects.
+  private func enrichmentContacts(where filter: String, _ ids: [SQLValue]) throws -> [EnrichmentContactRow] {
+    let dialect = sql.dialect
     var contacts: [EnrichmentContactRow] = []
     var index: [Int64: Int] = [:]
-    let dialect = sql.dialect
     try sql.forEachRow(
       """
       SELECT c.id, c.user_id, u.region, c.edited_fields, c.rin_user_id,
         \(dialect.contactTerm(of: .enrichmentFetch, "c")), \(dialect.contactChangeStamp("c"))
       FROM contacts c JOIN users u ON u.id = c.user_id
-      WHERE c.user_id IN (\(list)) AND c.deleted_at IS NULL ORDER BY c.id
+      WHERE \(filter) AND c.deleted_at IS NULL ORDER BY c.id
       """, ids
     ) { row in
       guard let id = row.int64(0), let user = row.int64(1) else { return }
@@ -30,7 +48,7 @@ extension StorageTransaction {
     try sql.forEachRow(
       """
       SELECT p.contact_id, p.raw, \(dialect.phoneTerm("p")) FROM contacts c \(phones)
-      WHERE c.user_id IN (\(list)) AND c.deleted_at IS NULL
+      WHERE \(filter) AND c.deleted_at IS NULL
       """, ids
     ) { row in
       guard let id = row.int64(0), let at = index[id], let raw = row.text(1) else { return }
@@ -42,7 +60,7 @@ extension StorageTransaction {
     try sql.forEachRow(
       """
       SELECT e.contact_id, e.address, \(dialect.emailTerm("e")) FROM contacts c \(emails)
-      WHERE c.user_id IN (\(list)) AND c.deleted_at IS NULL
+      WHERE \(filter) AND c.deleted_at IS NULL
       """, ids
     ) { row in
       guard let id = row.int64(0), let at = index[id], let address = row.text(1) else { return }

@@ -16,6 +16,22 @@ public struct EnrichmentContactRow: Sendable, Equatable {
   public var stamp: Int64 = 0
 }
 
+/// A live contact of an examined owner, with its stored check (`enrichmentChecks(of:)`).
+public struct LiveContactCheck: Sendable, Equatable {
+  public var contactID: Int64
+  public var userID: Int64
+  /// The contact's change stamp (`max(created_at, updated_at, deleted_at)`).
+  public var stamp: Int64
+  public var check: EnrichmentCheck?
+
+  public init(contactID: Int64, userID: Int64, stamp: Int64, check: EnrichmentCheck? = nil) {
+    self.contactID = contactID
+    self.userID = userID
+    self.stamp = stamp
+    self.check = check
+  }
+}
+
 /// An `enrichment_lookups` row.
 public struct LookupRow: Sendable, Equatable {
   public enum Status: String, Sendable { case match, noMatch = "no_match" }

@@ -8,13 +8,14 @@ extension StorageTransaction {
     var stored: [Int64: StoredOwnerExamination] = [:]
     try sql.forEachRow(
       """
-      SELECT user_id, fingerprint, examined_at, due_at, stamped_rows FROM owner_examinations
+      SELECT user_id, fingerprint, examined_at, due_at, stamped_rows, region_digest FROM owner_examinations
       WHERE job = ? AND user_id IN (\(SQLDialect.list(userIDs.count)))
       """, [SQLValue(job)] + userIDs.map(SQLValue.integer)
     ) { row in
       guard let user = row.int64(0), let fingerprint = row.int64(1), let at = row.instant(2) else { return }
       stored[user] = StoredOwnerExamination(
-        fingerprint: fingerprint, examinedAt: at, dueAt: row.instant(3), stampedRows: row.int64(4))
+        fingerprint: fingerprint, examinedAt: at, dueAt: row.instant(3), stampedRows: row.int64(4),
+        regionDigest: row.int64(5))
     }
     return stored
   }
@@ -32,16 +33,18 @@ extension StorageTransaction {
           SQLValue(job), .integer(owner.userID), .integer(owner.examination.fingerprint),
           .instant(owner.examination.examinedAt), SQLValue(owner.examination.dueAt),
           owner.examination.stampedRows.map(SQLValue.integer) ?? .null,
+          owner.examination.regionDigest.map(SQLValue.integer) ?? .null,
         ]
       }, on: sql)
   }
 
   private static let ownerExaminationUpsert = MultiRowStatement(
     head:
-      "INSERT INTO owner_examinations (job, user_id, fingerprint, examined_at, due_at, stamped_rows) VALUES",
-    columns: 6,
+      "INSERT INTO owner_examinations (job, user_id, fingerprint, examined_at, due_at, stamped_rows, region_digest) VALUES",
+    columns: 7,
     tail: """
       ON CONFLICT (job, user_id) DO UPDATE SET fingerprint = excluded.fingerprint,
-        examined_at = excluded.examined_at, due_at = excluded.due_at, stamped_rows = excluded.stamped_rows
+        examined_at = excluded.examined_at, due_at = excluded.due_at, stamped_rows = excluded.stamped_rows,
+        region_digest = excluded.region_digest
       """)
 }

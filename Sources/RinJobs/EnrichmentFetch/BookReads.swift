@@ -1,0 +1,70 @@
+import RinDomain
+import RinStorage
+
+/// Which of an examined owner's contacts enrichment-fetch reads: the whole book, or only the
+/// contacts whose checks cannot tell by themselves that nothing changed.
+///
+/// An owner readable in part (`EnrichmentOwners.readableInPart`) had every live contact checked
+/// at its last examination, under the same region. A contact stamped no later than that
+/// examination, less `ChangeStamp.margin` (a write may commit that long after the time it
+/// stamps), is as its check saw it; when the check alone says it is unchanged
+/// (`RecheckRule.isUnchanged(unstamped:)`: not due, same settings, the same verified users
+/// among its numbers' buckets), the examination needs nothing of it but what the check kept,
+/// its numbers' buckets and its due time. The owner's other contacts are read in full: those
+/// stamped since (one range of the index of contacts by owner and change stamp) and, by key,
+/// those whose check cannot tell. When those are most of the book, the whole book is read.
+///
+/// On a steady night this reads the few contacts that changed instead of the changed owners'
+/// whole books (at M, 117,512 contacts read to find 5,442 that changed or were due).
+struct BookReads: Equatable {
+  /// Owners whose every live contact is read.
+  var whole: [Int64] = []
+  /// Owners of whom the contacts stamped after `stampedAfter`, and `contacts`, are read.
+  var inPart: [Int64] = []
+  /// The earliest of the `inPart` owners' thresholds: one statement reads them all, and a
+  /// contact of an owner with a later threshold read anyway is checked as usual.
+  var stampedAfter: Int64 = .max
+  /// Contacts of `inPart` owners not stamped since, whose checks cannot tell: read by key.
+  var contacts: [Int64] = []
+
+  /// `live`: every live contact of `owners.examined`, with its check.
+  static func plan(_ owners: EnrichmentOwners, live: [LiveContactCheck], recheck: RecheckRule) -> BookReads {
+    var threshold: [Int64: Int64] = [:]
+    for user in owners.readableInPart {
+      guard let examinedAt = owners.lastExaminedAt[user] else { continue }
+      threshold[user] = ChangeStamp.after(now: examinedAt, end: examinedAt).seconds
+    }
+    var stamped: [Int64: Int] = [:]
+    var byKey: [Int64: [Int64]] = [:]
+    var count: [Int64: Int] = [:]
+    for contact in live {
+      guard let after = threshold[contact.userID] else { continue }
+      count[contact.userID, default: 0] += 1
+      if contact.stamp > after {
+        stamped[contact.userID, default: 0] += 1
+      } else if !recheck.isUnchanged(unstamped: contact.check) {
+        byKey[contact.userID, default: []].append(contact.contactID)
+      }
+    }
+    var reads = BookReads()
+    for user in owners.examined {
+      let read = stamped[user, default: 0] + byKey[user, default: []].count
+      // Read by key, a contact costs about what it costs read with its whole book.
+      guard let after = threshold[user], read * 2 <= count[user, default: 0] else {
+        reads.whole.append(user)
+        continue
+      }
+      reads.inPart.append(user)
+      reads.stampedAfter = min(reads.stampedAfter, after)
+      reads.contacts += byKey[user, default: []]
+    }
+    return reads
+  }
+
+  /// The contacts of `inPart` owners not read (ids not in `read`): known by their checks.
+  func unread(_ live: [LiveContactCheck], read: some Sequence<Int64>) -> [LiveContactCheck] {
+    let owners = Set(inPart)
+    let readIDs = Set(read)
+    return live.filter { owners.contains($0.userID) && !readIDs.contains($0.contactID) }
+  }
+}
