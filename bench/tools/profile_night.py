@@ -11,6 +11,9 @@ statements (pg_stat_statements, pg_stat_kcache). Options:
   --day D        the measured night (default 1)
   --out DIR      where to write last.json, server.log, perf.data (default the current folder)
 ENRICH_BATCH=N sets jobs.enrichment-fetch.batch_size for a try by configuration.
+RIN_BENCH_TOP_STATEMENTS=N keeps N statements (default 25). pg_stat_statements does not see a
+query read through a cursor (its FETCHes run it): to attribute those, profile a local build whose
+`PostgresExecutor.forEachRow` never opens one (BENCHMARKS.md "Session 21").
 
   python3 bench/tools/profile_night.py "$(swift build -c release --show-bin-path)/rinjobs" --explain
 
