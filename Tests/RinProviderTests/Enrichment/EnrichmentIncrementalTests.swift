@@ -74,17 +74,26 @@ extension EnrichmentEndToEnd {
         sourceLocation: sourceLocation)
     }
 
+    /// The same 15 seeded users twice (one to run incrementally, one to check in full), each
+    /// through its first night against `stub`.
+    static func twoDatabasesAfterTheirFirstNight(_ backend: Backend, _ stub: ProviderStub) async throws
+      -> (TestDatabase, TestDatabase)
+    {
+      let incremental = try await offPool { try TestDatabase(backend, seedUsers: 15, seed: 5) }
+      let full = try await offPool { try TestDatabase(backend, seedUsers: 15, seed: 5) }
+      for db in [incremental, full] {
+        #expect(await EnrichmentSeededTests.run(db, stub, TestClock.options()).status == .succeeded)
+      }
+      return (incremental, full)
+    }
+
     @Test(arguments: Backend.available) func theSecondNightEqualsAFullCheckAndLooksAtFewContacts(
       backend: Backend
     ) async throws {
       let stub = try await ProviderStub.start(
         apiKey: "seeded-secret", fallback: .fakePeople, keepRecords: false)
       defer { Task { await stub.stop() } }
-      let incremental = try await offPool { try TestDatabase(backend, seedUsers: 15, seed: 5) }
-      let full = try await offPool { try TestDatabase(backend, seedUsers: 15, seed: 5) }
-      for db in [incremental, full] {
-        #expect(await EnrichmentSeededTests.run(db, stub, TestClock.options()).status == .succeeded)
-      }
+      let (incremental, full) = try await Self.twoDatabasesAfterTheirFirstNight(backend, stub)
 
       let quietNight = TestClock.options(now: TestClock.now + 3_600)
       let quiet = await EnrichmentSeededTests.run(incremental, stub, quietNight)
@@ -114,21 +123,17 @@ extension EnrichmentEndToEnd {
         "an unchanged contact linked to the user who joined")
     }
 
-    /// An owner examined only because some of its contacts were stamped has only those read;
-    /// the others are known by their checks. One of whose unstamped contacts' check cannot tell
-    /// (here: due) has its whole book read, and that contact checked again. Either way the
-    /// result is a full check's.
+    /// An owner examined only because some of its contacts were stamped has only those read,
+    /// and those whose check cannot tell by itself (here: an answer expired; a number a new
+    /// member verified), each checked again; the others are known by their checks. The result is
+    /// a full check's.
     @Test(arguments: Backend.available) func anOwnerWithStampedChangesHasOnlyThoseContactsRead(
       backend: Backend
     ) async throws {
       let stub = try await ProviderStub.start(
         apiKey: "seeded-secret", fallback: .fakePeople, keepRecords: false)
       defer { Task { await stub.stop() } }
-      let incremental = try await offPool { try TestDatabase(backend, seedUsers: 15, seed: 5) }
-      let full = try await offPool { try TestDatabase(backend, seedUsers: 15, seed: 5) }
-      for db in [incremental, full] {
-        #expect(await EnrichmentSeededTests.run(db, stub, TestClock.options()).status == .succeeded)
-      }
+      let (incremental, full) = try await Self.twoDatabasesAfterTheirFirstNight(backend, stub)
       let owners = try incremental.strings(
         """
         SELECT user_id || ' ' || min(id) || ' ' || max(id) FROM contacts WHERE deleted_at IS NULL
