@@ -28,20 +28,15 @@ extension SQLDialect {
   /// The key needs an index leading with it; `key` and `outer` are SQL text, never a value.
   func join(
     rowsOf table: String, as alias: String, whose key: String, equals outer: String,
-    and condition: String? = nil
+    and condition: String? = nil, keepingUnmatched: Bool = false
   ) -> String {
     let match = "\(alias).\(key) = \(outer)" + (condition.map { " AND \($0)" } ?? "")
-    return isPostgres
-      ? "CROSS JOIN LATERAL (SELECT * FROM \(table) \(alias) WHERE \(match) OFFSET 0) \(alias)"
-      : "JOIN \(table) \(alias) ON \(match)"
-  }
-
-  /// `join`, keeping the outer rows without a match (their `alias` columns null).
-  func leftJoin(rowsOf table: String, as alias: String, whose key: String, equals outer: String) -> String {
-    let match = "\(alias).\(key) = \(outer)"
-    return isPostgres
-      ? "LEFT JOIN LATERAL (SELECT * FROM \(table) \(alias) WHERE \(match) OFFSET 0) \(alias) ON true"
-      : "LEFT JOIN \(table) \(alias) ON \(match)"
+    // `keepingUnmatched`: an outer row without a match stays, with `alias`'s columns null.
+    if isPostgres {
+      let probe = "LATERAL (SELECT * FROM \(table) \(alias) WHERE \(match) OFFSET 0) \(alias)"
+      return keepingUnmatched ? "LEFT JOIN \(probe) ON true" : "CROSS JOIN \(probe)"
+    }
+    return "\(keepingUnmatched ? "LEFT JOIN" : "JOIN") \(table) \(alias) ON \(match)"
   }
 
   /// A statement that holds a lock named by its one text argument until the transaction ends,

@@ -10,7 +10,7 @@ extension StorageTransaction {
       """
       SELECT c.id, c.user_id, \(dialect.contactChangeStamp("c")),
         k.fingerprint, k.settings, k.due_at, k.buckets, k.verified_key FROM contacts c
-      \(dialect.leftJoin(rowsOf: "enrichment_checks", as: "k", whose: "contact_id", equals: "c.id"))
+      \(dialect.join(rowsOf: "enrichment_checks", as: "k", whose: "contact_id", equals: "c.id", keepingUnmatched: true))
       WHERE c.user_id IN (\(SQLDialect.list(userIDs.count))) AND c.deleted_at IS NULL
       """, userIDs.map(SQLValue.integer)
     ) { row in
