@@ -10,7 +10,8 @@ statements (pg_stat_statements, pg_stat_kcache). Options:
   --perf         also `perf record -a -g` over the night into OUT/perf.data
   --day D        the measured night (default 1)
   --out DIR      where to write last.json, server.log, perf.data (default the current folder)
-ENRICH_BATCH=N sets jobs.enrichment-fetch.batch_size for a try by configuration.
+ENRICH_BATCH=N sets jobs.enrichment-fetch.batch_size for a try by configuration;
+BATCHES=daily-score=2000,badge-recount=2000 sets other jobs' batch_size the same way.
 RIN_BENCH_TOP_STATEMENTS=N keeps N statements (default 25). pg_stat_statements does not see a
 query read through a cursor (its FETCHes run it): to attribute those, profile a local build whose
 `PostgresExecutor.forEachRow` never opens one (BENCHMARKS.md "Session 21").
@@ -64,6 +65,16 @@ def main():
                 "  enrichment-fetch:\n", f"  enrichment-fetch:\n    batch_size: {os.environ['ENRICH_BATCH']}\n", 1))
             return path
         F.write_config = with_batch
+    if os.environ.get("BATCHES"):
+        plain_batches = F.write_config
+
+        def with_batches(*a, **k):
+            path = plain_batches(*a, **k)
+            extra = "".join(f"  {job}:\n    batch_size: {size}\n"
+                            for job, size in (pair.split("=") for pair in os.environ["BATCHES"].split(",")))
+            path.write_text(path.read_text().replace("jobs:\n", "jobs:\n" + extra, 1))
+            return path
+        F.write_config = with_batches
     cluster = Cluster(data_from=cache.folder / "postgres" / "M-fortnight" / "data", profile=True)
     try:
         cluster.create_profile(F.PG_DB)

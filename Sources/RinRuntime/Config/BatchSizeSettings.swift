@@ -3,13 +3,19 @@
 public struct BatchSizeSettings: Sendable, Hashable {
   public var batchSize: Int
 
-  public init(batchSize: Int = BatchSize.defaultValue) {
+  /// Users per transaction. Larger than other jobs': both jobs read a few rows per user, so a
+  /// batch's statements, not its rows, were a third of daily-score's server CPU at 500 (a
+  /// steady night at M on PostgreSQL: 0.98 s at 500, 0.78 s at 2,000; BENCHMARKS.md "Session
+  /// 22"). On PostgreSQL `storage.batch_target` still bounds how long one transaction lasts.
+  public static let defaultBatchSize = 2000
+
+  public init(batchSize: Int = defaultBatchSize) {
     self.batchSize = batchSize
   }
 
   static let keys = [BatchSize.key]
 
   init(reading config: ConfigMapping) throws(ConfigError) {
-    self.init(batchSize: try BatchSize.read(config))
+    self.init(batchSize: try BatchSize.read(config, default: Self.defaultBatchSize))
   }
 }

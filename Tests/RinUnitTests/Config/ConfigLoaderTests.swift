@@ -15,14 +15,14 @@ struct ConfigLoaderTests {
     let (loaded, path) = config
     #expect(loaded.sourcePath == path)
     #expect(loaded.storage == StorageSettings(url: "var/rin.sqlite", busyTimeout: .seconds(5)))
-    #expect(loaded.jobs.dailyScore.batchSize == 500)
+    #expect(loaded.jobs.dailyScore.batchSize == 2000)
     #expect(loaded.jobs.circlePatterns == CirclePatternsSettings())
     #expect(loaded.jobs.circlePatterns.emailDomainShare == 0.6)
     #expect(loaded.jobs.circlePatterns.familyNameShare == 0.5)
     #expect(loaded.jobs.upcomingBirthdays.windowDays == 7)
     #expect(loaded.jobs.attributionExpiry.window == .seconds(7 * 86_400))
     #expect(loaded.jobs.attributionExpiry.deleteBatchSize == 5_000)
-    #expect(loaded.jobs.badgeRecount.batchSize == 500)
+    #expect(loaded.jobs.badgeRecount.batchSize == 2000)
     let provider = try #require(loaded.jobs.enrichmentFetch.provider)
     #expect(provider.name == "acme-people")
     #expect(provider.url == "https://enrich.example.com")
@@ -53,7 +53,7 @@ struct ConfigLoaderTests {
     #expect(config.pipelines.isEmpty)
     #expect(config.jobs.enrichmentFetch.provider == nil)
     let nullJob = try ConfigLoader.parse(yaml: "jobs:\n  daily-score:\n", file: "p.yaml")
-    #expect(nullJob.jobs.dailyScore.batchSize == 500)
+    #expect(nullJob.jobs.dailyScore.batchSize == 2000)
   }
 
   @Test func explicitValuesOverrideDefaults() throws {
