@@ -112,6 +112,51 @@ struct DailyScoreTests {
     #expect(try db.int("SELECT count(*) FROM notification_outbox") == outbox, "a rerun queues nothing again")
   }
 
+  /// The history read for a batch at once: a night skipped makes the delta come from the latest
+  /// earlier snapshot (sought per user), and a backfill behind a later snapshot tells no one.
+  @Test(arguments: Backend.available) func aSkippedNightAndABackfillBehindALaterSnapshot(backend: Backend)
+    async throws
+  {
+    let db = try TestDatabase(backend, seedUsers: 60, seed: 6)
+    _ = await db.run(DailyScoreJob(), Self.options(asOf: "2026-11-18"))
+    let user = try db.int(
+      "SELECT min(id) FROM users WHERE deleted_at IS NULL AND created_at < ?", [TestClock.now - 86_400 * 3])
+    try db.execute(
+      "INSERT INTO security_items (user_id, kind, status, created_at) VALUES (?, 'x', 'open', 0), (?, 'x', 'open', 0)",
+      [user, user])
+    // 2026-11-19 is skipped: tonight's delta is against the 18th.
+    let skipped = await db.run(DailyScoreJob(), Self.options(asOf: "2026-11-20"))
+    #expect(skipped.status == .succeeded)
+    let mismatched = try db.int(
+      """
+      SELECT count(*) FROM score_snapshots d JOIN score_snapshots p ON p.user_id = d.user_id AND p.as_of = '2026-11-18'
+      WHERE d.as_of = '2026-11-20' AND d.delta IS NOT d.score - p.score
+      """)
+    #expect(mismatched == 0)
+    #expect(
+      try db.int("SELECT delta FROM score_snapshots WHERE user_id = ? AND as_of = '2026-11-20'", [user]) < 0)
+    let outbox = try db.int("SELECT count(*) FROM notification_outbox")
+    let changedAt = try db.strings(
+      "SELECT user_id || ':' || coalesce(score_changed_at, 0) FROM user_state ORDER BY user_id")
+    // The 19th afterwards: every user has a later snapshot, so nothing is told and the 20th stays.
+    let later = try db.strings(
+      "SELECT user_id || ':' || score || ':' || coalesce(delta, -999) FROM score_snapshots WHERE as_of = '2026-11-20' ORDER BY user_id"
+    )
+    let backfill = await db.run(DailyScoreJob(), Self.options(asOf: "2026-11-19"))
+    #expect(backfill.status == .succeeded)
+    #expect(try db.int("SELECT count(*) FROM score_snapshots WHERE as_of = '2026-11-19'") == later.count)
+    #expect(try db.int("SELECT count(*) FROM notification_outbox") == outbox)
+    #expect(
+      try db.strings(
+        "SELECT user_id || ':' || coalesce(score_changed_at, 0) FROM user_state ORDER BY user_id")
+        == changedAt)
+    #expect(
+      try db.strings(
+        "SELECT user_id || ':' || score || ':' || coalesce(delta, -999) FROM score_snapshots WHERE as_of = '2026-11-20' ORDER BY user_id"
+      )
+        == later)
+  }
+
   @Test(arguments: Backend.available) func usersCreatedAfterAsOfAndDeletedUsersGetNoRow(backend: Backend)
     async throws
   {
