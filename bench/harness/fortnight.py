@@ -72,6 +72,11 @@ def change_at(day: int) -> int:
     return FIRST_DAY_AT + (day - 1) * settings.DAY
 
 
+# The PostgreSQL data directory after a first night, per user seeded (13 GB for M's 20,000 users
+# with their WAL, session 21): what preparing a start needs twice over.
+PG_BYTES_PER_USER = 650_000
+
+
 @dataclass
 class Run:
     """One measured process: wall and CPU seconds; per job for a pipeline; the server's CPU."""
@@ -431,6 +436,20 @@ class Fortnight:
             saved = json.loads(first_path.read_text())
             return folder, (Run(**saved["night"]), Run(**saved["hour"])), None
 
+        # A stale start goes before the new one is built: the server's data directory and its
+        # copy into the cache need room together (13 GB each at M), and the old one's 13 GB
+        # beside them filled the disk at the copy, 40 minutes in (session 22).
+        shutil.rmtree(folder, ignore_errors=True)
+        for stale in (stamp_path, first_path):
+            stale.unlink(missing_ok=True)
+        need = 2 * PG_BYTES_PER_USER * size.users
+        for place in (self.cache.folder, Path(tempfile.gettempdir())):
+            free = shutil.disk_usage(place).free
+            if free < need:
+                raise RuntimeError(
+                    f"preparing PostgreSQL {size.name} needs about {need / 1e9:.0f} GB free (the server's data "
+                    f"directory and its copy in the bench cache); {place} has {free / 1e9:.0f} GB: free some "
+                    f"(old /tmp/rin-bench-pg-*, stale caches in {self.cache.folder}) and run again")
         cluster = Cluster(profile=True)
         try:
             postmaster = cluster.postmaster
