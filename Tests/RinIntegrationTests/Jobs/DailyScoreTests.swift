@@ -78,28 +78,45 @@ struct DailyScoreTests {
     #expect(try db.contentDigest() == after)
   }
 
-  @Test(arguments: Backend.available) func theNextDaysDeltaComesFromTheDayBefore(backend: Backend)
-    async throws
-  {
+  /// A database scored for `asOf`, then a change for one user older than three days: `openItems`
+  /// open security items. Returns the database and the user.
+  static func scoredThenOneUserChanged(_ backend: Backend, asOf: String, openItems: Int) async throws -> (
+    TestDatabase, Int
+  ) {
     let db = try TestDatabase(backend, seedUsers: 60, seed: 6)
-    _ = await db.run(DailyScoreJob(), Self.options(asOf: "2026-11-20"))
-    // Something changes for one user between the days: three open security items.
+    _ = await db.run(DailyScoreJob(), Self.options(asOf: asOf))
     let user = try db.int(
       "SELECT min(id) FROM users WHERE deleted_at IS NULL AND created_at < ?", [TestClock.now - 86_400 * 3])
-    try db.execute(
-      "INSERT INTO security_items (user_id, kind, status, created_at) VALUES (?, 'x', 'open', 0), (?, 'x', 'open', 0), (?, 'x', 'open', 0)",
-      [user, user, user])
-    let summary = await db.run(DailyScoreJob(), Self.options(asOf: "2026-11-21"))
+    for _ in 0..<openItems {
+      try db.execute(
+        "INSERT INTO security_items (user_id, kind, status, created_at) VALUES (?, 'x', 'open', 0)", [user])
+    }
+    return (db, user)
+  }
+
+  /// Scores `tonight`; every snapshot's delta is its score less the one of `previous`, and
+  /// `user`'s (who opened security items) is negative.
+  static func scoreExpectingDeltas(_ db: TestDatabase, from previous: String, to tonight: String, user: Int)
+    async throws
+  {
+    let summary = await db.run(DailyScoreJob(), Self.options(asOf: tonight))
     #expect(summary.status == .succeeded)
     let mismatched = try db.int(
       """
-      SELECT count(*) FROM score_snapshots d JOIN score_snapshots p ON p.user_id = d.user_id AND p.as_of = '2026-11-20'
-      WHERE d.as_of = '2026-11-21' AND d.delta IS NOT d.score - p.score
-      """)
+      SELECT count(*) FROM score_snapshots d JOIN score_snapshots p ON p.user_id = d.user_id AND p.as_of = ?
+      WHERE d.as_of = ? AND d.delta IS NOT d.score - p.score
+      """, [previous, tonight])
     #expect(mismatched == 0)
-    let delta = try db.int(
-      "SELECT delta FROM score_snapshots WHERE user_id = ? AND as_of = '2026-11-21'", [user])
-    #expect(delta < 0)
+    #expect(
+      try db.int("SELECT delta FROM score_snapshots WHERE user_id = ? AND as_of = ?", [user, tonight]) < 0)
+  }
+
+  @Test(arguments: Backend.available) func theNextDaysDeltaComesFromTheDayBefore(backend: Backend)
+    async throws
+  {
+    // Something changes for one user between the days: three open security items.
+    let (db, user) = try await Self.scoredThenOneUserChanged(backend, asOf: "2026-11-20", openItems: 3)
+    try await Self.scoreExpectingDeltas(db, from: "2026-11-20", to: "2026-11-21", user: user)
     #expect(
       try db.int(
         "SELECT count(*) FROM notification_outbox WHERE dedupe_key = ?", ["score_updated:\(user):2026-11-21"])
@@ -112,29 +129,14 @@ struct DailyScoreTests {
     #expect(try db.int("SELECT count(*) FROM notification_outbox") == outbox, "a rerun queues nothing again")
   }
 
-  /// The history read for a batch at once: a night skipped makes the delta come from the latest
-  /// earlier snapshot (sought per user), and a backfill behind a later snapshot tells no one.
+  /// A night skipped makes the delta come from the latest earlier snapshot, and a backfill behind
+  /// a later snapshot writes its rows and tells no one.
   @Test(arguments: Backend.available) func aSkippedNightAndABackfillBehindALaterSnapshot(backend: Backend)
     async throws
   {
-    let db = try TestDatabase(backend, seedUsers: 60, seed: 6)
-    _ = await db.run(DailyScoreJob(), Self.options(asOf: "2026-11-18"))
-    let user = try db.int(
-      "SELECT min(id) FROM users WHERE deleted_at IS NULL AND created_at < ?", [TestClock.now - 86_400 * 3])
-    try db.execute(
-      "INSERT INTO security_items (user_id, kind, status, created_at) VALUES (?, 'x', 'open', 0), (?, 'x', 'open', 0)",
-      [user, user])
+    let (db, user) = try await Self.scoredThenOneUserChanged(backend, asOf: "2026-11-18", openItems: 2)
     // 2026-11-19 is skipped: tonight's delta is against the 18th.
-    let skipped = await db.run(DailyScoreJob(), Self.options(asOf: "2026-11-20"))
-    #expect(skipped.status == .succeeded)
-    let mismatched = try db.int(
-      """
-      SELECT count(*) FROM score_snapshots d JOIN score_snapshots p ON p.user_id = d.user_id AND p.as_of = '2026-11-18'
-      WHERE d.as_of = '2026-11-20' AND d.delta IS NOT d.score - p.score
-      """)
-    #expect(mismatched == 0)
-    #expect(
-      try db.int("SELECT delta FROM score_snapshots WHERE user_id = ? AND as_of = '2026-11-20'", [user]) < 0)
+    try await Self.scoreExpectingDeltas(db, from: "2026-11-18", to: "2026-11-20", user: user)
     let outbox = try db.int("SELECT count(*) FROM notification_outbox")
     let changedAt = try db.strings(
       "SELECT user_id || ':' || coalesce(score_changed_at, 0) FROM user_state ORDER BY user_id")
