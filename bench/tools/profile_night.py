@@ -10,8 +10,8 @@ statements (pg_stat_statements, pg_stat_kcache). Options:
   --perf         also `perf record -a -g` over the night into OUT/perf.data
   --day D        the measured night (default 1)
   --out DIR      where to write last.json, server.log, perf.data (default the current folder)
-ENRICH_BATCH=N sets jobs.enrichment-fetch.batch_size for a try by configuration;
-BATCHES=daily-score=2000,badge-recount=2000 sets other jobs' batch_size the same way.
+BATCHES=daily-score=2000,badge-recount=2000 sets those jobs' batch_size for a try by
+configuration; ENRICH_BATCH=N is BATCHES=enrichment-fetch=N.
 RIN_BENCH_TOP_STATEMENTS=N keeps N statements (default 25). pg_stat_statements does not see a
 query read through a cursor (its FETCHes run it): to attribute those, profile a local build whose
 `PostgresExecutor.forEachRow` never opens one (BENCHMARKS.md "Session 21").
@@ -46,6 +46,24 @@ def option(name, default=None):
     return sys.argv[sys.argv.index(name) + 1] if name in sys.argv else default
 
 
+def with_batch_sizes(write_config, batches):
+    """`write_config` that also sets each job's `batch_size` in `batches` (job name → size)."""
+    def write(*args, **kwargs):
+        path = write_config(*args, **kwargs)
+        text = path.read_text()
+        for job, size in batches.items():
+            line = f"    batch_size: {size}\n"
+            if f"  {job}: {{}}\n" in text:
+                text = text.replace(f"  {job}: {{}}\n", f"  {job}:\n{line}", 1)
+            elif f"  {job}:\n" in text:
+                text = text.replace(f"  {job}:\n", f"  {job}:\n{line}", 1)
+            else:
+                text = text.replace("jobs:\n", f"jobs:\n  {job}:\n{line}", 1)
+        path.write_text(text)
+        return path
+    return write
+
+
 def main():
     rinjobs = str(Path(sys.argv[1]).resolve())
     day = int(option("--day", "1"))
@@ -56,25 +74,11 @@ def main():
     runner = Runner(REPO, Path(rinjobs), cache, 1, 3600, log)
     jobs = ["enrichment-fetch", "circle-patterns", "daily-score", "badge-recount"]
     fn = F.Fortnight(runner, cache, jobs, 1, log)
+    batches = dict(pair.split("=") for pair in os.environ.get("BATCHES", "").split(",") if pair)
     if os.environ.get("ENRICH_BATCH"):
-        plain = F.write_config
-
-        def with_batch(*a, **k):
-            path = plain(*a, **k)
-            path.write_text(path.read_text().replace(
-                "  enrichment-fetch:\n", f"  enrichment-fetch:\n    batch_size: {os.environ['ENRICH_BATCH']}\n", 1))
-            return path
-        F.write_config = with_batch
-    if os.environ.get("BATCHES"):
-        plain_batches = F.write_config
-
-        def with_batches(*a, **k):
-            path = plain_batches(*a, **k)
-            extra = "".join(f"  {job}:\n    batch_size: {size}\n"
-                            for job, size in (pair.split("=") for pair in os.environ["BATCHES"].split(",")))
-            path.write_text(path.read_text().replace("jobs:\n", "jobs:\n" + extra, 1))
-            return path
-        F.write_config = with_batches
+        batches["enrichment-fetch"] = os.environ["ENRICH_BATCH"]
+    if batches:
+        F.write_config = with_batch_sizes(F.write_config, batches)
     cluster = Cluster(data_from=cache.folder / "postgres" / "M-fortnight" / "data", profile=True)
     try:
         cluster.create_profile(F.PG_DB)
