@@ -11,7 +11,10 @@ statements (pg_stat_statements, pg_stat_kcache). Options:
   --day D        the measured night (default 1)
   --out DIR      where to write last.json, server.log, perf.data (default the current folder)
 BATCHES=daily-score=2000,badge-recount=2000 sets those jobs' batch_size for a try by
-configuration; ENRICH_BATCH=N is BATCHES=enrichment-fetch=N.
+configuration; ENRICH_BATCH=N is BATCHES=enrichment-fetch=N. SIGN_UPS=N sets the measured day's
+sign-ups (default the fortnight's) and CHANGES=0 leaves out its day of changes: the difference of
+`SIGN_UPS=100 CHANGES=0` and `SIGN_UPS=0 CHANGES=0` is the fortnight's sign-up probe, statement
+by statement.
 RIN_BENCH_TOP_STATEMENTS=N keeps N statements (default 25). pg_stat_statements does not see a
 query read through a cursor (its FETCHes run it): to attribute those, profile a local build whose
 `PostgresExecutor.forEachRow` never opens one (BENCHMARKS.md "Session 21").
@@ -93,10 +96,13 @@ def main():
             cluster.sql("SELECT pg_reload_conf()")
         url = cluster.url(F.PG_DB)
         env = {k: v for k, v in os.environ.items() if k != "PGOPTIONS"}
+        sign_ups = int(os.environ.get("SIGN_UPS", F.sign_ups_a_day(settings.SIZES["M"])))
         for d in range(1, day + 1):
-            run_checked([f"{cluster.bin}/psql", "-q", "-X", "-v", "ON_ERROR_STOP=1", url],
-                        input=day_of_changes(cache.repo, d, F.change_at(d), new_accounts=False), env=env)
-            fn._sign_ups(url, F.sign_ups_a_day(settings.SIZES["M"]), F.change_at(d))
+            if d < day or os.environ.get("CHANGES", "1") != "0":
+                run_checked([f"{cluster.bin}/psql", "-q", "-X", "-v", "ON_ERROR_STOP=1", url],
+                            input=day_of_changes(cache.repo, d, F.change_at(d), new_accounts=False), env=env)
+            if d < day or sign_ups:
+                fn._sign_ups(url, sign_ups if d == day else F.sign_ups_a_day(settings.SIZES["M"]), F.change_at(d))
             if d < day:
                 fn._nightly(url, d, cluster.postmaster, cluster)
         run, kinds = measure(fn, url, day, cluster, perf, out)

@@ -6,33 +6,34 @@ extension StorageTransaction {
     var inputs: [Int64: BadgeRules.Inputs] = [:]
     inputs.reserveCapacity(userIDs.count)
     for id in userIDs { inputs[id] = BadgeRules.Inputs() }
-    let ids = userIDs.map(SQLValue.integer)
-    let list = SQLDialect.list(userIDs.count)
+    // `inputs` holds the owners asked for: a row of another owner in a range is dropped there.
+    let owners = OwnerSet(userIDs)
+    let ids = owners.arguments
 
     try sql.forEachRow(
-      "SELECT user_id, confidence FROM merge_suggestions WHERE user_id IN (\(list)) AND status = 'pending'",
+      "SELECT user_id, confidence FROM merge_suggestions WHERE \(owners.condition(on: "user_id")) AND status = 'pending'",
       ids
     ) { row in
       guard let user = row.int64(0) else { return }
       inputs[user]?.pendingMergeConfidences.append(row.double(1))
     }
     try forEachCount(
-      "SELECT user_id, count(*) FROM sync_conflicts WHERE user_id IN (\(list)) AND status = 'open' GROUP BY user_id",
+      "SELECT user_id, count(*) FROM sync_conflicts WHERE \(owners.condition(on: "user_id")) AND status = 'open' GROUP BY user_id",
       ids
     ) { inputs[$0]?.openSyncConflicts = $1 }
     try forEachCount(
       """
       SELECT c.user_id, count(*) FROM access_requests r JOIN circles c ON c.id = r.circle_id
-      WHERE c.user_id IN (\(list)) AND c.deleted_at IS NULL AND r.status = 'pending'
+      WHERE \(owners.condition(on: "c.user_id")) AND c.deleted_at IS NULL AND r.status = 'pending'
       GROUP BY c.user_id
       """, ids
     ) { inputs[$0]?.pendingAccessRequests = $1 }
     try forEachCount(
-      "SELECT user_id, count(*) FROM security_items WHERE user_id IN (\(list)) AND status = 'open' GROUP BY user_id",
+      "SELECT user_id, count(*) FROM security_items WHERE \(owners.condition(on: "user_id")) AND status = 'open' GROUP BY user_id",
       ids
     ) { inputs[$0]?.openSecurityItems = $1 }
     try sql.forEachRow(
-      "SELECT user_id, score_changed_at, score_viewed_at FROM user_state WHERE user_id IN (\(list))",
+      "SELECT user_id, score_changed_at, score_viewed_at FROM user_state WHERE \(owners.condition(on: "user_id"))",
       ids
     ) { row in
       guard let user = row.int64(0) else { return }
@@ -44,11 +45,12 @@ extension StorageTransaction {
 
   public func storedBadgeCounts(for userIDs: [Int64]) throws -> [Int64: BadgeCounts] {
     var stored: [Int64: BadgeCounts] = [:]
+    let owners = OwnerSet(userIDs)
     try sql.forEachRow(
-      "SELECT user_id, home, circles, score, profile FROM badge_counts WHERE user_id IN (\(SQLDialect.list(userIDs.count)))",
-      userIDs.map(SQLValue.integer)
+      "SELECT user_id, home, circles, score, profile FROM badge_counts WHERE \(owners.condition(on: "user_id"))",
+      owners.arguments
     ) { row in
-      guard let user = row.int64(0) else { return }
+      guard let user = row.int64(0), owners.includes(user) else { return }
       stored[user] = BadgeCounts(
         home: Int(row.int64(1) ?? 0), circles: Int(row.int64(2) ?? 0),
         score: Int(row.int64(3) ?? 0), profile: Int(row.int64(4) ?? 0))

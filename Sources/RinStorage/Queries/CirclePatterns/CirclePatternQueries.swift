@@ -19,11 +19,11 @@ extension StorageTransaction {
   /// `users.region` as stored (nil when null).
   public func userRegions(of ids: [Int64]) throws -> [Int64: String] {
     var regions: [Int64: String] = [:]
+    let owners = OwnerSet(ids)
     try sql.forEachRow(
-      "SELECT id, region FROM users WHERE id IN (\(SQLDialect.list(ids.count)))",
-      ids.map(SQLValue.integer)
+      "SELECT id, region FROM users WHERE \(owners.condition(on: "id"))", owners.arguments
     ) { row in
-      if let user = row.int64(0), let region = row.text(1) { regions[user] = region }
+      if let user = row.int64(0), owners.includes(user), let region = row.text(1) { regions[user] = region }
     }
     return regions
   }

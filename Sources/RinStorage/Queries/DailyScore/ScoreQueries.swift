@@ -49,11 +49,12 @@ public struct InvitePromptState: Sendable, Equatable {
 extension StorageTransaction {
   public func scoreUsers(_ ids: [Int64]) throws -> [ScoreUserRow] {
     var users: [ScoreUserRow] = []
+    let owners = OwnerSet(ids)
     try sql.forEachBatchRow(
-      "SELECT id, created_at, phone_verified FROM users WHERE id IN (\(SQLDialect.list(ids.count))) ORDER BY id",
-      ids.map(SQLValue.integer)
+      "SELECT id, created_at, phone_verified FROM users WHERE \(owners.condition(on: "id")) ORDER BY id",
+      owners.arguments
     ) { row in
-      guard let id = row.int64(0) else { return }
+      guard let id = row.int64(0), owners.includes(id) else { return }
       users.append(ScoreUserRow(id: id, createdAt: row.instant(1) ?? 0, phoneVerified: row.int64(2) == 1))
     }
     return users
@@ -62,19 +63,18 @@ extension StorageTransaction {
   /// Live custom circles with at least one live member, per user.
   public func customCircleCounts(of ids: [Int64], end: UTCInstant) throws -> [Int64: Int] {
     var counts: [Int64: Int] = [:]
+    let owners = OwnerSet(ids)
     let query = """
       SELECT k.user_id, count(*) FROM circles k
-      WHERE k.user_id IN (\(SQLDialect.list(ids.count))) AND k.kind = 'custom'
+      WHERE \(owners.condition(on: "k.user_id")) AND k.kind = 'custom'
         AND k.created_at < :end AND (k.deleted_at IS NULL OR k.deleted_at >= :end)
         AND EXISTS (SELECT 1 FROM circle_members m JOIN contacts c ON c.id = m.contact_id
           WHERE m.circle_id = k.id AND (m.added_at IS NULL OR m.added_at < :end)
             AND c.created_at < :end AND (c.deleted_at IS NULL OR c.deleted_at >= :end))
       GROUP BY k.user_id
       """
-    try sql.forEachBatchRow(SQLDialect.named(query, ["end": .instant(end)], then: ids.map(SQLValue.integer)))
-    {
-      row in
-      if let user = row.int64(0) { counts[user] = Int(row.int64(1) ?? 0) }
+    try sql.forEachBatchRow(SQLDialect.named(query, ["end": .instant(end)], then: owners.arguments)) { row in
+      if let user = row.int64(0), owners.includes(user) { counts[user] = Int(row.int64(1) ?? 0) }
     }
     return counts
   }
@@ -84,22 +84,24 @@ extension StorageTransaction {
     [Double?]]
   {
     var result: [Int64: [Double?]] = [:]
+    let owners = OwnerSet(ids)
     try sql.forEachBatchRow(
-      "SELECT user_id, confidence FROM merge_suggestions WHERE user_id IN (\(SQLDialect.list(ids.count))) AND status = 'pending' AND created_at < ?",
-      ids.map(SQLValue.integer) + [.instant(end)]
+      "SELECT user_id, confidence FROM merge_suggestions WHERE \(owners.condition(on: "user_id")) AND status = 'pending' AND created_at < ?",
+      owners.arguments + [.instant(end)]
     ) { row in
-      if let user = row.int64(0) { result[user, default: []].append(row.double(1)) }
+      if let user = row.int64(0), owners.includes(user) { result[user, default: []].append(row.double(1)) }
     }
     return result
   }
 
   public func openSecurityItemCounts(of ids: [Int64], createdBefore end: UTCInstant) throws -> [Int64: Int] {
     var counts: [Int64: Int] = [:]
+    let owners = OwnerSet(ids)
     try sql.forEachBatchRow(
-      "SELECT user_id, count(*) FROM security_items WHERE user_id IN (\(SQLDialect.list(ids.count))) AND status = 'open' AND created_at < ? GROUP BY user_id",
-      ids.map(SQLValue.integer) + [.instant(end)]
+      "SELECT user_id, count(*) FROM security_items WHERE \(owners.condition(on: "user_id")) AND status = 'open' AND created_at < ? GROUP BY user_id",
+      owners.arguments + [.instant(end)]
     ) { row in
-      if let user = row.int64(0) { counts[user] = Int(row.int64(1) ?? 0) }
+      if let user = row.int64(0), owners.includes(user) { counts[user] = Int(row.int64(1) ?? 0) }
     }
     return counts
   }

@@ -27,15 +27,14 @@ extension StorageTransaction {
     let asOf = SQLValue(date)
     var history: [Int64: SnapshotHistory] = [:]
     guard !ids.isEmpty else { return history }
-    let list = SQLDialect.list(ids.count)
-    let idValues = ids.map(SQLValue.integer)
+    let owners = OwnerSet(ids)
     try sql.forEachBatchRow(
       """
       SELECT user_id, as_of, score, quality, position, stability, trust, tier, delta, formula_version
-      FROM score_snapshots WHERE user_id IN (\(list)) AND as_of = ?
-      """, idValues + [asOf]
+      FROM score_snapshots WHERE \(owners.condition(on: "user_id")) AND as_of = ?
+      """, owners.arguments + [asOf]
     ) { row in
-      guard let user = row.int64(0) else { return }
+      guard let user = row.int64(0), owners.includes(user) else { return }
       history[user, default: SnapshotHistory()].current = ScoreSnapshotRow(
         userID: user, asOf: date, score: Int(row.int64(2) ?? 0), quality: row.double(3),
         position: row.double(4), stability: row.double(5), trust: row.double(6), tier: row.text(7) ?? "",
@@ -47,10 +46,10 @@ extension StorageTransaction {
       SELECT u.id, (SELECT s.score FROM score_snapshots s WHERE s.user_id = u.id AND s.as_of < ?
           ORDER BY s.as_of DESC LIMIT 1),
         EXISTS (SELECT 1 FROM score_snapshots s WHERE s.user_id = u.id AND s.as_of > ?)
-      FROM users u WHERE u.id IN (\(list))
-      """, [asOf, asOf] + idValues
+      FROM users u WHERE \(owners.condition(on: "u.id"))
+      """, [asOf, asOf] + owners.arguments
     ) { row in
-      guard let user = row.int64(0) else { return }
+      guard let user = row.int64(0), owners.includes(user) else { return }
       let previous = row.int64(1).map { Int($0) }
       history[user, default: SnapshotHistory()].previousScore = previous
       history[user, default: SnapshotHistory()].reachedThresholdBefore = (previous ?? .min) >= threshold
@@ -75,12 +74,12 @@ extension StorageTransaction {
   public func invitePromptStates(of ids: [Int64]) throws -> [Int64: InvitePromptState] {
     var states: [Int64: InvitePromptState] = [:]
     guard !ids.isEmpty else { return states }
-    let list = SQLDialect.list(ids.count)
+    let owners = OwnerSet(ids)
     try sql.forEachBatchRow(
-      "SELECT user_id, invite_prompts_shown, last_invite_prompt_at, last_invite_dismissed_at FROM user_state WHERE user_id IN (\(list))",
-      ids.map(SQLValue.integer)
+      "SELECT user_id, invite_prompts_shown, last_invite_prompt_at, last_invite_dismissed_at FROM user_state WHERE \(owners.condition(on: "user_id"))",
+      owners.arguments
     ) { row in
-      guard let user = row.int64(0) else { return }
+      guard let user = row.int64(0), owners.includes(user) else { return }
       var state = InvitePromptState()
       state.promptsShown = Int(row.int64(1) ?? 0)
       state.lastPromptAt = row.instant(2)
@@ -88,10 +87,10 @@ extension StorageTransaction {
       states[user] = state
     }
     try sql.forEachBatchRow(
-      "SELECT inviter_user_id, max(shared_at) FROM invite_shares WHERE inviter_user_id IN (\(list)) GROUP BY inviter_user_id",
-      ids.map(SQLValue.integer)
+      "SELECT inviter_user_id, max(shared_at) FROM invite_shares WHERE \(owners.condition(on: "inviter_user_id")) GROUP BY inviter_user_id",
+      owners.arguments
     ) { row in
-      guard let user = row.int64(0) else { return }
+      guard let user = row.int64(0), owners.includes(user) else { return }
       states[user, default: InvitePromptState()].lastShareAt = row.instant(1)
     }
     return states

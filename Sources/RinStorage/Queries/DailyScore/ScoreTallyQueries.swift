@@ -23,14 +23,16 @@ extension StorageTransaction {
   /// The stored tallies of `userIDs` (a row that cannot be read back is left out: recounted).
   public func scoreTallies(of userIDs: [Int64]) throws -> [Int64: StoredScoreTally] {
     var tallies: [Int64: StoredScoreTally] = [:]
+    let owners = OwnerSet(userIDs)
     try sql.forEachBatchRow(
       """
       SELECT user_id, window_end, stamps_after, due_end, circles_digest, contacts, complete, enriched,
         rin, mutual, organized, custom_circles, churn_days
-      FROM score_owner_tallies WHERE user_id IN (\(SQLDialect.list(userIDs.count)))
-      """, userIDs.map(SQLValue.integer)
+      FROM score_owner_tallies WHERE \(owners.condition(on: "user_id"))
+      """, owners.arguments
     ) { row in
-      guard let user = row.int64(0), let end = row.instant(1), let stampsAfter = row.instant(2),
+      guard let user = row.int64(0), owners.includes(user), let end = row.instant(1),
+        let stampsAfter = row.instant(2),
         let digest = row.int64(4), let churn = row.text(12).flatMap(ChurnDays.init(text:))
       else { return }
       var tally = ScoreTally(end: end)
@@ -53,14 +55,15 @@ extension StorageTransaction {
   /// digest itself is compared; a circle created or deleted has one (`ownersChanged`).
   public func circlesDigests(of userIDs: [Int64]) throws -> [Int64: Int64] {
     var digests: [Int64: Int64] = [:]
+    let owners = OwnerSet(userIDs)
     try sql.forEachBatchRow(
       """
       SELECT user_id, CAST(sum(CASE WHEN kind IN ('prepopulated', 'custom') THEN id % 2147483647 ELSE 0 END)
         AS BIGINT)
-      FROM circles WHERE user_id IN (\(SQLDialect.list(userIDs.count))) GROUP BY user_id
-      """, userIDs.map(SQLValue.integer)
+      FROM circles WHERE \(owners.condition(on: "user_id")) GROUP BY user_id
+      """, owners.arguments
     ) { row in
-      if let user = row.int64(0) { digests[user] = row.int64(1) ?? 0 }
+      if let user = row.int64(0), owners.includes(user) { digests[user] = row.int64(1) ?? 0 }
     }
     return digests
   }

@@ -70,11 +70,12 @@ extension StorageTransaction {
   /// one row per owner), by owner.
   public func enrichmentOwnerBuckets(of userIDs: [Int64]) throws -> [Int64: [Int64]] {
     var found: [Int64: [Int64]] = [:]
+    let owners = OwnerSet(userIDs)
     try sql.forEachRow(
-      "SELECT user_id, buckets FROM enrichment_owner_buckets WHERE user_id IN (\(SQLDialect.list(userIDs.count)))",
-      userIDs.map(SQLValue.integer)
+      "SELECT user_id, buckets FROM enrichment_owner_buckets WHERE \(owners.condition(on: "user_id"))",
+      owners.arguments
     ) { row in
-      guard let user = row.int64(0), let list = row.text(1) else { return }
+      guard let user = row.int64(0), owners.includes(user), let list = row.text(1) else { return }
       found[user] = BucketList.parse(list) ?? list.split(separator: ",").compactMap { Int64($0) }
     }
     return found

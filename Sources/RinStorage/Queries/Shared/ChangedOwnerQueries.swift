@@ -81,13 +81,14 @@ extension StorageTransaction {
   public func ownersChanged(among userIDs: [Int64], job: JobName, scope: String) throws -> Set<Int64> {
     guard !userIDs.isEmpty else { return [] }
     var changed = Set<Int64>()
+    let owners = OwnerSet(userIDs)
     try sql.forEachBatchRowReplanned(
       """
       SELECT user_id FROM changed_owners
-      WHERE job = ? AND scope = ? AND user_id IN (\(SQLDialect.list(userIDs.count)))
-      """, [.text(job.rawValue), .text(scope)] + userIDs.map(SQLValue.integer)
+      WHERE job = ? AND scope = ? AND \(owners.condition(on: "user_id"))
+      """, [.text(job.rawValue), .text(scope)] + owners.arguments
     ) { row in
-      if let user = row.int64(0) { changed.insert(user) }
+      if let user = row.int64(0), owners.includes(user) { changed.insert(user) }
     }
     return changed
   }

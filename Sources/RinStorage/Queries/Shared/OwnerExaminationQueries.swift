@@ -6,13 +6,16 @@ extension StorageTransaction {
   /// `job`'s last examination of each of `userIDs` it examined, by owner.
   public func ownerExaminations(job: JobName, of userIDs: [Int64]) throws -> [Int64: StoredOwnerExamination] {
     var stored: [Int64: StoredOwnerExamination] = [:]
+    let owners = OwnerSet(userIDs)
     try sql.forEachRow(
       """
       SELECT user_id, fingerprint, examined_at, due_at, stamped_rows, region_digest FROM owner_examinations
-      WHERE job = ? AND user_id IN (\(SQLDialect.list(userIDs.count)))
-      """, [SQLValue(job)] + userIDs.map(SQLValue.integer)
+      WHERE job = ? AND \(owners.condition(on: "user_id"))
+      """, [SQLValue(job)] + owners.arguments
     ) { row in
-      guard let user = row.int64(0), let fingerprint = row.int64(1), let at = row.instant(2) else { return }
+      guard let user = row.int64(0), owners.includes(user), let fingerprint = row.int64(1),
+        let at = row.instant(2)
+      else { return }
       stored[user] = StoredOwnerExamination(
         fingerprint: fingerprint, examinedAt: at, dueAt: row.instant(3), stampedRows: row.int64(4),
         regionDigest: row.int64(5))

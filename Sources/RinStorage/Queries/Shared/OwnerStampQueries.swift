@@ -14,27 +14,29 @@ extension StorageTransaction {
   {
     var stamps = Dictionary(uniqueKeysWithValues: userIDs.map { ($0, OwnerStamps()) })
     for (user, region) in try userRegions(of: userIDs) { stamps[user]?.region = region }
+    // `stamps` holds the owners asked for: a row of another owner in a range is dropped there.
     if circles {
+      let owners = OwnerSet(userIDs)
       try forEachSums(
         """
         SELECT user_id, count(*),
           \(folded("CASE WHEN kind IN ('prepopulated', 'custom') THEN id ELSE 0 END")),
           \(folded("coalesce(deleted_at, 0)"))
-        FROM circles WHERE user_id IN (\(SQLDialect.list(userIDs.count))) GROUP BY user_id
-        """, userIDs.map(SQLValue.integer), sums: 3
+        FROM circles WHERE \(owners.condition(on: "user_id")) GROUP BY user_id
+        """, owners.arguments, sums: 3
       ) { stamps[$0]?.circles = $1 }
     }
     let summed = rowsOf ?? userIDs
     guard !summed.isEmpty else { return stamps }
-    let list = SQLDialect.list(summed.count)
-    let ids = summed.map(SQLValue.integer)
+    let owners = OwnerSet(summed)
+    let ids = owners.arguments
     try forEachSums(
       """
       SELECT user_id, count(*), \(folded("id")), \(folded("coalesce(updated_at, 0)")),
         \(folded("coalesce(deleted_at, 0)"))
-      FROM contacts WHERE user_id IN (\(list)) GROUP BY user_id
+      FROM contacts WHERE \(owners.condition(on: "user_id")) GROUP BY user_id
       """, ids, sums: 4
-    ) { stamps[$0]?.contacts = $1 }
+    ) { if owners.includes($0) { stamps[$0]?.contacts = $1 } }
     guard circles else { return stamps }
     try forEachSums(
       """
@@ -42,18 +44,18 @@ extension StorageTransaction {
         \(folded("((m.circle_id % 1000003) * (m.contact_id % 1000003)) % 1000003")),
         \(folded("coalesce(m.added_at, 0)"))
       FROM circles k JOIN circle_members m ON m.circle_id = k.id
-      WHERE k.user_id IN (\(list)) GROUP BY k.user_id
+      WHERE \(owners.condition(on: "k.user_id")) GROUP BY k.user_id
       """, ids, sums: 4
-    ) { stamps[$0]?.members = $1 }
+    ) { if owners.includes($0) { stamps[$0]?.members = $1 } }
     try forEachSums(
       """
       SELECT k.user_id, count(*),
         \(folded("((r.circle_id % 1000003) * (r.contact_id % 1000003)) % 1000003")),
         \(folded("coalesce(r.removed_at, 0)"))
       FROM circles k JOIN circle_removals r ON r.circle_id = k.id
-      WHERE k.user_id IN (\(list)) GROUP BY k.user_id
+      WHERE \(owners.condition(on: "k.user_id")) GROUP BY k.user_id
       """, ids, sums: 3
-    ) { stamps[$0]?.removals = $1 }
+    ) { if owners.includes($0) { stamps[$0]?.removals = $1 } }
     return stamps
   }
 

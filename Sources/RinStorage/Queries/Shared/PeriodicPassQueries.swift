@@ -213,13 +213,14 @@ extension StorageTransaction {
   public func ownersFoundByPass(job: JobName, among userIDs: [Int64]) throws -> Set<Int64> {
     guard !userIDs.isEmpty else { return [] }
     var found = Set<Int64>()
+    let owners = OwnerSet(userIDs)
     try sql.forEachBatchRowReplanned(
       """
       SELECT user_id FROM periodic_pass_owners
-      WHERE job = ? AND user_id IN (\(SQLDialect.list(userIDs.count)))
-      """, [SQLValue(job)] + userIDs.map(SQLValue.integer)
+      WHERE job = ? AND \(owners.condition(on: "user_id"))
+      """, [SQLValue(job)] + owners.arguments
     ) { row in
-      if let user = row.int64(0) { found.insert(user) }
+      if let user = row.int64(0), owners.includes(user) { found.insert(user) }
     }
     return found
   }

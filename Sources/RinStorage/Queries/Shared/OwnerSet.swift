@@ -1,0 +1,80 @@
+/// The owners one batch statement reads, as the condition it puts on an owner column.
+///
+/// A batch's owners are usually a window of the selected users in id order: every live user, or
+/// every user of one shard (`id mod N = K`). Such ids run densely, and a statement reads them as
+/// one index range (with the shard's stride as a filter): on PostgreSQL an `IN` list of 500 to
+/// 2,000 bound ids is one index descent per id, or a scan of the whole table when the planner
+/// gives up on the list (`owner_examinations`, `merge_suggestions`: 4 to 7 times the server CPU
+/// of the range at M, BENCHMARKS.md "Session 23"). Any other set (an explicit list, a night's
+/// changed owners) keeps the `IN` list.
+///
+/// A range also holds ids that are not in the batch (deleted users, users outside the selection,
+/// gaps, the other shards' users): a reader keeps a row only if `includes` its owner. Never use
+/// the condition to write. A shard's range walks the index entries of every shard's users in
+/// it: up to 8 shards that still costs less than the list (one descent per id); beyond, a
+/// shard reads its list.
+struct OwnerSet: Sendable {
+  /// The ids, ascending and without repeats.
+  let ids: [Int64]
+  private let range: (low: Int64, high: Int64, stride: Int64)?
+  private let members: Set<Int64>
+
+  /// A range reads at most this share more ids than the batch has, beyond which the list wins.
+  static let slack = 4
+  /// Below this many ids the list costs little either way.
+  static let smallest = 16
+  /// The widest stride a range takes (a run of at most this many shards).
+  static let widestStride: Int64 = 8
+
+  init(_ owners: [Int64]) {
+    let ids = Array(Set(owners)).sorted()
+    self.ids = ids
+    guard ids.count >= Self.smallest, let low = ids.first, let high = ids.last else {
+      range = nil
+      members = []
+      return
+    }
+    var stride: Int64 = 0
+    for id in ids { stride = Self.gcd(stride, id - low) }
+    stride = max(stride, 1)
+    let span = (high - low) / stride + 1
+    if stride <= Self.widestStride, span <= Int64(ids.count + ids.count / Self.slack) {
+      range = (low, high, stride)
+      members = Set(ids)
+    } else {
+      range = nil
+      members = []
+    }
+  }
+
+  /// Whether the statement reads an index range rather than a list.
+  var isRange: Bool { range != nil }
+
+  /// `column BETWEEN ? AND ?` (and `column % ? = ?` for a stride), or `column IN (?, …)`.
+  func condition(on column: String) -> String {
+    guard let range else { return "\(column) IN (\(SQLDialect.list(ids.count)))" }
+    return range.stride == 1
+      ? "\(column) BETWEEN ? AND ?" : "\(column) BETWEEN ? AND ? AND \(column) % ? = ?"
+  }
+
+  /// The condition's values, in its order.
+  var arguments: [SQLValue] {
+    guard let range else { return ids.isEmpty ? [.null] : ids.map(SQLValue.integer) }
+    let bounds: [SQLValue] = [.integer(range.low), .integer(range.high)]
+    return range.stride == 1
+      ? bounds : bounds + [.integer(range.stride), .integer(range.low % range.stride)]
+  }
+
+  /// Whether a row of `owner` belongs to the batch (always, for a list: the statement read
+  /// only those).
+  func includes(_ owner: Int64?) -> Bool {
+    guard let owner else { return false }
+    return range == nil || members.contains(owner)
+  }
+
+  private static func gcd(_ a: Int64, _ b: Int64) -> Int64 {
+    var (a, b) = (a, b)
+    while b != 0 { (a, b) = (b, a % b) }
+    return a
+  }
+}
