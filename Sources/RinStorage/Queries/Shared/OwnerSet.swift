@@ -17,9 +17,8 @@ struct OwnerSet: Sendable {
   /// The ids, ascending and without repeats.
   let ids: [Int64]
   private let range: (low: Int64, high: Int64, stride: Int64)?
-  private let members: Set<Int64>
 
-  /// A range reads at most this share more ids than the batch has, beyond which the list wins.
+  /// A range reads at most 1/`slack` more ids than the batch has, beyond which the list wins.
   static let slack = 4
   /// Below this many ids the list costs little either way.
   static let smallest = 16
@@ -31,7 +30,6 @@ struct OwnerSet: Sendable {
     self.ids = ids
     guard ids.count >= Self.smallest, let low = ids.first, let high = ids.last else {
       range = nil
-      members = []
       return
     }
     var stride: Int64 = 0
@@ -40,10 +38,8 @@ struct OwnerSet: Sendable {
     let span = (high - low) / stride + 1
     if stride <= Self.widestStride, span <= Int64(ids.count + ids.count / Self.slack) {
       range = (low, high, stride)
-      members = Set(ids)
     } else {
       range = nil
-      members = []
     }
   }
 
@@ -69,7 +65,15 @@ struct OwnerSet: Sendable {
   /// only those).
   func includes(_ owner: Int64?) -> Bool {
     guard let owner else { return false }
-    return range == nil || members.contains(owner)
+    guard range != nil else { return true }
+    // `ids` is sorted: a binary search, rather than a set built per statement.
+    var low = 0
+    var high = ids.count
+    while low < high {
+      let middle = (low + high) / 2
+      if ids[middle] < owner { low = middle + 1 } else { high = middle }
+    }
+    return low < ids.count && ids[low] == owner
   }
 
   private static func gcd(_ a: Int64, _ b: Int64) -> Int64 {
