@@ -37,4 +37,16 @@ python3 scripts/check-kubernetes-config.py "$(swift build --show-bin-path)/rinjo
 # clients. At most 6 tests run at once: every test at once queues more work than two cores
 # clear within the clients' timeouts, and opens more PostgreSQL connections than the cluster takes.
 export SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH="${SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH:-6}"
-swift test --skip-build
+# A CI log is often read only by its tail: on a failure, repeat every recorded issue (with the
+# lines Swift Testing prints under it) after the runner's summary, so the tail names the test.
+test_log=$(mktemp)
+set +e
+swift test --skip-build 2>&1 | tee "$test_log"
+status=${PIPESTATUS[0]}
+set -e
+if [ "$status" -ne 0 ]; then
+  echo "test: the suite failed (exit $status); the failures, repeated from above:" >&2
+  grep -E -A12 "recorded an issue|✘ Test .* failed|error: |fatal error|Fatal error" "$test_log" | grep -v "^◇" | tail -150 >&2 || true
+fi
+rm -f "$test_log"
+exit "$status"

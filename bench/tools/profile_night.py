@@ -15,6 +15,9 @@ configuration; ENRICH_BATCH=N is BATCHES=enrichment-fetch=N. SIGN_UPS=N sets the
 sign-ups (default the fortnight's) and CHANGES=0 leaves out its day of changes: the difference of
 `SIGN_UPS=100 CHANGES=0` and `SIGN_UPS=0 CHANGES=0` is the fortnight's sign-up probe, statement
 by statement.
+SHARDS=N runs every night as N shards one after the other (as `bench/run.sh --division` does) and
+reports the measured night summed over them: the statements that cost more at N shards than in
+one run.
 RIN_BENCH_TOP_STATEMENTS=N keeps N statements (default 25). pg_stat_statements does not see a
 query read through a cursor (its FETCHes run it): to attribute those, profile a local build whose
 `PostgresExecutor.forEachRow` never opens one (BENCHMARKS.md "Session 21").
@@ -104,13 +107,36 @@ def main():
             if d < day or sign_ups:
                 fn._sign_ups(url, sign_ups if d == day else F.sign_ups_a_day(settings.SIZES["M"]), F.change_at(d))
             if d < day:
-                fn._nightly(url, d, cluster.postmaster, cluster)
+                night(fn, url, d, cluster, profile=False)
         run, kinds = measure(fn, url, day, cluster, perf, out)
         report(run, kinds, out, log)
         if explain:
             shutil.copy(f"{cluster.dir}/server.log", out / "server.log")
     finally:
         cluster.stop()
+
+
+def night(fn, url, day, cluster, profile=True):
+    """Night `day` as one run, or as SHARDS shards one after the other, summed."""
+    shards = int(os.environ.get("SHARDS", "1"))
+    if shards == 1:
+        return fn._nightly(url, day, cluster.postmaster, cluster if profile else None)
+    if profile:
+        cluster.reset_profile(F.PG_DB)
+        time.sleep(0.2)
+    runs = [fn._nightly(url, day, cluster.postmaster, shard=f"{k}/{shards}") for k in range(shards)]
+    jobs = {}
+    for run in runs:
+        for job, figures in run.jobs.items():
+            total = jobs.setdefault(job, {})
+            for key, value in figures.items():
+                if isinstance(value, (int, float)):
+                    total[key] = total.get(key, 0) + value
+    total = F.Run(wall=sum(r.wall for r in runs), cpu=sum(r.cpu for r in runs), jobs=jobs,
+                  server_cpu=sum(r.server_cpu or 0 for r in runs))
+    if profile:
+        total.profile = cluster.top_statements(F.PG_DB)
+    return total
 
 
 def measure(fn, url, day, cluster, perf, out):
@@ -145,7 +171,7 @@ def measure(fn, url, day, cluster, perf, out):
                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         time.sleep(1)
     try:
-        run = fn._nightly(url, day, postmaster, cluster)
+        run = night(fn, url, day, cluster)
     finally:
         if recorder:
             recorder.send_signal(2)

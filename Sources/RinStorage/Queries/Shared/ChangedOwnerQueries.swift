@@ -33,6 +33,14 @@ extension StorageTransaction {
   /// or deleted (an edit of either changes neither count); a circle created or deleted; a member
   /// added or taken out. Every branch is a range over a stamp index. Returns the number of owners
   /// found.
+  ///
+  /// Each shard of a night runs this whole pass (it keeps only its owners at the end), so what
+  /// it costs is paid once per shard. Two forms keep it to the day's stamps on PostgreSQL
+  /// (BENCHMARKS.md "Session 24": 29 → 6 ms of server CPU a job at M): the day's contacts are
+  /// read once, from `contacts_by_change`, for both their owners and the Rin users they point
+  /// to (a second branch on `rin_user_id` was planned over the whole
+  /// `contacts_by_rin_user_with_owner` index), and a member's circle is one probe of its key
+  /// (a join hashed every circle).
   @discardableResult
   public func collectOwnersChanged(
     since: UTCInstant, job: JobName, scope: String, in selection: UserSelection
@@ -41,18 +49,20 @@ extension StorageTransaction {
     return try replaceChangedOwners(
       job: job, scope: scope, in: selection,
       owners: """
-        SELECT c.user_id AS user_id FROM contacts c WHERE \(dialect.contactChangeStamp("c")) > ?
-        UNION SELECT c.rin_user_id FROM contacts c
-          WHERE \(dialect.contactChangeStamp("c")) > ? AND c.rin_user_id IS NOT NULL
-            AND (c.created_at > ? OR c.deleted_at > ?)
+        WITH changed_contacts AS (
+          SELECT c.user_id, c.rin_user_id, c.created_at, c.deleted_at FROM contacts c
+          WHERE \(dialect.contactChangeStamp("c")) > ?)
+        SELECT user_id AS user_id FROM changed_contacts
+        UNION SELECT rin_user_id FROM changed_contacts
+          WHERE rin_user_id IS NOT NULL AND (created_at > ? OR deleted_at > ?)
         UNION SELECT c.user_id FROM users r JOIN contacts c ON c.rin_user_id = r.id
           WHERE \(dialect.createdOrDeletedStamp("r")) > ?
         UNION SELECT k.user_id FROM circles k WHERE \(dialect.createdOrDeletedStamp("k")) > ?
-        UNION SELECT k.user_id FROM circle_members m JOIN circles k ON k.id = m.circle_id
+        UNION SELECT (SELECT k.user_id FROM circles k WHERE k.id = m.circle_id) FROM circle_members m
           WHERE m.added_at > ?
-        UNION SELECT k.user_id FROM circle_removals r JOIN circles k ON k.id = r.circle_id
+        UNION SELECT (SELECT k.user_id FROM circles k WHERE k.id = r.circle_id) FROM circle_removals r
           WHERE r.removed_at > ?
-        """, Array(repeating: .instant(since), count: 8))
+        """, Array(repeating: .instant(since), count: 7))
   }
 
   /// Replaces `job`'s changed owners of `scope` by the `user_id`s that `owners` (a query with
