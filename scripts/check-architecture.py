@@ -9,6 +9,8 @@ its declared dependencies (issue 33). Exits 1 naming every difference.
   package builds by accident and breaks when that package changes.
 - What production runs (`rinjobs`, the `rin-<job>` executables) links no seeder and no provider
   stub.
+- docs/ARCHITECTURE.md's "Tables of our own" lists every table RuntimeSchema.swift creates, and
+  no other (issue 42).
 """
 import json
 import re
@@ -49,6 +51,16 @@ def diagram() -> tuple[set[str], set[tuple[str, str]]]:
             for b in right.split("&"):
                 edges.add((names.get(a.strip(), a.strip()), names.get(b.strip(), b.strip())))
     return set(names.values()), edges
+
+
+def own_tables() -> tuple[set[str], set[str]]:
+    """The tables RuntimeSchema.swift creates, and those ARCHITECTURE.md's "Tables of our own" lists."""
+    schema = (ROOT / "Sources/RinStorage/Schema/RuntimeSchema.swift").read_text()
+    created = set(re.findall(r"CREATE TABLE (?:IF NOT EXISTS )?(\w+)", schema))
+    text = (ROOT / "docs/ARCHITECTURE.md").read_text()
+    section = re.search(r"^## Tables of our own\n(.*?)(?=^## )", text, re.S | re.M)
+    listed = set(re.findall(r"^\| `(\w+)` \|", section.group(1), re.M)) if section else set()
+    return created, listed
 
 
 def imports(path: Path) -> set[str]:
@@ -98,6 +110,12 @@ def main() -> int:
         if target["type"] == "executable" and (name == "rinjobs" or name.startswith("rin-")):
             for extra in sorted(closure(name, set()) & NOT_IN_PRODUCTION):
                 problems.append(f"Package.swift: {name} runs in production but links {extra}")
+
+    created, listed = own_tables()
+    for t in sorted(created - listed):
+        problems.append(f"docs/ARCHITECTURE.md: \"Tables of our own\" lacks {t} (RuntimeSchema.swift creates it)")
+    for t in sorted(listed - created):
+        problems.append(f"docs/ARCHITECTURE.md: \"Tables of our own\" lists {t}, which RuntimeSchema.swift does not create")
 
     for p in problems:
         print(f"check-architecture: {p}", file=sys.stderr)
