@@ -55,7 +55,7 @@ struct BackfillCommand: AsyncParsableCommand {
   static let daysWithoutYes = 31
 
   func validate() throws {
-    if !allowFuture, let problem = CalendarDate.futureProblem(to, option: "--to") {
+    if !allowFuture, let problem = CalendarDate.futureProblem(to, option: "--to", now: nil) {
       throw ValidationError(problem)
     }
     guard from <= to else { throw ValidationError("--from \(from) is after --to \(to)") }

@@ -31,14 +31,14 @@ extension CalendarDate: ExpressibleByArgument {
     return "'\(text)' is not a date: expected YYYY-MM-DD, e.g. 2026-11-01"
   }
 
-  /// Today's date in UTC, on the real clock (not `--now`).
-  static var todayUTC: CalendarDate { CalendarDate(utcInstant: .now) }
-
-  /// Why `date` (of `option`) is refused as a day in the future, or nil.
-  static func futureProblem(_ date: CalendarDate, option: String) -> String? {
-    let today = todayUTC
+  /// Why `date` (of `option`) is refused as a day in the future, or nil. Today is the day of
+  /// the command's clock: `--now` when it was given (a replayed night may compute for its own
+  /// day), else the real clock.
+  static func futureProblem(_ date: CalendarDate, option: String, now: UTCInstant?) -> String? {
+    let today = CalendarDate(utcInstant: now ?? .now)
     guard date > today else { return nil }
+    let clock = now == nil ? "UTC" : "UTC, by --now"
     return
-      "\(option) \(date) is after today (\(today), UTC): a run would write results and queue notifications for a day that has not come. Pass --allow-future if that is what you mean."
+      "\(option) \(date) is after today (\(today), \(clock)): a run would write results and queue notifications for a day that has not come. Pass --allow-future if that is what you mean."
   }
 }

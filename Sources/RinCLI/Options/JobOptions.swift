@@ -14,7 +14,7 @@ public struct JobOptions: ParsableArguments {
     transform: CalendarDate.parse(argument:))
   var asOf: CalendarDate?
 
-  @Flag(name: .long, help: "Allow an --as-of after today's date (UTC).")
+  @Flag(name: .long, help: "Allow an --as-of after today's date (UTC; the day of --now when given).")
   var allowFuture = false
 
   @OptionGroup var clock: ClockOptions
@@ -44,7 +44,9 @@ public struct JobOptions: ParsableArguments {
     if let bad = user.first(where: { $0 <= 0 }) {
       throw ValidationError("--user \(bad): user ids are positive whole numbers")
     }
-    if let asOf, !allowFuture, let problem = CalendarDate.futureProblem(asOf, option: "--as-of") {
+    if let asOf, !allowFuture,
+      let problem = CalendarDate.futureProblem(asOf, option: "--as-of", now: clock.now)
+    {
       throw ValidationError(problem)
     }
   }

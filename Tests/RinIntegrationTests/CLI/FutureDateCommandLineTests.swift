@@ -20,6 +20,21 @@ struct FutureDateCommandLineTests {
     #expect(allowed.exitCode == 0, "\(allowed.stderr)")
   }
 
+  /// Today is the day of the command's clock: a night replayed with `--now` may compute for its
+  /// own day, and not for the next.
+  @Test func todayIsTheDayOfNowWhenGiven() async throws {
+    let db = try TestDatabase(seedUsers: 5)
+    let replayed = try await db.run(
+      "rin-daily-score", ["--now", "2099-01-01T02:30:00Z", "--as-of", "2099-01-01", "--dry-run"])
+    #expect(replayed.exitCode == 0, "\(replayed.stderr)")
+    let early = try await db.run(
+      "rin-daily-score", ["--now", "2098-12-31T23:30:00Z", "--as-of", "2099-01-01", "--dry-run"])
+    #expect(early.exitCode == 64)
+    #expect(
+      early.stderr.contains("--as-of 2099-01-01 is after today (2098-12-31, UTC, by --now)"),
+      "\(early.stderr)")
+  }
+
   @Test func anImpossibleDayNamesWhatIsWrong() async throws {
     let db = try TestDatabase()
     let run = try await db.run("rin-badge-recount", ["--as-of", "2026-02-30"])
