@@ -1,6 +1,8 @@
 import Foundation
 import Logging
+import RinDomain
 import RinProviderClient
+import RinStorage
 
 /// Sends a run's metrics (the `--metrics-file` text) to a Prometheus Pushgateway when the run
 /// ends. Each subject of the run (a job, or `pipeline:NAME`) is its own group, keyed by job,
@@ -50,7 +52,7 @@ public struct MetricsPush: Sendable {
   public static func shardLabel(_ shard: ShardSpec?, environment: [String: String]) -> String {
     guard let shard else { return "all" }
     switch shard.resolve(environment: environment) {
-    case .success(let resolved): return "\(resolved.index)/\(resolved.count)"
+    case .success(let resolved): return RunShard(resolved).description
     case .failure: return shard.description
     }
   }

@@ -1,3 +1,4 @@
+import RinDomain
 import RinStorage
 
 /// Which shard of the users a run takes (`--shard K/N` or `--shard auto/N`).
@@ -42,7 +43,7 @@ public enum ShardSpec: Sendable, Equatable, CustomStringConvertible {
 
   public var description: String {
     switch self {
-    case .fixed(let index, let count): "\(index)/\(count)"
+    case .fixed(let index, let count): RunShard.part(index: index, count: count).description
     case .auto(let count): "auto/\(count)"
     }
   }

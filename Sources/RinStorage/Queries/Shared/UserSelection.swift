@@ -26,7 +26,7 @@ public struct UserSelection: Sendable, Equatable {
 
   /// The key a job keeps per-shard state under (`change_watermarks`, `changed_owners`): `all`,
   /// or `INDEX/COUNT`.
-  public var scope: String { shard.map { "\($0.index)/\($0.count)" } ?? "all" }
+  public var scope: String { RunShard(shard).description }
 
   func whereClause() -> (String, [SQLValue]) {
     var conditions: [String] = []
