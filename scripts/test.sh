@@ -46,7 +46,7 @@ status=${PIPESTATUS[0]}
 set -e
 if [ "$status" -ne 0 ]; then
   echo "test: the suite failed (exit $status); the failures, repeated from above:" >&2
-  grep -E -A12 "recorded an issue|✘ Test .* failed|error: |fatal error|Fatal error" "$test_log" | grep -v "^◇" | tail -150 >&2 || true
+  grep -E -A12 "recorded an issue|✘ Test .* failed|error: |fatal error|Fatal error" "$test_log" | grep -v "^◇" | cut -c1-2000 | tail -150 >&2 || true
 fi
 rm -f "$test_log"
 exit "$status"

@@ -22,13 +22,7 @@ struct OwnerKeyedRows<Value> {
   mutating func lookUp(owner: Int64, contact: Int64) -> Value? {
     if position > 0, !precedes(position - 1, owner, contact) {
       // Behind the walk: start again from the first key not before it.
-      var low = 0
-      var high = position
-      while low < high {
-        let middle = (low + high) / 2
-        if precedes(middle, owner, contact) { low = middle + 1 } else { high = middle }
-      }
-      position = low
+      position = partitionPoint(0..<position) { precedes($0, owner, contact) }
     }
     while position < owners.count, precedes(position, owner, contact) { position += 1 }
     guard position < owners.count, owners[position] == owner, contacts[position] == contact else {

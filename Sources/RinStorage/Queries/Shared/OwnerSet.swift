@@ -67,13 +67,8 @@ struct OwnerSet: Sendable {
     guard let owner else { return false }
     guard range != nil else { return true }
     // `ids` is sorted: a binary search, rather than a set built per statement.
-    var low = 0
-    var high = ids.count
-    while low < high {
-      let middle = (low + high) / 2
-      if ids[middle] < owner { low = middle + 1 } else { high = middle }
-    }
-    return low < ids.count && ids[low] == owner
+    let index = partitionPoint(ids.indices) { ids[$0] < owner }
+    return index < ids.count && ids[index] == owner
   }
 
   private static func gcd(_ a: Int64, _ b: Int64) -> Int64 {
