@@ -90,6 +90,7 @@ let package = Package(
     .target(
       name: "RinProviderStub",
       dependencies: [
+        "RinDomain",
         .product(name: "FlyingFox", package: "FlyingFox"),
         // Its socket pool switches Nagle off (NoDelaySocketPool.swift).
         .product(name: "FlyingSocks", package: "FlyingFox"),

@@ -1,4 +1,5 @@
 import Foundation
+import RinDomain
 import Synchronization
 
 /// The provider's bulk protocol (docs/CONTRACT.md §3.3): one `lookup` is one request of at most
@@ -12,13 +13,16 @@ public final class ProviderClient: Sendable {
   private let stats = Mutex(ProviderStatistics())
   private let breaker: Mutex<CircuitBreaker>
   private let onBreakerChange: @Sendable (CircuitBreaker.Transition) -> Void
+  private let wallClock: WallClock
 
   /// - Parameters:
   ///   - breakerState: where the previous runs left the breaker (`CircuitBreaker.startState`).
   ///   - onBreakerChange: told when the breaker opens or closes, on whichever task saw it.
   ///   - sharedTurns: the rate and budget this client shares with other workers, if any.
+  ///   - wallClock: what a `Retry-After` date is compared with.
   public init(
     settings: ProviderClientSettings, transport: any ProviderTransport = URLSessionTransport(),
+    wallClock: WallClock = .system,
     breakerState: CircuitBreaker.State = .closed(consecutiveFailures: 0),
     sharedTurns: (any SharedRequestTurns)? = nil,
     onBreakerChange: @escaping @Sendable (CircuitBreaker.Transition) -> Void = { _ in }
@@ -29,6 +33,7 @@ public final class ProviderClient: Sendable {
     shared = sharedTurns
     breaker = Mutex(CircuitBreaker(threshold: settings.breakerFailures, state: breakerState))
     self.onBreakerChange = onBreakerChange
+    self.wallClock = wallClock
   }
 
   public var statistics: ProviderStatistics { stats.withLock { $0 } }
@@ -142,7 +147,7 @@ public final class ProviderClient: Sendable {
         .answered(results: parsed.results, unknownIDs: parsed.unknownIDs, duplicateIDs: parsed.duplicateIDs))
     case 429:
       count { $0.rateLimited += 1 }
-      let asked = RateLimitWait.seconds(headers: response.headers, now: Date().timeIntervalSince1970)
+      let asked = RateLimitWait.seconds(headers: response.headers, now: wallClock.secondsSince1970)
       let wait = asked ?? settings.backoff.delay(beforeRetry: retries + 1)
       // Compared as seconds: a header may ask for more than a `Duration` holds.
       guard wait <= settings.maxRateLimitWait / .seconds(1) else {

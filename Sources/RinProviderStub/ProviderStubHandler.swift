@@ -1,5 +1,6 @@
 import FlyingFox
 import Foundation
+import RinDomain
 
 /// Answers one `POST /v1/person/bulk`.
 struct ProviderStubHandler: Sendable {
@@ -10,7 +11,7 @@ struct ProviderStubHandler: Sendable {
   static let maxItems = 100
 
   func respond(to request: HTTPRequest) async -> HTTPResponse {
-    let receivedAt = Date().timeIntervalSince1970
+    let receivedAt = WallClock.system.secondsSince1970
     let authorization = request.headers[HTTPHeader("Authorization")]
     guard let body = try? await request.bodyData, let items = Self.items(in: body) else {
       state.withLock { $0.requestCount += 1 }
@@ -156,7 +157,7 @@ struct ProviderStubHandler: Sendable {
     formatter.locale = Locale(identifier: "en_US_POSIX")
     formatter.timeZone = TimeZone(identifier: "GMT")
     formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-    let instant = (Date().timeIntervalSince1970 + Double(seconds)).rounded(.up)
+    let instant = (WallClock.system.secondsSince1970 + Double(seconds)).rounded(.up)
     return formatter.string(from: Date(timeIntervalSince1970: instant))
   }
 }

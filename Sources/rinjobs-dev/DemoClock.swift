@@ -1,4 +1,3 @@
-import Foundation
 import RinDomain
 import Synchronization
 
@@ -8,11 +7,14 @@ import Synchronization
 final class DemoClock: Sendable {
   private let offset = Mutex<Int64>(0)
 
-  private static var realSeconds: Int64 { Int64(Date().timeIntervalSince1970.rounded(.down)) }
-
   func set(to instant: UTCInstant) {
-    offset.withLock { $0 = instant.seconds - Self.realSeconds }
+    offset.withLock { $0 = (instant.seconds - WallClock.system.now.seconds) * 1_000_000 }
   }
 
-  var now: UTCInstant { UTCInstant(seconds: Self.realSeconds + offset.withLock { $0 }) }
+  /// The clock the demo's runs read: the real one, moved by the offset last set.
+  var wallClock: WallClock {
+    WallClock { [self] in WallClock.system.microsecondsSince1970 + offset.withLock { $0 } }
+  }
+
+  var now: UTCInstant { wallClock.now }
 }

@@ -20,7 +20,7 @@ struct DemoWeek {
   /// One line per day; the last run of each pipeline in full. True when a run failed.
   func run(from start: UTCInstant, to end: UTCInstant, pipelineOrder: [String]) async -> Bool {
     var environment = DemoProvider.environment()
-    environment.wallClock = { [clock] in clock.now }
+    environment.wallClock = clock.wallClock
     // Hundreds of runs: their info lines would bury the summary; warnings and errors still show.
     var logger = Logger(label: "rinjobs.demo")
     logger.logLevel = .warning

@@ -46,8 +46,6 @@ public struct UTCInstant: Sendable, Hashable, Comparable, CustomStringConvertibl
 
   public static func < (a: UTCInstant, b: UTCInstant) -> Bool { a.seconds < b.seconds }
 
-  /// The wall clock, to the second (a fraction dropped).
-  public static var now: UTCInstant {
-    UTCInstant(seconds: Int64(Date().timeIntervalSince1970.rounded(.down)))
-  }
+  /// The host's wall clock, to the second (a fraction dropped).
+  public static var now: UTCInstant { WallClock.system.now }
 }

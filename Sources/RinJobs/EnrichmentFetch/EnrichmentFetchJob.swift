@@ -84,7 +84,7 @@ public struct EnrichmentFetchJob: Job {
   ) throws -> ProviderPlan? {
     let logger = context.logger
     let plan = try ProviderPlan.make(
-      settings.provider, environment: context.environment, tuning: tuning,
+      settings.provider, environment: context.environment, tuning: tuning, wallClock: context.wallClock,
       breakerState: circuit?.startState ?? .closed(consecutiveFailures: 0),
       storage: calls.sharedAllowance(context),
       onBreakerChange: { [circuit] in circuit?.breakerChanged($0, logger: logger) })

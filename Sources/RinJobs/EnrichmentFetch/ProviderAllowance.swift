@@ -14,11 +14,13 @@ struct ProviderAllowance: SharedRequestTurns {
   let provider: String
   let requestsPerMinute: Int
   let maxLookupsPerDay: Int?
+  /// The runtime's wall clock, which every worker's turns are times of.
+  let wallClock: WallClock
 
   var intervalMicroseconds: Int64 { 60_000_000 / Int64(max(requestsPerMinute, 1)) }
 
   func take(lookups: Int) async throws -> Duration? {
-    let now = ProviderKeyClaims.wallMicroseconds
+    let now = wallClock.microsecondsSince1970
     let day = CalendarDate(utcInstant: UTCInstant(seconds: now / 1_000_000))
     let turn = try storage.write { tx in
       try tx.takeProviderTurn(
@@ -27,13 +29,13 @@ struct ProviderAllowance: SharedRequestTurns {
         lookups: lookups, day: day, dailyLimit: maxLookupsPerDay)
     }
     switch turn {
-    case .startAt(let microseconds): return .microseconds(microseconds - ProviderKeyClaims.wallMicroseconds)
+    case .startAt(let microseconds): return .microseconds(microseconds - wallClock.microsecondsSince1970)
     case .dailyLimitReached: return nil
     }
   }
 
   func holdAll(for wait: Duration) async throws {
-    let until = ProviderKeyClaims.wallMicroseconds + wait.wholeMicroseconds
+    let until = wallClock.microsecondsSince1970 + wait.wholeMicroseconds
     try storage.write { tx in
       try tx.holdProviderRequests(provider: provider, untilMicroseconds: until)
     }

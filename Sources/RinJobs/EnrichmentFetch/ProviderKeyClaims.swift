@@ -21,15 +21,14 @@ struct ProviderKeyClaims {
   /// How often a waiting worker looks at the claims and the cache.
   var pollInterval: Duration = .milliseconds(100)
 
-  static var wallMicroseconds: Int64 { Int64(Date().timeIntervalSince1970 * 1_000_000) }
-
   /// The keys this run may ask for. A key another worker answered (and let go of) since the
   /// caller read the cache is in the cache now: its claim goes again at once, in the same
   /// transaction, and it counts as answered by another worker.
   func claim(_ keys: [String], tally: inout EnrichmentTally) throws -> Set<String> {
     let (held, answered) = try context.write { tx in
       let held = try tx.claimLookupKeys(
-        provider: provider, keys: keys, runID: context.runID, nowMicroseconds: Self.wallMicroseconds)
+        provider: provider, keys: keys, runID: context.runID,
+        nowMicroseconds: context.wallClock.microsecondsSince1970)
       let expiries = try tx.lookupExpiries(provider: provider, keys: Array(held))
       let answered = held.filter { (expiries[$0] ?? .min) > context.now }
       try release(Array(answered), in: tx)
@@ -78,7 +77,8 @@ struct ProviderKeyClaims {
       // next, if it got one.
       let stillClaimed = try context.read {
         try $0.lookupKeysClaimedByOthers(
-          provider: provider, keys: pending, runID: context.runID, nowMicroseconds: Self.wallMicroseconds)
+          provider: provider, keys: pending, runID: context.runID,
+          nowMicroseconds: context.wallClock.microsecondsSince1970)
       }
       let expiries = try context.read { try $0.lookupExpiries(provider: provider, keys: pending) }
       let answeredNow = Set(pending.filter { (expiries[$0] ?? .min) > context.now })

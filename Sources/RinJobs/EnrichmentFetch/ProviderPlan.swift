@@ -23,8 +23,10 @@ struct ProviderPlan: Sendable {
   ///   - storage: where workers share the provider's rate and daily budget (none in a dry run,
   ///     which sends nothing).
   ///   - onBreakerChange: told when the breaker opens or closes during the run.
+  ///   - wallClock: the runtime's clock, for the shared turns and a `Retry-After` date.
   static func make(
     _ settings: EnrichmentProviderSettings?, environment: [String: String], tuning: ProviderTuning,
+    wallClock: WallClock,
     breakerState: CircuitBreaker.State = .closed(consecutiveFailures: 0), storage: Storage? = nil,
     onBreakerChange: @escaping @Sendable (CircuitBreaker.Transition) -> Void = { _ in }
   ) throws -> ProviderPlan? {
@@ -44,11 +46,11 @@ struct ProviderPlan: Sendable {
         timeout: settings.timeout, maxRetries: settings.maxRetries,
         maxRateLimitWait: tuning.maxRateLimitWait, backoff: tuning.backoff,
         breakerFailures: settings.circuitBreaker.failures),
-      transport: tuning.transport, breakerState: breakerState,
+      transport: tuning.transport, wallClock: wallClock, breakerState: breakerState,
       sharedTurns: storage.map {
         ProviderAllowance(
           storage: $0, provider: settings.name, requestsPerMinute: settings.requestsPerMinute,
-          maxLookupsPerDay: settings.maxLookupsPerDay)
+          maxLookupsPerDay: settings.maxLookupsPerDay, wallClock: wallClock)
       }, onBreakerChange: onBreakerChange)
     return ProviderPlan(
       name: settings.name, batchSize: settings.batchSize, concurrency: settings.concurrency,

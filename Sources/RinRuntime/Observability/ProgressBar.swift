@@ -11,6 +11,10 @@ public final class ProgressBar: Sendable {
   /// Seconds between two `progress` log lines when stderr is not a terminal.
   public static let defaultLogInterval = 30.0
 
+  /// Seconds on a monotonic clock (the host's uptime, never 0 here): the bar measures elapsed
+  /// time, which a step of the wall clock must not make negative.
+  private static var monotonicSeconds: Double { ProcessInfo.processInfo.systemUptime }
+
   private struct State {
     var label = ""
     var unit = ""
@@ -48,7 +52,7 @@ public final class ProgressBar: Sendable {
       $0.unit = unit
       $0.done = 0
       $0.rows = 0
-      $0.started = Date().timeIntervalSinceReferenceDate
+      $0.started = Self.monotonicSeconds
       $0.lastLog = $0.started
       $0.finished = false
     }
@@ -73,7 +77,7 @@ public final class ProgressBar: Sendable {
   private func logIfDue(force: Bool) {
     guard let logger else { return }
     let metadata: Logger.Metadata? = state.withLock { s in
-      let now = Date().timeIntervalSinceReferenceDate
+      let now = Self.monotonicSeconds
       guard !s.finished, s.started > 0, now - s.lastLog >= logInterval || force else { return nil }
       s.lastLog = now
       let elapsed = now - s.started
@@ -105,7 +109,7 @@ public final class ProgressBar: Sendable {
     let line: String? = state.withLock { s in
       s.done += count
       s.rows += rows
-      let now = Date().timeIntervalSinceReferenceDate
+      let now = Self.monotonicSeconds
       guard now - s.lastDraw >= 0.1 || s.done >= s.total else { return nil }
       s.lastDraw = now
       return Self.line(

@@ -32,6 +32,9 @@ public final class JobContext {
   /// The process environment as the runner sees it (secrets such as an API key come from here;
   /// tests pass their own).
   public internal(set) var environment: [String: String] = [:]
+  /// The runtime's wall clock (`RuntimeEnvironment.wallClock`): what workers sharing a
+  /// provider's rate and key claims compare. Not `now`, which `--now` may set in the past.
+  public internal(set) var wallClock = WallClock.system
   /// `--full`: a job that skips what did not change since its last run examines everything.
   public internal(set) var fullPass = false
   /// `jobs.<job>.timeout`, when set.

@@ -153,6 +153,7 @@ extension JobRunner {
       progress: ProgressBar(label: job.rawValue, logger: run.logger, environment: environment.variables))
     context.environment = options.dryRun ? dryRunVariables : environment.variables
     context.fullPass = options.full
+    context.wallClock = environment.wallClock
     context.batchTarget = config.storage.batchTarget(isPostgres: storage.isPostgres)
     context.maxReplicaLag = storage.isPostgres ? config.storage.maxReplicaLag : nil
     context.pacing = config.storage.pacing(isPostgres: storage.isPostgres)

@@ -10,16 +10,14 @@ public struct RuntimeEnvironment: Sendable {
   /// (on its own host, not at all: a dead pid is noticed at once).
   public var leaseTTL: Duration
   /// The real clock, for leases and the ledger (never `--now`, which may be in the past).
-  public var wallClock: @Sendable () -> UTCInstant
+  public var wallClock: WallClock
 
   public init(
     host: String = ProcessInfo.processInfo.hostName,
     pid: Int32 = getpid(),
     variables: [String: String] = ProcessInfo.processInfo.environment,
     leaseTTL: Duration = .seconds(60),
-    wallClock: @escaping @Sendable () -> UTCInstant = {
-      UTCInstant(seconds: Int64(Date().timeIntervalSince1970.rounded(.down)))
-    }
+    wallClock: WallClock = .system
   ) {
     self.host = host
     self.pid = pid
@@ -29,7 +27,7 @@ public struct RuntimeEnvironment: Sendable {
   }
 
   /// Now, on the wall clock.
-  public var now: UTCInstant { wallClock() }
+  public var now: UTCInstant { wallClock.now }
 
   /// A `running` row without a heartbeat for three lease lifetimes belongs to a dead process.
   public var staleBefore: UTCInstant { now - leaseTTL * 3 }

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Logging
+import RinDomain
 import RinJobs
 import RinProviderClient
 import RinProviderStub
@@ -138,13 +139,13 @@ final class EnrichmentFixture: Sendable {
   func run(
     _ options: RunOptions = TestClock.options(), config: RinConfig? = nil,
     environment: [String: String] = [EnrichmentFixture.apiKeyVariable: EnrichmentFixture.apiKey],
-    logs: CapturedLogs? = nil, stop: StopSignal = StopSignal()
+    logs: CapturedLogs? = nil, stop: StopSignal = StopSignal(), wallClock: WallClock = .system
   ) async -> RunSummary {
     var logger = logs?.logger() ?? Logger(label: "test")
     if logs == nil { logger.logLevel = .critical }
     let runner = JobRunner(
       config: config ?? self.config(), storage: db.storage, logger: logger,
-      environment: RuntimeEnvironment(variables: environment), stop: stop)
+      environment: RuntimeEnvironment(variables: environment, wallClock: wallClock), stop: stop)
     return await runner.run(Self.job, options: options)
   }
 
