@@ -27,8 +27,9 @@ func testTarget(_ name: String) -> Target {
   .testTarget(
     name: name,
     dependencies: [
-      "RinTestSupport", "RinCLI", "RinDomain", "RinJobs", "RinNormalize", "RinReport", "RinRuntime",
-      "RinSeed", "RinStorage", "RinProviderClient", "RinProviderStub",
+      "RinTestSupport", "RinCLI", "RinConfiguration", "RinDomain", "RinJobs", "RinNormalize", "RinReport",
+      "RinRuntime",
+      "RinSeed", "RinStorage", "RinHTTP", "RinProviderClient", "RinProviderStub",
       .product(name: "GRDB", package: "GRDB.swift"),
       "CLibPQ",
       .product(name: "Logging", package: "swift-log"),
@@ -85,7 +86,9 @@ let package = Package(
     .target(name: "RinNormalize", dependencies: ["CRinShim"], swiftSettings: swiftSettings),
     // The enrichment provider's bulk protocol over HTTP (FoundationNetworking: libcurl on Linux).
     // RinDomain for the one JSON string escaper it shares with RinStorage.
-    .target(name: "RinProviderClient", dependencies: ["RinDomain"], swiftSettings: swiftSettings),
+    // Outgoing HTTP behind a protocol: the provider's requests, the pings, the Pushgateway push.
+    .target(name: "RinHTTP", swiftSettings: swiftSettings),
+    .target(name: "RinProviderClient", dependencies: ["RinDomain", "RinHTTP"], swiftSettings: swiftSettings),
     // A real HTTP server on loopback that speaks the provider's protocol, for tests and demos.
     .target(
       name: "RinProviderStub",
@@ -98,13 +101,20 @@ let package = Package(
       swiftSettings: swiftSettings
     ),
     // Config, schedules, the ledger, leases, checkpoints, dry run, logging: what runs a job.
+    // Settings and schedules: the YAML config, cron expressions, pipelines' slots and zones.
+    .target(
+      name: "RinConfiguration",
+      dependencies: ["RinDomain", "RinStorage", "Yams"],
+      swiftSettings: swiftSettings
+    ),
     .target(
       name: "RinRuntime",
       dependencies: [
+        "RinConfiguration",
         "RinDomain",
         "RinStorage",
-        // Its URLSession transport sends the pipelines' notify pings and the Pushgateway push.
-        "RinProviderClient",
+        // The pipelines' notify pings and the Pushgateway push go through its HTTPTransport.
+        "RinHTTP",
         "Yams",
         .product(name: "Logging", package: "swift-log"),
       ],
@@ -115,7 +125,7 @@ let package = Package(
     .target(
       name: "RinReport",
       dependencies: [
-        "RinDomain", "RinRuntime", "RinStorage",
+        "RinConfiguration", "RinDomain", "RinRuntime", "RinStorage",
         .product(name: "Prometheus", package: "swift-prometheus"),
         .product(name: "Mustache", package: "swift-mustache"),
       ],
@@ -127,7 +137,8 @@ let package = Package(
     .target(
       name: "RinJobs",
       dependencies: [
-        "RinDomain", "RinNormalize", "RinProviderClient", "RinRuntime", "RinStorage",
+        "RinConfiguration", "RinDomain", "RinHTTP", "RinNormalize", "RinProviderClient", "RinRuntime",
+        "RinStorage",
         .product(name: "Logging", package: "swift-log"),
       ],
       swiftSettings: swiftSettings
@@ -137,7 +148,7 @@ let package = Package(
     .target(
       name: "RinCLI",
       dependencies: [
-        "RinDomain", "RinJobs", "RinReport", "RinRuntime", "RinStorage",
+        "RinConfiguration", "RinDomain", "RinJobs", "RinReport", "RinRuntime", "RinStorage",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ],
@@ -148,7 +159,8 @@ let package = Package(
     .executableTarget(
       name: "rinjobs-dev",
       dependencies: [
-        "RinCLI", "RinDomain", "RinJobs", "RinProviderStub", "RinReport", "RinRuntime", "RinSeed",
+        "RinCLI", "RinConfiguration", "RinDomain", "RinJobs", "RinProviderStub", "RinReport", "RinRuntime",
+        "RinSeed",
         "RinStorage",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
@@ -160,8 +172,8 @@ let package = Package(
     .target(
       name: "RinTestSupport",
       dependencies: [
-        "RinDomain", "RinJobs", "RinNormalize", "RinProviderStub", "RinReport", "RinRuntime",
-        "RinSeed", "RinStorage",
+        "RinConfiguration", "RinDomain", "RinJobs", "RinNormalize", "RinProviderStub", "RinReport",
+        "RinRuntime", "RinSeed", "RinStorage",
         // Tests read the database directly, independently of the storage module they check.
         .product(name: "GRDB", package: "GRDB.swift"), "CLibPQ",
         .product(name: "Logging", package: "swift-log"),

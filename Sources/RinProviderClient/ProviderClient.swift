@@ -1,5 +1,6 @@
 import Foundation
 import RinDomain
+import RinHTTP
 import Synchronization
 
 /// The provider's bulk protocol (docs/CONTRACT.md §3.3): one `lookup` is one request of at most
@@ -7,7 +8,7 @@ import Synchronization
 /// only while the circuit breaker lets it: once the provider looks down, the run stops asking.
 public final class ProviderClient: Sendable {
   public let settings: ProviderClientSettings
-  private let transport: any ProviderTransport
+  private let transport: any HTTPTransport
   private let pacer: RequestPacer
   private let shared: (any SharedRequestTurns)?
   private let stats = Mutex(ProviderStatistics())
@@ -21,7 +22,7 @@ public final class ProviderClient: Sendable {
   ///   - sharedTurns: the rate and budget this client shares with other workers, if any.
   ///   - wallClock: what a `Retry-After` date is compared with.
   public init(
-    settings: ProviderClientSettings, transport: any ProviderTransport = URLSessionTransport(),
+    settings: ProviderClientSettings, transport: any HTTPTransport = URLSessionTransport(),
     wallClock: WallClock = .system,
     breakerState: CircuitBreaker.State = .closed(consecutiveFailures: 0),
     sharedTurns: (any SharedRequestTurns)? = nil,
@@ -42,7 +43,7 @@ public final class ProviderClient: Sendable {
   public var circuitBreaker: CircuitBreaker { breaker.withLock { $0 } }
 
   public func lookup(_ lookups: [ProviderLookup]) async -> ProviderOutcome {
-    let request = ProviderHTTPRequest(
+    let request = HTTPTransportRequest(
       url: settings.endpoint,
       headers: [
         "Authorization": "Bearer \(settings.apiKey)", "Content-Type": "application/json",
@@ -70,7 +71,7 @@ public final class ProviderClient: Sendable {
           settle(why.isProviderDown ? .failure(why) : .neutral)
           failure = why
         }
-      } catch let error as ProviderTransportError {
+      } catch let error as HTTPTransportError {
         switch error {
         case .cancelled: return .cancelled
         case .timedOut:
@@ -136,7 +137,7 @@ public final class ProviderClient: Sendable {
     case retry(ProviderFailure)
   }
 
-  private func handle(_ response: ProviderHTTPResponse, requested: Set<String>, retries: Int) async -> Step {
+  private func handle(_ response: HTTPTransportResponse, requested: Set<String>, retries: Int) async -> Step {
     switch response.status {
     case 200:
       guard let parsed = try? ProviderResponseParser.parse(response.body, requested: requested) else {

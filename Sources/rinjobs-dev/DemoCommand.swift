@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import RinCLI
+import RinConfiguration
 import RinDomain
 import RinJobs
 import RinProviderStub

@@ -1,5 +1,6 @@
 import Foundation
 import RinCLI
+import RinConfiguration
 import RinProviderStub
 import RinRuntime
 

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import RinConfiguration
 import RinDomain
 import RinJobs
 import RinReport

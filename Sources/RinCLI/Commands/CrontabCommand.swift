@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RinConfiguration
 import RinRuntime
 
 /// `rinjobs crontab`: the crontab for `pipelines.yaml` on stdout, or `--check FILE` to fail

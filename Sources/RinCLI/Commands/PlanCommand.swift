@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RinConfiguration
 import RinDomain
 import RinRuntime
 

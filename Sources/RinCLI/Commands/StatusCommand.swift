@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import RinConfiguration
 import RinDomain
 import RinReport
 import RinRuntime

@@ -1,4 +1,5 @@
 import ArgumentParser
+import RinConfiguration
 import RinRuntime
 
 /// `--max-age`, `--grace`, `--look-back`, `--since`: the short form of `pipelines.yaml` (`7d`,

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RinConfiguration
 import RinRuntime
 
 /// `--json`, `--metrics-file` and `--metrics-push`: what a run of a job or a pipeline prints and

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RinConfiguration
 import RinRuntime
 
 /// `--config` and `--db`: where the settings and the database are. Shared by every command.

@@ -1,3 +1,4 @@
+import RinConfiguration
 import RinProviderClient
 import RinRuntime
 import RinStorage

@@ -1,9 +1,10 @@
+import RinHTTP
 import RinProviderClient
 
 /// How the job talks to the provider beyond `pipelines.yaml`: the HTTP stack and the retry
 /// timing. Production uses the defaults; tests shorten the backoff.
 public struct ProviderTuning: Sendable {
-  public var transport: any ProviderTransport
+  public var transport: any HTTPTransport
   public var backoff: Backoff
   /// A 429 that asks for a longer wait leaves its keys for the next run instead.
   public var maxRateLimitWait: Duration
@@ -16,7 +17,7 @@ public struct ProviderTuning: Sendable {
   public static let defaultLongestWaitForOtherWorkers: Duration = .seconds(3)
 
   public init(
-    transport: any ProviderTransport = URLSessionTransport(), backoff: Backoff = Backoff(),
+    transport: any HTTPTransport = URLSessionTransport(), backoff: Backoff = Backoff(),
     maxRateLimitWait: Duration = .seconds(300),
     longestWaitForOtherWorkers: Duration = ProviderTuning.defaultLongestWaitForOtherWorkers
   ) {

@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 import RinDomain
-import RinProviderClient
+import RinHTTP
 import RinStorage
 
 /// Sends a run's metrics (the `--metrics-file` text) to a Prometheus Pushgateway when the run
@@ -38,7 +38,7 @@ public struct MetricsPush: Sendable {
 
   let baseURL: URL
   let logger: Logger
-  var transport: any ProviderTransport = URLSessionTransport()
+  var transport: any HTTPTransport = URLSessionTransport()
   static let timeoutSeconds = 5.0
   static let attempts = 3
 
@@ -83,7 +83,7 @@ public struct MetricsPush: Sendable {
   }
 
   private func push(_ group: Group) async -> Bool {
-    let request = ProviderHTTPRequest(
+    let request = HTTPTransportRequest(
       url: url(for: group), headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"],
       body: Data(group.text.utf8), method: "PUT")
     var cause = ""

@@ -1,7 +1,8 @@
 import Foundation
 import Logging
+import RinConfiguration
 import RinDomain
-import RinProviderClient
+import RinHTTP
 
 /// Sends a pipeline run's `notify` pings: one short POST per event, with the run id, slot,
 /// status, exit code and duration as JSON, a 5 s timeout and two retries. A ping that still
@@ -24,7 +25,7 @@ struct PipelinePings: Sendable {
   let notify: PipelineNotify
   let token: String?
   let logger: Logger
-  var transport: any ProviderTransport = URLSessionTransport()
+  var transport: any HTTPTransport = URLSessionTransport()
   static let timeoutSeconds = 5.0
   static let attempts = 3
 
@@ -49,7 +50,7 @@ struct PipelinePings: Sendable {
     guard let url = url(for: event) else { return }
     var headers = ["Content-Type": "application/json"]
     if let token { headers["Authorization"] = "Bearer \(token)" }
-    let request = ProviderHTTPRequest(
+    let request = HTTPTransportRequest(
       url: url, headers: headers, body: Data((JSONText.encode(body) ?? "{}").utf8))
     var cause = ""
     for attempt in 1...Self.attempts {

@@ -1,3 +1,4 @@
+import RinConfiguration
 import RinDomain
 
 /// Which slots a slotted pipeline run takes on, decided from the schedule and the ledger.

@@ -1,3 +1,4 @@
+import RinConfiguration
 import RinDomain
 import RinStorage
 

@@ -1,4 +1,5 @@
 import Logging
+import RinConfiguration
 import RinDomain
 import RinStorage
 

@@ -1,3 +1,4 @@
+import RinConfiguration
 import RinDomain
 
 /// `jobs.<job>.timeout`: the time after which a run stops between batches, like a SIGTERM (the

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import RinConfiguration
 import RinJobs
 import RinRuntime
 import RinStorage

@@ -1,4 +1,5 @@
 import GRDB
+import RinConfiguration
 import RinJobs
 import RinRuntime
 import RinTestSupport

@@ -1,4 +1,5 @@
 import Foundation
+import RinConfiguration
 import RinJobs
 import RinReport
 import RinRuntime

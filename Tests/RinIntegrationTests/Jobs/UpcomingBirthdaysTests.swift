@@ -1,4 +1,5 @@
 import GRDB
+import RinConfiguration
 import RinDomain
 import RinJobs
 import RinRuntime

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Logging
+import RinConfiguration
 import RinJobs
 import RinStorage
 import RinTestSupport

@@ -1,3 +1,4 @@
+import RinConfiguration
 import RinTestSupport
 import Testing
 

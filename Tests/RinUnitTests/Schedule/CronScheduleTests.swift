@@ -1,4 +1,5 @@
 import Foundation
+import RinConfiguration
 import RinDomain
 import RinTestSupport
 import Testing

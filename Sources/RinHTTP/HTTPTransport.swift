@@ -1,15 +1,17 @@
 import Foundation
 
-/// One HTTP exchange with the provider. The seam exists so the client's retry and pacing rules
-/// can run over any HTTP stack; production uses `URLSessionTransport`.
-public protocol ProviderTransport: Sendable {
-  /// Sends `request`; throws `ProviderTransportError.timedOut` when no full answer came within
+/// One outgoing HTTP exchange: a provider's request, a pipeline's notify ping, a Pushgateway
+/// push. The seam exists so the provider client's retry and pacing rules, and the runtime's
+/// pings, run over any HTTP stack without the runtime importing the provider client;
+/// production uses `URLSessionTransport`.
+public protocol HTTPTransport: Sendable {
+  /// Sends `request`; throws `HTTPTransportError.timedOut` when no full answer came within
   /// `timeout`, `.unreachable` for a connection failure.
-  func send(_ request: ProviderHTTPRequest, timeout: Duration) async throws(ProviderTransportError)
-    -> ProviderHTTPResponse
+  func send(_ request: HTTPTransportRequest, timeout: Duration) async throws(HTTPTransportError)
+    -> HTTPTransportResponse
 }
 
-public struct ProviderHTTPRequest: Sendable {
+public struct HTTPTransportRequest: Sendable {
   /// POST for the provider and the notify pings; PUT replaces a Pushgateway group whole.
   public var method: String
   public var url: URL
@@ -25,7 +27,7 @@ public struct ProviderHTTPRequest: Sendable {
   }
 }
 
-public struct ProviderHTTPResponse: Sendable {
+public struct HTTPTransportResponse: Sendable {
   public var status: Int
   /// Header names lower-cased.
   public var headers: [String: String]
@@ -41,7 +43,7 @@ public struct ProviderHTTPResponse: Sendable {
 
 /// Why no response arrived. Carries no URL, header or body: messages built from it are safe
 /// to log.
-public enum ProviderTransportError: Error, Sendable, Equatable {
+public enum HTTPTransportError: Error, Sendable, Equatable {
   case timedOut
   case unreachable(String)
   case cancelled

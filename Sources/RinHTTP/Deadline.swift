@@ -8,10 +8,10 @@ enum Deadline {
       group.addTask { try await operation() }
       group.addTask {
         try await Task.sleep(for: max(limit, .zero))
-        throw ProviderTransportError.timedOut
+        throw HTTPTransportError.timedOut
       }
       defer { group.cancelAll() }
-      guard let first = try await group.next() else { throw ProviderTransportError.timedOut }
+      guard let first = try await group.next() else { throw HTTPTransportError.timedOut }
       return first
     }
   }

@@ -5,9 +5,9 @@ import Synchronization
   import FoundationNetworking
 #endif
 
-/// The provider's HTTP stack: Foundation's URLSession, which on Linux is libcurl underneath
+/// The HTTP stack of the provider client and the runtime's pings: Foundation's URLSession, which on Linux is libcurl underneath
 /// (TLS, proxies and HTTP/2 from the system library, and no extra package to build).
-public final class URLSessionTransport: ProviderTransport {
+public final class URLSessionTransport: HTTPTransport {
   private let session: URLSession
 
   public init() {
@@ -21,8 +21,8 @@ public final class URLSessionTransport: ProviderTransport {
 
   deinit { session.invalidateAndCancel() }
 
-  public func send(_ request: ProviderHTTPRequest, timeout: Duration) async throws(ProviderTransportError)
-    -> ProviderHTTPResponse
+  public func send(_ request: HTTPTransportRequest, timeout: Duration) async throws(HTTPTransportError)
+    -> HTTPTransportResponse
   {
     var urlRequest = URLRequest(url: request.url)
     urlRequest.httpMethod = request.method
@@ -38,14 +38,14 @@ public final class URLSessionTransport: ProviderTransport {
         try await self.data(for: prepared)
       }
       guard let http = response as? HTTPURLResponse else {
-        throw ProviderTransportError.unreachable("not HTTP")
+        throw HTTPTransportError.unreachable("not HTTP")
       }
       var headers: [String: String] = [:]
       for (name, value) in http.allHeaderFields {
         if let name = name as? String, let value = value as? String { headers[name] = value }
       }
-      return ProviderHTTPResponse(status: http.statusCode, headers: headers, body: data)
-    } catch let error as ProviderTransportError {
+      return HTTPTransportResponse(status: http.statusCode, headers: headers, body: data)
+    } catch let error as HTTPTransportError {
       throw error
     } catch is CancellationError {
       throw .cancelled

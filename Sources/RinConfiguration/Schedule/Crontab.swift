@@ -59,7 +59,7 @@ public enum Crontab {
   }
 
   /// The minute field of a pipeline's trigger line.
-  static func triggerMinutes(_ pipeline: PipelineConfig) -> String {
+  package static func triggerMinutes(_ pipeline: PipelineConfig) -> String {
     var residues = Set(pipeline.schedule.minute.values.map { $0 % 15 })
     if let zone = TimeZone(identifier: pipeline.timezone), hasDaylightSaving(zone) { residues.insert(0) }
     if residues.count == 15 { return "*" }
