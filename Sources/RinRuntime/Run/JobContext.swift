@@ -25,8 +25,9 @@ public final class JobContext {
 
   public internal(set) var counts = JobCounts()
   public internal(set) var changes = ChangeSet()
-  /// Facts worth a line in the summary (e.g. the oldest click kept); ids and counts only.
-  public var details: [String: String] = [:]
+  /// Facts worth a line in the summary (e.g. the oldest click kept), typed, by job; ids and
+  /// counts only.
+  public var details = RunDetails()
   /// Set by a job that calls an external provider: whether it answered (summary, metrics).
   public var providerHealth: ProviderHealth?
   /// The process environment as the runner sees it (secrets such as an API key come from here;

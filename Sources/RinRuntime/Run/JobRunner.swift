@@ -176,7 +176,7 @@ extension JobRunner {
       run.summary.provider = context.providerHealth
       run.summary.paused = context.paused.isEmpty ? nil : context.pausedWithBatchTime
       if let reason = context.stopReason {
-        run.summary.details["stop_reason"] = reason.rawValue
+        run.summary.details.stopReason = reason
         if run.summary.status == .interrupted {
           SkipReason.count(
             reason, job: .job(run.summary.job), storage: storage, at: environment.now, logger: run.logger)
