@@ -14,7 +14,7 @@ public struct AttributionExpiryJob: Job {
   public func run(_ context: JobContext) async throws {
     let settings = context.config.jobs.attributionExpiry
     let cutoff = ClickRetention.cutoff(now: context.now, window: settings.window)
-    context.details["clicks_deleted_through"] = cutoff.description
+    context.tally.details.attributionExpiry.clicksDeletedThrough = cutoff
     var deleted = 0
     var batches = 0
     while true {
@@ -28,25 +28,25 @@ public struct AttributionExpiryJob: Job {
       deleted += count
       context.logger.debug("batch committed", metadata: ["clicks_deleted": "\(count)"])
       if count > 0 { batches += 1 }
-      context.details["clicks_deleted"] = String(deleted)
-      context.details["delete_batches"] = String(batches)
+      context.tally.details.attributionExpiry.clicksDeleted = deleted
+      context.tally.details.attributionExpiry.deleteBatches = batches
       if count < settings.deleteBatchSize { break }
     }
     let (oldest, withoutTime) = try context.read { tx in
       (try tx.oldestInviteClick(), try tx.countInviteClicksWithoutTime())
     }
-    context.details["oldest_click_kept"] = oldest?.description ?? "none"
+    context.tally.details.attributionExpiry.oldestClickKept = .init(oldest)
     context.addSkipped("invite click with missing or malformed clicked_at (kept)", withoutTime)
     if deleted > 0 {
       // Rebalancing during the deletes left copies of moved rows in unused page space.
       if let rewritten = try context.write({ try $0.rewriteInviteClicks() }) {
-        context.details["clicks_rewritten"] = String(rewritten)
+        context.tally.details.attributionExpiry.clicksRewritten = rewritten
       }
     }
     if try !context.storage.checkpointWriteAheadLog() {
       context.logger.warning(
         "a reader kept the write-ahead log from being checkpointed; a later checkpoint completes it")
-      context.details["wal_checkpoint"] = "incomplete"
+      context.tally.details.attributionExpiry.walCheckpoint = .incomplete
     }
   }
 }

@@ -34,6 +34,7 @@ public struct BadgeRecountJob: Job {
       try batch.tx.putBadgeCounts(rows, computedAt: context.now)
       try batch.tx.enqueue(messages, at: context.now)
     }
-    context.details["badge_drift_users"] = String(context.changes.tables["badge_counts"]?.updated ?? 0)
+    context.tally.details.badgeRecount.badgeDriftUsers =
+      context.tally.changes.tables["badge_counts"]?.updated ?? 0
   }
 }

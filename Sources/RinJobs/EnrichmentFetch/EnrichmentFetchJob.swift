@@ -70,9 +70,9 @@ public struct EnrichmentFetchJob: Job {
       })
     try changes.finish(context)
     // Contacts whose inputs, settings and cached answers were as at their last check.
-    context.details["contacts_unchanged"] = String(unchanged)
+    context.tally.details.enrichmentFetch.contactsUnchanged = unchanged
     // Owners none of whose inputs changed: their contacts were not read.
-    context.details["owners_unchanged"] = String(ownersUnchanged)
+    context.tally.details.enrichmentFetch.ownersUnchanged = ownersUnchanged
     if let plan {
       try report(plan, circuit: &circuit, tally: tally, settings: settings, context: context)
     }
@@ -93,7 +93,7 @@ public struct EnrichmentFetchJob: Job {
       context.logger.info(
         "no enrichment provider configured (jobs.enrichment-fetch.provider): running the Rin-network source only"
       )
-      context.details["provider"] = "none (Rin-network source only)"
+      context.tally.details.enrichmentFetch.provider = "none (Rin-network source only)"
     }
     return plan
   }
@@ -164,14 +164,14 @@ public struct EnrichmentFetchJob: Job {
     _ plan: ProviderPlan, circuit: inout ProviderCircuit?, tally: EnrichmentTally,
     settings: EnrichmentFetchSettings, context: JobContext
   ) throws {
-    context.details.merge(calls.details(tally, plan: plan)) { $1 }
+    calls.addDetails(tally, plan: plan, to: &context.tally.details.enrichmentFetch)
     tally.logGivenUpRequests(context.logger)
     if var health = try circuit?.finish(
       plan.client.circuitBreaker, keysDeferred: tally.keysDeferred, context: context)
     {
       health.dailyLimitReached = plan.client.statistics.stoppedByDailyLimit > 0
-      context.providerHealth = health
-      context.details["provider_available"] = String(health.available)
+      context.tally.providerHealth = health
+      context.tally.details.enrichmentFetch.providerAvailable = health.available
     }
     if plan.client.statistics.stoppedByDailyLimit > 0, let limit = settings.provider?.maxLookupsPerDay {
       context.logger.warning(

@@ -1,6 +1,7 @@
 import Logging
 import RinDomain
 import RinProviderClient
+import RinRuntime
 
 /// Run-level counts of the provider source, for the summary's details. Counts only: no key,
 /// number or address.
@@ -31,36 +32,40 @@ struct EnrichmentTally {
   var givenUp: Set<String> = []
 
   /// A dry run's: what it would ask for.
-  func wouldBeDetails(provider: ProviderPlan) -> [String: String] {
-    var details = ["provider": provider.name, "cache_hits": String(cacheHits)]
-    details["would_be_lookups"] = String(wouldBeLookups)
-    details["would_be_requests_at_least"] = String(
-      (wouldBeLookups + provider.batchSize - 1) / provider.batchSize)
-    return details
+  func addWouldBeDetails(provider: ProviderPlan, to details: inout EnrichmentFetchDetails) {
+    details.provider = provider.name
+    details.cacheHits = cacheHits
+    details.wouldBeLookups = wouldBeLookups
+    details.wouldBeRequestsAtLeast = (wouldBeLookups + provider.batchSize - 1) / provider.batchSize
   }
 
-  /// A real run's: what it asked for and what came back.
-  func details(provider: ProviderPlan, statistics: ProviderStatistics) -> [String: String] {
-    var details = ["provider": provider.name, "cache_hits": String(cacheHits)]
-    details["lookups_requested"] = String(keysRequested)
-    details["provider_requests"] = String(statistics.requests)
-    details["matches"] = String(matches)
-    details["no_matches"] = String(noMatches)
-    details["keys_left_for_next_run"] = String(keysLeftForNextRun)
-    let extras: [(String, Int)] = [
-      ("provider_retries", statistics.retries), ("rate_limited", statistics.rateLimited),
-      ("timeouts", statistics.timeouts), ("server_errors", statistics.serverErrors),
-      ("malformed_bodies", statistics.malformedBodies), ("unreachable", statistics.unreachable),
-      ("keys_deferred", keysDeferred), ("unknown_ids_ignored", unknownIDs),
-      ("keys_unanswered_in_responses", keysUnansweredInResponses), ("duplicate_ids_ignored", duplicateIDs),
-      ("requests_stopped_by_daily_limit", statistics.stoppedByDailyLimit),
-      ("keys_answered_by_other_workers", answeredByOtherWorkers),
-      ("keys_left_claimed_by_other_workers", keysLeftClaimedByOtherWorkers),
-      ("longest_wait_for_other_workers_ms", Int(longestWaitForOtherWorkers.wholeMilliseconds)),
-    ]
-    for (name, count) in extras where count > 0 { details[name] = String(count) }
-    for (reason, count) in failures { details["requests_given_up (\(reason))"] = String(count) }
-    return details
+  /// A real run's: what it asked for and what came back; what went wrong only when it did.
+  func addDetails(
+    provider: ProviderPlan, statistics: ProviderStatistics, to details: inout EnrichmentFetchDetails
+  ) {
+    details.provider = provider.name
+    details.cacheHits = cacheHits
+    details.lookupsRequested = keysRequested
+    details.providerRequests = statistics.requests
+    details.matches = matches
+    details.noMatches = noMatches
+    details.keysLeftForNextRun = keysLeftForNextRun
+    let nonZero = { (count: Int) in count > 0 ? count : nil }
+    details.providerRetries = nonZero(statistics.retries)
+    details.rateLimited = nonZero(statistics.rateLimited)
+    details.timeouts = nonZero(statistics.timeouts)
+    details.serverErrors = nonZero(statistics.serverErrors)
+    details.malformedBodies = nonZero(statistics.malformedBodies)
+    details.unreachable = nonZero(statistics.unreachable)
+    details.keysDeferred = nonZero(keysDeferred)
+    details.unknownIDsIgnored = nonZero(unknownIDs)
+    details.keysUnansweredInResponses = nonZero(keysUnansweredInResponses)
+    details.duplicateIDsIgnored = nonZero(duplicateIDs)
+    details.requestsStoppedByDailyLimit = nonZero(statistics.stoppedByDailyLimit)
+    details.keysAnsweredByOtherWorkers = nonZero(answeredByOtherWorkers)
+    details.keysLeftClaimedByOtherWorkers = nonZero(keysLeftClaimedByOtherWorkers)
+    details.longestWaitForOtherWorkersMS = nonZero(Int(longestWaitForOtherWorkers.wholeMilliseconds))
+    details.requestsGivenUp.merge(failures) { $1 }
   }
 
   /// One line for every request that gave up, however many: a provider that fails now and then

@@ -16,7 +16,7 @@ protocol ProviderCalls: Sendable {
     _ missing: [ProviderLookup], expired: Set<String>, plan: ProviderPlan, context: JobContext,
     tally: inout EnrichmentTally) async throws
   /// The provider's lines in the run's details.
-  func details(_ tally: EnrichmentTally, plan: ProviderPlan) -> [String: String]
+  func addDetails(_ tally: EnrichmentTally, plan: ProviderPlan, to details: inout EnrichmentFetchDetails)
 }
 
 /// A real run's calls: paid lookups, the shared allowance, the circuit breaker.
@@ -51,8 +51,8 @@ struct PaidProviderCalls: ProviderCalls {
       tally: &tally)
   }
 
-  func details(_ tally: EnrichmentTally, plan: ProviderPlan) -> [String: String] {
-    tally.details(provider: plan, statistics: plan.client.statistics)
+  func addDetails(_ tally: EnrichmentTally, plan: ProviderPlan, to details: inout EnrichmentFetchDetails) {
+    tally.addDetails(provider: plan, statistics: plan.client.statistics, to: &details)
   }
 }
 
@@ -72,7 +72,7 @@ struct CountedProviderCalls: ProviderCalls {
     tally.wouldBeLookups += try context.write { try $0.rememberDryRunKeys(keys) }
   }
 
-  func details(_ tally: EnrichmentTally, plan: ProviderPlan) -> [String: String] {
-    tally.wouldBeDetails(provider: plan)
+  func addDetails(_ tally: EnrichmentTally, plan: ProviderPlan, to details: inout EnrichmentFetchDetails) {
+    tally.addWouldBeDetails(provider: plan, to: &details)
   }
 }

@@ -150,11 +150,11 @@ public struct OperatorReport: Sendable, Encodable {
       guard let counts else { continue }
       let day = CalendarDate(utcInstant: record.startedAt).description
       var entry = days[day] ?? EnrichmentDay(day: day)
-      let detail = { (key: String) in Int(counts.details[key] ?? "") ?? 0 }
-      entry.matches += detail("matches")
-      entry.noMatches += detail("no_matches")
-      entry.cacheHits += detail("cache_hits")
-      entry.lookupsSpent += detail("lookups_requested")
+      let details = counts.details.enrichmentFetch
+      entry.matches += details.matches ?? 0
+      entry.noMatches += details.noMatches ?? 0
+      entry.cacheHits += details.cacheHits ?? 0
+      entry.lookupsSpent += details.lookupsRequested ?? 0
       days[day] = entry
     }
     return days.values.sorted { $0.day < $1.day }

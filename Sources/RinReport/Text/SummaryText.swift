@@ -39,7 +39,7 @@ public enum SummaryText {
     for (kind, n) in s.changes.notifications.sorted(by: { $0.key < $1.key }) {
       lines.append("  notifications \(s.dryRun ? "that would be " : "")queued: \(n) \(kind)")
     }
-    for (key, value) in s.details.sorted(by: { $0.key < $1.key }) {
+    for (key, value) in s.details.texts.sorted(by: { $0.key < $1.key }) {
       lines.append("  \(key.replacingOccurrences(of: "_", with: " ")): \(value)")
     }
     if let provider = s.provider, !provider.available {

@@ -4,9 +4,6 @@ import RinStorage
 /// How a pipeline run appears in the run ledger: a row of its own (`RunSubject.pipeline`)
 /// beside the rows of its jobs, which carry the same pipeline and slot.
 public enum PipelineLedger {
-  /// The skip reason of a slot whose time came while its pipeline was paused.
-  static let pausedReason = "paused"
-
   /// The `counts` column of a pipeline's row.
   struct Counts: Codable, Equatable {
     struct JobEntry: Codable, Equatable {
@@ -17,10 +14,10 @@ public enum PipelineLedger {
 
     var jobs: [JobEntry] = []
     /// Set on the row of a missed slot that `--catch-up latest` skipped for a later one: that
-    /// slot, in ISO 8601.
-    var supersededBy: String?
+    /// slot, in ISO 8601 (the row's `superseded_by` column says the same, for the scheduler).
+    @AsText var supersededBy: UTCInstant? = nil
     /// Why a slot ran no job: `paused`.
-    var skipReason: String?
+    var skipReason: SkipReason?
 
     var json: String? { JSONText.encode(self) }
 

@@ -63,8 +63,9 @@ extension PipelineRunner {
             job: .pipeline(pipeline), pipeline: pipeline, slot: slot.slot, asOf: nil,
             shard: shard,
             dryRun: false, status: .skipped, host: environment.host, pid: environment.pid, startedAt: now,
-            finishedAt: now, counts: PipelineLedger.Counts(supersededBy: latest.slot.description).json,
-            error: "superseded by slot \(latest.slot): --catch-up latest ran only the newest missed slot"))
+            finishedAt: now, counts: PipelineLedger.Counts(supersededBy: latest.slot).json,
+            error: "superseded by slot \(latest.slot): --catch-up latest ran only the newest missed slot",
+            supersededBy: latest.slot))
       }
     }
   }

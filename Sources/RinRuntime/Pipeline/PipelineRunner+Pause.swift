@@ -24,7 +24,7 @@ extension PipelineRunner {
             job: .pipeline(pipeline), pipeline: pipeline, slot: slot.slot, asOf: nil,
             shard: shard,
             dryRun: false, status: .skipped, host: environment.host, pid: environment.pid, startedAt: now,
-            finishedAt: now, counts: PipelineLedger.Counts(skipReason: PipelineLedger.pausedReason).json,
+            finishedAt: now, counts: PipelineLedger.Counts(skipReason: .paused).json,
             error: why))
         return summary
       }

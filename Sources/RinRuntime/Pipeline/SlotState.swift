@@ -9,7 +9,7 @@ public enum SlotState: Sendable, Equatable {
   /// `finishedAt`: on the wall clock, for deadlines.
   case succeeded(runID: Int64, finishedAt: UTCInstant?)
   /// A missed slot that `--catch-up latest` replaced by a later one.
-  case superseded(by: String)
+  case superseded(by: UTCInstant)
   /// Its time came while the pipeline was paused: skipped on purpose, not owed.
   case paused(runID: Int64)
   /// A run holds it now (its heartbeat is fresh).
@@ -34,9 +34,8 @@ public enum SlotState: Sendable, Equatable {
       return .succeeded(runID: done.id, finishedAt: done.finishedAt)
     }
     for run in runs.reversed() where run.status == .skipped {
-      let counts = PipelineLedger.Counts.decode(run.counts)
-      if let by = counts?.supersededBy { return .superseded(by: by) }
-      if counts?.skipReason == PipelineLedger.pausedReason { return .paused(runID: run.id) }
+      if let by = run.supersededBy { return .superseded(by: by) }
+      if PipelineLedger.Counts.decode(run.counts)?.skipReason == .paused { return .paused(runID: run.id) }
     }
     if let live = runs.last(where: {
       $0.status == .running && ($0.heartbeatAt ?? $0.startedAt) >= staleBefore

@@ -23,14 +23,14 @@ extension JobContext {
     let user = LastUser.text(after)
     let what = "\(error.code)\(error.sqlState.map { " (SQLSTATE \($0))" } ?? "")"
     guard attempt <= Self.giveWayRetries else {
-      stopReason = .gaveWay
+      tally.stopReason = .gaveWay
       throw RunFailure(
         .interrupted,
         "gave way: the batch after user \(user) met \(what) \(attempt) times in a row (a service holds what it needs, see storage.lock_timeout); stopped after user \(user); the next run resumes there"
       )
     }
     let pause = Self.giveWayFirstPause * (1 << (attempt - 1))
-    logger.warning(
+    input.logger.warning(
       "gave way: the batch after user \(user) met \(what); it was rolled back and is tried again in \(pause.wholeSeconds) s, smaller (try \(attempt + 1) of \(Self.giveWayRetries + 1))",
       metadata: ["reason": "\(PausedTime.gaveWay)", "through_user": "\(user)"])
     sleepInterruptibly(pause, reason: PausedTime.gaveWay)
@@ -48,18 +48,18 @@ extension JobContext {
   }
 
   private func pauseWhileStandbyLags(afterUser after: Int64?) throws {
-    guard !dryRun, let limit = maxReplicaLag?.inSeconds, var lag = try storage.worstReplicaLag(),
+    guard !input.dryRun, let limit = input.maxReplicaLag?.inSeconds, var lag = try storage.worstReplicaLag(),
       lag.seconds > limit
     else { return }
     let user = LastUser.text(after)
     let started = ContinuousClock.now
-    logger.warning(
-      "paused: standby \(lag.standby) replays \(String(format: "%.1f", lag.seconds)) s behind, more than storage.max_replica_lag (\(DurationFormat.format(maxReplicaLag!))); the batch after user \(user) waits until it catches up",
+    input.logger.warning(
+      "paused: standby \(lag.standby) replays \(String(format: "%.1f", lag.seconds)) s behind, more than storage.max_replica_lag (\(DurationFormat.format(input.maxReplicaLag!))); the batch after user \(user) waits until it catches up",
       metadata: ["reason": "\(PausedTime.replicaLag)", "standby": "\(lag.standby)"])
     defer {
       let waited = ContinuousClock.now - started
-      paused.add(PausedTime.replicaLag, time: waited)
-      logger.info(
+      tally.paused.add(PausedTime.replicaLag, time: waited)
+      input.logger.info(
         "pause over after \(String(format: "%.1f", waited.inSeconds)) s (replica lag)",
         metadata: ["reason": "\(PausedTime.replicaLag)", "paused_seconds": "\(waited.inSeconds)"])
     }
@@ -78,8 +78,8 @@ extension JobContext {
   /// A pause past the run's timeout ends the run, even before its first batch: nothing is
   /// gained by waiting on, and the next run resumes.
   func throwIfPausedTooLong(afterUser after: Int64?, while doing: String) throws {
-    guard let deadline, deadline.hasPassed else { return }
-    stopReason = .timeout
+    guard let deadline = input.deadline, deadline.hasPassed else { return }
+    tally.stopReason = .timeout
     let failure = deadline.failure(after: after)
     throw RunFailure(failure.code, failure.message + " (reached while \(doing))")
   }
@@ -90,11 +90,11 @@ extension JobContext {
   func sleepInterruptibly(_ span: Duration, reason: String?) {
     let started = ContinuousClock.now
     let end = started + span
-    while !stop.isRequested && deadline?.hasPassed != true {
+    while !stop.isRequested && input.deadline?.hasPassed != true {
       let left = end - ContinuousClock.now
       guard left > .zero else { break }
       Thread.sleep(forTimeInterval: min(0.05, left.inSeconds))
     }
-    if let reason { paused.add(reason, time: ContinuousClock.now - started) }
+    if let reason { tally.paused.add(reason, time: ContinuousClock.now - started) }
   }
 }

@@ -11,46 +11,40 @@ extension JobContext {
   /// Inside each batch's transaction, before its work: its commit need not wait for the WAL
   /// flush, as the checkpoint commits with it (`storage.synchronous_commit`).
   func beginBatch(_ tx: StorageTransaction) throws {
-    guard !dryRun, !pacing.synchronousCommit else { return }
+    guard !input.dryRun, !input.pacing.synchronousCommit else { return }
     try tx.commitWithoutWaitingForFlush()
   }
 
   /// After a batch's commit: sleeps `nice_ratio` times the batch's transaction time, waking for
   /// a stop request or the run's timeout (the next batch's check then ends the run).
   func rest(afterBatchOf time: Duration) {
-    batchTime += time
-    guard !dryRun, pacing.niceRatio > 0 else { return }
-    if batchesCommitted == 1 {
-      logger.info(
-        "pacing: after each batch the job sleeps \(pacing.niceRatio) times the batch's time (storage.nice_ratio)",
+    tally.batchTime += time
+    guard !input.dryRun, input.pacing.niceRatio > 0 else { return }
+    if tally.batchesCommitted == 1 {
+      input.logger.info(
+        "pacing: after each batch the job sleeps \(input.pacing.niceRatio) times the batch's time (storage.nice_ratio)",
         metadata: ["reason": "\(PausedTime.niceRatio)"])
     }
-    sleepInterruptibly(time * pacing.niceRatio, reason: PausedTime.niceRatio)
-  }
-
-  /// The paused time with the batches' time beside it, for the summary.
-  var pausedWithBatchTime: PausedTime {
-    var paused = self.paused
-    paused.batchSeconds = batchTime.millisecondSeconds
-    return paused
+    sleepInterruptibly(time * input.pacing.niceRatio, reason: PausedTime.niceRatio)
   }
 
   /// Before a batch, on PostgreSQL with `max_load` or `critical_load` set: while more of the
   /// services' sessions run a statement than `max_load`, waits, looking again every second;
   /// says why once, and how long when it goes on. Past `critical_load` the run ends interrupted.
   func pauseWhileServerBusy(afterUser after: Int64?) throws {
-    guard !dryRun, pacing.maxLoad != nil || pacing.criticalLoad != nil, var load = try storage.serverLoad()
+    guard !input.dryRun, input.pacing.maxLoad != nil || input.pacing.criticalLoad != nil,
+      var load = try storage.serverLoad()
     else { return }
     try stopIfCritical(load, afterUser: after)
-    guard let limit = pacing.maxLoad, load.activeSessions > limit else { return }
+    guard let limit = input.pacing.maxLoad, load.activeSessions > limit else { return }
     let started = ContinuousClock.now
-    logger.warning(
+    input.logger.warning(
       "paused: the services run \(load.activeSessions) statements at once (active sessions in pg_stat_activity), more than storage.max_load (\(limit)); the batch after user \(LastUser.text(after)) waits until they are fewer",
       metadata: ["reason": "\(PausedTime.serverLoad)", "active_sessions": "\(load.activeSessions)"])
     defer {
       let waited = ContinuousClock.now - started
-      paused.add(PausedTime.serverLoad, time: waited)
-      logger.info(
+      tally.paused.add(PausedTime.serverLoad, time: waited)
+      input.logger.info(
         "pause over after \(String(format: "%.1f", waited.inSeconds)) s (server load)",
         metadata: ["reason": "\(PausedTime.serverLoad)", "paused_seconds": "\(waited.inSeconds)"])
     }
@@ -68,8 +62,8 @@ extension JobContext {
   /// Waiting would only make the services wait longer for a CPU: the run ends, and the next one
   /// resumes after its last committed batch.
   private func stopIfCritical(_ load: ServerLoad, afterUser after: Int64?) throws {
-    guard let critical = pacing.criticalLoad, load.activeSessions > critical else { return }
-    stopReason = .criticalLoad
+    guard let critical = input.pacing.criticalLoad, load.activeSessions > critical else { return }
+    tally.stopReason = .criticalLoad
     let user = LastUser.text(after)
     throw RunFailure(
       .interrupted,

@@ -31,7 +31,7 @@ extension JobContext {
     var after = try startWalk(selection)
     defer { progress?.finish() }
     // Sized by the transactions' time only: `prepare` holds none.
-    var sizer = BatchSizer(ceiling: window, target: batchTarget)
+    var sizer = BatchSizer(ceiling: window, target: input.batchTarget)
     while true {
       try throwIfStopped(afterUser: after)
       let size = sizer.size
@@ -62,7 +62,7 @@ extension JobContext {
     while true {
       let started = ContinuousClock.now
       do {
-        let batchCounts = try storage.write(into: &changes) { tx in
+        let batchCounts = try storage.write(into: &tally.changes) { tx in
           try beginBatch(tx)
           let batch = UserBatch(tx: tx, userIDs: ids)
           try body(batch, prepared)
@@ -82,7 +82,7 @@ extension JobContext {
 
 extension JobContext {
   func selection(liveAt: UTCInstant?) -> UserSelection {
-    var selection = self.selection
+    var selection = input.selection
     selection.liveAt = liveAt
     return selection
   }
@@ -90,7 +90,7 @@ extension JobContext {
   /// Where the walk starts: after the checkpoint's user, or (nil) before the first user. Starts
   /// the progress bar.
   func startWalk(_ selection: UserSelection) throws -> Int64? {
-    let after = resumeAfterUserID
+    let after = input.resumeAfterUserID
     let total = try storage.read { try $0.countUsers(after: after ?? .min, in: selection) }
     progress?.start(total: total, unit: "users")
     return after
@@ -99,11 +99,12 @@ extension JobContext {
   /// Ends a batch inside its transaction: the checkpoint commits with the batch's writes, so a
   /// later run resumes after its last user (a dry run keeps none).
   func finish(_ batch: UserBatch) throws -> JobCounts {
-    if !dryRun, let last = batch.userIDs.last {
+    if !input.dryRun, let last = batch.userIDs.last {
       try batch.tx.saveCheckpoint(
         Checkpoint(
-          job: job, asOf: asOf, scope: checkpointScope, runID: runID, lastUserID: last),
-        at: now)
+          job: input.job, asOf: input.asOf, scope: input.checkpointScope, runID: input.runID, lastUserID: last
+        ),
+        at: input.now)
     }
     batch.counts.usersProcessed = batch.userIDs.count
     return batch.counts
@@ -112,21 +113,21 @@ extension JobContext {
   /// After a batch's commit. The debug line is for operators tracing a slow run, and for the
   /// crash tests, which kill just after it.
   func committed(_ batchCounts: JobCounts, through last: Int64) {
-    logger.debug(
+    input.logger.debug(
       "batch committed", metadata: ["through_user": "\(last)", "users": "\(batchCounts.usersProcessed)"])
-    counts.merge(batchCounts)
-    batchesCommitted += 1
+    tally.counts.merge(batchCounts)
+    tally.batchesCommitted += 1
     progress?.advance(by: batchCounts.usersProcessed, rows: batchCounts.read.values.reduce(0, +))
   }
 
   /// - Parameter after: the last user committed; nil before the first.
   func throwIfStopped(afterUser after: Int64?) throws {
-    if !stop.isRequested, let deadline, batchesCommitted > 0, deadline.hasPassed {
-      stopReason = .timeout
+    if !stop.isRequested, let deadline = input.deadline, tally.batchesCommitted > 0, deadline.hasPassed {
+      tally.stopReason = .timeout
       throw deadline.failure(after: after)
     }
     guard stop.isRequested else { return }
-    stopReason = .signal
+    tally.stopReason = .signal
     throw RunFailure(
       .interrupted, "stopped by signal after user \(LastUser.text(after)); the next run resumes there")
   }

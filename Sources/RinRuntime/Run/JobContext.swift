@@ -1,80 +1,28 @@
 import Logging
-import RinConfiguration
 import RinDomain
 import RinStorage
 
-/// Everything one run of one job works with: storage, settings, clock, selection, and the
-/// tallies the runtime reports when it ends.
+/// What a job runs with: what it was given (`input`, read as `context.now`, `context.config`),
+/// the storage, and the tallies it reports (`tally`), which the runner reads when it ends.
+@dynamicMemberLookup
 public final class JobContext {
-  public let job: JobName
-  public let runID: Int64
+  public let input: JobRunInput
   public let storage: Storage
-  public let config: RinConfig
-  /// For the runtime's own bookkeeping (checkpoints); a job behaves the same either way.
-  let dryRun: Bool
-  /// The date the run computes for (default: the UTC date of `now`).
-  public let asOf: CalendarDate
-  /// The job's clock (`--now`, default the real time at start).
-  public let now: UTCInstant
-  public let logger: Logger
-  let selection: UserSelection
-  let checkpointScope: String
-  /// Set when this run resumes an unfinished one.
-  public let resumeAfterUserID: Int64?
+  /// Owned by the runner: what the run counts, changes and reports.
+  public let tally: JobTally
   let stop: StopSignal
   let progress: ProgressBar?
 
-  public internal(set) var counts = JobCounts()
-  public internal(set) var changes = ChangeSet()
-  /// Facts worth a line in the summary (e.g. the oldest click kept); ids and counts only.
-  public var details: [String: String] = [:]
-  /// Set by a job that calls an external provider: whether it answered (summary, metrics).
-  public var providerHealth: ProviderHealth?
-  /// The process environment as the runner sees it (secrets such as an API key come from here;
-  /// tests pass their own).
-  public internal(set) var environment: [String: String] = [:]
-  /// The runtime's wall clock (`RuntimeEnvironment.wallClock`): what workers sharing a
-  /// provider's rate and key claims compare. Not `now`, which `--now` may set in the past.
-  public internal(set) var wallClock = WallClock.system
-  /// `--full`: a job that skips what did not change since its last run examines everything.
-  public internal(set) var fullPass = false
-  /// `jobs.<job>.timeout`, when set.
-  var deadline: RunDeadline?
-  /// Batches committed by this run (a deadline stops a run only after its first).
-  var batchesCommitted = 0
-  /// Why the run stopped early (timeout, signal, gave way), set just before it throws
-  /// `interrupted`: the runner counts the skip and reports it as the detail `stop_reason`.
-  var stopReason: SkipReason?
-  /// Time spent paused for the database's health or after giving way to a lock.
-  public internal(set) var paused = PausedTime()
-  /// How long a batch's transaction aims to take (`storage.batch_target`).
-  var batchTarget: Duration?
-  /// `storage.max_replica_lag`, on PostgreSQL: nil checks no standby.
-  var maxReplicaLag: Duration?
-  /// `storage.nice_ratio`, `max_load`, `critical_load`, `synchronous_commit`; the load limits
-  /// only on PostgreSQL.
-  var pacing = StorageSettings.Pacing()
-  /// Time in the batches' committed transactions: what `nice_ratio` sleeps a share of.
-  var batchTime = Duration.zero
-
-  init(
-    job: JobName, runID: Int64, storage: Storage, config: RinConfig, dryRun: Bool,
-    asOf: CalendarDate, now: UTCInstant, logger: Logger, selection: UserSelection,
-    checkpointScope: String, resumeAfterUserID: Int64?, stop: StopSignal, progress: ProgressBar?
-  ) {
-    self.job = job
-    self.runID = runID
+  init(input: JobRunInput, storage: Storage, tally: JobTally, stop: StopSignal, progress: ProgressBar?) {
+    self.input = input
     self.storage = storage
-    self.config = config
-    self.dryRun = dryRun
-    self.asOf = asOf
-    self.now = now
-    self.logger = logger
-    self.selection = selection
-    self.checkpointScope = checkpointScope
-    self.resumeAfterUserID = resumeAfterUserID
+    self.tally = tally
     self.stop = stop
     self.progress = progress
+  }
+
+  public subscript<Value>(dynamicMember keyPath: KeyPath<JobRunInput, Value>) -> Value {
+    input[keyPath: keyPath]
   }
 
   /// Walks the selected users in ascending id, `batchSize` per transaction. Each batch commits
@@ -87,7 +35,7 @@ public final class JobContext {
     let selection = self.selection(liveAt: liveAt)
     var after = try startWalk(selection)
     defer { progress?.finish() }
-    var sizer = BatchSizer(ceiling: batchSize, target: batchTarget)
+    var sizer = BatchSizer(ceiling: batchSize, target: input.batchTarget)
     while true {
       try throwIfStopped(afterUser: after)
       try pauseWhileUnhealthy(afterUser: after)
@@ -98,7 +46,7 @@ public final class JobContext {
         let started = ContinuousClock.now
         do {
           let size = sizer.size
-          outcome = try storage.write(into: &changes) { tx in
+          outcome = try storage.write(into: &tally.changes) { tx in
             let ids = try tx.userIDs(after: after ?? .min, limit: size, in: selection)
             guard let last = ids.last else { return nil }
             try beginBatch(tx)
@@ -124,11 +72,11 @@ public final class JobContext {
   }
 
   /// The users this run selects (shard, `--user`), for work outside the user walk.
-  public var userSelection: UserSelection { selection }
+  public var userSelection: UserSelection { input.selection }
 
   /// One transaction outside the user walk (e.g. a batched delete); its changes are reported.
   public func write<T>(_ body: (StorageTransaction) throws -> T) throws -> T {
-    try storage.write(into: &changes, body)
+    try storage.write(into: &tally.changes, body)
   }
 
   public func read<T>(_ body: (StorageTransaction) throws -> T) throws -> T {
@@ -138,6 +86,6 @@ public final class JobContext {
   /// A stop signal, or the run's timeout once it committed a batch: work inside a batch (provider
   /// calls) stops asking for more.
   public var isStopRequested: Bool {
-    stop.isRequested || (batchesCommitted > 0 && deadline?.hasPassed == true)
+    stop.isRequested || (tally.batchesCommitted > 0 && input.deadline?.hasPassed == true)
   }
 }

@@ -2,7 +2,7 @@ import Logging
 import RinDomain
 
 /// One run of a job as `JobRunner`'s steps carry it along: the summary they fill in, and what
-/// `finish` must close whatever happened (the ledger row, the lease, the context's tallies).
+/// `finish` must close whatever happened (the ledger row, the lease, the job's tally).
 struct JobRun {
   var summary: RunSummary
   var logger: Logger
@@ -13,7 +13,8 @@ struct JobRun {
   /// Nil until a ledger row is written, and for a run joining a pipeline's dry run.
   var runID: Int64?
   var keeper: LeaseKeeper?
-  var context: JobContext?
+  /// What the job counted, once it started.
+  var tally: JobTally?
 
   init(job: JobName, options: RunOptions, logger: Logger, startedAt: UTCInstant) {
     summary = RunSummary(job: job, dryRun: options.dryRun)

@@ -123,62 +123,54 @@ extension JobRunner {
     _ job: any Job, _ run: inout JobRun, _ prepared: Prepared, resume: Checkpoint?, options: RunOptions
   ) async throws {
     let snapshot = run
-    var made: JobContext?
-    defer { run.context = made }
+    let tally = JobTally()
+    run.tally = tally
     if options.dryRun {
       try await storage.dryRun { session in
-        let context = makeContext(
-          job.name, run: snapshot, prepared, storage: session, resume: resume, options: options)
-        made = context
-        try await job.run(context)
+        try await job.run(
+          makeContext(
+            job.name, run: snapshot, prepared, storage: session, tally: tally, resume: resume,
+            options: options))
       }
     } else {
-      let context = makeContext(
-        job.name, run: snapshot, prepared, storage: storage, resume: resume, options: options)
-      made = context
-      try await job.run(context)
+      try await job.run(
+        makeContext(
+          job.name, run: snapshot, prepared, storage: storage, tally: tally, resume: resume, options: options)
+      )
       try storage.write {
         try $0.clearCheckpoint(job: job.name, asOf: prepared.asOf, scope: prepared.checkpointScope)
       }
     }
   }
 
+  /// The job's context: its input, built once, and the runner's `tally`.
   private func makeContext(
-    _ job: JobName, run: JobRun, _ prepared: Prepared, storage: Storage, resume: Checkpoint?,
-    options: RunOptions
+    _ job: JobName, run: JobRun, _ prepared: Prepared, storage: Storage, tally: JobTally,
+    resume: Checkpoint?, options: RunOptions
   ) -> JobContext {
-    let context = JobContext(
-      job: job, runID: run.runID ?? 0, storage: storage, config: config, dryRun: options.dryRun,
-      asOf: prepared.asOf, now: prepared.now, logger: run.logger, selection: prepared.selection,
-      checkpointScope: prepared.checkpointScope, resumeAfterUserID: resume?.lastUserID, stop: stop,
-      progress: ProgressBar(label: job.rawValue, logger: run.logger, environment: environment.variables))
-    context.environment = options.dryRun ? dryRunVariables : environment.variables
-    context.fullPass = options.full
-    context.wallClock = environment.wallClock
-    context.batchTarget = config.storage.batchTarget(isPostgres: storage.isPostgres)
-    context.maxReplicaLag = storage.isPostgres ? config.storage.maxReplicaLag : nil
-    context.pacing = config.storage.pacing(isPostgres: storage.isPostgres)
-    context.deadline = config.jobs.timeout(for: job).map {
-      RunDeadline(job: job, timeout: $0, at: run.started + $0)
-    }
-    if let deadline = context.deadline {
+    let input = JobRunInput(
+      job, runID: run.runID ?? 0, prepared: prepared, resume: resume, options: options, runner: self,
+      isPostgres: storage.isPostgres, started: run.started, logger: run.logger)
+    if let deadline = input.deadline {
       stop.holdHardDeadline(at: deadline.at + RunDeadline.hardStopGrace, reason: deadline.hardStopReason)
     }
-    return context
+    return JobContext(
+      input: input, storage: storage, tally: tally, stop: stop,
+      progress: ProgressBar(label: job.rawValue, logger: run.logger, environment: environment.variables))
   }
 
   /// Whatever happened before: counts a stop, completes the summary, records the end in the
   /// ledger, gives the lease back, logs.
   func finish(_ run: inout JobRun) -> RunSummary {
     stop.releaseHardDeadline()
-    if let context = run.context {
-      run.summary.counts = context.counts
-      run.summary.changes = context.changes
-      run.summary.details = context.details
-      run.summary.provider = context.providerHealth
-      run.summary.paused = context.paused.isEmpty ? nil : context.pausedWithBatchTime
-      if let reason = context.stopReason {
-        run.summary.details["stop_reason"] = reason.rawValue
+    if let tally = run.tally {
+      run.summary.counts = tally.counts
+      run.summary.changes = tally.changes
+      run.summary.details = tally.details
+      run.summary.provider = tally.providerHealth
+      run.summary.paused = tally.pausedWithBatchTime
+      if let reason = tally.stopReason {
+        run.summary.details.stopReason = reason
         if run.summary.status == .interrupted {
           SkipReason.count(
             reason, job: .job(run.summary.job), storage: storage, at: environment.now, logger: run.logger)

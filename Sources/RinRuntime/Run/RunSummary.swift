@@ -23,7 +23,7 @@ public struct RunSummary: Sendable, Codable {
   public var durationSeconds: Double
   public var counts: JobCounts
   public var changes: ChangeSet
-  public var details: [String: String]
+  public var details: RunDetails
   /// The external provider's health, for a job that calls one (enrichment-fetch).
   public var provider: ProviderHealth?
   /// Time the run spent paused (replica lag, giving way to a lock), by reason; nil when none.
@@ -39,7 +39,7 @@ public struct RunSummary: Sendable, Codable {
     self.durationSeconds = 0
     self.counts = JobCounts()
     self.changes = ChangeSet()
-    self.details = [:]
+    self.details = RunDetails()
   }
 
   /// The part kept in the ledger's `counts` column.
@@ -47,7 +47,7 @@ public struct RunSummary: Sendable, Codable {
     public var counts: JobCounts
     public var changes: [String: ChangeSet.TableChanges]
     public var notifications: [String: Int]
-    public var details: [String: String]
+    public var details: RunDetails
     public var provider: ProviderHealth?
     /// The run's wall time to the millisecond (the ledger's own times are whole seconds); nil
     /// in rows written before it was recorded.

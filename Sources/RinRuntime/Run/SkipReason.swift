@@ -4,7 +4,7 @@ import RinStorage
 
 /// Why a run did not start, or stopped early: counted per job (`job_skips`) and exported as
 /// `rinjobs_job_skipped_total{job,reason}`.
-public enum SkipReason: String, Sendable, CaseIterable {
+public enum SkipReason: String, Sendable, Codable, CaseIterable {
   /// Another run held the job's (or pipeline's) lease.
   case leaseHeld = "lease held"
   /// The pipeline is paused.

@@ -37,16 +37,16 @@ extension StorageTransaction {
   /// The pipeline's latest real run, slotted or not.
   public func lastPipelineRun(_ pipeline: PipelineName) throws -> RunRecord? {
     var found: RunRecord?
+    // A catch-up's markers of the older slots it superseded are written after its run: they
+    // are not the last run.
     try sql.forEachRow(
       """
       SELECT \(Self.runColumns) FROM job_runs
       WHERE job = ? AND pipeline = ? AND dry_run = 0
-        AND NOT (status = 'skipped' AND coalesce(counts, '') LIKE ?)
+        AND superseded_by IS NULL
       ORDER BY id DESC LIMIT 1
       """,
-      // A catch-up's markers of the older slots it superseded are written after its run: they
-      // are not the last run.
-      [SQLValue(RunSubject.pipeline(pipeline)), SQLValue(pipeline), .text("%\"superseded_by\"%")]
+      [SQLValue(RunSubject.pipeline(pipeline)), SQLValue(pipeline)]
     ) { found = Self.runRecord($0) }
     return found
   }

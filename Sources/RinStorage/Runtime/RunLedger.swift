@@ -3,7 +3,7 @@ import RinDomain
 extension StorageTransaction {
   static let runColumns = """
     id, job, pipeline, slot, as_of, shard, users, dry_run, status, host, pid, started_at,
-    heartbeat_at, finished_at, counts, error
+    heartbeat_at, finished_at, counts, error, superseded_by
     """
 
   /// Inserts `run` and returns its id.
@@ -12,15 +12,15 @@ extension StorageTransaction {
     try sql.forEachRow(
       """
       INSERT INTO job_runs (job, pipeline, slot, as_of, shard, users, dry_run, status, host, pid,
-        started_at, heartbeat_at, finished_at, counts, error)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
+        started_at, heartbeat_at, finished_at, counts, error, superseded_by)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
       """,
       [
         SQLValue(run.job), SQLValue(run.pipeline), SQLValue(slot: run.slot), SQLValue(date: run.asOf),
         SQLValue(run.shard), SQLValue(run.users), SQLValue(run.dryRun), .text(run.status.rawValue),
         .text(run.host), .integer(Int64(run.pid)), SQLValue(run.startedAt),
         SQLValue(run.heartbeatAt), SQLValue(run.finishedAt), SQLValue(run.counts),
-        SQLValue(run.error),
+        SQLValue(run.error), SQLValue(slot: run.supersededBy),
       ]
     ) { id = $0.int64(0) ?? 0 }
     return id
@@ -154,7 +154,7 @@ extension StorageTransaction {
       host: row.text(9) ?? "", pid: Int32(row.int64(10) ?? 0),
       startedAt: row.instant(11) ?? UTCInstant(seconds: 0),
       heartbeatAt: row.instant(12), finishedAt: row.instant(13), counts: row.text(14),
-      error: row.text(15))
+      error: row.text(15), supersededBy: row.slot(16))
   }
 
   public func run(id: Int64) throws -> RunRecord? {

@@ -25,12 +25,20 @@ public struct RunRecord: Sendable, Encodable, Equatable {
   /// The run's counts as JSON, as written by the runtime.
   public var counts: String?
   public var error: String?
+  /// On the skipped row of a missed slot that `--catch-up latest` replaced: the slot it ran.
+  /// Not in `history --json` (its counts say `superseded_by`, as they always did).
+  public var supersededBy: UTCInstant?
+
+  enum CodingKeys: String, CodingKey {
+    case id, job, pipeline, slot, asOf, shard, users, dryRun, status, host, pid, startedAt, heartbeatAt
+    case finishedAt, counts, error
+  }
 
   public init(
     id: Int64 = 0, job: RunSubject, pipeline: PipelineName? = nil, slot: UTCInstant? = nil,
     asOf: CalendarDate?, shard: RunShard, users: String? = nil, dryRun: Bool, status: Status, host: String,
     pid: Int32, startedAt: UTCInstant, heartbeatAt: UTCInstant? = nil, finishedAt: UTCInstant? = nil,
-    counts: String? = nil, error: String? = nil
+    counts: String? = nil, error: String? = nil, supersededBy: UTCInstant? = nil
   ) {
     self.id = id
     self.job = job
@@ -48,5 +56,6 @@ public struct RunRecord: Sendable, Encodable, Equatable {
     self.finishedAt = finishedAt
     self.counts = counts
     self.error = error
+    self.supersededBy = supersededBy
   }
 }

@@ -137,5 +137,8 @@ enum Migrations {
       sql: RuntimeSchema.contactDigestsCovered, postgres: RuntimeSchema.contactDigestsCoveredOnPostgres),
     Step(
       name: "remember the owner's region each examination read", sql: RuntimeSchema.ownerExaminationRegion),
+    Step(
+      name: "mark the slots a catch-up superseded in a column of the run ledger",
+      sql: RuntimeSchema.runsSupersededBy, postgres: RuntimeSchema.runsSupersededByOnPostgres),
   ]
 }

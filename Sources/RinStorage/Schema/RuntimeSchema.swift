@@ -203,4 +203,20 @@ enum RuntimeSchema {
   static let ownerExaminationRegion = """
     ALTER TABLE owner_examinations ADD COLUMN region_digest INTEGER;
     """
+
+  /// The slot that `--catch-up latest` ran in place of a missed one, on the missed slot's
+  /// skipped pipeline row (ISO 8601, as `slot`): the scheduler asks the column, not the JSON of
+  /// `counts`, which keeps `superseded_by` too. Rows written before are filled from their counts.
+  static let runsSupersededBy = """
+    ALTER TABLE job_runs ADD COLUMN superseded_by TEXT;
+    UPDATE job_runs SET superseded_by = json_extract(counts, '$.superseded_by')
+      WHERE status = 'skipped' AND job = 'pipeline:' || pipeline AND json_valid(counts);
+    """
+
+  /// The same on PostgreSQL; the counts of a pipeline's rows are always JSON (`JSONText`).
+  static let runsSupersededByOnPostgres = """
+    ALTER TABLE job_runs ADD COLUMN superseded_by TEXT;
+    UPDATE job_runs SET superseded_by = counts::jsonb ->> 'superseded_by'
+      WHERE status = 'skipped' AND job = 'pipeline:' || pipeline AND counts IS NOT NULL;
+    """
 }

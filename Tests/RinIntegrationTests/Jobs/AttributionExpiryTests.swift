@@ -59,9 +59,9 @@ struct AttributionExpiryTests {
     let attributions = try db.contentDigest(of: ["attributions"])
     let summary = await Self.run(db)
     #expect(try remainingIDs(db) == [4, 5, 6, 7, 8])
-    #expect(summary.details["clicks_deleted"] == "3")
-    #expect(summary.details["oldest_click_kept"] == "2026-11-15T12:00:01Z")
-    #expect(summary.details["clicks_deleted_through"] == "2026-11-15T12:00:00Z")
+    #expect(summary.details.attributionExpiry.clicksDeleted == 3)
+    #expect(summary.details.attributionExpiry.oldestClickKept?.description == "2026-11-15T12:00:01Z")
+    #expect(summary.details.attributionExpiry.clicksDeletedThrough?.description == "2026-11-15T12:00:00Z")
     #expect(summary.counts.skipped["invite click with missing or malformed clicked_at (kept)"] == 2)
     #expect(summary.changes.tables["invite_clicks"]?.deleted == 3)
     #expect(try db.contentDigest(of: ["attributions"]) == attributions, "attributions are kept forever")
@@ -76,23 +76,26 @@ struct AttributionExpiryTests {
     let before = try db.contentDigest()
     let dry = await Self.run(db, config, dryRun: true)
     #expect(try db.contentDigest() == before)
-    #expect(dry.details["clicks_deleted"] == "10")
-    #expect(dry.details["delete_batches"] == "4")
+    #expect(dry.details.attributionExpiry.clicksDeleted == 10)
+    #expect(dry.details.attributionExpiry.deleteBatches == 4)
     #expect(dry.changes.tables["invite_clicks"]?.deleted == 10)
-    #expect(dry.details["oldest_click_kept"] == "2026-11-15T12:00:01Z", "what would be kept")
+    #expect(
+      dry.details.attributionExpiry.oldestClickKept?.description == "2026-11-15T12:00:01Z",
+      "what would be kept")
 
     let real = await Self.run(db, config)
     #expect(real.changes == dry.changes)
     var reported = real.details
     // SQLite writes the kept click into fresh pages; PostgreSQL has nothing to scrub that way.
-    #expect(reported.removeValue(forKey: "clicks_rewritten") == (backend == .sqlite ? "1" : nil))
+    #expect(reported.attributionExpiry.clicksRewritten == (backend == .sqlite ? 1 : nil))
+    reported.attributionExpiry.clicksRewritten = nil
     #expect(reported == dry.details)
     #expect(try remainingIDs(db) == [11])
 
     let after = try db.contentDigest()
     let again = await Self.run(db, config)
     #expect(again.changes.isEmpty)
-    #expect(again.details["clicks_deleted"] == "0")
+    #expect(again.details.attributionExpiry.clicksDeleted == 0)
     #expect(try db.contentDigest() == after)
   }
 
@@ -102,9 +105,9 @@ struct AttributionExpiryTests {
     let db = try TestDatabase(backend)
     try Self.insertClicks(db, (0..<6).map { Self.cutoff - $0 })
     let summary = await Self.run(db, Self.config(db, batch: 3))
-    #expect(summary.details["clicks_deleted"] == "6")
-    #expect(summary.details["delete_batches"] == "2")
-    #expect(summary.details["oldest_click_kept"] == "none")
+    #expect(summary.details.attributionExpiry.clicksDeleted == 6)
+    #expect(summary.details.attributionExpiry.deleteBatches == 2)
+    #expect(summary.details.attributionExpiry.oldestClickKept == .init(nil))
     #expect(try remainingIDs(db).isEmpty)
   }
 
@@ -117,8 +120,8 @@ struct AttributionExpiryTests {
     // A second deleting run in the same process rewrites the table again.
     try Self.insertClicks(db, [TestClock.now - 2 * day], firstID: 4)
     let again = await Self.run(db, Self.config(db, window: .seconds(day)))
-    #expect(again.details["clicks_deleted"] == "1")
-    #expect(again.details["clicks_rewritten"] == (backend == .sqlite ? "1" : nil))
+    #expect(again.details.attributionExpiry.clicksDeleted == 1)
+    #expect(again.details.attributionExpiry.clicksRewritten == (backend == .sqlite ? 1 : nil))
     #expect(try remainingIDs(db) == [3])
   }
 
@@ -143,8 +146,8 @@ struct AttributionExpiryTests {
     #expect(try occurrences(of: "GONEHASH", in: db) >= 3_000, "the search finds hashes that are there")
 
     let summary = await Self.run(db, Self.config(db, batch: 700))
-    #expect(summary.details["clicks_deleted"] == "3000")
-    #expect(summary.details["wal_checkpoint"] == nil)
+    #expect(summary.details.attributionExpiry.clicksDeleted == 3000)
+    #expect(summary.details.attributionExpiry.walCheckpoint == nil)
     #expect(try occurrences(of: "GONEHASH", in: db) == 0)
     #expect(try occurrences(of: "KEEPHASH", in: db) >= 1_000)
   }

@@ -44,9 +44,9 @@ extension EnrichmentEndToEnd {
       #expect(summary.counts.skipped["contact has every provider field edited (not looked up)"] == 1)
       #expect(summary.counts.skipped["contact phone malformed"] == 2)
       #expect(summary.counts.skipped["contact email malformed"] == 1)
-      #expect(summary.details["lookups_requested"] == "10")
-      #expect(summary.details["matches"] == "4")
-      #expect(summary.details["no_matches"] == "6")
+      #expect(summary.details.enrichmentFetch.lookupsRequested == 10)
+      #expect(summary.details.enrichmentFetch.matches == 4)
+      #expect(summary.details.enrichmentFetch.noMatches == 6)
       #expect(summary.changes.notifications["contact_enrichment"] == 3)
 
       // A rerun pays for nothing and changes nothing.
@@ -56,7 +56,7 @@ extension EnrichmentEndToEnd {
       #expect(f.stub.requestCount == 4)
       #expect(try f.db.contentDigest() == before)
       // Owners whose contacts' inputs and cached answers are as at the last check are left alone.
-      #expect((Int(again.details["owners_unchanged"] ?? "") ?? 0) > 0)
+      #expect((again.details.enrichmentFetch.ownersUnchanged ?? 0) > 0)
     }
 
     @Test(arguments: Backend.available) func dryRunSendsNothingAndReportsCacheHitsAndWouldBeLookups(
@@ -77,9 +77,9 @@ extension EnrichmentEndToEnd {
       #expect(summary.status == .succeeded, "\(summary.error ?? "")")
       #expect(f.stub.requestCount == 0)
       #expect(try f.db.contentDigest() == before)
-      #expect(summary.details["cache_hits"] == "1")
-      #expect(summary.details["would_be_lookups"] == "9")
-      #expect(summary.details["would_be_requests_at_least"] == "3")
+      #expect(summary.details.enrichmentFetch.cacheHits == 1)
+      #expect(summary.details.enrichmentFetch.wouldBeLookups == 9)
+      #expect(summary.details.enrichmentFetch.wouldBeRequestsAtLeast == 3)
       // What the cache already holds is reported as the enrichments it would write.
       #expect(summary.changes.tables["contact_enrichments"]?.inserted == 4)  // two rin_user, two companies
       #expect(summary.changes.notifications["contact_enrichment"] == 2)
@@ -114,7 +114,7 @@ extension EnrichmentEndToEnd {
       #expect(try f.outbox() == EnrichmentFixture.expectedOutbox)
       #expect(try f.cachedStatuses().count == 10)
       #expect(f.noAnsweredKeyWasRequestedAgain())
-      #expect(summary.details["keys_left_for_next_run"] == "0")
+      #expect(summary.details.enrichmentFetch.keysLeftForNextRun == 0)
       let retried =
         !ProviderStubBehaviour.answerOutOfOrder.isSameCase(as: behaviour)
         && !ProviderStubBehaviour.answerWithUnknownIDs.isSameCase(as: behaviour)
@@ -136,7 +136,7 @@ extension EnrichmentEndToEnd {
       f.stub.setAnswer(.itemStatus(500), forLookedUp: "gus@example.com")
       let first = await f.run(config: f.config(concurrency: 1))
       #expect(first.status == .succeeded, "\(first.error ?? "")")
-      #expect(first.details["keys_left_for_next_run"] == "4")
+      #expect(first.details.enrichmentFetch.keysLeftForNextRun == 4)
       let firstKeys = Set(f.stub.records[0].items.compactMap { $0["email"] ?? $0["phone"] })
       let cached = try f.cachedStatuses()
       #expect(cached.count == 6)

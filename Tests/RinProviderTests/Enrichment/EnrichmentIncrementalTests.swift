@@ -104,9 +104,9 @@ extension EnrichmentEndToEnd {
       )
       // Left alone: every contact of an owner not examined, and the unchanged ones of the others.
       let checked =
-        (quiet.counts.read["contacts"] ?? 0) - (Int(quiet.details["contacts_unchanged"] ?? "") ?? 0)
+        (quiet.counts.read["contacts"] ?? 0) - (quiet.details.enrichmentFetch.contactsUnchanged ?? 0)
       #expect(checked * 10 <= contacts, "\(checked) of \(contacts) contacts checked on a quiet night")
-      #expect((Int(quiet.details["owners_unchanged"] ?? "") ?? 0) > 0)
+      #expect((quiet.details.enrichmentFetch.ownersUnchanged ?? 0) > 0)
 
       for db in [incremental, full] { try Self.changeBetweenNights(db) }
       try Self.forgetChecks(full)
@@ -360,7 +360,7 @@ extension EnrichmentEndToEnd {
         EnrichmentFixture.job, TestClock.options(now: TestClock.now + 60), config: config,
         environment: RuntimeEnvironment(variables: ["SEEDED_KEY": "seeded-secret"]))
       #expect(rerun.status == .succeeded, "\(rerun.error ?? "")")
-      #expect(rerun.details["contacts_unchanged"] == "0")
+      #expect(rerun.details.enrichmentFetch.contactsUnchanged == 0)
       #expect(
         try db.int(
           "SELECT count(*) FROM contact_enrichments WHERE source = 'fake-people' AND confidence < 0.6")

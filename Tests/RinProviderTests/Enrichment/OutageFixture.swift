@@ -119,7 +119,7 @@ final class OutageFixture: Sendable {
   func keysWanted() async throws -> Int {
     let (result, _) = try await run("rin-enrichment-fetch", ["--now", Self.now, "--json", "--dry-run"])
     let summary = try #require(JSONText.decode(RunSummary.self, from: result.stdout), "\(result.stderr)")
-    return try #require(Int(summary.details["would_be_lookups"] ?? ""))
+    return try #require(summary.details.enrichmentFetch.wouldBeLookups)
   }
 
   /// The enrichment ledger row's `counts` column, newest first.
