@@ -23,12 +23,6 @@ struct GoodNeighbourExactnessTests {
   static let now: Int64 = 1_795_348_800
   static let nextNight = "2026-11-23T12:00:00Z"
   static let nightly = ["enrichment-fetch", "circle-patterns", "daily-score", "badge-recount"]
-  static let pipelines = """
-    pipelines:
-      nightly:
-        schedule: "30 2 * * *"
-        jobs: [\(nightly.joined(separator: ", "))]
-    """
 
   /// `count` new databases of the shared cluster, each a copy of `source` as it is now (pg_dump
   /// and psql, the server's own tools). The change triggers of the source's `PostgresSnapshot`
@@ -53,10 +47,9 @@ struct GoodNeighbourExactnessTests {
 
   /// A pipelines.yaml for the database at `url`, with the workspace's settings.
   static func config(for url: String, in folder: TemporaryDirectory, name: String) throws -> String {
-    let path = folder.path("\(name).yaml")
-    let yaml = "storage:\n  url: \(url)\n  busy_timeout: 5s\n  lock_timeout: 1s\n" + pipelines + "\n"
-    try yaml.write(toFile: path, atomically: true, encoding: .utf8)
-    return path
+    try TestConfigFile.write(
+      "storage:\n  url: \(url)\n  busy_timeout: 5s\n  lock_timeout: 1s\n" + TestConfigFile.nightlyPipeline,
+      in: folder, name: "\(name).yaml")
   }
 
   /// Each user's four badge counts (the row's clock aside: a row is rewritten only when a count
@@ -75,7 +68,8 @@ struct GoodNeighbourExactnessTests {
   @Test func theNextNightEqualsAFullRunOnTheFinalDataAndBadgesEqualARecount() async {
     await Checks.offPool { checks in
       let workspace = try ReliabilityWorkspace(
-        postgresUsers: 60, seed: GoodNeighbourTests.seed, jobsYAML: Self.pipelines, lockTimeout: "1s")
+        postgresUsers: 60, seed: GoodNeighbourTests.seed, jobsYAML: TestConfigFile.nightlyPipeline,
+        lockTimeout: "1s")
       try GoodNeighbourTests.everyUserGetsAScoreChange(workspace)
       let userIDs = try workspace.read { try Int64.fetchAll($0, sql: "SELECT id FROM users ORDER BY id") }
       let services = ServicesLoop(

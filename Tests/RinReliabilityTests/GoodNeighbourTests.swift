@@ -97,14 +97,9 @@ struct GoodNeighbourTests {
   @Test func theServicesWritesAllSurviveTheJobsAndNoneWaitsOnAJobsLock() async {
     await Checks.offPool { checks in
       let cluster = try PostgresCluster.privateCluster()
-      let pipelines = """
-        pipelines:
-          nightly:
-            schedule: "30 2 * * *"
-            jobs: [enrichment-fetch, circle-patterns, daily-score, badge-recount]
-        """
       let workspace = try ReliabilityWorkspace(
-        postgresUsers: 60, seed: Self.seed, jobsYAML: pipelines, lockTimeout: "1s", cluster: cluster)
+        postgresUsers: 60, seed: Self.seed, jobsYAML: TestConfigFile.nightlyPipeline, lockTimeout: "1s",
+        cluster: cluster)
       try Self.everyUserGetsAScoreChange(workspace)
       // A service statement that waits 100 ms on a lock leaves a "still waiting" line, with
       // the waiting session's application_name in front.
@@ -245,16 +240,10 @@ struct GoodNeighbourTests {
 
   @Test func noTransactionOfAJobLivesASecondWhileThePipelinesRun() async {
     await Checks.offPool { checks in
-      let pipelines = """
-        pipelines:
-          nightly:
-            schedule: "30 2 * * *"
-            jobs: [enrichment-fetch, circle-patterns, daily-score, badge-recount]
-        """
       // Enough users that batches the sizer did not bound would live past a second: with
       // `batch_target: 30s` this test fails (a batch of 200 users, 1.7 s of its own).
       let workspace = try ReliabilityWorkspace(
-        postgresUsers: 400, seed: Self.seed, jobsYAML: pipelines, lockTimeout: "1s")
+        postgresUsers: 400, seed: Self.seed, jobsYAML: TestConfigFile.nightlyPipeline, lockTimeout: "1s")
       let sampler = TransactionAgeSampler(url: workspace.dbPath, clientMarker: workspace.configPath)
       sampler.start()
       let nightly = try Executable.runBlocking(

@@ -73,15 +73,18 @@ package struct Executable {
 }
 
 extension Executable {
-  /// Starts a built executable without waiting for it; its output goes to files in `directory`.
+  /// Starts a built executable without waiting for it; its output goes to the files
+  /// `directory/tag.out` and `directory/tag.err`; `environment` is added to this process's.
   package static func start(
-    _ name: String, _ arguments: [String], outputIn directory: TemporaryDirectory, tag: String
+    _ name: String, _ arguments: [String], environment: [String: String] = [:],
+    outputIn directory: TemporaryDirectory, tag: String
   )
     throws -> Process
   {
     let process = Process()
     process.executableURL = buildFolder.appendingPathComponent(name)
     process.arguments = arguments
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
     for (suffix, keyPath) in [("out", \Process.standardOutput), ("err", \Process.standardError)] {
       let path = directory.path("\(tag).\(suffix)")
       _ = FileManager.default.createFile(atPath: path, contents: nil)

@@ -60,9 +60,8 @@ struct BirthdaysAndExpiryCommandLineTests {
       try db.execute(
         "INSERT INTO contacts (id, user_id, birthday, created_at) VALUES (10, 1, '--02-29', 0), (11, 1, '2000-02-29', 0)"
       )
-      let config = db.directory.path("pipelines.yaml")
-      try "jobs:\n  upcoming-birthdays: {feb29_in_common_years: \(rule)}\n"
-        .write(toFile: config, atomically: true, encoding: .utf8)
+      let config = try TestConfigFile.write(
+        "jobs:\n  upcoming-birthdays: {feb29_in_common_years: \(rule)}", in: db.directory)
       let run = try await db.run(
         "rin-upcoming-birthdays", ["--config", config, "--now", "2027-02-27T12:00:00Z"])
       #expect(run.exitCode == 0, "\(run.stderr)")

@@ -10,11 +10,10 @@ struct JobTimeoutCommandLineTests {
   static let asOf = "2026-11-22"
 
   static func config(_ db: TestDatabase, timeout: String?) throws -> String {
-    let path = db.directory.path(timeout == nil ? "plain.yaml" : "limited.yaml")
     let limit = timeout.map { ", timeout: \($0)" } ?? ""
-    try "jobs:\n  daily-score: {batch_size: 5\(limit)}\n".write(
-      toFile: path, atomically: true, encoding: .utf8)
-    return path
+    return try TestConfigFile.write(
+      "jobs:\n  daily-score: {batch_size: 5\(limit)}", in: db.directory,
+      name: timeout == nil ? "plain.yaml" : "limited.yaml")
   }
 
   @Test(arguments: Backend.available) func aTimedOutRunResumesAndEndsAsAnUninterruptedOne(backend: Backend)
@@ -67,8 +66,8 @@ struct JobTimeoutCommandLineTests {
 
   @Test func aTimeoutIsAPositiveDuration() async throws {
     let db = try TestDatabase()
-    let path = db.directory.path("bad.yaml")
-    try "jobs:\n  badge-recount: {timeout: 0s}\n".write(toFile: path, atomically: true, encoding: .utf8)
+    let path = try TestConfigFile.write(
+      "jobs:\n  badge-recount: {timeout: 0s}", in: db.directory, name: "bad.yaml")
     let run = try await Executable.run("rinjobs", ["validate", "--config", path])
     #expect(run.exitCode == 78)
     #expect(

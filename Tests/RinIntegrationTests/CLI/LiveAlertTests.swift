@@ -16,21 +16,19 @@ struct LiveAlertTests {
   /// The committed pipeline names, so that the rules' thresholds per pipeline apply; each runs
   /// badge-recount only, which takes well under a second.
   static func writeConfig(_ db: TestDatabase, pushURL: String) throws -> String {
-    let config = db.directory.path("pipelines.yaml")
-    try """
-    storage:
-      url: \(db.path)
-    metrics:
-      push_url: \(pushURL)
-    pipelines:
-      nightly:
-        schedule: "30 2 * * *"
-        jobs: [badge-recount]
-      hourly:
-        schedule: "* * * * *"
-        jobs: [badge-recount]
-        deadline: 5m
-    """.write(toFile: config, atomically: true, encoding: .utf8)
+    let config = try TestConfigFile.write(
+      """
+      metrics:
+        push_url: \(pushURL)
+      pipelines:
+        nightly:
+          schedule: "30 2 * * *"
+          jobs: [badge-recount]
+        hourly:
+          schedule: "* * * * *"
+          jobs: [badge-recount]
+          deadline: 5m
+      """, storageURL: db.path, in: db.directory)
     return config
   }
 
@@ -98,14 +96,14 @@ struct LiveAlertTests {
     async throws
   {
     let db = try TestDatabase(seedUsers: 48, seed: 29)
-    let config = db.directory.path("pipelines.yaml")
-    try """
-    metrics:
-      push_url: \(gateway.url)
-    jobs:
-      circle-patterns:
-        full_every: 1d
-    """.write(toFile: config, atomically: true, encoding: .utf8)
+    let config = try TestConfigFile.write(
+      """
+      metrics:
+        push_url: \(gateway.url)
+      jobs:
+        circle-patterns:
+          full_every: 1d
+      """, in: db.directory)
     let night = { (n: Int64) in UTCInstant(seconds: TestClock.now + n * 86_400 + 9_000).description }
     let first = try await db.run("rin-circle-patterns", ["--now", night(1)], config: config)
     #expect(first.exitCode == 0, "\(first.stderr)")

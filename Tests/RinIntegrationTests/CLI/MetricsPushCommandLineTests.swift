@@ -9,19 +9,17 @@ import Testing
 @Suite("Metrics pushed to a Pushgateway", .onItsOwnThread)
 struct MetricsPushCommandLineTests {
   static func writeConfig(_ db: TestDatabase, pushURL: String? = nil, extra: String = "") throws -> String {
-    let config = db.directory.path("pipelines.yaml")
-    try """
-    storage:
-      url: \(db.path)
-    \(pushURL.map { "metrics:\n  push_url: \($0)" } ?? "")
-    \(extra)
-    pipelines:
-      scores:
-        schedule: "30 2 * * *"
-        timezone: UTC
-        jobs: [daily-score, badge-recount]
-        deadline: 1h
-    """.write(toFile: config, atomically: true, encoding: .utf8)
+    let config = try TestConfigFile.write(
+      """
+      \(pushURL.map { "metrics:\n  push_url: \($0)" } ?? "")
+      \(extra)
+      pipelines:
+        scores:
+          schedule: "30 2 * * *"
+          timezone: UTC
+          jobs: [daily-score, badge-recount]
+          deadline: 1h
+      """, storageURL: db.path, in: db.directory)
     return config
   }
 

@@ -24,16 +24,14 @@ struct OutputFileCommandLineTests {
 
   @Test func aPipelineMetricsFileThatIsAFolderFailsBeforeTheRun() async throws {
     let db = try TestDatabase()
-    let config = db.directory.path("pipelines.yaml")
-    try """
-    storage:
-      url: \(db.path)
-    pipelines:
-      counts:
-        schedule: "0 * * * *"
-        timezone: UTC
-        jobs: [badge-recount]
-    """.write(toFile: config, atomically: true, encoding: .utf8)
+    let config = try TestConfigFile.write(
+      """
+      pipelines:
+        counts:
+          schedule: "0 * * * *"
+          timezone: UTC
+          jobs: [badge-recount]
+      """, storageURL: db.path, in: db.directory)
     let run = try await Executable.run(
       "rinjobs", ["pipeline", "run", "counts", "--config", config, "--metrics-file", db.directory.url.path])
     #expect(run.exitCode == 64)

@@ -17,8 +17,7 @@ struct ProgressLogCommandLineTests {
 
   @Test func aRunLogsItsProgressEveryInterval() async throws {
     let db = try TestDatabase(seedUsers: 30, seed: 4)
-    let config = db.directory.path("pipelines.yaml")
-    try "jobs:\n  daily-score: {batch_size: 5}\n".write(toFile: config, atomically: true, encoding: .utf8)
+    let config = try TestConfigFile.write("jobs:\n  daily-score: {batch_size: 5}", in: db.directory)
     let arguments = [
       "--config", config, "--db", db.path, "--as-of", "2026-11-22", "--now", "2026-11-22T12:00:00Z",
     ]

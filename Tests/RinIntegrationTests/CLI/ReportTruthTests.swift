@@ -8,16 +8,14 @@ import Testing
 @Suite("The report does not mislead", .onItsOwnThread)
 struct ReportTruthTests {
   static func config(_ db: TestDatabase) throws -> String {
-    let path = db.directory.path("pipelines.yaml")
-    try """
-    storage:
-      url: \(db.path)
-    pipelines:
-      scores:
-        schedule: "0 * * * *"
-        timezone: UTC
-        jobs: [daily-score, badge-recount]
-    """.write(toFile: path, atomically: true, encoding: .utf8)
+    let path = try TestConfigFile.write(
+      """
+      pipelines:
+        scores:
+          schedule: "0 * * * *"
+          timezone: UTC
+          jobs: [daily-score, badge-recount]
+      """, storageURL: db.path, in: db.directory)
     return path
   }
 

@@ -9,16 +9,14 @@ struct SmallOperatorItemsTests {
   var repoConfig: String { Executable.repositoryRoot.appendingPathComponent("pipelines.yaml").path }
 
   static func hourlyConfig(_ db: TestDatabase) throws -> String {
-    let path = db.directory.path("pipelines.yaml")
-    try """
-    storage:
-      url: \(db.path)
-    pipelines:
-      counts:
-        schedule: "0 * * * *"
-        timezone: UTC
-        jobs: [badge-recount, attribution-expiry]
-    """.write(toFile: path, atomically: true, encoding: .utf8)
+    let path = try TestConfigFile.write(
+      """
+      pipelines:
+        counts:
+          schedule: "0 * * * *"
+          timezone: UTC
+          jobs: [badge-recount, attribution-expiry]
+      """, storageURL: db.path, in: db.directory)
     return path
   }
 

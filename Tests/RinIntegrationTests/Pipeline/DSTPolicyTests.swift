@@ -13,8 +13,7 @@ struct DSTPolicyTests {
     String, String?
   )] {
     let folder = try TemporaryDirectory()
-    let config = folder.path("pipelines.yaml")
-    try yaml.write(toFile: config, atomically: true, encoding: .utf8)
+    let config = try TestConfigFile.write(yaml, in: folder)
     let result = try await Executable.run(
       "rinjobs", ["plan", pipeline, "--config", config, "--from", from, "--count", "\(count)", "--json"])
     #expect(result.exitCode == 0, "\(result.stderr)")
@@ -24,14 +23,9 @@ struct DSTPolicyTests {
   }
 
   static func yaml(_ schedule: String, _ zone: String, gap: String, repeat: String) -> String {
-    """
-    pipelines:
-      p:
-        schedule: "\(schedule)"
-        timezone: \(zone)
-        jobs: [badge-recount]
-        dst: {gap: \(gap), repeat: \(`repeat`)}
-    """
+    TestConfigFile.pipelines(
+      "p", schedule: schedule, jobs: ["badge-recount"], "timezone: \(zone)",
+      "dst: {gap: \(gap), repeat: \(`repeat`)}")
   }
 
   @Test func newYorkGapShiftsOrSkips() async throws {

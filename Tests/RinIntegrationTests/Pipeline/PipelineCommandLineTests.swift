@@ -13,16 +13,14 @@ struct PipelineCommandLineTests {
   static func setUp(jobs: String = "[daily-score, badge-recount]") throws -> (TestDatabase, String) {
     let db = try TestDatabase()
     try db.execute("INSERT INTO users (id, created_at) VALUES (1, 0), (2, 0), (3, 0), (4, 0)")
-    let config = db.directory.path("pipelines.yaml")
-    try """
-    storage:
-      url: rin.sqlite
-    pipelines:
-      scores:
-        schedule: "30 2 * * *"
-        timezone: America/New_York
-        jobs: \(jobs)
-    """.write(toFile: config, atomically: true, encoding: .utf8)
+    let config = try TestConfigFile.write(
+      """
+      pipelines:
+        scores:
+          schedule: "30 2 * * *"
+          timezone: America/New_York
+          jobs: \(jobs)
+      """, storageURL: "rin.sqlite", in: db.directory)
     return (db, config)
   }
 

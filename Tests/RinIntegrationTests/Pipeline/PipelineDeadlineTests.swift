@@ -12,18 +12,18 @@ struct PipelineDeadlineTests {
   {
     let db = try TestDatabase(backend)
     try db.execute("INSERT INTO users (id, created_at) VALUES (1, 0), (2, 0)")
-    let config = db.directory.path("pipelines.yaml")
-    try """
-    pipelines:
-      scores:
-        schedule: "30 2 * * *"
-        jobs: [badge-recount]
-        deadline: 10m
-      minutely:
-        schedule: "* * * * *"
-        jobs: [badge-recount]
-        deadline: 1h
-    """.write(toFile: config, atomically: true, encoding: .utf8)
+    let config = try TestConfigFile.write(
+      """
+      pipelines:
+        scores:
+          schedule: "30 2 * * *"
+          jobs: [badge-recount]
+          deadline: 10m
+        minutely:
+          schedule: "* * * * *"
+          jobs: [badge-recount]
+          deadline: 1h
+      """, in: db.directory)
     // The slot of 2026-11-22 02:30 runs now, days after its 02:40 deadline.
     let late = try await db.run(
       "rinjobs",

@@ -11,13 +11,13 @@ struct PipelineShardTests {
   @Test(arguments: Backend.available) func twoShardWorkersDoTheSlotTogether(backend: Backend) async throws {
     let sharded = try TestDatabase(backend, seedUsers: 16, seed: 8)
     let whole = try TestDatabase(backend, seedUsers: 16, seed: 8)
-    let config = sharded.directory.path("pipelines.yaml")
-    try """
-    pipelines:
-      nightly:
-        schedule: "30 2 * * *"
-        jobs: [daily-score, badge-recount]
-    """.write(toFile: config, atomically: true, encoding: .utf8)
+    let config = try TestConfigFile.write(
+      """
+      pipelines:
+        nightly:
+          schedule: "30 2 * * *"
+          jobs: [daily-score, badge-recount]
+      """, in: sharded.directory)
     let slot = ["--scheduled", "--now", "2026-11-22T02:30:20Z"]
     let first = try await sharded.run(
       "rinjobs", ["pipeline", "run", "nightly", "--shard", "0/2"] + slot, config: config)

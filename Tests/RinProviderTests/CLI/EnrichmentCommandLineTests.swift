@@ -10,20 +10,18 @@ extension EnrichmentEndToEnd {
   @Suite("rin-enrichment-fetch executable")
   struct EnrichmentCommandLineTests {
     static func writeConfig(_ f: EnrichmentFixture, concurrency: Int = 2) throws -> String {
-      let path = f.db.directory.path("pipelines.yaml")
-      try """
-      storage:
-        url: \(f.db.path)
-      jobs:
-        enrichment-fetch:
-          provider:
-            name: acme
-            url: \(f.stub.baseURL)
-            api_key_env: \(EnrichmentFixture.apiKeyVariable)
-            batch_size: 3
-            concurrency: \(concurrency)
-            timeout: 60s
-      """.write(toFile: path, atomically: true, encoding: .utf8)
+      let path = try TestConfigFile.write(
+        """
+        jobs:
+          enrichment-fetch:
+            provider:
+              name: acme
+              url: \(f.stub.baseURL)
+              api_key_env: \(EnrichmentFixture.apiKeyVariable)
+              batch_size: 3
+              concurrency: \(concurrency)
+              timeout: 60s
+        """, storageURL: f.db.path, in: f.db.directory)
       return path
     }
 

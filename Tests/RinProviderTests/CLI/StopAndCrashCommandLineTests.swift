@@ -12,26 +12,24 @@ extension EnrichmentEndToEnd {
     static let now = "2026-11-22T12:00:00Z"
 
     static func writeConfig(_ f: EnrichmentFixture, timeout: String? = nil) throws -> String {
-      let path = f.db.directory.path("pipelines.yaml")
-      try """
-      storage:
-        url: \(f.db.path)
-      jobs:
-        enrichment-fetch:
-          \(timeout.map { "timeout: \($0)" } ?? "")
-          provider:
-            name: acme
-            url: \(f.stub.baseURL)
-            api_key_env: \(EnrichmentFixture.apiKeyVariable)
-            batch_size: 3
-            concurrency: 1
-            timeout: 60s
-      pipelines:
-        enrich:
-          schedule: "0 12 * * *"
-          timezone: UTC
-          jobs: [enrichment-fetch]
-      """.write(toFile: path, atomically: true, encoding: .utf8)
+      let path = try TestConfigFile.write(
+        """
+        jobs:
+          enrichment-fetch:
+            \(timeout.map { "timeout: \($0)" } ?? "")
+            provider:
+              name: acme
+              url: \(f.stub.baseURL)
+              api_key_env: \(EnrichmentFixture.apiKeyVariable)
+              batch_size: 3
+              concurrency: 1
+              timeout: 60s
+        pipelines:
+          enrich:
+            schedule: "0 12 * * *"
+            timezone: UTC
+            jobs: [enrichment-fetch]
+        """, storageURL: f.db.path, in: f.db.directory)
       return path
     }
 

@@ -69,21 +69,14 @@ extension EnrichmentEndToEnd {
     {
       var running: [(Process, Worker, String, String)] = []
       for index in 0..<4 {
-        let process = Process()
-        process.executableURL = Executable.buildFolder.appendingPathComponent("rin-enrichment-fetch")
-        process.arguments = [
-          "--config", config, "--db", db.path, "--now", now, "--json", "--shard", "\(index)/4",
-        ]
-        process.environment = ProcessInfo.processInfo.environment.merging([
-          "SEEDED_KEY": "worker-\(index)", "RIN_LOG_LEVEL": "debug",
-        ]) { $1 }
-        let out = db.directory.path("round-\(round)-worker-\(index).out")
-        let err = db.directory.path("round-\(round)-worker-\(index).err")
-        for path in [out, err] { _ = FileManager.default.createFile(atPath: path, contents: nil) }
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: out))
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: err))
+        let tag = "round-\(round)-worker-\(index)"
         let started = Date().timeIntervalSince1970
-        try process.run()
+        let process = try Executable.start(
+          "rin-enrichment-fetch",
+          ["--config", config, "--db", db.path, "--now", now, "--json", "--shard", "\(index)/4"],
+          environment: ["SEEDED_KEY": "worker-\(index)", "RIN_LOG_LEVEL": "debug"], outputIn: db.directory,
+          tag: tag)
+        let (out, err) = (db.directory.path("\(tag).out"), db.directory.path("\(tag).err"))
         let worker = Worker(index: index, started: started, status: -1, summary: [:], logLines: [])
         running.append((process, worker, out, err))
       }

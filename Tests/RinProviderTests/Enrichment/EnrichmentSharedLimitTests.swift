@@ -17,23 +17,21 @@ extension EnrichmentEndToEnd {
       _ db: TestDatabase, _ stub: ProviderStub, requestsPerMinute: Int, maxLookupsPerDay: Int? = nil,
       timeout: String? = nil
     ) throws -> String {
-      let path = db.directory.path("limit.yaml")
-      try """
-      storage:
-        url: rin.sqlite
-      jobs:
-        enrichment-fetch:
-          batch_size: 2
-      \(timeout.map { "    timeout: \($0)" } ?? "")
-          provider:
-            name: fake-people
-            url: \(stub.baseURL)
-            api_key_env: SEEDED_KEY
-            batch_size: 25
-            requests_per_minute: \(requestsPerMinute)
-            concurrency: 4
-      \(maxLookupsPerDay.map { "      max_lookups_per_day: \($0)" } ?? "")
-      """.write(toFile: path, atomically: true, encoding: .utf8)
+      let path = try TestConfigFile.write(
+        """
+        jobs:
+          enrichment-fetch:
+            batch_size: 2
+        \(timeout.map { "    timeout: \($0)" } ?? "")
+            provider:
+              name: fake-people
+              url: \(stub.baseURL)
+              api_key_env: SEEDED_KEY
+              batch_size: 25
+              requests_per_minute: \(requestsPerMinute)
+              concurrency: 4
+        \(maxLookupsPerDay.map { "      max_lookups_per_day: \($0)" } ?? "")
+        """, storageURL: "rin.sqlite", in: db.directory, name: "limit.yaml")
       return path
     }
 
@@ -45,18 +43,10 @@ extension EnrichmentEndToEnd {
     )] {
       var processes: [(Process, String)] = []
       for (index, extra) in runs.enumerated() {
-        let process = Process()
-        process.executableURL = Executable.buildFolder.appendingPathComponent("rin-enrichment-fetch")
-        process.arguments = ["--config", config, "--db", db.path, "--now", now, "--json"] + extra
-        process.environment = ProcessInfo.processInfo.environment.merging(["SEEDED_KEY": "seeded-secret"]) {
-          $1
-        }
-        let out = db.directory.path("worker-\(index).out")
-        _ = FileManager.default.createFile(atPath: out, contents: nil)
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: out))
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        processes.append((process, out))
+        let process = try Executable.start(
+          "rin-enrichment-fetch", ["--config", config, "--db", db.path, "--now", now, "--json"] + extra,
+          environment: ["SEEDED_KEY": "seeded-secret"], outputIn: db.directory, tag: "worker-\(index)")
+        processes.append((process, db.directory.path("worker-\(index).out")))
       }
       var results: [(Int32, [String: Any])] = []
       for (process, out) in processes {

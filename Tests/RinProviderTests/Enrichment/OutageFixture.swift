@@ -63,30 +63,25 @@ final class OutageFixture: Sendable {
     }
     // Port 9 (discard) as in the issue's report: nothing listens there on a test machine.
     let url = outage == .closedPort ? "http://127.0.0.1:9" : stub.baseURL
-    let path = db.directory.path("pipelines.yaml")
-    try """
-    storage:
-      url: \(db.path)
-    jobs:
-      enrichment-fetch:
-        provider:
-          name: \(provider)
-          url: \(url)
-          api_key_env: \(apiKeyVariable)
-          batch_size: \(batchSize)
-          concurrency: \(concurrency)
-          requests_per_minute: 6000
-          timeout: 1s
-          max_retries: 1
-          circuit_breaker:
-            failures: \(failures)
-            cool_down: 10m
-    pipelines:
-      nightly:
-        schedule: "30 2 * * *"
-        jobs: [enrichment-fetch, circle-patterns, daily-score, badge-recount]
+    let path = try TestConfigFile.write(
+      """
+      jobs:
+        enrichment-fetch:
+          provider:
+            name: \(provider)
+            url: \(url)
+            api_key_env: \(apiKeyVariable)
+            batch_size: \(batchSize)
+            concurrency: \(concurrency)
+            requests_per_minute: 6000
+            timeout: 1s
+            max_retries: 1
+            circuit_breaker:
+              failures: \(failures)
+              cool_down: 10m
+      \(TestConfigFile.nightlyPipeline)
 
-    """.write(toFile: path, atomically: true, encoding: .utf8)
+      """, storageURL: db.path, in: db.directory)
     return OutageFixture(db: db, stub: stub, config: path, batchSize: batchSize)
   }
 
