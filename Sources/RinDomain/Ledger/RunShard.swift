@@ -30,4 +30,9 @@ public enum RunShard: Hashable, Sendable, TextCodable {
   public var count: Int? {
     if case .part(_, let count) = self { count } else { nil }
   }
+
+  /// K and N of `K/N` (users with `id mod N = K`); nil for `all`.
+  public var part: (index: Int, count: Int)? {
+    if case .part(let index, let count) = self { (index, count) } else { nil }
+  }
 }

@@ -76,7 +76,7 @@ enum PeriodicContactPass {
     let maxContactID = try context.read { try $0.maxContactID() }
     let ranges = PeriodicPass.rangesDue(
       maxContactID: maxContactID, passedAt: state.passedAt, now: now, period: fullEvery,
-      shard: selection.shard.map { ($0.index, $0.count) })
+      shard: selection.shard.part)
     var tally = Tally()
     for range in ranges.flatMap(Self.transactions) {
       // Stopped: the pass is not recorded, so the next run reads these blocks again.

@@ -52,7 +52,7 @@ public struct MetricsPush: Sendable {
   public static func shardLabel(_ shard: ShardSpec?, environment: [String: String]) -> String {
     guard let shard else { return "all" }
     switch shard.resolve(environment: environment) {
-    case .success(let resolved): return RunShard(resolved).description
+    case .success(let resolved): return resolved.description
     case .failure: return shard.description
     }
   }

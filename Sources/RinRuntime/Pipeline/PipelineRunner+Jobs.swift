@@ -6,10 +6,7 @@ extension PipelineRunner {
   /// The ledger's `shard` of a pipeline run: `K/N`, or `all`. `run` has resolved `auto/N` by
   /// then, so the spec is fixed.
   func runShard(_ options: PipelineRunOptions) -> RunShard {
-    switch options.shard {
-    case .fixed(let index, let count)?: .part(index: index, count: count)
-    case .auto?, nil: .all
-    }
+    if case .fixed(let shard)? = options.shard { shard } else { .all }
   }
 
   /// What running the jobs of one pipeline run gave, with wall-clock times for a dry run's

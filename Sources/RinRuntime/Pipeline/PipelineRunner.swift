@@ -37,9 +37,8 @@ public struct PipelineRunner: Sendable {
     do {
       if let problem = options.usageProblem() { throw RunFailure.usage(problem) }
       // `auto/N` reads JOB_COMPLETION_INDEX here, once: every run and job below gets it fixed.
-      options.shard = try options.shard.map { spec in
-        let shard = try spec.resolve(environment: environment.variables).get()
-        return .fixed(index: shard.index, count: shard.count)
+      options.shard = try options.shard.map {
+        .fixed(try $0.resolve(environment: environment.variables).get())
       }
       let plan = options.isSlotted ? try planSlots(pipeline, now: now, options: options) : nil
       report.idleReason = plan?.idleReason

@@ -22,7 +22,7 @@ public struct JobRunInput: Sendable {
   public let logger: Logger
   /// The users this run selects (shard, `--user`).
   let selection: UserSelection
-  let checkpointScope: String
+  let checkpointScope: CheckpointScope
   /// Set when this run resumes an unfinished one.
   public let resumeAfterUserID: Int64?
   /// The process environment as the runner sees it (secrets such as an API key come from here;

@@ -64,19 +64,19 @@ extension JobRunner {
     var now: UTCInstant
     var asOf: CalendarDate
     var selection: UserSelection
-    var checkpointScope: String
+    var checkpointScope: CheckpointScope
     var record: RunRecord
   }
 
   func prepare(_ run: inout JobRun, options: RunOptions) throws -> Prepared {
     let now = options.now ?? run.startedAt
     let asOf = options.asOf ?? CalendarDate(utcInstant: now)
-    let shard = try options.shard.map { try $0.resolve(environment: environment.variables).get() }
+    let shard = try options.shard?.resolve(environment: environment.variables).get() ?? .all
     let users = options.userIDs.isEmpty ? nil : Array(Set(options.userIDs)).sorted()
     run.summary.now = now
     run.summary.asOf = asOf
-    run.summary.shard = RunShard(shard)
-    run.summary.users = users?.map(String.init).joined(separator: ",")
+    run.summary.shard = shard
+    run.summary.users = users.map(CheckpointScope.usersText)
     run.logger[metadataKey: "shard"] = "\(run.summary.shard)"
     let record = RunRecord(
       job: .job(run.summary.job), pipeline: options.pipeline, slot: options.slot, asOf: asOf,
@@ -84,7 +84,7 @@ extension JobRunner {
       host: environment.host, pid: environment.pid, startedAt: run.startedAt)
     return Prepared(
       now: now, asOf: asOf, selection: UserSelection(shard: shard, userIDs: users),
-      checkpointScope: "\(run.summary.shard)" + (run.summary.users.map { " users \($0)" } ?? ""),
+      checkpointScope: CheckpointScope(shard: shard, userIDs: users),
       record: record)
   }
 

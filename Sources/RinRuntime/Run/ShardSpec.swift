@@ -1,9 +1,10 @@
 import RinDomain
-import RinStorage
 
 /// Which shard of the users a run takes (`--shard K/N` or `--shard auto/N`).
+/// Below the option, a shard is a `RunShard` all the way to storage: `resolve` gives it.
 public enum ShardSpec: Sendable, Equatable, CustomStringConvertible {
-  case fixed(index: Int, count: Int)
+  /// `K/N`: never `all` when parsed; a pipeline hands its resolved shard to its jobs as one.
+  case fixed(RunShard)
   /// K comes from `JOB_COMPLETION_INDEX` (Kubernetes Indexed Job).
   case auto(count: Int)
 
@@ -20,14 +21,14 @@ public enum ShardSpec: Sendable, Equatable, CustomStringConvertible {
     guard let index = Int(parts[0]), (0..<count).contains(index) else {
       throw .usage("K must be a whole number from 0 to \(count - 1)")
     }
-    self = .fixed(index: index, count: count)
+    self = .fixed(.part(index: index, count: count))
   }
 
   /// The concrete shard, reading the Kubernetes completion index where asked.
-  public func resolve(environment: [String: String]) -> Result<UserSelection.Shard, RunFailure> {
+  public func resolve(environment: [String: String]) -> Result<RunShard, RunFailure> {
     switch self {
-    case .fixed(let index, let count):
-      return .success(.init(index: index, count: count))
+    case .fixed(let shard):
+      return .success(shard)
     case .auto(let count):
       guard let raw = environment["JOB_COMPLETION_INDEX"], let index = Int(raw),
         (0..<count).contains(index)
@@ -37,13 +38,13 @@ public enum ShardSpec: Sendable, Equatable, CustomStringConvertible {
             "--shard auto/\(count) needs JOB_COMPLETION_INDEX set to 0…\(count - 1) (Kubernetes Indexed Job)"
           ))
       }
-      return .success(.init(index: index, count: count))
+      return .success(.part(index: index, count: count))
     }
   }
 
   public var description: String {
     switch self {
-    case .fixed(let index, let count): RunShard.part(index: index, count: count).description
+    case .fixed(let shard): shard.description
     case .auto(let count): "auto/\(count)"
     }
   }

@@ -5,11 +5,11 @@ import RinDomain
 public struct Checkpoint: Sendable, Equatable {
   public var job: JobName
   public var asOf: CalendarDate
-  public var scope: String
+  public var scope: CheckpointScope
   public var runID: Int64
   public var lastUserID: Int64
 
-  public init(job: JobName, asOf: CalendarDate, scope: String, runID: Int64, lastUserID: Int64) {
+  public init(job: JobName, asOf: CalendarDate, scope: CheckpointScope, runID: Int64, lastUserID: Int64) {
     self.job = job
     self.asOf = asOf
     self.scope = scope
@@ -19,11 +19,11 @@ public struct Checkpoint: Sendable, Equatable {
 }
 
 extension StorageTransaction {
-  public func checkpoint(job: JobName, asOf: CalendarDate, scope: String) throws -> Checkpoint? {
+  public func checkpoint(job: JobName, asOf: CalendarDate, scope: CheckpointScope) throws -> Checkpoint? {
     var found: Checkpoint?
     try sql.forEachRow(
       "SELECT run_id, last_user_id FROM job_checkpoints WHERE job = ? AND as_of = ? AND scope = ?",
-      [SQLValue(job), SQLValue(asOf), .text(scope)]
+      [SQLValue(job), SQLValue(asOf), SQLValue(scope)]
     ) { row in
       found = Checkpoint(
         job: job, asOf: asOf, scope: scope, runID: row.int64(0) ?? 0, lastUserID: row.int64(1) ?? 0)
@@ -40,14 +40,14 @@ extension StorageTransaction {
         last_user_id = excluded.last_user_id, updated_at = excluded.updated_at
       """,
       [
-        SQLValue(checkpoint.job), SQLValue(checkpoint.asOf), .text(checkpoint.scope),
+        SQLValue(checkpoint.job), SQLValue(checkpoint.asOf), SQLValue(checkpoint.scope),
         .integer(checkpoint.runID), .integer(checkpoint.lastUserID), SQLValue(instant),
       ])
   }
 
-  public func clearCheckpoint(job: JobName, asOf: CalendarDate, scope: String) throws {
+  public func clearCheckpoint(job: JobName, asOf: CalendarDate, scope: CheckpointScope) throws {
     try sql.execute(
       "DELETE FROM job_checkpoints WHERE job = ? AND as_of = ? AND scope = ?",
-      [SQLValue(job), SQLValue(asOf), .text(scope)])
+      [SQLValue(job), SQLValue(asOf), SQLValue(scope)])
   }
 }

@@ -14,6 +14,9 @@ extension SQLValue {
   /// `all`, or `K/N`.
   init(_ shard: RunShard) { self = .text(shard.description) }
 
+  /// `all` or `K/N`, then ` users …` with `--user`.
+  init(_ scope: CheckpointScope) { self = .text(scope.description) }
+
   init(_ pipeline: PipelineName?) { self = pipeline.map { .text($0.rawValue) } ?? .null }
 }
 

@@ -118,7 +118,7 @@ struct BadgeRecountTests {
     var processed = 0
     for index in 0..<2 {
       var options = TestClock.options()
-      options.shard = .fixed(index: index, count: 2)
+      options.shard = .fixed(.part(index: index, count: 2))
       processed += await db.run(BadgeRecountJob(), options).counts.usersProcessed
     }
     #expect(processed == 4)

@@ -186,7 +186,7 @@ struct DailyScoreTests {
     _ = await whole.run(DailyScoreJob(), Self.options())
     for index in 0..<2 {
       var options = Self.options()
-      options.shard = .fixed(index: index, count: 2)
+      options.shard = .fixed(.part(index: index, count: 2))
       let summary = await sharded.run(DailyScoreJob(), options)
       #expect(summary.counts.usersProcessed > 0)
     }

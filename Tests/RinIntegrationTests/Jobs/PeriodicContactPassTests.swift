@@ -26,7 +26,7 @@ struct PeriodicContactPassTests {
     _ db: TestDatabase, _ night: Int64, shard: (index: Int, count: Int)? = nil, full: Bool = false
   ) async -> RunSummary {
     var options = TestClock.options(now: TestClock.now + night * Self.day, full: full)
-    if let shard { options.shard = .fixed(index: shard.index, count: shard.count) }
+    if let shard { options.shard = .fixed(.part(index: shard.index, count: shard.count)) }
     let run = await db.run(CirclePatternsJob(), options, config: Self.config(db))
     #expect(run.status == .succeeded, "\(run.error ?? "")")
     return run

@@ -76,7 +76,7 @@ extension StorageTransaction {
     try sql.executeReplanned("DELETE FROM changed_owners WHERE job = ? AND scope = ?", key)
     var shardCondition = ""
     var shardValues: [SQLValue] = []
-    if let shard = selection.shard {
+    if let shard = selection.shard.part {
       shardCondition = " AND x.user_id % ? = ?"
       shardValues = [.integer(Int64(shard.count)), .integer(Int64(shard.index))]
     }

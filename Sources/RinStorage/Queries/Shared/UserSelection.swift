@@ -2,23 +2,14 @@ import RinDomain
 
 /// Which users a run works on: live ones, optionally a shard or an explicit list.
 public struct UserSelection: Sendable, Equatable {
-  /// `id mod count = index`.
-  public struct Shard: Sendable, Equatable {
-    public var index: Int
-    public var count: Int
-    public init(index: Int, count: Int) {
-      self.index = index
-      self.count = count
-    }
-  }
-
-  public var shard: Shard?
+  /// `id mod N = K`, or `all`.
+  public var shard: RunShard
   public var userIDs: [Int64]?
   /// Live at this instant (created before it, not deleted before it); nil means live now
   /// (`deleted_at IS NULL`).
   public var liveAt: UTCInstant?
 
-  public init(shard: Shard? = nil, userIDs: [Int64]? = nil, liveAt: UTCInstant? = nil) {
+  public init(shard: RunShard = .all, userIDs: [Int64]? = nil, liveAt: UTCInstant? = nil) {
     self.shard = shard
     self.userIDs = userIDs
     self.liveAt = liveAt
@@ -26,7 +17,7 @@ public struct UserSelection: Sendable, Equatable {
 
   /// The key a job keeps per-shard state under (`change_watermarks`, `changed_owners`): `all`,
   /// or `INDEX/COUNT`.
-  public var scope: String { RunShard(shard).description }
+  public var scope: String { shard.description }
 
   func whereClause() -> (String, [SQLValue]) {
     var conditions: [String] = []
@@ -45,7 +36,7 @@ public struct UserSelection: Sendable, Equatable {
   func membershipClause() -> ([String], [SQLValue]) {
     var conditions: [String] = []
     var arguments: [SQLValue] = []
-    if let shard {
+    if let shard = shard.part {
       conditions.append("id % ? = ?")
       arguments += [.integer(Int64(shard.count)), .integer(Int64(shard.index))]
     }
