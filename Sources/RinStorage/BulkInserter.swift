@@ -3,13 +3,14 @@
 public struct BulkInserter: Sendable {
   public let table: String
   public let columns: [String]
+  /// The statement's text, its `?`s bound per row by `insert`.
   let sql: String
 
   public init(table: String, columns: [String]) {
     self.table = table
     self.columns = columns
     let quoted = columns.map { "\"\($0)\"" }.joined(separator: ", ")
-    sql = "INSERT INTO \(table) (\(quoted)) VALUES (\(SQLDialect.list(columns.count)))"
+    sql = "INSERT INTO \(table) (\(quoted)) VALUES (\(SQLDialect.placeholders(columns.count)))"
   }
 }
 
@@ -17,19 +18,19 @@ extension StorageTransaction {
   /// Inserts one row; the statement is prepared once per transaction and cached.
   public func insert(_ inserter: BulkInserter, _ values: [SQLValue]) throws {
     precondition(values.count == inserter.columns.count, "\(inserter.table): column count mismatch")
-    try sql.execute(inserter.sql, values)
+    try sql.execute(SQLFragment(text: inserter.sql, arguments: values))
   }
 
   /// Row count of a table of the data contract, for summaries and tests.
   public func count(_ table: String) throws -> Int {
     precondition(DataContract.allTables.contains(table), "unknown table \(table)")
-    return Int(try sql.fetchInt("SELECT count(*) FROM \(table)") ?? 0)
+    return Int(try sql.fetchInt("SELECT count(*) FROM \(literal: table)") ?? 0)
   }
 
   /// The largest `id` of a table of the data contract, 0 when it is empty: where appended
   /// rows' ids start (`rinjobs-dev seed --add-users`).
   public func maxID(_ table: String) throws -> Int64 {
     precondition(DataContract.allTables.contains(table), "unknown table \(table)")
-    return try sql.fetchInt("SELECT coalesce(max(id), 0) FROM \(table)") ?? 0
+    return try sql.fetchInt("SELECT coalesce(max(id), 0) FROM \(literal: table)") ?? 0
   }
 }

@@ -11,8 +11,9 @@ extension SQLDialect {
   /// attribution-expiry's batches read every click (BENCHMARKS.md "Session 8").
   /// `= ANY(ARRAY(subquery))` computes the values first, then probes the column's index.
   /// SQLite's `IN (subquery)` already probes the key.
-  func isIn(_ column: String, subquery: String) -> String {
-    name == SQLDialect.sqlite.name ? "\(column) IN (\(subquery))" : "\(column) = ANY(ARRAY(\(subquery)))"
+  func isIn(_ column: String, subquery: SQLFragment) -> SQLFragment {
+    name == SQLDialect.sqlite.name
+      ? "\(literal: column) IN (\(subquery))" : "\(literal: column) = ANY(ARRAY(\(subquery)))"
   }
 
   /// A FROM-clause fragment joining, to each row of an outer table already in the query, the
@@ -39,12 +40,13 @@ extension SQLDialect {
     return "\(keepingUnmatched ? "LEFT JOIN" : "JOIN") \(table) \(alias) ON \(match)"
   }
 
-  /// A statement that holds a lock named by its one text argument until the transaction ends,
+  /// A statement that holds a lock named `name` until the transaction ends,
   /// or nil when a write transaction already excludes every other writer (SQLite's `BEGIN
   /// IMMEDIATE`). PostgreSQL lets writers run side by side, so a read-then-write decision (who
   /// holds a lease) takes a transaction-scoped advisory lock first.
-  var transactionLock: String? {
-    isPostgres ? "SELECT pg_advisory_xact_lock(hashtextextended(?, 0))" : nil
+  func transactionLock(named name: String) -> SQLFragment? {
+    guard isPostgres else { return nil }
+    return "SELECT pg_advisory_xact_lock(hashtextextended(\(.text(name)), 0))"
   }
 
   /// ` INDEXED BY index` for a dialect that lets a query name its index (SQLite, whose planner

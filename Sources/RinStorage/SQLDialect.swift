@@ -13,9 +13,22 @@ struct SQLDialect: Sendable {
   /// (a property or a method here), never which backend it runs on.
   var isPostgres: Bool { name == SQLDialect.postgres.name }
 
-  /// `?, ?, ?` for an `IN (…)` list of `count` bound values.
-  static func list(_ count: Int) -> String {
+  /// `?, ?, ?` for an `IN (…)` list, binding `values` (one `NULL` for none: `IN ()` is not SQL).
+  static func list(_ values: [SQLValue]) -> SQLFragment {
+    let values = values.isEmpty ? [SQLValue.null] : values
+    return SQLFragment(
+      text: Array(repeating: "?", count: values.count).joined(separator: ", "), arguments: values)
+  }
+
+  /// `?, ?, ?`: `count` placeholders, for a builder that binds the values itself, row by row
+  /// (`MultiRowStatement`, `BulkInserter`).
+  static func placeholders(_ count: Int) -> String {
     Array(repeating: "?", count: max(count, 1)).joined(separator: ", ")
+  }
+
+  /// `list` of ids.
+  static func list(_ ids: some Collection<Int64>) -> SQLFragment {
+    list(ids.map(SQLValue.integer))
   }
 
   /// `?` → `$1`, `$2`, … outside quoted text and identifiers, for PostgreSQL. Idempotent (a
@@ -41,36 +54,5 @@ struct SQLDialect: Sendable {
       }
     }
     return out
-  }
-}
-extension SQLDialect {
-  /// Expands `:name` parameters into positional ones; plain `?` placeholders take the values of
-  /// `positional` in order. A query can then name a value it uses many times. The text keeps `?`
-  /// placeholders, like every other query's.
-  static func named(_ sql: String, _ values: [String: SQLValue], then positional: [SQLValue]) -> (
-    String, [SQLValue]
-  ) {
-    var text = ""
-    var arguments: [SQLValue] = []
-    var positionalIndex = 0
-    var i = sql.startIndex
-    while i < sql.endIndex {
-      let c = sql[i]
-      let nameStart = sql.index(after: i)
-      let nameEnd = sql[nameStart...].firstIndex { !($0.isLetter || $0 == "_") } ?? sql.endIndex
-      if c == ":", let value = values[String(sql[nameStart..<nameEnd])] {
-        text.append("?")
-        arguments.append(value)
-        i = nameEnd
-        continue
-      }
-      if c == "?" {
-        arguments.append(positional[positionalIndex])
-        positionalIndex += 1
-      }
-      text.append(c)
-      i = sql.index(after: i)
-    }
-    return (text, arguments)
   }
 }

@@ -21,24 +21,23 @@ extension SQLRowReader {
 }
 
 /// The narrow seam between the storage API and a database backend: every query of the storage
-/// module is written once against it, with `?` placeholders: a backend that wants another form
-/// (PostgreSQL's `$1`) rewrites the whole statement itself, so fragments can be joined freely.
+/// module is written once against it, as an `SQLFragment` with `?` placeholders: a backend that
+/// wants another form (PostgreSQL's `$1`) rewrites the whole statement itself, so fragments can
+/// be joined freely.
 protocol SQLExecutor {
   var dialect: SQLDialect { get }
   /// Runs a statement (cached and reused by the backend); returns the number of rows changed.
   @discardableResult
-  func execute(_ sql: String, _ arguments: [SQLValue]) throws -> Int
+  func execute(_ statement: SQLFragment) throws -> Int
   /// Streams the rows of a query through a cursor; memory does not grow with the result.
-  func forEachRow(_ sql: String, _ arguments: [SQLValue], _ body: (any SQLRowReader) throws -> Void)
-    throws
+  func forEachRow(_ query: SQLFragment, _ body: (any SQLRowReader) throws -> Void) throws
   /// The rows of a query whose result is bounded by a batch (a few rows per user of it), read
   /// at once: on PostgreSQL one round trip instead of a cursor's three (declare, fetch, close).
-  func forEachBatchRow(_ sql: String, _ arguments: [SQLValue], _ body: (any SQLRowReader) throws -> Void)
-    throws
+  func forEachBatchRow(_ query: SQLFragment, _ body: (any SQLRowReader) throws -> Void) throws
   /// `execute` of an `INSERT`, `UPDATE` or `DELETE` (no `RETURNING`): the path of
   /// `MultiRowStatement`, whose chunks bind hundreds of values each.
   @discardableResult
-  func executeWrite(_ sql: String, _ arguments: [SQLValue]) throws -> Int
+  func executeWrite(_ statement: SQLFragment) throws -> Int
   /// `execute` of a statement on a table whose size swings within a run (`provider_key_claims`,
   /// `changed_owners`: filled and emptied by the run itself), planned afresh every time. A plan
   /// cached while such a table was empty scans it whole once it has filled: on PostgreSQL the
@@ -46,11 +45,9 @@ protocol SQLExecutor {
   /// sequential scan over the dead rows of a first night (2.4 ms a call, 26 s of a first night
   /// at S). SQLite plans each statement by its indexes alone and caches it as before.
   @discardableResult
-  func executeReplanned(_ sql: String, _ arguments: [SQLValue]) throws -> Int
+  func executeReplanned(_ statement: SQLFragment) throws -> Int
   /// `forEachBatchRow` of a query on such a table, planned afresh every time.
-  func forEachBatchRowReplanned(
-    _ sql: String, _ arguments: [SQLValue], _ body: (any SQLRowReader) throws -> Void
-  ) throws
+  func forEachBatchRowReplanned(_ query: SQLFragment, _ body: (any SQLRowReader) throws -> Void) throws
   /// The backend's fast path for a bulk load into `inserter`'s table; nil: row by row.
   func bulkSink(_ inserter: BulkInserter) -> (any BulkRowSink)?
   /// After a bulk load whose rows came with their ids: whatever the backend needs so that
@@ -60,49 +57,37 @@ protocol SQLExecutor {
 
 extension SQLExecutor {
   @discardableResult
-  func executeWrite(_ sql: String, _ arguments: [SQLValue]) throws -> Int {
-    try execute(sql, arguments)
+  func executeWrite(_ statement: SQLFragment) throws -> Int {
+    try execute(statement)
   }
 
   func bulkSink(_ inserter: BulkInserter) -> (any BulkRowSink)? { nil }
 
   @discardableResult
-  func executeReplanned(_ sql: String, _ arguments: [SQLValue]) throws -> Int {
-    try execute(sql, arguments)
+  func executeReplanned(_ statement: SQLFragment) throws -> Int {
+    try execute(statement)
   }
 
-  func forEachBatchRowReplanned(
-    _ sql: String, _ arguments: [SQLValue], _ body: (any SQLRowReader) throws -> Void
-  ) throws {
-    try forEachBatchRow(sql, arguments, body)
+  func forEachBatchRowReplanned(_ query: SQLFragment, _ body: (any SQLRowReader) throws -> Void) throws {
+    try forEachBatchRow(query, body)
   }
 
   func finishBulkLoad(_ inserters: [BulkInserter]) throws {}
 
   /// SQLite steps a statement row by row either way.
-  func forEachBatchRow(_ sql: String, _ arguments: [SQLValue], _ body: (any SQLRowReader) throws -> Void)
-    throws
-  {
-    try forEachRow(sql, arguments, body)
+  func forEachBatchRow(_ query: SQLFragment, _ body: (any SQLRowReader) throws -> Void) throws {
+    try forEachRow(query, body)
   }
 
-  func forEachRow(_ query: (String, [SQLValue]), _ body: (any SQLRowReader) throws -> Void) throws {
-    try forEachRow(query.0, query.1, body)
-  }
-
-  func forEachBatchRow(_ query: (String, [SQLValue]), _ body: (any SQLRowReader) throws -> Void) throws {
-    try forEachBatchRow(query.0, query.1, body)
-  }
-
-  func fetchInt(_ sql: String, _ arguments: [SQLValue] = []) throws -> Int64? {
+  func fetchInt(_ query: SQLFragment) throws -> Int64? {
     var result: Int64?
-    try forEachRow(sql, arguments) { result = $0.int64(0) }
+    try forEachRow(query) { result = $0.int64(0) }
     return result
   }
 
-  func fetchText(_ sql: String, _ arguments: [SQLValue] = []) throws -> String? {
+  func fetchText(_ query: SQLFragment) throws -> String? {
     var result: String?
-    try forEachRow(sql, arguments) { result = $0.text(0) }
+    try forEachRow(query) { result = $0.text(0) }
     return result
   }
 }

@@ -11,17 +11,17 @@ extension StorageTransaction {
       """
       CREATE TEMP TABLE contact_renumbering AS
       SELECT id AS old_id, ROW_NUMBER() OVER (ORDER BY created_at, id) AS new_id FROM contacts
-      """, [])
-    try sql.execute("CREATE UNIQUE INDEX contact_renumbering_by_old ON contact_renumbering (old_id)", [])
+      """)
+    try sql.execute("CREATE UNIQUE INDEX contact_renumbering_by_old ON contact_renumbering (old_id)")
     for table in Self.rewrittenInContactOrder { try rewrite(table) }
     for (table, column) in Self.updatedInPlace {
       try sql.execute(
         """
-        UPDATE \(table) SET \(column) = (
-          SELECT r.new_id FROM contact_renumbering r WHERE r.old_id = \(table).\(column))
-        """, [])
+        UPDATE \(literal: table) SET \(literal: column) = (
+          SELECT r.new_id FROM contact_renumbering r WHERE r.old_id = \(literal: table).\(literal: column))
+        """)
     }
-    try sql.execute("DROP TABLE contact_renumbering", [])
+    try sql.execute("DROP TABLE contact_renumbering")
   }
 
   /// A table written again, with its contact column(s) renumbered, in `order`.
@@ -64,13 +64,13 @@ extension StorageTransaction {
     try sql.execute(
       """
       CREATE TEMP TABLE contact_rows_renumbered AS
-      SELECT \(renumbered.joined(separator: ", "))
-      FROM \(table.name) t JOIN contact_renumbering r ON r.old_id = t.\(table.contactColumn)
-      """, [])
-    try sql.execute("DELETE FROM \(table.name)", [])
+      SELECT \(literal: renumbered.joined(separator: ", "))
+      FROM \(literal: table.name) t JOIN contact_renumbering r ON r.old_id = t.\(literal: table.contactColumn)
+      """)
+    try sql.execute("DELETE FROM \(literal: table.name)")
     try sql.execute(
-      "INSERT INTO \(table.name) (\(list)) SELECT \(list) FROM contact_rows_renumbered ORDER BY \(table.order)",
-      [])
-    try sql.execute("DROP TABLE contact_rows_renumbered", [])
+      "INSERT INTO \(literal: table.name) (\(literal: list)) SELECT \(literal: list) FROM contact_rows_renumbered ORDER BY \(literal: table.order)"
+    )
+    try sql.execute("DROP TABLE contact_rows_renumbered")
   }
 }

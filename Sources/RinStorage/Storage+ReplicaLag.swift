@@ -20,14 +20,14 @@ extension Storage {
     try read { tx in
       guard tx.sql.dialect.hasStandbys else { return nil }
       var worst: ReplicaLag?
-      try tx.sql.forEachBatchRow(Self.replicaLagQuery, []) { row in
+      try tx.sql.forEachBatchRow(Self.replicaLagQuery) { row in
         worst = ReplicaLag(standby: row.text(0) ?? "", seconds: row.double(1) ?? 0)
       }
       return worst
     }
   }
 
-  private static let replicaLagQuery = """
+  private static let replicaLagQuery: SQLFragment = """
     SELECT coalesce(nullif(application_name, ''), client_addr::text, 'standby'),
       extract(epoch FROM replay_lag)::double precision
     FROM pg_stat_replication

@@ -20,7 +20,7 @@ extension Storage {
     guard isPostgres else { return nil }
     return try read { tx in
       var active: Int64 = 0
-      try tx.sql.forEachBatchRow(Self.serverLoadQuery, [.text(Self.ourSessions)]) { active = $0.integer(0) }
+      try tx.sql.forEachBatchRow(Self.serverLoadQuery) { active = $0.integer(0) }
       return ServerLoad(activeSessions: Int(active))
     }
   }
@@ -31,10 +31,10 @@ extension Storage {
 
   /// Client backends only: WAL senders, autovacuum and other background workers are the
   /// server's own, and a parallel worker is its leader's statement counted again.
-  private static let serverLoadQuery = """
+  private static let serverLoadQuery: SQLFragment = """
     SELECT count(*) FROM pg_stat_activity
     WHERE state = 'active' AND backend_type = 'client backend' AND pid <> pg_backend_pid()
-      AND coalesce(application_name, '') NOT LIKE ?
+      AND coalesce(application_name, '') NOT LIKE \(.text(ourSessions))
     """
 }
 
@@ -46,6 +46,6 @@ extension StorageTransaction {
   /// it, so that a lost batch is one the next run redoes. Nothing on SQLite.
   public func commitWithoutWaitingForFlush() throws {
     guard sql.dialect.isPostgres else { return }
-    try sql.forEachBatchRow("SELECT set_config('synchronous_commit', 'off', true)", []) { _ in }
+    try sql.forEachBatchRow("SELECT set_config('synchronous_commit', 'off', true)") { _ in }
   }
 }

@@ -39,7 +39,7 @@ final class PostgresBackend: StorageBackend {
     try withConnection { connection in
       var exists = false
       try PostgresExecutor(connection: connection).forEachRow(
-        "SELECT to_regclass('rin_migrations') IS NOT NULL", []
+        "SELECT to_regclass('rin_migrations') IS NOT NULL"
       ) { exists = $0.int64(0) == 1 }
       let applied = exists ? try PostgresSchema.appliedSteps(connection, location: location) : []
       return Migrations.steps.filter { !applied.contains($0.name) }.map { step in
@@ -91,8 +91,9 @@ final class PostgresBackend: StorageBackend {
   /// The lock_timeout set at open from the same setting; pg_settings gives it in milliseconds
   /// whatever unit it was set in.
   func busyTimeoutMilliseconds() throws -> Int {
-    let query = "SELECT setting FROM pg_settings WHERE name = 'lock_timeout'"
-    return try read(inDryRun: false) { Int(try $0.sql.fetchText(query) ?? "") ?? 0 }
+    try read(inDryRun: false) {
+      Int(try $0.sql.fetchText("SELECT setting FROM pg_settings WHERE name = 'lock_timeout'") ?? "") ?? 0
+    }
   }
 
   /// No file of ours to checkpoint.

@@ -58,8 +58,8 @@ extension PostgresExecutor {
   func finishBulkLoad(_ inserters: [BulkInserter]) throws {
     for inserter in inserters where inserter.columns.contains("id") {
       try execute(
-        "SELECT setval(pg_get_serial_sequence('\(inserter.table)', 'id'), max(id)) FROM \(inserter.table) HAVING max(id) IS NOT NULL",
-        [])
+        "SELECT setval(pg_get_serial_sequence('\(literal: inserter.table)', 'id'), max(id)) FROM \(literal: inserter.table) HAVING max(id) IS NOT NULL"
+      )
     }
   }
 }

@@ -11,13 +11,12 @@ struct PostgresExecutor: SQLExecutor {
   static let fetchSize = 2_000
 
   @discardableResult
-  func execute(_ sql: String, _ arguments: [SQLValue]) throws -> Int {
-    try connection.run(sql, arguments).changedRows
+  func execute(_ statement: SQLFragment) throws -> Int {
+    try connection.run(statement.text, statement.arguments).changedRows
   }
 
-  func forEachRow(
-    _ sql: String, _ arguments: [SQLValue], _ body: (any SQLRowReader) throws -> Void
-  ) throws {
+  func forEachRow(_ query: SQLFragment, _ body: (any SQLRowReader) throws -> Void) throws {
+    let (sql, arguments) = (query.text, query.arguments)
     guard connection.isInsideTransaction, Self.isQuery(sql) else {
       // Outside a transaction, or an `INSERT … RETURNING`: the result is small and read at once.
       try Self.forEach(try connection.run(sql, arguments), body)
@@ -37,21 +36,17 @@ struct PostgresExecutor: SQLExecutor {
     }
   }
 
-  func forEachBatchRow(
-    _ sql: String, _ arguments: [SQLValue], _ body: (any SQLRowReader) throws -> Void
-  ) throws {
-    try Self.forEach(try connection.run(sql, arguments), body)
+  func forEachBatchRow(_ query: SQLFragment, _ body: (any SQLRowReader) throws -> Void) throws {
+    try Self.forEach(try connection.run(query.text, query.arguments), body)
   }
 
   @discardableResult
-  func executeReplanned(_ sql: String, _ arguments: [SQLValue]) throws -> Int {
-    try connection.runUnprepared(sql, arguments).changedRows
+  func executeReplanned(_ statement: SQLFragment) throws -> Int {
+    try connection.runUnprepared(statement.text, statement.arguments).changedRows
   }
 
-  func forEachBatchRowReplanned(
-    _ sql: String, _ arguments: [SQLValue], _ body: (any SQLRowReader) throws -> Void
-  ) throws {
-    try Self.forEach(try connection.runUnprepared(sql, arguments), body)
+  func forEachBatchRowReplanned(_ query: SQLFragment, _ body: (any SQLRowReader) throws -> Void) throws {
+    try Self.forEach(try connection.runUnprepared(query.text, query.arguments), body)
   }
 
   private static func forEach(_ result: PostgresResult, _ body: (any SQLRowReader) throws -> Void) throws {

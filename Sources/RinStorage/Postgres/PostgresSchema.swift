@@ -74,7 +74,7 @@ enum PostgresSchema {
     var applied = Set<String>()
     let reader = PostgresExecutor(connection: connection)
     try reader.forEachRow(
-      "SELECT identifier FROM rin_migrations", []
+      "SELECT identifier FROM rin_migrations"
     ) { row in
       if let name = row.text(0) { applied.insert(name) }
     }
@@ -146,8 +146,8 @@ enum PostgresSchema {
     try PostgresExecutor(connection: connection).forEachRow(
       """
       SELECT NOT i.indisvalid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
-      WHERE c.relname = ? AND pg_table_is_visible(c.oid)
-      """, [.text(name)]
+      WHERE c.relname = \(.text(name)) AND pg_table_is_visible(c.oid)
+      """
     ) { row in invalid = row.int64(0) == 1 }
     return invalid
   }

@@ -11,9 +11,9 @@ extension StorageTransaction {
     try sql.forEachRow(
       """
       SELECT as_of, id, status FROM job_runs
-      WHERE job = ? AND dry_run = 0 AND shard = 'all' AND users IS NULL AND as_of >= ? AND as_of <= ?
+      WHERE job = \(SQLValue(job)) AND dry_run = 0 AND shard = 'all' AND users IS NULL AND as_of >= \(SQLValue(from)) AND as_of <= \(SQLValue(to))
       ORDER BY id
-      """, [SQLValue(job), SQLValue(from), SQLValue(to)]
+      """
     ) { row in
       guard let asOf = row.text(0).flatMap(CalendarDate.init),
         let status = row.text(2).flatMap(RunRecord.Status.init(rawValue:))

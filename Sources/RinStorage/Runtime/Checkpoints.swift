@@ -22,8 +22,7 @@ extension StorageTransaction {
   public func checkpoint(job: JobName, asOf: CalendarDate, scope: CheckpointScope) throws -> Checkpoint? {
     var found: Checkpoint?
     try sql.forEachRow(
-      "SELECT run_id, last_user_id FROM job_checkpoints WHERE job = ? AND as_of = ? AND scope = ?",
-      [SQLValue(job), SQLValue(asOf), SQLValue(scope)]
+      "SELECT run_id, last_user_id FROM job_checkpoints WHERE job = \(SQLValue(job)) AND as_of = \(SQLValue(asOf)) AND scope = \(SQLValue(scope))"
     ) { row in
       found = Checkpoint(
         job: job, asOf: asOf, scope: scope, runID: row.int64(0) ?? 0, lastUserID: row.int64(1) ?? 0)
@@ -35,19 +34,15 @@ extension StorageTransaction {
     try sql.execute(
       """
       INSERT INTO job_checkpoints (job, as_of, scope, run_id, last_user_id, updated_at)
-      VALUES (?, ?, ?, ?, ?, ?)
+      VALUES (\(SQLValue(checkpoint.job)), \(SQLValue(checkpoint.asOf)), \(SQLValue(checkpoint.scope)), \(.integer(checkpoint.runID)), \(.integer(checkpoint.lastUserID)), \(SQLValue(instant)))
       ON CONFLICT (job, as_of, scope) DO UPDATE SET run_id = excluded.run_id,
         last_user_id = excluded.last_user_id, updated_at = excluded.updated_at
-      """,
-      [
-        SQLValue(checkpoint.job), SQLValue(checkpoint.asOf), SQLValue(checkpoint.scope),
-        .integer(checkpoint.runID), .integer(checkpoint.lastUserID), SQLValue(instant),
-      ])
+      """)
   }
 
   public func clearCheckpoint(job: JobName, asOf: CalendarDate, scope: CheckpointScope) throws {
     try sql.execute(
-      "DELETE FROM job_checkpoints WHERE job = ? AND as_of = ? AND scope = ?",
-      [SQLValue(job), SQLValue(asOf), SQLValue(scope)])
+      "DELETE FROM job_checkpoints WHERE job = \(SQLValue(job)) AND as_of = \(SQLValue(asOf)) AND scope = \(SQLValue(scope))"
+    )
   }
 }

@@ -6,15 +6,15 @@ extension StorageTransaction {
   public func countSkip(job: RunSubject, reason: String, at instant: UTCInstant) throws {
     _ = try sql.execute(
       """
-      INSERT INTO job_skips (job, reason, count, last_at) VALUES (?, ?, 1, ?)
+      INSERT INTO job_skips (job, reason, count, last_at) VALUES (\(SQLValue(job)), \(.text(reason)), 1, \(SQLValue(instant)))
       ON CONFLICT (job, reason) DO UPDATE SET count = job_skips.count + 1, last_at = excluded.last_at
-      """, [SQLValue(job), .text(reason), SQLValue(instant)])
+      """)
   }
 
   /// Every reason `job` was skipped for, with how many times.
   public func skipCounts(job: RunSubject) throws -> [String: Int] {
     var counts: [String: Int] = [:]
-    try sql.forEachRow("SELECT reason, count FROM job_skips WHERE job = ?", [SQLValue(job)]) { row in
+    try sql.forEachRow("SELECT reason, count FROM job_skips WHERE job = \(SQLValue(job))") { row in
       if let reason = row.text(0) { counts[reason] = Int(row.integer(1)) }
     }
     return counts

@@ -28,11 +28,10 @@ extension StorageTransaction {
   /// The (job, shard)'s lease. Inside a write it also locks the (job, shard) until the
   /// transaction ends, so that deciding to take the lease and writing it is one step.
   public func lease(job: RunSubject, shard: RunShard) throws -> Lease? {
-    if let lock = sql.dialect.transactionLock { try sql.execute(lock, [.text("job_leases \(job) \(shard)")]) }
+    if let lock = sql.dialect.transactionLock(named: "job_leases \(job) \(shard)") { try sql.execute(lock) }
     var lease: Lease?
     try sql.forEachRow(
-      "SELECT run_id, host, pid, acquired_at, expires_at FROM job_leases WHERE job = ? AND shard = ?",
-      [SQLValue(job), SQLValue(shard)]
+      "SELECT run_id, host, pid, acquired_at, expires_at FROM job_leases WHERE job = \(SQLValue(job)) AND shard = \(SQLValue(shard))"
     ) { row in
       lease = Lease(
         job: job, shard: shard, runID: row.int64(0) ?? 0, host: row.text(1) ?? "",
@@ -47,14 +46,10 @@ extension StorageTransaction {
     try sql.execute(
       """
       INSERT INTO job_leases (job, shard, run_id, host, pid, acquired_at, expires_at)
-      VALUES (?, ?, ?, ?, ?, ?, ?)
+      VALUES (\(SQLValue(lease.job)), \(SQLValue(lease.shard)), \(.integer(lease.runID)), \(.text(lease.host)), \(.integer(Int64(lease.pid))), \(SQLValue(lease.acquiredAt)), \(SQLValue(lease.expiresAt)))
       ON CONFLICT (job, shard) DO UPDATE SET run_id = excluded.run_id, host = excluded.host,
         pid = excluded.pid, acquired_at = excluded.acquired_at, expires_at = excluded.expires_at
-      """,
-      [
-        SQLValue(lease.job), SQLValue(lease.shard), .integer(lease.runID), .text(lease.host),
-        .integer(Int64(lease.pid)), SQLValue(lease.acquiredAt), SQLValue(lease.expiresAt),
-      ])
+      """)
   }
 
   /// Extends the lease if `runID` still holds it; false when another run took it over.
@@ -62,13 +57,13 @@ extension StorageTransaction {
     -> Bool
   {
     try sql.execute(
-      "UPDATE job_leases SET expires_at = ? WHERE job = ? AND shard = ? AND run_id = ?",
-      [SQLValue(expiresAt), SQLValue(job), SQLValue(shard), .integer(runID)]) == 1
+      "UPDATE job_leases SET expires_at = \(SQLValue(expiresAt)) WHERE job = \(SQLValue(job)) AND shard = \(SQLValue(shard)) AND run_id = \(.integer(runID))"
+    ) == 1
   }
 
   public func releaseLease(job: RunSubject, shard: RunShard, runID: Int64) throws {
     try sql.execute(
-      "DELETE FROM job_leases WHERE job = ? AND shard = ? AND run_id = ?",
-      [SQLValue(job), SQLValue(shard), .integer(runID)])
+      "DELETE FROM job_leases WHERE job = \(SQLValue(job)) AND shard = \(SQLValue(shard)) AND run_id = \(.integer(runID))"
+    )
   }
 }

@@ -24,25 +24,21 @@ extension StorageTransaction {
   public func pausePipeline(_ pause: PipelinePause) throws -> PipelinePause {
     _ = try sql.execute(
       """
-      INSERT INTO pipeline_pauses (pipeline, paused_at, paused_by, reason) VALUES (?, ?, ?, ?)
+      INSERT INTO pipeline_pauses (pipeline, paused_at, paused_by, reason) VALUES (\(SQLValue(pause.pipeline)), \(SQLValue(pause.pausedAt)), \(.text(pause.pausedBy)), \(SQLValue(pause.reason)))
       ON CONFLICT (pipeline) DO NOTHING
-      """,
-      [
-        SQLValue(pause.pipeline), SQLValue(pause.pausedAt), .text(pause.pausedBy),
-        SQLValue(pause.reason),
-      ])
+      """)
     return try pipelinePause(pause.pipeline) ?? pause
   }
 
   /// Resumes a paused pipeline; false when it was not paused.
   public func resumePipeline(_ pipeline: PipelineName) throws -> Bool {
-    try sql.execute("DELETE FROM pipeline_pauses WHERE pipeline = ?", [SQLValue(pipeline)]) > 0
+    try sql.execute("DELETE FROM pipeline_pauses WHERE pipeline = \(SQLValue(pipeline))") > 0
   }
 
   public func pipelinePause(_ pipeline: PipelineName) throws -> PipelinePause? {
     var found: PipelinePause?
     try sql.forEachRow(
-      "SELECT paused_at, paused_by, reason FROM pipeline_pauses WHERE pipeline = ?", [SQLValue(pipeline)]
+      "SELECT paused_at, paused_by, reason FROM pipeline_pauses WHERE pipeline = \(SQLValue(pipeline))"
     ) { row in
       found = PipelinePause(
         pipeline: pipeline, pausedAt: UTCInstant(seconds: row.integer(0)), pausedBy: row.text(1) ?? "",
@@ -58,10 +54,10 @@ extension StorageTransaction {
     try sql.forEachRow(
       """
       SELECT status FROM job_runs r
-      WHERE job = ? AND pipeline = ? AND slot IS NOT NULL AND dry_run = 0
+      WHERE job = \(SQLValue(RunSubject.pipeline(pipeline))) AND pipeline = \(SQLValue(pipeline)) AND slot IS NOT NULL AND dry_run = 0
         AND id = (SELECT max(id) FROM job_runs x WHERE x.job = r.job AND x.pipeline = r.pipeline AND x.slot = r.slot)
-      ORDER BY slot DESC LIMIT ?
-      """, [SQLValue(RunSubject.pipeline(pipeline)), SQLValue(pipeline), .integer(Int64(count))]
+      ORDER BY slot DESC LIMIT \(.integer(Int64(count)))
+      """
     ) { row in
       if let status = row.text(0).flatMap(RunRecord.Status.init(rawValue:)) { statuses.append(status) }
     }

@@ -11,14 +11,10 @@ extension StorageTransaction {
     var result: [RunRecord] = []
     try sql.forEachRow(
       """
-      SELECT \(Self.runColumns) FROM job_runs
-      WHERE pipeline = ? AND slot >= ? AND slot <= ? AND job = ? AND dry_run = 0
+      SELECT \(literal: Self.runColumns) FROM job_runs
+      WHERE pipeline = \(SQLValue(pipeline)) AND slot >= \(SQLValue(slot: fromSlot)) AND slot <= \(SQLValue(slot: throughSlot)) AND job = \(SQLValue(RunSubject.pipeline(pipeline))) AND dry_run = 0
       ORDER BY slot, id
-      """,
-      [
-        SQLValue(pipeline), SQLValue(slot: fromSlot), SQLValue(slot: throughSlot),
-        SQLValue(RunSubject.pipeline(pipeline)),
-      ]
+      """
     ) { row in
       if let record = Self.runRecord(row) { result.append(record) }
     }
@@ -29,8 +25,7 @@ extension StorageTransaction {
   /// be kept, as far as the ledger knows.
   public func earliestPipelineSlot(_ pipeline: PipelineName) throws -> UTCInstant? {
     try sql.fetchText(
-      "SELECT min(slot) FROM job_runs WHERE pipeline = ? AND job = ? AND dry_run = 0 AND slot IS NOT NULL",
-      [SQLValue(pipeline), SQLValue(RunSubject.pipeline(pipeline))]
+      "SELECT min(slot) FROM job_runs WHERE pipeline = \(SQLValue(pipeline)) AND job = \(SQLValue(RunSubject.pipeline(pipeline))) AND dry_run = 0 AND slot IS NOT NULL"
     ).flatMap(UTCInstant.init)
   }
 
@@ -41,12 +36,11 @@ extension StorageTransaction {
     // are not the last run.
     try sql.forEachRow(
       """
-      SELECT \(Self.runColumns) FROM job_runs
-      WHERE job = ? AND pipeline = ? AND dry_run = 0
+      SELECT \(literal: Self.runColumns) FROM job_runs
+      WHERE job = \(SQLValue(RunSubject.pipeline(pipeline))) AND pipeline = \(SQLValue(pipeline)) AND dry_run = 0
         AND superseded_by IS NULL
       ORDER BY id DESC LIMIT 1
-      """,
-      [SQLValue(RunSubject.pipeline(pipeline)), SQLValue(pipeline)]
+      """
     ) { found = Self.runRecord($0) }
     return found
   }

@@ -32,12 +32,12 @@ public struct ProviderBreakerRecord: Sendable, Equatable {
 
 extension StorageTransaction {
   public func providerBreaker(provider: String) throws -> ProviderBreakerRecord? {
-    try providerBreakers(where: "WHERE provider = ?", [.text(provider)]).first
+    try providerBreakers(where: "WHERE provider = \(.text(provider))").first
   }
 
   /// Every provider a run has recorded, by name.
   public func providerBreakers() throws -> [ProviderBreakerRecord] {
-    try providerBreakers(where: "", [])
+    try providerBreakers(where: "")
   }
 
   /// Bookkeeping, like a checkpoint: not reported as a change of the data contract.
@@ -45,19 +45,14 @@ extension StorageTransaction {
     try sql.execute(
       """
       INSERT INTO provider_breakers (provider, state, opened_at, cause, keys_deferred, run_id, updated_at)
-      VALUES (?, ?, ?, ?, ?, ?, ?)
+      VALUES (\(.text(record.provider)), \(.text(record.isOpen ? "open" : "closed")), \(SQLValue(record.openedAt)), \(SQLValue(record.cause)), \(.integer(Int64(record.keysDeferred))), \(.integer(record.runID)), \(SQLValue(record.updatedAt)))
       ON CONFLICT (provider) DO UPDATE SET state = excluded.state, opened_at = excluded.opened_at,
         cause = excluded.cause, keys_deferred = excluded.keys_deferred, run_id = excluded.run_id,
         updated_at = excluded.updated_at
-      """,
-      [
-        .text(record.provider), .text(record.isOpen ? "open" : "closed"), SQLValue(record.openedAt),
-        SQLValue(record.cause), .integer(Int64(record.keysDeferred)), .integer(record.runID),
-        SQLValue(record.updatedAt),
-      ])
+      """)
   }
 
-  private func providerBreakers(where condition: String, _ arguments: [SQLValue]) throws
+  private func providerBreakers(where condition: SQLFragment) throws
     -> [ProviderBreakerRecord]
   {
     var records: [ProviderBreakerRecord] = []
@@ -65,7 +60,7 @@ extension StorageTransaction {
       """
       SELECT provider, state, opened_at, cause, keys_deferred, run_id, updated_at FROM provider_breakers
       \(condition) ORDER BY provider
-      """, arguments
+      """
     ) { row in
       records.append(
         ProviderBreakerRecord(

@@ -13,15 +13,8 @@ extension StorageTransaction {
       """
       INSERT INTO job_runs (job, pipeline, slot, as_of, shard, users, dry_run, status, host, pid,
         started_at, heartbeat_at, finished_at, counts, error, superseded_by)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
-      """,
-      [
-        SQLValue(run.job), SQLValue(run.pipeline), SQLValue(slot: run.slot), SQLValue(date: run.asOf),
-        SQLValue(run.shard), SQLValue(run.users), SQLValue(run.dryRun), .text(run.status.rawValue),
-        .text(run.host), .integer(Int64(run.pid)), SQLValue(run.startedAt),
-        SQLValue(run.heartbeatAt), SQLValue(run.finishedAt), SQLValue(run.counts),
-        SQLValue(run.error), SQLValue(slot: run.supersededBy),
-      ]
+      VALUES (\(SQLValue(run.job)), \(SQLValue(run.pipeline)), \(SQLValue(slot: run.slot)), \(SQLValue(date: run.asOf)), \(SQLValue(run.shard)), \(SQLValue(run.users)), \(SQLValue(run.dryRun)), \(.text(run.status.rawValue)), \(.text(run.host)), \(.integer(Int64(run.pid))), \(SQLValue(run.startedAt)), \(SQLValue(run.heartbeatAt)), \(SQLValue(run.finishedAt)), \(SQLValue(run.counts)), \(SQLValue(run.error)), \(SQLValue(slot: run.supersededBy))) RETURNING id
+      """
     ) { id = $0.int64(0) ?? 0 }
     return id
   }
@@ -30,17 +23,13 @@ extension StorageTransaction {
     id: Int64, status: RunRecord.Status, finishedAt: UTCInstant, counts: String?, error: String?
   ) throws {
     try sql.execute(
-      "UPDATE job_runs SET status = ?, finished_at = ?, counts = ?, error = ? WHERE id = ?",
-      [
-        .text(status.rawValue), SQLValue(finishedAt), SQLValue(counts), SQLValue(error),
-        .integer(id),
-      ])
+      "UPDATE job_runs SET status = \(.text(status.rawValue)), finished_at = \(SQLValue(finishedAt)), counts = \(SQLValue(counts)), error = \(SQLValue(error)) WHERE id = \(.integer(id))"
+    )
   }
 
   public func heartbeatRun(id: Int64, at instant: UTCInstant) throws {
     try sql.execute(
-      "UPDATE job_runs SET heartbeat_at = ? WHERE id = ?",
-      [SQLValue(instant), .integer(id)])
+      "UPDATE job_runs SET heartbeat_at = \(SQLValue(instant)) WHERE id = \(.integer(id))")
   }
 
   /// Marks a run whose holder died `abandoned`, if it still claims to be running. False when its
@@ -48,8 +37,8 @@ extension StorageTransaction {
   @discardableResult
   public func abandonRun(id: Int64, at instant: UTCInstant, reason: String) throws -> Bool {
     try sql.execute(
-      "UPDATE job_runs SET status = 'abandoned', finished_at = ?, error = ? WHERE id = ? AND status = 'running'",
-      [SQLValue(instant), .text(reason), .integer(id)]) > 0
+      "UPDATE job_runs SET status = 'abandoned', finished_at = \(SQLValue(instant)), error = \(.text(reason)) WHERE id = \(.integer(id)) AND status = 'running'"
+    ) > 0
   }
 
   /// Runs this host's processes claim to be running, with their pids: for finding those whose
@@ -57,8 +46,7 @@ extension StorageTransaction {
   public func runningRuns(host: String) throws -> [RunRecord] {
     var result: [RunRecord] = []
     try sql.forEachRow(
-      "SELECT \(Self.runColumns) FROM job_runs WHERE status = 'running' AND host = ? ORDER BY id",
-      [.text(host)]
+      "SELECT \(literal: Self.runColumns) FROM job_runs WHERE status = 'running' AND host = \(.text(host)) ORDER BY id"
     ) { row in
       if let record = Self.runRecord(row) { result.append(record) }
     }
@@ -75,15 +63,14 @@ extension StorageTransaction {
     var jobs: [RunSubject] = []
     try sql.forEachRow(
       """
-      UPDATE job_runs SET status = 'interrupted', finished_at = ?, error = ?
-      WHERE status = 'running' AND host = ? AND pid = ? RETURNING job
-      """,
-      [SQLValue(instant), .text(reason), .text(host), .integer(Int64(pid))]
+      UPDATE job_runs SET status = 'interrupted', finished_at = \(SQLValue(instant)), error = \(.text(reason))
+      WHERE status = 'running' AND host = \(.text(host)) AND pid = \(.integer(Int64(pid))) RETURNING job
+      """
     ) { row in
       if let job = row.subject(0) { jobs.append(job) }
     }
     try sql.execute(
-      "DELETE FROM job_leases WHERE host = ? AND pid = ?", [.text(host), .integer(Int64(pid))])
+      "DELETE FROM job_leases WHERE host = \(.text(host)) AND pid = \(.integer(Int64(pid)))")
     return jobs
   }
 
@@ -110,33 +97,16 @@ extension StorageTransaction {
 
   /// Newest first.
   public func runs(_ query: RunQuery) throws -> [RunRecord] {
-    var conditions: [String] = []
-    var arguments: [SQLValue] = []
-    if let id = query.id {
-      conditions.append("id = ?")
-      arguments.append(.integer(id))
-    }
-    if let job = query.job {
-      conditions.append("job = ?")
-      arguments.append(SQLValue(job))
-    }
-    if let pipeline = query.pipeline {
-      conditions.append("pipeline = ?")
-      arguments.append(SQLValue(pipeline))
-    }
-    if let status = query.status {
-      conditions.append("status = ?")
-      arguments.append(.text(status.rawValue))
-    }
-    if let since = query.startedSince {
-      conditions.append("started_at >= ?")
-      arguments.append(SQLValue(since))
-    }
-    let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
-    arguments.append(.integer(Int64(query.limit)))
+    var conditions: [SQLFragment] = []
+    if let id = query.id { conditions.append("id = \(id)") }
+    if let job = query.job { conditions.append("job = \(SQLValue(job))") }
+    if let pipeline = query.pipeline { conditions.append("pipeline = \(SQLValue(pipeline))") }
+    if let status = query.status { conditions.append("status = \(.text(status.rawValue))") }
+    if let since = query.startedSince { conditions.append("started_at >= \(SQLValue(since))") }
+    let filter: SQLFragment = conditions.isEmpty ? "" : "WHERE \(conditions.joined(separator: " AND "))"
     var result: [RunRecord] = []
     try sql.forEachRow(
-      "SELECT \(Self.runColumns) FROM job_runs \(filter) ORDER BY id DESC LIMIT ?", arguments
+      "SELECT \(literal: Self.runColumns) FROM job_runs \(filter) ORDER BY id DESC LIMIT \(query.limit)"
     ) { row in
       if let record = Self.runRecord(row) { result.append(record) }
     }
@@ -168,15 +138,13 @@ extension StorageTransaction {
   /// When the job last finished a real run successfully (for the metrics file).
   public func lastSuccessfulFinish(job: RunSubject) throws -> UTCInstant? {
     try sql.fetchInt(
-      "SELECT max(finished_at) FROM job_runs WHERE job = ? AND status = 'succeeded' AND dry_run = 0",
-      [SQLValue(job)]
+      "SELECT max(finished_at) FROM job_runs WHERE job = \(SQLValue(job)) AND status = 'succeeded' AND dry_run = 0"
     ).map(UTCInstant.init(seconds:))
   }
 
   public func failedRunCount(job: RunSubject) throws -> Int {
     Int(
       try sql.fetchInt(
-        "SELECT count(*) FROM job_runs WHERE job = ? AND status = 'failed'",
-        [SQLValue(job)]) ?? 0)
+        "SELECT count(*) FROM job_runs WHERE job = \(SQLValue(job)) AND status = 'failed'") ?? 0)
   }
 }

@@ -7,9 +7,8 @@ struct GRDBExecutor: SQLExecutor {
   var dialect: SQLDialect { .sqlite }
 
   @discardableResult
-  func execute(_ sql: String, _ arguments: [SQLValue]) throws -> Int {
-    let statement = try db.cachedStatement(sql: sql)
-    try statement.execute(arguments: Self.bindable(arguments))
+  func execute(_ statement: SQLFragment) throws -> Int {
+    try db.cachedStatement(sql: statement.text).execute(arguments: Self.bindable(statement.arguments))
     return db.changesCount
   }
 
@@ -18,10 +17,9 @@ struct GRDBExecutor: SQLExecutor {
   /// per value) for a batch's `IN` list of a thousand ids, and its generic row decoding, showed
   /// in the profiles of per-contact scans (BENCHMARKS.md). A read changes no transaction state,
   /// so GRDB has nothing to track.
-  func forEachRow(
-    _ sql: String, _ arguments: [SQLValue], _ body: (any SQLRowReader) throws -> Void
-  ) throws {
-    let statement = try prepared(sql, arguments)
+  func forEachRow(_ query: SQLFragment, _ body: (any SQLRowReader) throws -> Void) throws {
+    let sql = query.text
+    let statement = try prepared(sql, query.arguments)
     defer { Self.release(statement) }
     let reader = SQLiteRowReader(statement: statement)
     while true {
@@ -42,8 +40,9 @@ extension GRDBExecutor {
   /// writes, which return no rows and
   /// change no transaction state, so GRDB's bookkeeping around a statement has nothing to do.
   @discardableResult
-  func executeWrite(_ sql: String, _ arguments: [SQLValue]) throws -> Int {
-    let statement = try prepared(sql, arguments)
+  func executeWrite(_ write: SQLFragment) throws -> Int {
+    let sql = write.text
+    let statement = try prepared(sql, write.arguments)
     defer { Self.release(statement) }
     var code = sqlite3_step(statement)
     while code == SQLITE_ROW { code = sqlite3_step(statement) }

@@ -55,7 +55,7 @@ final class SQLiteBulkInsert: BulkRowSink {
 
   private func sql(rows: Int) -> String {
     let quoted = inserter.columns.map { "\"\($0)\"" }.joined(separator: ", ")
-    let row = "(\(SQLDialect.list(inserter.columns.count)))"
+    let row = "(\(SQLDialect.placeholders(inserter.columns.count)))"
     return "INSERT INTO \(inserter.table) (\(quoted)) VALUES "
       + Array(repeating: row, count: rows).joined(separator: ", ")
   }

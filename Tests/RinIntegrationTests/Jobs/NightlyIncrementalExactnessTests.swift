@@ -37,7 +37,7 @@ struct NightlyIncrementalExactnessTests {
   /// What the jobs wrote, ids of generated rows and clocks aside, in one order. Read through
   /// the storage's own connection on both backends: cheap enough to compare after every run.
   static func outputs(_ db: TestDatabase) throws -> [String: [String]] {
-    let queries = [
+    let queries: [String: (SQLFragment, Int)] = [
       "score_snapshots": (
         "SELECT user_id, as_of, score, quality, position, stability, trust, tier, delta, formula_version FROM score_snapshots",
         10
@@ -56,7 +56,7 @@ struct NightlyIncrementalExactnessTests {
       var result: [String: [String]] = [:]
       for (table, (query, columns)) in queries {
         var rows: [String] = []
-        try tx.sql.forEachRow(query, []) { row in
+        try tx.sql.forEachRow(query) { row in
           rows.append((0..<columns).map { row.value($0).display }.joined(separator: "|"))
         }
         result[table] = rows.sorted()

@@ -7,7 +7,7 @@ import Testing
 @Suite("PostgreSQL session settings", .onItsOwnThread)
 struct PostgresSessionSettingsTests {
   static func setting(_ name: String, of storage: Storage) throws -> String? {
-    try storage.read { try $0.sql.fetchText("SELECT current_setting(?)", [.text(name)]) }
+    try storage.read { try $0.sql.fetchText("SELECT current_setting(\(.text(name)))") }
   }
 
   @Test(.enabled(if: Backend.available.contains(.postgres)))
@@ -43,7 +43,7 @@ struct PostgresSessionSettingsTests {
     // The test clusters run with synchronous_commit off (PostgresCluster): the session takes a
     // production server's default.
     try storage.write {
-      try $0.sql.forEachBatchRow("SELECT set_config('synchronous_commit', 'on', false)", []) { _ in }
+      try $0.sql.forEachBatchRow("SELECT set_config('synchronous_commit', 'on', false)") { _ in }
     }
     #expect(try Self.setting("synchronous_commit", of: storage) == "on")
     let inBatch = try storage.write { tx in

@@ -8,8 +8,8 @@ struct ContactIDRangesTests {
   @Test func consecutiveIDsAreOneRange() throws {
     let ranges = try #require(ContactIDRanges(sortedIDs: Array(10...500)))
     #expect(ranges.ranges == [10...500])
-    #expect(ranges.arguments.count == 2 * ContactIDRanges.limit)
-    #expect(ranges.arguments.suffix(2) == [.integer(1), .integer(0)], "unused branches are empty")
+    #expect(ranges.padded.count == ContactIDRanges.limit)
+    #expect(ranges.padded.last.map { [$0.low, $0.high] } == [1, 0], "unused branches are empty")
   }
 
   @Test func theWidestGapsSplitAndTheNarrowOnesAreReadThrough() throws {

@@ -118,8 +118,7 @@ struct SchemaMigrationTests {
     var found: [String: Bool] = [:]
     try db.storage.read { tx in
       try tx.sql.forEachRow(
-        "SELECT c.relname, i.indisvalid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE pg_table_is_visible(c.oid)",
-        []
+        "SELECT c.relname, i.indisvalid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE pg_table_is_visible(c.oid)"
       ) { row in
         if let name = row.text(0) { found[name] = row.int64(1) == 1 }
       }
@@ -130,7 +129,7 @@ struct SchemaMigrationTests {
   static func definition(_ db: TestDatabase, _ index: String) throws -> String {
     try db.storage.read { tx in
       var text = ""
-      try tx.sql.forEachRow("SELECT pg_get_indexdef(to_regclass(?))", [.text(index)]) {
+      try tx.sql.forEachRow("SELECT pg_get_indexdef(to_regclass(\(.text(index))))") {
         text = $0.text(0) ?? ""
       }
       return text

@@ -56,7 +56,7 @@ struct StorageDryRunTests {
     let error = await #expect(throws: StorageError.self) {
       try await db.storage.dryRun { session in
         // As an error that makes the database roll the transaction back would.
-        try session.read { _ = try $0.sql.execute("ROLLBACK", []) }
+        try session.read { _ = try $0.sql.execute("ROLLBACK") }
         try Self.insertRun(session)
       }
     }

@@ -5,11 +5,10 @@ extension StorageTransaction {
   /// A time that is null or not a number is never `<=` a number, so such a click stays.
   public func deleteInviteClicks(clickedAtOrBefore cutoff: UTCInstant, limit: Int) throws -> Int {
     let deleted = try sql.execute(
-      "DELETE FROM invite_clicks WHERE "
-        + sql.dialect.isIn(
-          "id",
-          subquery: "SELECT id FROM invite_clicks WHERE clicked_at <= ? ORDER BY clicked_at, id LIMIT ?"),
-      [.instant(cutoff), .integer(Int64(limit))])
+      """
+      DELETE FROM invite_clicks WHERE \(sql.dialect.isIn(
+        "id", subquery: "SELECT id FROM invite_clicks WHERE clicked_at <= \(cutoff) ORDER BY clicked_at, id LIMIT \(limit)"))
+      """)
     changes.record(
       "invite_clicks", .delete, count: deleted,
       sample: "\(deleted) clicks with clicked_at <= \(cutoff.seconds)")
@@ -20,8 +19,7 @@ extension StorageTransaction {
   public func oldestInviteClick() throws -> UTCInstant? {
     var oldest: UTCInstant?
     try sql.forEachRow(
-      "SELECT clicked_at FROM invite_clicks WHERE \(sql.dialect.isNumber("clicked_at")) ORDER BY clicked_at LIMIT 1",
-      []
+      "SELECT clicked_at FROM invite_clicks WHERE \(literal: sql.dialect.isNumber("clicked_at")) ORDER BY clicked_at LIMIT 1"
     ) { row in
       oldest = row.double(0).map { UTCInstant(seconds: Int64($0.rounded(.down))) }
     }
@@ -32,7 +30,7 @@ extension StorageTransaction {
   public func countInviteClicksWithoutTime() throws -> Int {
     Int(
       try sql.fetchInt(
-        "SELECT count(*) FROM invite_clicks WHERE NOT (\(sql.dialect.isNumber("clicked_at")))") ?? 0)
+        "SELECT count(*) FROM invite_clicks WHERE NOT (\(literal: sql.dialect.isNumber("clicked_at")))") ?? 0)
   }
 }
 
@@ -50,11 +48,11 @@ extension StorageTransaction {
   public func rewriteInviteClicks() throws -> Int? {
     guard sql.dialect.leavesCopiesOfMovedRows, !isDryRun else { return nil }
     // `SELECT *`: a column the services add later is carried over too.
-    try sql.execute("CREATE TEMP TABLE rin_kept_invite_clicks AS SELECT * FROM invite_clicks", [])
-    try sql.execute("DELETE FROM invite_clicks", [])
+    try sql.execute("CREATE TEMP TABLE rin_kept_invite_clicks AS SELECT * FROM invite_clicks")
+    try sql.execute("DELETE FROM invite_clicks")
     let rewritten = try sql.execute(
-      "INSERT INTO invite_clicks SELECT * FROM rin_kept_invite_clicks ORDER BY id", [])
-    try sql.execute("DROP TABLE rin_kept_invite_clicks", [])
+      "INSERT INTO invite_clicks SELECT * FROM rin_kept_invite_clicks ORDER BY id")
+    try sql.execute("DROP TABLE rin_kept_invite_clicks")
     return rewritten
   }
 }

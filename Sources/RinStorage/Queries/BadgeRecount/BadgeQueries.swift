@@ -8,33 +8,28 @@ extension StorageTransaction {
     for id in userIDs { inputs[id] = BadgeRules.Inputs() }
     // `inputs` holds the owners asked for: a row of another owner in a range is dropped there.
     let owners = OwnerSet(userIDs)
-    let ids = owners.arguments
 
     try sql.forEachRow(
-      "SELECT user_id, confidence FROM merge_suggestions WHERE \(owners.condition(on: "user_id")) AND status = 'pending'",
-      ids
+      "SELECT user_id, confidence FROM merge_suggestions WHERE \(owners.condition(on: "user_id")) AND status = 'pending'"
     ) { row in
       guard let user = row.int64(0) else { return }
       inputs[user]?.pendingMergeConfidences.append(row.double(1))
     }
     try forEachCount(
-      "SELECT user_id, count(*) FROM sync_conflicts WHERE \(owners.condition(on: "user_id")) AND status = 'open' GROUP BY user_id",
-      ids
+      "SELECT user_id, count(*) FROM sync_conflicts WHERE \(owners.condition(on: "user_id")) AND status = 'open' GROUP BY user_id"
     ) { inputs[$0]?.openSyncConflicts = $1 }
     try forEachCount(
       """
       SELECT c.user_id, count(*) FROM access_requests r JOIN circles c ON c.id = r.circle_id
       WHERE \(owners.condition(on: "c.user_id")) AND c.deleted_at IS NULL AND r.status = 'pending'
       GROUP BY c.user_id
-      """, ids
+      """
     ) { inputs[$0]?.pendingAccessRequests = $1 }
     try forEachCount(
-      "SELECT user_id, count(*) FROM security_items WHERE \(owners.condition(on: "user_id")) AND status = 'open' GROUP BY user_id",
-      ids
+      "SELECT user_id, count(*) FROM security_items WHERE \(owners.condition(on: "user_id")) AND status = 'open' GROUP BY user_id"
     ) { inputs[$0]?.openSecurityItems = $1 }
     try sql.forEachRow(
-      "SELECT user_id, score_changed_at, score_viewed_at FROM user_state WHERE \(owners.condition(on: "user_id"))",
-      ids
+      "SELECT user_id, score_changed_at, score_viewed_at FROM user_state WHERE \(owners.condition(on: "user_id"))"
     ) { row in
       guard let user = row.int64(0) else { return }
       inputs[user]?.scoreChangedAt = row.instant(1)
@@ -47,8 +42,7 @@ extension StorageTransaction {
     var stored: [Int64: BadgeCounts] = [:]
     let owners = OwnerSet(userIDs)
     try sql.forEachRow(
-      "SELECT user_id, home, circles, score, profile FROM badge_counts WHERE \(owners.condition(on: "user_id"))",
-      owners.arguments
+      "SELECT user_id, home, circles, score, profile FROM badge_counts WHERE \(owners.condition(on: "user_id"))"
     ) { row in
       guard let user = row.int64(0), owners.includes(user) else { return }
       stored[user] = BadgeCounts(
@@ -88,9 +82,9 @@ extension StorageTransaction {
       """)
 
   private func forEachCount(
-    _ query: String, _ arguments: [SQLValue], _ body: (Int64, Int) -> Void
+    _ query: SQLFragment, _ body: (Int64, Int) -> Void
   ) throws {
-    try sql.forEachRow(query, arguments) { row in
+    try sql.forEachRow(query) { row in
       if let user = row.int64(0) { body(user, Int(row.int64(1) ?? 0)) }
     }
   }

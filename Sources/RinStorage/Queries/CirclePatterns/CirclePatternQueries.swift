@@ -21,7 +21,7 @@ extension StorageTransaction {
     var regions: [Int64: String] = [:]
     let owners = OwnerSet(ids)
     try sql.forEachRow(
-      "SELECT id, region FROM users WHERE \(owners.condition(on: "id"))", owners.arguments
+      "SELECT id, region FROM users WHERE \(owners.condition(on: "id"))"
     ) { row in
       if let user = row.int64(0), owners.includes(user), let region = row.text(1) { regions[user] = region }
     }
@@ -32,8 +32,7 @@ extension StorageTransaction {
   public func patternCircles(of ids: [Int64]) throws -> [Int64: [Int64]] {
     var circles: [Int64: [Int64]] = [:]
     try sql.forEachRow(
-      "SELECT k.id, k.user_id FROM circles k WHERE k.user_id IN (\(SQLDialect.list(ids.count))) AND \(Self.patternCircle) ORDER BY k.id",
-      ids.map(SQLValue.integer)
+      "SELECT k.id, k.user_id FROM circles k WHERE k.user_id IN (\(SQLDialect.list(ids))) AND \(literal: Self.patternCircle) ORDER BY k.id"
     ) { row in
       if let id = row.int64(0), let user = row.int64(1) { circles[user, default: []].append(id) }
     }
@@ -51,12 +50,12 @@ extension StorageTransaction {
     try sql.forEachRow(
       """
       SELECT m.circle_id, m.contact_id FROM circles k
-      \(sql.dialect.join(rowsOf: "circle_members", as: "m", whose: "circle_id", equals: "k.id"))
-      \(sql.dialect.join(
+      \(literal: sql.dialect.join(rowsOf: "circle_members", as: "m", whose: "circle_id", equals: "k.id"))
+      \(literal: sql.dialect.join(
         rowsOf: "contacts", as: "c", whose: "id", equals: "m.contact_id",
         and: "c.user_id = k.user_id AND c.deleted_at IS NULL"))
-      WHERE k.user_id IN (\(SQLDialect.list(ids.count))) AND \(Self.patternCircle)
-      """, ids.map(SQLValue.integer)
+      WHERE k.user_id IN (\(SQLDialect.list(ids))) AND \(literal: Self.patternCircle)
+      """
     ) { row in
       if let circle = row.int64(0), let contact = row.int64(1) { try body(circle, contact) }
     }
@@ -71,9 +70,9 @@ extension StorageTransaction {
     try sql.forEachRow(
       """
       SELECT r.circle_id, r.contact_id FROM circles k
-      \(sql.dialect.join(rowsOf: "circle_removals", as: "r", whose: "circle_id", equals: "k.id"))
-      WHERE k.user_id IN (\(SQLDialect.list(ids.count))) AND \(Self.patternCircle)
-      """, ids.map(SQLValue.integer)
+      \(literal: sql.dialect.join(rowsOf: "circle_removals", as: "r", whose: "circle_id", equals: "k.id"))
+      WHERE k.user_id IN (\(SQLDialect.list(ids))) AND \(literal: Self.patternCircle)
+      """
     ) { row in
       if let circle = row.int64(0), let contact = row.int64(1) { try body(circle, contact) }
     }
@@ -84,36 +83,36 @@ extension StorageTransaction {
     let dialect = sql.dialect
     try forEachContactValue(
       """
-      SELECT c.user_id, c.id, c.family_name, \(dialect.contactTerm(of: .circlePatterns, "c")),
-        \(dialect.contactChangeStamp("c"))
-      FROM contacts c WHERE c.user_id IN (\(SQLDialect.list(ids.count))) AND c.deleted_at IS NULL
-      """, ids, withStamp: true, body)
+      SELECT c.user_id, c.id, c.family_name, \(literal: dialect.contactTerm(of: .circlePatterns, "c")),
+        \(literal: dialect.contactChangeStamp("c"))
+      FROM contacts c WHERE c.user_id IN (\(SQLDialect.list(ids))) AND c.deleted_at IS NULL
+      """, withStamp: true, body)
   }
 
   /// Every phone row of the users' live contacts, as typed.
   public func forEachLiveContactPhone(of ids: [Int64], _ body: (ContactValueRow) throws -> Void) throws {
     try forEachContactValue(
       """
-      SELECT c.user_id, p.contact_id, p.raw, \(sql.dialect.phoneTerm("p")) FROM contacts c
-      \(sql.dialect.join(rowsOf: "contact_phones", as: "p", whose: "contact_id", equals: "c.id"))
-      WHERE c.user_id IN (\(SQLDialect.list(ids.count))) AND c.deleted_at IS NULL
-      """, ids, body)
+      SELECT c.user_id, p.contact_id, p.raw, \(literal: sql.dialect.phoneTerm("p")) FROM contacts c
+      \(literal: sql.dialect.join(rowsOf: "contact_phones", as: "p", whose: "contact_id", equals: "c.id"))
+      WHERE c.user_id IN (\(SQLDialect.list(ids))) AND c.deleted_at IS NULL
+      """, body)
   }
 
   /// Every email row of the users' live contacts, as typed.
   public func forEachLiveContactEmail(of ids: [Int64], _ body: (ContactValueRow) throws -> Void) throws {
     try forEachContactValue(
       """
-      SELECT c.user_id, e.contact_id, e.address, \(sql.dialect.emailTerm("e")) FROM contacts c
-      \(sql.dialect.join(rowsOf: "contact_emails", as: "e", whose: "contact_id", equals: "c.id"))
-      WHERE c.user_id IN (\(SQLDialect.list(ids.count))) AND c.deleted_at IS NULL
-      """, ids, body)
+      SELECT c.user_id, e.contact_id, e.address, \(literal: sql.dialect.emailTerm("e")) FROM contacts c
+      \(literal: sql.dialect.join(rowsOf: "contact_emails", as: "e", whose: "contact_id", equals: "c.id"))
+      WHERE c.user_id IN (\(SQLDialect.list(ids))) AND c.deleted_at IS NULL
+      """, body)
   }
 
   private func forEachContactValue(
-    _ query: String, _ ids: [Int64], withStamp: Bool = false, _ body: (ContactValueRow) throws -> Void
+    _ query: SQLFragment, withStamp: Bool = false, _ body: (ContactValueRow) throws -> Void
   ) throws {
-    try sql.forEachRow(query, ids.map(SQLValue.integer)) { row in
+    try sql.forEachRow(query) { row in
       guard let user = row.int64(0), let contact = row.int64(1) else { return }
       try body(
         ContactValueRow(
@@ -128,8 +127,8 @@ extension StorageTransaction {
     try sql.forEachRow(
       """
       SELECT user_id, id, circle_id, pattern, pattern_value, fingerprint, status FROM circle_suggestions
-      WHERE user_id IN (\(SQLDialect.list(ids.count)))
-      """, ids.map(SQLValue.integer)
+      WHERE user_id IN (\(SQLDialect.list(ids)))
+      """
     ) { row in
       guard let user = row.int64(0), let id = row.int64(1) else { return }
       stored[user, default: []].append(
@@ -148,13 +147,9 @@ extension StorageTransaction {
     let inserted = try sql.execute(
       """
       INSERT INTO circle_suggestions (user_id, circle_id, pattern, pattern_value, contact_ids, confidence,
-        fingerprint, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'open', ?)
+        fingerprint, status, created_at) VALUES (\(.integer(userID)), \(.integer(group.circleID)), \(.text(group.pattern.rawValue)), \(.text(group.value)), \(.text(group.contactList)), \(.real(group.confidence)), \(.text(group.fingerprint)), 'open', \(.instant(instant)))
       ON CONFLICT (user_id, fingerprint) DO NOTHING
-      """,
-      [
-        .integer(userID), .integer(group.circleID), .text(group.pattern.rawValue), .text(group.value),
-        .text(group.contactList), .real(group.confidence), .text(group.fingerprint), .instant(instant),
-      ])
+      """)
     if inserted > 0 {
       changes.record(
         "circle_suggestions", .insert,
@@ -169,8 +164,7 @@ extension StorageTransaction {
   @discardableResult
   public func supersedeCircleSuggestion(id: Int64) throws -> Bool {
     let updated = try sql.execute(
-      "UPDATE circle_suggestions SET status = 'superseded' WHERE id = ? AND status = 'open'",
-      [.integer(id)])
+      "UPDATE circle_suggestions SET status = 'superseded' WHERE id = \(.integer(id)) AND status = 'open'")
     if updated > 0 { changes.record("circle_suggestions", .update, sample: "suggestion \(id): superseded") }
     return updated > 0
   }

@@ -7,9 +7,9 @@ extension StorageTransaction {
     try sql.forEachRow(
       """
       SELECT e.contact_id, e.fingerprint, e.valid_numbers, e.invalid_numbers, e.area_codes
-      FROM contacts c \(sql.dialect.join(rowsOf: "circle_phone_evidence", as: "e", whose: "contact_id", equals: "c.id"))
-      WHERE c.user_id IN (\(SQLDialect.list(userIDs.count))) AND c.deleted_at IS NULL
-      """, userIDs.map(SQLValue.integer)
+      FROM contacts c \(literal: sql.dialect.join(rowsOf: "circle_phone_evidence", as: "e", whose: "contact_id", equals: "c.id"))
+      WHERE c.user_id IN (\(SQLDialect.list(userIDs))) AND c.deleted_at IS NULL
+      """
     ) { row in
       guard let contact = row.int64(0), let fingerprint = row.int64(1), let valid = row.int64(2),
         let invalid = row.int64(3), let codes = row.text(4)
@@ -40,12 +40,11 @@ extension StorageTransaction {
   /// Drops the evidence of the users' deleted contacts: it can never be used again.
   public func forgetCirclePhoneEvidenceOfDeletedContacts(of userIDs: [Int64]) throws {
     _ = try sql.execute(
-      "DELETE FROM circle_phone_evidence WHERE "
-        + sql.dialect.isIn(
-          "contact_id",
-          subquery:
-            "SELECT id FROM contacts WHERE user_id IN (\(SQLDialect.list(userIDs.count))) AND deleted_at IS NOT NULL"
-        ), userIDs.map(SQLValue.integer))
+      """
+      DELETE FROM circle_phone_evidence WHERE \(sql.dialect.isIn(
+        "contact_id",
+        subquery: "SELECT id FROM contacts WHERE user_id IN (\(SQLDialect.list(userIDs))) AND deleted_at IS NOT NULL"))
+      """)
   }
 
   private static let circlePhoneEvidenceUpsert = MultiRowStatement(

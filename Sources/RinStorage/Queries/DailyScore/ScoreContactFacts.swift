@@ -30,8 +30,8 @@ extension StorageTransaction {
     try sql.forEachRow(
       """
       SELECT user_id, contact_id, derived_from, has_name, has_channel, enriched_at FROM score_contact_facts
-      WHERE user_id IN (\(SQLDialect.list(userIDs.count))) ORDER BY user_id, contact_id
-      """, userIDs
+      WHERE user_id IN (\(SQLDialect.list(userIDs))) ORDER BY user_id, contact_id
+      """
     ) { row in
       // Every column but the last is a key or NOT NULL in our own table.
       stored.append(
@@ -86,8 +86,8 @@ extension StorageTransaction {
   func forgetScoreContactFacts(userID: Int64, contactIDs: [Int64]) throws {
     guard !contactIDs.isEmpty else { return }
     _ = try sql.execute(
-      "DELETE FROM score_contact_facts WHERE user_id = ? AND contact_id IN (\(SQLDialect.list(contactIDs.count)))",
-      [.integer(userID)] + contactIDs.map(SQLValue.integer))
+      "DELETE FROM score_contact_facts WHERE user_id = \(.integer(userID)) AND contact_id IN (\(SQLDialect.list(contactIDs)))"
+    )
   }
 
   private static let namesQuery = ScopedQuery(

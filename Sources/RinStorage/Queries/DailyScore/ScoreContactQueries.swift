@@ -42,9 +42,7 @@ extension StorageTransaction {
       }
       try body(userID, contact)
     }
-    let (text, values) = SQLDialect.named(
-      Self.scoreContactsQuery(users: ids.count), ["end": .instant(end)], then: userIDs)
-    try sql.forEachRow(text, values) { row in
+    try sql.forEachRow(Self.scoreContactsQuery(users: userIDs, end: end)) { row in
       // The id, and the owner the query matched by value.
       let id = row.integer(0)
       let userID = row.integer(1)
@@ -91,15 +89,15 @@ extension StorageTransaction {
   /// write, does not count.)
   private func organizedContacts(of userIDs: [SQLValue], end: UTCInstant) throws -> OwnerKeyedRows<Void> {
     var organized = OwnerKeyedRows<Void>()
-    let (text, values) = SQLDialect.named(
+    try sql.forEachRow(
       """
       SELECT k.user_id, m.contact_id FROM circles k JOIN circle_members m ON m.circle_id = k.id
-      WHERE k.user_id IN (\(SQLDialect.list(userIDs.count))) AND k.kind IN ('prepopulated', 'custom')
-        AND k.created_at < :end AND (k.deleted_at IS NULL OR k.deleted_at >= :end)
-        AND (m.added_at IS NULL OR m.added_at < :end)
+      WHERE k.user_id IN (\(SQLDialect.list(userIDs))) AND k.kind IN ('prepopulated', 'custom')
+        AND k.created_at < \(end) AND (k.deleted_at IS NULL OR k.deleted_at >= \(end))
+        AND (m.added_at IS NULL OR m.added_at < \(end))
       ORDER BY k.user_id, m.contact_id
-      """, ["end": .instant(end)], then: userIDs)
-    try sql.forEachRow(text, values) { row in
+      """
+    ) { row in
       if let user = row.int64(0), let contact = row.int64(1) {
         organized.append(owner: user, contact: contact, ())
       }
@@ -109,19 +107,19 @@ extension StorageTransaction {
 
   /// `rin_user_id IS NOT NULL` comes first so that SQLite skips the rest for most contacts.
   /// Every column is in `contacts_for_score_by_user`: no contact row is read.
-  private static func scoreContactsQuery(users: Int) -> String {
+  private static func scoreContactsQuery(users: [SQLValue], end: UTCInstant) -> SQLFragment {
     """
     SELECT c.id, c.user_id, c.created_at, c.deleted_at, coalesce(c.updated_at, c.created_at),
-      CASE WHEN c.rin_user_id IS NOT NULL AND c.created_at < :end AND (c.deleted_at IS NULL OR c.deleted_at >= :end)
-      THEN EXISTS (SELECT 1 FROM users r WHERE r.id = c.rin_user_id AND r.created_at < :end
-        AND (r.deleted_at IS NULL OR r.deleted_at >= :end))
+      CASE WHEN c.rin_user_id IS NOT NULL AND c.created_at < \(end) AND (c.deleted_at IS NULL OR c.deleted_at >= \(end))
+      THEN EXISTS (SELECT 1 FROM users r WHERE r.id = c.rin_user_id AND r.created_at < \(end)
+        AND (r.deleted_at IS NULL OR r.deleted_at >= \(end)))
       END,
-      CASE WHEN c.rin_user_id IS NOT NULL AND c.created_at < :end AND (c.deleted_at IS NULL OR c.deleted_at >= :end)
+      CASE WHEN c.rin_user_id IS NOT NULL AND c.created_at < \(end) AND (c.deleted_at IS NULL OR c.deleted_at >= \(end))
       THEN EXISTS (SELECT 1 FROM contacts b WHERE b.rin_user_id = c.user_id AND b.user_id = c.rin_user_id
-        AND b.created_at < :end AND (b.deleted_at IS NULL OR b.deleted_at >= :end))
+        AND b.created_at < \(end) AND (b.deleted_at IS NULL OR b.deleted_at >= \(end)))
       END
     FROM contacts c
-    WHERE c.user_id IN (\(SQLDialect.list(users))) AND c.created_at <= :end
+    WHERE c.user_id IN (\(SQLDialect.list(users))) AND c.created_at <= \(end)
     ORDER BY c.user_id, c.id
     """
   }

@@ -51,8 +51,7 @@ extension StorageTransaction {
     var users: [ScoreUserRow] = []
     let owners = OwnerSet(ids)
     try sql.forEachBatchRow(
-      "SELECT id, created_at, phone_verified FROM users WHERE \(owners.condition(on: "id")) ORDER BY id",
-      owners.arguments
+      "SELECT id, created_at, phone_verified FROM users WHERE \(owners.condition(on: "id")) ORDER BY id"
     ) { row in
       guard let id = row.int64(0), owners.includes(id) else { return }
       users.append(ScoreUserRow(id: id, createdAt: row.instant(1) ?? 0, phoneVerified: row.int64(2) == 1))
@@ -64,16 +63,16 @@ extension StorageTransaction {
   public func customCircleCounts(of ids: [Int64], end: UTCInstant) throws -> [Int64: Int] {
     var counts: [Int64: Int] = [:]
     let owners = OwnerSet(ids)
-    let query = """
+    let query: SQLFragment = """
       SELECT k.user_id, count(*) FROM circles k
       WHERE \(owners.condition(on: "k.user_id")) AND k.kind = 'custom'
-        AND k.created_at < :end AND (k.deleted_at IS NULL OR k.deleted_at >= :end)
+        AND k.created_at < \(end) AND (k.deleted_at IS NULL OR k.deleted_at >= \(end))
         AND EXISTS (SELECT 1 FROM circle_members m JOIN contacts c ON c.id = m.contact_id
-          WHERE m.circle_id = k.id AND (m.added_at IS NULL OR m.added_at < :end)
-            AND c.created_at < :end AND (c.deleted_at IS NULL OR c.deleted_at >= :end))
+          WHERE m.circle_id = k.id AND (m.added_at IS NULL OR m.added_at < \(end))
+            AND c.created_at < \(end) AND (c.deleted_at IS NULL OR c.deleted_at >= \(end)))
       GROUP BY k.user_id
       """
-    try sql.forEachBatchRow(SQLDialect.named(query, ["end": .instant(end)], then: owners.arguments)) { row in
+    try sql.forEachBatchRow(query) { row in
       if let user = row.int64(0), owners.includes(user) { counts[user] = Int(row.int64(1) ?? 0) }
     }
     return counts
@@ -86,8 +85,7 @@ extension StorageTransaction {
     var result: [Int64: [Double?]] = [:]
     let owners = OwnerSet(ids)
     try sql.forEachBatchRow(
-      "SELECT user_id, confidence FROM merge_suggestions WHERE \(owners.condition(on: "user_id")) AND status = 'pending' AND created_at < ?",
-      owners.arguments + [.instant(end)]
+      "SELECT user_id, confidence FROM merge_suggestions WHERE \(owners.condition(on: "user_id")) AND status = 'pending' AND created_at < \(.instant(end))"
     ) { row in
       if let user = row.int64(0), owners.includes(user) { result[user, default: []].append(row.double(1)) }
     }
@@ -98,8 +96,7 @@ extension StorageTransaction {
     var counts: [Int64: Int] = [:]
     let owners = OwnerSet(ids)
     try sql.forEachBatchRow(
-      "SELECT user_id, count(*) FROM security_items WHERE \(owners.condition(on: "user_id")) AND status = 'open' AND created_at < ? GROUP BY user_id",
-      owners.arguments + [.instant(end)]
+      "SELECT user_id, count(*) FROM security_items WHERE \(owners.condition(on: "user_id")) AND status = 'open' AND created_at < \(.instant(end)) GROUP BY user_id"
     ) { row in
       if let user = row.int64(0), owners.includes(user) { counts[user] = Int(row.int64(1) ?? 0) }
     }

@@ -31,8 +31,8 @@ extension StorageTransaction {
     try sql.forEachBatchRow(
       """
       SELECT user_id, as_of, score, quality, position, stability, trust, tier, delta, formula_version
-      FROM score_snapshots WHERE \(owners.condition(on: "user_id")) AND as_of = ?
-      """, owners.arguments + [asOf]
+      FROM score_snapshots WHERE \(owners.condition(on: "user_id")) AND as_of = \(asOf)
+      """
     ) { row in
       guard let user = row.int64(0), owners.includes(user) else { return }
       history[user, default: SnapshotHistory()].current = ScoreSnapshotRow(
@@ -43,11 +43,11 @@ extension StorageTransaction {
     // One backward and one forward seek per user into the key.
     try sql.forEachBatchRow(
       """
-      SELECT u.id, (SELECT s.score FROM score_snapshots s WHERE s.user_id = u.id AND s.as_of < ?
+      SELECT u.id, (SELECT s.score FROM score_snapshots s WHERE s.user_id = u.id AND s.as_of < \(asOf)
           ORDER BY s.as_of DESC LIMIT 1),
-        EXISTS (SELECT 1 FROM score_snapshots s WHERE s.user_id = u.id AND s.as_of > ?)
+        EXISTS (SELECT 1 FROM score_snapshots s WHERE s.user_id = u.id AND s.as_of > \(asOf))
       FROM users u WHERE \(owners.condition(on: "u.id"))
-      """, [asOf, asOf] + owners.arguments
+      """
     ) { row in
       guard let user = row.int64(0), owners.includes(user) else { return }
       let previous = row.int64(1).map { Int($0) }
@@ -63,8 +63,8 @@ extension StorageTransaction {
     try sql.forEachBatchRow(
       """
       SELECT DISTINCT user_id FROM score_snapshots
-      WHERE user_id IN (\(SQLDialect.list(crossing.count))) AND as_of < ? AND score >= ?
-      """, crossing.map(SQLValue.integer) + [asOf, .integer(Int64(threshold))]
+      WHERE user_id IN (\(SQLDialect.list(crossing))) AND as_of < \(asOf) AND score >= \(.integer(Int64(threshold)))
+      """
     ) { row in
       if let user = row.int64(0) { history[user, default: SnapshotHistory()].reachedThresholdBefore = true }
     }
@@ -76,8 +76,7 @@ extension StorageTransaction {
     guard !ids.isEmpty else { return states }
     let owners = OwnerSet(ids)
     try sql.forEachBatchRow(
-      "SELECT user_id, invite_prompts_shown, last_invite_prompt_at, last_invite_dismissed_at FROM user_state WHERE \(owners.condition(on: "user_id"))",
-      owners.arguments
+      "SELECT user_id, invite_prompts_shown, last_invite_prompt_at, last_invite_dismissed_at FROM user_state WHERE \(owners.condition(on: "user_id"))"
     ) { row in
       guard let user = row.int64(0), owners.includes(user) else { return }
       var state = InvitePromptState()
@@ -87,8 +86,7 @@ extension StorageTransaction {
       states[user] = state
     }
     try sql.forEachBatchRow(
-      "SELECT inviter_user_id, max(shared_at) FROM invite_shares WHERE \(owners.condition(on: "inviter_user_id")) GROUP BY inviter_user_id",
-      owners.arguments
+      "SELECT inviter_user_id, max(shared_at) FROM invite_shares WHERE \(owners.condition(on: "inviter_user_id")) GROUP BY inviter_user_id"
     ) { row in
       guard let user = row.int64(0), owners.includes(user) else { return }
       states[user, default: InvitePromptState()].lastShareAt = row.instant(1)

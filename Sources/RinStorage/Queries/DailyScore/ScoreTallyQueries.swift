@@ -29,7 +29,7 @@ extension StorageTransaction {
       SELECT user_id, window_end, stamps_after, due_end, circles_digest, contacts, complete, enriched,
         rin, mutual, organized, custom_circles, churn_days
       FROM score_owner_tallies WHERE \(owners.condition(on: "user_id"))
-      """, owners.arguments
+      """
     ) { row in
       guard let user = row.int64(0), owners.includes(user), let end = row.instant(1),
         let stampsAfter = row.instant(2),
@@ -61,7 +61,7 @@ extension StorageTransaction {
       SELECT user_id, CAST(sum(CASE WHEN kind IN ('prepopulated', 'custom') THEN id % 2147483647 ELSE 0 END)
         AS BIGINT)
       FROM circles WHERE \(owners.condition(on: "user_id")) GROUP BY user_id
-      """, owners.arguments
+      """
     ) { row in
       if let user = row.int64(0), owners.includes(user) { digests[user] = row.int64(1) ?? 0 }
     }
@@ -78,12 +78,13 @@ extension StorageTransaction {
     var changed = Set<Int64>()
     let owners = tallies.keys.sorted()
     // Typed, so that PostgreSQL compares the pairs as numbers (a bare parameter in VALUES is text).
-    let pairs = Array(repeating: "(CAST(? AS BIGINT), CAST(? AS BIGINT))", count: owners.count)
-      .joined(separator: ", ")
-    let query = """
-      WITH t (user_id, since) AS (VALUES \(pairs))
+    let pairs = owners.map { owner -> SQLFragment in
+      "(CAST(\(owner) AS BIGINT), CAST(\(tallies[owner]!.stampsAfter) AS BIGINT))"
+    }
+    let query: SQLFragment = """
+      WITH t (user_id, since) AS (VALUES \(pairs.joined(separator: ", ")))
       SELECT t.user_id FROM t WHERE
-        \(sql.dialect.contactChanged(owner: "t.user_id", since: "t.since"))
+        \(literal: sql.dialect.contactChanged(owner: "t.user_id", since: "t.since"))
         OR EXISTS (SELECT 1 FROM contacts b WHERE b.rin_user_id = t.user_id
           AND (b.created_at > t.since OR b.deleted_at > t.since))
         OR EXISTS (SELECT 1 FROM contacts c JOIN users r ON r.id = c.rin_user_id
@@ -94,8 +95,7 @@ extension StorageTransaction {
             OR EXISTS (SELECT 1 FROM circle_members m WHERE m.circle_id = k.id AND m.added_at > t.since)
             OR EXISTS (SELECT 1 FROM circle_removals r WHERE r.circle_id = k.id AND r.removed_at > t.since)))
       """
-    let values = owners.flatMap { [SQLValue.integer($0), .instant(tallies[$0]!.stampsAfter)] }
-    try sql.forEachBatchRow(query, values) { row in
+    try sql.forEachBatchRow(query) { row in
       if let user = row.int64(0) { changed.insert(user) }
     }
     return changed
@@ -133,7 +133,6 @@ extension StorageTransaction {
   /// that the services' stamps do not show (an enrichment, a contact linked to a Rin user) call it.
   func forgetScoreTallies(of userIDs: [Int64]) throws {
     _ = try sql.execute(
-      "DELETE FROM score_owner_tallies WHERE user_id IN (\(SQLDialect.list(userIDs.count)))",
-      userIDs.map(SQLValue.integer))
+      "DELETE FROM score_owner_tallies WHERE user_id IN (\(SQLDialect.list(userIDs)))")
   }
 }

@@ -8,11 +8,11 @@ extension StorageTransaction {
     let dialect = sql.dialect
     try sql.forEachRow(
       """
-      SELECT c.id, c.user_id, \(dialect.contactChangeStamp("c")),
+      SELECT c.id, c.user_id, \(literal: dialect.contactChangeStamp("c")),
         k.fingerprint, k.settings, k.due_at, k.buckets, k.verified_key FROM contacts c
-      \(dialect.join(rowsOf: "enrichment_checks", as: "k", whose: "contact_id", equals: "c.id", keepingUnmatched: true))
-      WHERE c.user_id IN (\(SQLDialect.list(userIDs.count))) AND c.deleted_at IS NULL
-      """, userIDs.map(SQLValue.integer)
+      \(literal: dialect.join(rowsOf: "enrichment_checks", as: "k", whose: "contact_id", equals: "c.id", keepingUnmatched: true))
+      WHERE c.user_id IN (\(SQLDialect.list(userIDs))) AND c.deleted_at IS NULL
+      """
     ) { row in
       guard let contact = row.int64(0), let user = row.int64(1) else { return }
       var live = LiveContactCheck(contactID: contact, userID: user, stamp: row.int64(2) ?? 0)
@@ -59,8 +59,7 @@ extension StorageTransaction {
   /// Every live user with a verified number (E.164), streamed to `body`.
   public func forEachVerifiedUserPhone(_ body: (_ userID: Int64, _ phone: String) -> Void) throws {
     try sql.forEachRow(
-      "SELECT id, phone_e164 FROM users WHERE phone_verified = 1 AND deleted_at IS NULL AND phone_e164 IS NOT NULL",
-      []
+      "SELECT id, phone_e164 FROM users WHERE phone_verified = 1 AND deleted_at IS NULL AND phone_e164 IS NOT NULL"
     ) { row in
       if let user = row.int64(0), let phone = row.text(1) { body(user, phone) }
     }
@@ -72,8 +71,7 @@ extension StorageTransaction {
     var found: [Int64: [Int64]] = [:]
     let owners = OwnerSet(userIDs)
     try sql.forEachRow(
-      "SELECT user_id, buckets FROM enrichment_owner_buckets WHERE \(owners.condition(on: "user_id"))",
-      owners.arguments
+      "SELECT user_id, buckets FROM enrichment_owner_buckets WHERE \(owners.condition(on: "user_id"))"
     ) { row in
       guard let user = row.int64(0), owners.includes(user), let list = row.text(1) else { return }
       found[user] = BucketList.parse(list) ?? list.split(separator: ",").compactMap { Int64($0) }

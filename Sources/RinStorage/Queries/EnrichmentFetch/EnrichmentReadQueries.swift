@@ -8,32 +8,30 @@ extension StorageTransaction {
     -> [EnrichmentContactRow]
   {
     guard !userIDs.isEmpty else { return [] }
-    let stamped = stampedAfter.map { _ in " AND \(sql.dialect.contactChangeStamp("c")) > ?" } ?? ""
-    return try enrichmentContacts(
-      where: "c.user_id IN (\(SQLDialect.list(userIDs.count)))\(stamped)",
-      userIDs.map(SQLValue.integer) + (stampedAfter.map { [SQLValue.integer($0)] } ?? []))
+    let stamped: SQLFragment =
+      stampedAfter.map { " AND \(literal: sql.dialect.contactChangeStamp("c")) > \($0)" } ?? ""
+    return try enrichmentContacts(where: "c.user_id IN (\(SQLDialect.list(userIDs)))\(stamped)")
   }
 
   /// These contacts, those live (ascending id), with their phones and emails, by key.
   public func enrichmentContacts(ids contactIDs: [Int64]) throws -> [EnrichmentContactRow] {
     guard !contactIDs.isEmpty else { return [] }
     return try enrichmentContacts(
-      where: sql.dialect.isIn("c.id", subquery: sql.dialect.integerSet),
-      [SQLDialect.jsonArray(integers: contactIDs)])
+      where: sql.dialect.isIn("c.id", subquery: sql.dialect.integerSet(contactIDs)))
   }
 
-  /// The live contacts `filter` (over `c`, with `ids` its arguments) selects.
-  private func enrichmentContacts(where filter: String, _ ids: [SQLValue]) throws -> [EnrichmentContactRow] {
+  /// The live contacts `filter` (over `c`) selects.
+  private func enrichmentContacts(where filter: SQLFragment) throws -> [EnrichmentContactRow] {
     let dialect = sql.dialect
     var contacts: [EnrichmentContactRow] = []
     var index: [Int64: Int] = [:]
     try sql.forEachRow(
       """
       SELECT c.id, c.user_id, u.region, c.edited_fields, c.rin_user_id,
-        \(dialect.contactTerm(of: .enrichmentFetch, "c")), \(dialect.contactChangeStamp("c"))
+        \(literal: dialect.contactTerm(of: .enrichmentFetch, "c")), \(literal: dialect.contactChangeStamp("c"))
       FROM contacts c JOIN users u ON u.id = c.user_id
       WHERE \(filter) AND c.deleted_at IS NULL ORDER BY c.id
-      """, ids
+      """
     ) { row in
       guard let id = row.int64(0), let user = row.int64(1) else { return }
       index[id] = contacts.count
@@ -47,9 +45,9 @@ extension StorageTransaction {
       rowsOf: "contact_phones", as: "p", whose: "contact_id", equals: "c.id", and: "p.raw IS NOT NULL")
     try sql.forEachRow(
       """
-      SELECT p.contact_id, p.raw, \(dialect.phoneTerm("p")) FROM contacts c \(phones)
+      SELECT p.contact_id, p.raw, \(literal: dialect.phoneTerm("p")) FROM contacts c \(literal: phones)
       WHERE \(filter) AND c.deleted_at IS NULL
-      """, ids
+      """
     ) { row in
       guard let id = row.int64(0), let at = index[id], let raw = row.text(1) else { return }
       contacts[at].phones.append(raw)
@@ -59,9 +57,9 @@ extension StorageTransaction {
       rowsOf: "contact_emails", as: "e", whose: "contact_id", equals: "c.id", and: "e.address IS NOT NULL")
     try sql.forEachRow(
       """
-      SELECT e.contact_id, e.address, \(dialect.emailTerm("e")) FROM contacts c \(emails)
+      SELECT e.contact_id, e.address, \(literal: dialect.emailTerm("e")) FROM contacts c \(literal: emails)
       WHERE \(filter) AND c.deleted_at IS NULL
-      """, ids
+      """
     ) { row in
       guard let id = row.int64(0), let at = index[id], let address = row.text(1) else { return }
       contacts[at].emails.append(address)
@@ -86,9 +84,9 @@ extension StorageTransaction {
     try sql.forEachRow(
       """
       SELECT phone_e164, id FROM users
-      WHERE phone_e164 IN (\(sql.dialect.textSet)) AND phone_verified = 1 AND deleted_at IS NULL
+      WHERE phone_e164 IN (\(sql.dialect.textSet(numbers.sorted()))) AND phone_verified = 1 AND deleted_at IS NULL
       ORDER BY id
-      """, [SQLDialect.jsonArray(numbers.sorted())]
+      """
     ) { row in
       guard let phone = row.text(0), let id = row.int64(1) else { return }
       users[phone, default: []].append(id)
@@ -103,8 +101,8 @@ extension StorageTransaction {
     try sql.forEachRow(
       """
       SELECT lookup_key, status, response, fetched_at, expires_at FROM enrichment_lookups
-      WHERE provider = ? AND lookup_key IN (\(sql.dialect.textSet))
-      """, [.text(provider), SQLDialect.jsonArray(keys.sorted())]
+      WHERE provider = \(.text(provider)) AND lookup_key IN (\(sql.dialect.textSet(keys.sorted())))
+      """
     ) { row in
       guard let key = row.text(0), let status = row.text(1).flatMap(LookupRow.Status.init(rawValue:)) else {
         return
@@ -125,8 +123,8 @@ extension StorageTransaction {
     try sql.forEachRow(
       """
       SELECT contact_id, field, source, value, confidence FROM contact_enrichments
-      WHERE \(dialect.isIn("contact_id", subquery: dialect.integerSet))
-      """, [SQLDialect.jsonArray(integers: contactIDs)]
+      WHERE \(dialect.isIn("contact_id", subquery: dialect.integerSet(contactIDs)))
+      """
     ) { row in
       guard let contact = row.int64(0), let field = row.text(1), let source = row.text(2) else { return }
       rows.append(
@@ -144,8 +142,10 @@ extension StorageTransaction {
     guard !keys.isEmpty else { return [:] }
     var expiries: [String: UTCInstant] = [:]
     try sql.forEachRow(
-      "SELECT lookup_key, expires_at FROM enrichment_lookups WHERE provider = ? AND lookup_key IN (\(sql.dialect.textSet))",
-      [.text(provider), SQLDialect.jsonArray(keys)]
+      """
+      SELECT lookup_key, expires_at FROM enrichment_lookups
+      WHERE provider = \(.text(provider)) AND lookup_key IN (\(sql.dialect.textSet(keys)))
+      """
     ) { row in
       if let key = row.text(0) { expiries[key] = row.instant(1) ?? 0 }
     }

@@ -88,14 +88,13 @@ extension StorageTransaction {
   public func linkRinUser(contactID: Int64, userID: Int64) throws {
     var affected: [Int64] = [userID]
     try sql.forEachRow(
-      "SELECT user_id, rin_user_id FROM contacts WHERE id = ? AND (rin_user_id IS NULL OR rin_user_id <> ?)",
-      [.integer(contactID), .integer(userID)]
+      "SELECT user_id, rin_user_id FROM contacts WHERE id = \(.integer(contactID)) AND (rin_user_id IS NULL OR rin_user_id <> \(.integer(userID)))"
     ) { row in
       affected += [row.int64(0), row.int64(1)].compactMap { $0 }
     }
     let changed = try sql.execute(
-      "UPDATE contacts SET rin_user_id = ? WHERE id = ? AND (rin_user_id IS NULL OR rin_user_id <> ?)",
-      [.integer(userID), .integer(contactID), .integer(userID)])
+      "UPDATE contacts SET rin_user_id = \(.integer(userID)) WHERE id = \(.integer(contactID)) AND (rin_user_id IS NULL OR rin_user_id <> \(.integer(userID)))"
+    )
     if changed > 0 {
       try forgetScoreTallies(of: affected)
       changes.record("contacts", .update, sample: "contact \(contactID): rin_user_id \(userID)")

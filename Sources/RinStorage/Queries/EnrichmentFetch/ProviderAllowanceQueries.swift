@@ -22,27 +22,22 @@ extension StorageTransaction {
     let day = SQLValue(day)
     _ = try sql.execute(
       """
-      INSERT INTO provider_allowances (provider, next_request_at, day, lookups_on_day) VALUES (?, 0, ?, 0)
+      INSERT INTO provider_allowances (provider, next_request_at, day, lookups_on_day) VALUES (\(.text(provider)), 0, \(day), 0)
       ON CONFLICT (provider) DO NOTHING
-      """, [.text(provider), day])
-    let spentToday = "CASE WHEN day = ? THEN lookups_on_day ELSE 0 END"
+      """)
+    let spentToday: SQLFragment = "CASE WHEN day = \(day) THEN lookups_on_day ELSE 0 END"
     var startAt: Int64?
     // Every expression of SET reads the row as it was: the turn starts at the later of now and
     // the previous turn's end.
     try sql.forEachRow(
       """
       UPDATE provider_allowances SET
-        lookups_on_day = \(spentToday) + ?, day = ?,
-        next_request_at = CASE WHEN next_request_at > ? THEN next_request_at ELSE ? END + ?
-      WHERE provider = ? AND \(spentToday) + ? <= ?
-      RETURNING next_request_at - ?
-      """,
-      [
-        day, .integer(Int64(lookups)), day, .integer(nowMicroseconds),
-        .integer(nowMicroseconds),
-        .integer(intervalMicroseconds), .text(provider), day, .integer(Int64(lookups)),
-        .integer(Int64(dailyLimit ?? Int.max)), .integer(intervalMicroseconds),
-      ]
+        lookups_on_day = \(spentToday) + \(lookups), day = \(day),
+        next_request_at = CASE WHEN next_request_at > \(nowMicroseconds) THEN next_request_at ELSE \(nowMicroseconds) END
+          + \(intervalMicroseconds)
+      WHERE provider = \(.text(provider)) AND \(spentToday) + \(lookups) <= \(dailyLimit ?? Int.max)
+      RETURNING next_request_at - \(intervalMicroseconds)
+      """
     ) { startAt = $0.int64(0) }
     guard let startAt else { return .dailyLimitReached }
     return .startAt(microseconds: startAt)
@@ -51,16 +46,16 @@ extension StorageTransaction {
   /// No request of any worker starts before `untilMicroseconds` (a 429's wait).
   public func holdProviderRequests(provider: String, untilMicroseconds: Int64) throws {
     _ = try sql.execute(
-      "UPDATE provider_allowances SET next_request_at = ? WHERE provider = ? AND next_request_at < ?",
-      [.integer(untilMicroseconds), .text(provider), .integer(untilMicroseconds)])
+      "UPDATE provider_allowances SET next_request_at = \(.integer(untilMicroseconds)) WHERE provider = \(.text(provider)) AND next_request_at < \(.integer(untilMicroseconds))"
+    )
   }
 
   /// Lookups sent to the provider on `day` (UTC) by all workers.
   public func providerLookups(provider: String, day: CalendarDate) throws -> Int {
     Int(
       try sql.fetchInt(
-        "SELECT lookups_on_day FROM provider_allowances WHERE provider = ? AND day = ?",
-        [.text(provider), SQLValue(day)]) ?? 0)
+        "SELECT lookups_on_day FROM provider_allowances WHERE provider = \(.text(provider)) AND day = \(SQLValue(day))"
+      ) ?? 0)
   }
 }
 
@@ -99,14 +94,12 @@ extension StorageTransaction {
     try sql.forEachBatchRowReplanned(
       """
       SELECT lookup_key FROM provider_key_claims
-      WHERE provider = ? AND run_id <> ? AND claimed_until >= ? AND \(sql.dialect.isIn("lookup_key", subquery: sql.dialect.textSet))
+      WHERE provider = \(.text(provider)) AND run_id <> \(runID) AND claimed_until >= \(nowMicroseconds)
+        AND \(sql.dialect.isIn("lookup_key", subquery: sql.dialect.textSet(keys)))
         AND EXISTS (
-          SELECT 1 FROM job_leases l WHERE l.run_id = provider_key_claims.run_id AND l.expires_at >= ?)
-      """,
-      [
-        .text(provider), .integer(runID), .integer(nowMicroseconds), SQLDialect.jsonArray(keys),
-        .integer(nowMicroseconds / 1_000_000),
-      ]
+          SELECT 1 FROM job_leases l
+          WHERE l.run_id = provider_key_claims.run_id AND l.expires_at >= \(nowMicroseconds / 1_000_000))
+      """
     ) { row in
       if let key = row.text(0) { claimed.insert(key) }
     }
@@ -117,8 +110,10 @@ extension StorageTransaction {
   public func releaseLookupKeys(provider: String, keys: [String], runID: Int64) throws {
     guard !keys.isEmpty else { return }
     try sql.executeReplanned(
-      "DELETE FROM provider_key_claims WHERE provider = ? AND run_id = ? AND \(sql.dialect.isIn("lookup_key", subquery: sql.dialect.textSet))",
-      [.text(provider), .integer(runID), SQLDialect.jsonArray(keys)])
+      """
+      DELETE FROM provider_key_claims WHERE provider = \(.text(provider)) AND run_id = \(runID)
+        AND \(sql.dialect.isIn("lookup_key", subquery: sql.dialect.textSet(keys)))
+      """)
   }
 
   /// The claim of another run wins while it has not expired (its end is before the new claim's

@@ -8,8 +8,7 @@ extension StorageTransaction {
   public func changeWatermark(job: JobName, scope: String) throws -> ChangeWatermark? {
     var mark: ChangeWatermark?
     try sql.forEachBatchRow(
-      "SELECT verified_through, window_end FROM change_watermarks WHERE job = ? AND scope = ?",
-      [.text(job.rawValue), .text(scope)]
+      "SELECT verified_through, window_end FROM change_watermarks WHERE job = \(.text(job.rawValue)) AND scope = \(.text(scope))"
     ) { row in
       if let through = row.instant(0), let end = row.instant(1) {
         mark = ChangeWatermark(verifiedThrough: through, windowEnd: end)
@@ -21,10 +20,10 @@ extension StorageTransaction {
   public func putChangeWatermark(_ mark: ChangeWatermark, job: JobName, scope: String) throws {
     try sql.execute(
       """
-      INSERT INTO change_watermarks (job, scope, verified_through, window_end) VALUES (?, ?, ?, ?)
+      INSERT INTO change_watermarks (job, scope, verified_through, window_end) VALUES (\(.text(job.rawValue)), \(.text(scope)), \(.instant(mark.verifiedThrough)), \(.instant(mark.windowEnd)))
       ON CONFLICT (job, scope) DO UPDATE SET verified_through = excluded.verified_through,
         window_end = excluded.window_end
-      """, [.text(job.rawValue), .text(scope), .instant(mark.verifiedThrough), .instant(mark.windowEnd)])
+      """)
   }
 
   /// Replaces `job`'s changed owners of `scope` by the owners of `selection`'s shard with a row
@@ -51,40 +50,37 @@ extension StorageTransaction {
       owners: """
         WITH changed_contacts AS (
           SELECT c.user_id, c.rin_user_id, c.created_at, c.deleted_at FROM contacts c
-          WHERE \(dialect.contactChangeStamp("c")) > ?)
+          WHERE \(literal: dialect.contactChangeStamp("c")) > \(since))
         SELECT user_id AS user_id FROM changed_contacts
         UNION SELECT rin_user_id FROM changed_contacts
-          WHERE rin_user_id IS NOT NULL AND (created_at > ? OR deleted_at > ?)
+          WHERE rin_user_id IS NOT NULL AND (created_at > \(since) OR deleted_at > \(since))
         UNION SELECT c.user_id FROM users r JOIN contacts c ON c.rin_user_id = r.id
-          WHERE \(dialect.createdOrDeletedStamp("r")) > ?
-        UNION SELECT k.user_id FROM circles k WHERE \(dialect.createdOrDeletedStamp("k")) > ?
+          WHERE \(literal: dialect.createdOrDeletedStamp("r")) > \(since)
+        UNION SELECT k.user_id FROM circles k WHERE \(literal: dialect.createdOrDeletedStamp("k")) > \(since)
         UNION SELECT (SELECT k.user_id FROM circles k WHERE k.id = m.circle_id) FROM circle_members m
-          WHERE m.added_at > ?
+          WHERE m.added_at > \(since)
         UNION SELECT (SELECT k.user_id FROM circles k WHERE k.id = r.circle_id) FROM circle_removals r
-          WHERE r.removed_at > ?
-        """, Array(repeating: .instant(since), count: 7))
+          WHERE r.removed_at > \(since)
+        """)
   }
 
-  /// Replaces `job`'s changed owners of `scope` by the `user_id`s that `owners` (a query with
-  /// the bound `values`) selects, kept to `selection`'s shard; returns how many were kept.
+  /// Replaces `job`'s changed owners of `scope` by the `user_id`s that `owners` (a query)
+  /// selects, kept to `selection`'s shard; returns how many were kept.
   /// Every job's pass over the stamps goes through here.
   func replaceChangedOwners(
-    job: JobName, scope: String, in selection: UserSelection, owners: String, _ values: [SQLValue]
+    job: JobName, scope: String, in selection: UserSelection, owners: SQLFragment
   ) throws -> Int {
-    let key: [SQLValue] = [.text(job.rawValue), .text(scope)]
     // The run fills and empties this table: its statements are planned afresh each time.
-    try sql.executeReplanned("DELETE FROM changed_owners WHERE job = ? AND scope = ?", key)
-    var shardCondition = ""
-    var shardValues: [SQLValue] = []
-    if let shard = selection.shard.part {
-      shardCondition = " AND x.user_id % ? = ?"
-      shardValues = [.integer(Int64(shard.count)), .integer(Int64(shard.index))]
-    }
+    try sql.executeReplanned(
+      "DELETE FROM changed_owners WHERE job = \(.text(job.rawValue)) AND scope = \(.text(scope))")
+    let shardCondition: SQLFragment =
+      selection.shard.part.map { " AND x.user_id % \($0.count) = \($0.index)" } ?? ""
     return try sql.execute(
       """
       INSERT INTO changed_owners (job, scope, user_id)
-      SELECT DISTINCT ?, ?, x.user_id FROM (\(owners)) x WHERE x.user_id IS NOT NULL\(shardCondition)
-      """, key + values + shardValues)
+      SELECT DISTINCT \(.text(job.rawValue)), \(.text(scope)), x.user_id FROM (\(owners)) x
+      WHERE x.user_id IS NOT NULL\(shardCondition)
+      """)
   }
 
   /// Which of `userIDs` the run's pass found changed (`collectOwnersChanged`).
@@ -95,8 +91,8 @@ extension StorageTransaction {
     try sql.forEachBatchRowReplanned(
       """
       SELECT user_id FROM changed_owners
-      WHERE job = ? AND scope = ? AND \(owners.condition(on: "user_id"))
-      """, [.text(job.rawValue), .text(scope)] + owners.arguments
+      WHERE job = \(.text(job.rawValue)) AND scope = \(.text(scope)) AND \(owners.condition(on: "user_id"))
+      """
     ) { row in
       if let user = row.int64(0), owners.includes(user) { changed.insert(user) }
     }

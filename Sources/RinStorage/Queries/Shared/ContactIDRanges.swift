@@ -33,10 +33,10 @@ struct ContactIDRanges: Equatable {
     self.ranges = ranges
   }
 
-  /// `limit` (low, high) pairs; the unused ones are (1, 0), which no id is between.
-  var arguments: [SQLValue] {
-    let used = ranges.flatMap { [SQLValue.integer($0.lowerBound), .integer($0.upperBound)] }
-    let unused = Array(repeating: [SQLValue.integer(1), .integer(0)], count: Self.limit - ranges.count)
-    return used + unused.flatMap { $0 }
+  /// `limit` (low, high) pairs, so that a statement has as many branches whatever the batch
+  /// (one text, prepared once); the unused ones are (1, 0), which no id is between.
+  var padded: [(low: Int64, high: Int64)] {
+    ranges.map { ($0.lowerBound, $0.upperBound) }
+      + Array(repeating: (Int64(1), Int64(0)), count: Self.limit - ranges.count)
   }
 }

@@ -11,42 +11,41 @@ struct ContactScope {
   /// When set, the scope is these contacts, whatever `ranges` and `userIDs` say.
   var contactIDs: [SQLValue]? = nil
 
-  func query(_ query: ScopedQuery, end: UTCInstant, dialect: SQLDialect) -> (String, [SQLValue]) {
-    func branch(_ condition: String, _ values: [SQLValue]) -> (String, [SQLValue]) {
-      let before = Array(repeating: SQLValue.instant(end), count: query.endsBefore)
-      let after = Array(repeating: SQLValue.instant(end), count: query.endsAfter)
-      return (query.before + condition + query.after, before + values + after)
+  /// `query` with the scope's condition in place of `{contacts:column}` and `end` bound for
+  /// each `:end`. The template's text was split once (`ScopedQuery`); a batch joins the pieces
+  /// and counts the values itself, the one place here that builds a fragment from a text and
+  /// its arguments apart.
+  func query(_ query: ScopedQuery, end: UTCInstant, dialect: SQLDialect) -> SQLFragment {
+    let before = Array(repeating: SQLValue.instant(end), count: query.endsBefore)
+    let after = Array(repeating: SQLValue.instant(end), count: query.endsAfter)
+    func branch(_ condition: SQLFragment) -> SQLFragment {
+      SQLFragment(
+        text: query.before + condition.text + query.after, arguments: before + condition.arguments + after)
     }
     if let contactIDs {
-      let (text, values) = branch("\(query.column) IN (\(SQLDialect.list(contactIDs.count)))", contactIDs)
-      return (text, values)
+      return branch("\(literal: query.column) IN (\(SQLDialect.list(contactIDs)))")
     }
     guard let ranges else {
-      let list = SQLDialect.list(userIDs.count)
+      let list = SQLDialect.list(userIDs)
       let source = query.source
       // From the users' contacts to their child rows, a probe per contact (`join(rowsOf:)`):
       // `IN (SELECT id FROM contacts …)` made PostgreSQL hash a whole child table per batch
       // once the batch was a fraction of a percent of it (a first daily-score at S: 31 s of
       // server time, 13 times SQLite's).
-      let from =
+      let from: SQLFragment =
         source.table == "contacts"
-        ? "FROM contacts \(source.alias) WHERE \(source.alias).user_id IN (\(list))"
-        : "FROM contacts scope_owner "
-          + dialect.join(
-            rowsOf: source.table, as: source.alias, whose: query.column.dropPrefix(source.alias + "."),
-            equals: "scope_owner.id")
-          + " WHERE scope_owner.user_id IN (\(list))"
-      let before = Array(repeating: SQLValue.instant(end), count: query.endsBefore)
-      let after = Array(repeating: SQLValue.instant(end), count: query.endsAfter)
-      return (source.select + from + query.after, before + userIDs + after)
+        ? "FROM contacts \(literal: source.alias) WHERE \(literal: source.alias).user_id IN (\(list))"
+        : """
+        FROM contacts scope_owner \(literal: dialect.join(
+          rowsOf: source.table, as: source.alias, whose: query.column.dropPrefix(source.alias + "."),
+          equals: "scope_owner.id")) WHERE scope_owner.user_id IN (\(list))
+        """
+      return SQLFragment(
+        text: source.select + from.text + query.after, arguments: before + from.arguments + after)
     }
-    let pairs = ranges.arguments
-    let branches = stride(from: 0, to: pairs.count, by: 2).map {
-      branch("\(query.column) BETWEEN ? AND ?", [pairs[$0], pairs[$0 + 1]])
-    }
-    return (
-      branches.map(\.0).joined(separator: "\nUNION ALL\n"), branches.flatMap(\.1)
-    )
+    return ranges.padded.map { low, high in
+      branch("\(literal: query.column) BETWEEN \(low) AND \(high)")
+    }.joined(separator: "\nUNION ALL\n")
   }
 }
 

@@ -19,7 +19,7 @@ struct MultiRowStatement {
     var texts: [Int: String] = [:]
     var size = Self.chunk
     while size > 0 {
-      let row = "(" + SQLDialect.list(columns) + ")"
+      let row = "(" + SQLDialect.placeholders(columns) + ")"
       texts[size] = head + " " + Array(repeating: row, count: size).joined(separator: ", ") + " " + tail
       size /= 2
     }
@@ -57,7 +57,7 @@ struct MultiRowStatement {
     _ rows: Rows, on sql: any SQLExecutor, values append: (Rows.Element, inout [SQLValue]) -> Void
   ) throws -> Int {
     var changed = 0
-    try forEachChunk(rows, append) { text, values in changed += try sql.executeWrite(text, values) }
+    try forEachChunk(rows, append) { changed += try sql.executeWrite($0) }
     return changed
   }
 
@@ -65,14 +65,12 @@ struct MultiRowStatement {
   func forEachReturnedRow(
     _ rows: [[SQLValue]], on sql: any SQLExecutor, _ body: (any SQLRowReader) throws -> Void
   ) throws {
-    try forEachChunk(rows, { row, values in values.append(contentsOf: row) }) { text, values in
-      try sql.forEachRow(text, values, body)
-    }
+    try forEachChunk(rows, { row, values in values.append(contentsOf: row) }) { try sql.forEachRow($0, body) }
   }
 
   private func forEachChunk<Rows: Collection>(
     _ rows: Rows, _ append: (Rows.Element, inout [SQLValue]) -> Void,
-    _ body: (_ text: String, _ values: [SQLValue]) throws -> Void
+    _ body: (_ chunk: SQLFragment) throws -> Void
   ) throws {
     var values: [SQLValue] = []
     values.reserveCapacity(Self.chunk * columns)
@@ -83,7 +81,8 @@ struct MultiRowStatement {
         append(rows[next], &values)
         next = rows.index(after: next)
       }
-      try body(text(rows: size), values)
+      // The chunk's text has a `?` per value appended above: the builder counts both.
+      try body(SQLFragment(text: text(rows: size), arguments: values))
     }
   }
 }

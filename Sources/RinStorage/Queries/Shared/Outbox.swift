@@ -26,12 +26,8 @@ extension StorageTransaction {
     let inserted = try sql.execute(
       """
       INSERT INTO notification_outbox (user_id, kind, deep_link, payload, dedupe_key, created_at)
-      VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (dedupe_key) DO NOTHING
-      """,
-      [
-        .integer(message.userID), .text(message.kind), SQLValue(message.deepLink),
-        SQLValue(message.payload), .text(message.dedupeKey), .instant(instant),
-      ])
+      VALUES (\(.integer(message.userID)), \(.text(message.kind)), \(SQLValue(message.deepLink)), \(SQLValue(message.payload)), \(.text(message.dedupeKey)), \(.instant(instant))) ON CONFLICT (dedupe_key) DO NOTHING
+      """)
     if inserted > 0 {
       changes.record("notification_outbox", .insert, sample: message.dedupeKey)
       changes.recordNotification(kind: message.kind)

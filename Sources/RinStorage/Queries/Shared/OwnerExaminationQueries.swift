@@ -10,8 +10,8 @@ extension StorageTransaction {
     try sql.forEachRow(
       """
       SELECT user_id, fingerprint, examined_at, due_at, stamped_rows, region_digest FROM owner_examinations
-      WHERE job = ? AND \(owners.condition(on: "user_id"))
-      """, [SQLValue(job)] + owners.arguments
+      WHERE job = \(SQLValue(job)) AND \(owners.condition(on: "user_id"))
+      """
     ) { row in
       guard let user = row.int64(0), owners.includes(user), let fingerprint = row.int64(1),
         let at = row.instant(2)

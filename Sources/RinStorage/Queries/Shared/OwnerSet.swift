@@ -46,19 +46,15 @@ struct OwnerSet: Sendable {
   /// Whether the statement reads an index range rather than a list.
   var isRange: Bool { range != nil }
 
-  /// `column BETWEEN ? AND ?` (and `column % ? = ?` for a stride), or `column IN (?, …)`.
-  func condition(on column: String) -> String {
-    guard let range else { return "\(column) IN (\(SQLDialect.list(ids.count)))" }
+  /// `column BETWEEN low AND high` (and `column % stride = low % stride` for a stride), or
+  /// `column IN (…)`, with its values bound.
+  func condition(on column: String) -> SQLFragment {
+    guard let range else {
+      return "\(literal: column) IN (\(SQLDialect.list(ids.isEmpty ? [.null] : ids.map(SQLValue.integer))))"
+    }
+    let between: SQLFragment = "\(literal: column) BETWEEN \(range.low) AND \(range.high)"
     return range.stride == 1
-      ? "\(column) BETWEEN ? AND ?" : "\(column) BETWEEN ? AND ? AND \(column) % ? = ?"
-  }
-
-  /// The condition's values, in its order.
-  var arguments: [SQLValue] {
-    guard let range else { return ids.isEmpty ? [.null] : ids.map(SQLValue.integer) }
-    let bounds: [SQLValue] = [.integer(range.low), .integer(range.high)]
-    return range.stride == 1
-      ? bounds : bounds + [.integer(range.stride), .integer(range.low % range.stride)]
+      ? between : "\(between) AND \(literal: column) % \(range.stride) = \(range.low % range.stride)"
   }
 
   /// Whether a row of `owner` belongs to the batch (always, for a list: the statement read

@@ -20,41 +20,40 @@ extension StorageTransaction {
       try forEachSums(
         """
         SELECT user_id, count(*),
-          \(folded("CASE WHEN kind IN ('prepopulated', 'custom') THEN id ELSE 0 END")),
-          \(folded("coalesce(deleted_at, 0)"))
+          \(literal: folded("CASE WHEN kind IN ('prepopulated', 'custom') THEN id ELSE 0 END")),
+          \(literal: folded("coalesce(deleted_at, 0)"))
         FROM circles WHERE \(owners.condition(on: "user_id")) GROUP BY user_id
-        """, owners.arguments, sums: 3
+        """, sums: 3
       ) { stamps[$0]?.circles = $1 }
     }
     let summed = rowsOf ?? userIDs
     guard !summed.isEmpty else { return stamps }
     let owners = OwnerSet(summed)
-    let ids = owners.arguments
     try forEachSums(
       """
-      SELECT user_id, count(*), \(folded("id")), \(folded("coalesce(updated_at, 0)")),
-        \(folded("coalesce(deleted_at, 0)"))
+      SELECT user_id, count(*), \(literal: folded("id")), \(literal: folded("coalesce(updated_at, 0)")),
+        \(literal: folded("coalesce(deleted_at, 0)"))
       FROM contacts WHERE \(owners.condition(on: "user_id")) GROUP BY user_id
-      """, ids, sums: 4
+      """, sums: 4
     ) { if owners.includes($0) { stamps[$0]?.contacts = $1 } }
     guard circles else { return stamps }
     try forEachSums(
       """
-      SELECT k.user_id, count(*), \(folded("m.contact_id")),
-        \(folded("((m.circle_id % 1000003) * (m.contact_id % 1000003)) % 1000003")),
-        \(folded("coalesce(m.added_at, 0)"))
+      SELECT k.user_id, count(*), \(literal: folded("m.contact_id")),
+        \(literal: folded("((m.circle_id % 1000003) * (m.contact_id % 1000003)) % 1000003")),
+        \(literal: folded("coalesce(m.added_at, 0)"))
       FROM circles k JOIN circle_members m ON m.circle_id = k.id
       WHERE \(owners.condition(on: "k.user_id")) GROUP BY k.user_id
-      """, ids, sums: 4
+      """, sums: 4
     ) { if owners.includes($0) { stamps[$0]?.members = $1 } }
     try forEachSums(
       """
       SELECT k.user_id, count(*),
-        \(folded("((r.circle_id % 1000003) * (r.contact_id % 1000003)) % 1000003")),
-        \(folded("coalesce(r.removed_at, 0)"))
+        \(literal: folded("((r.circle_id % 1000003) * (r.contact_id % 1000003)) % 1000003")),
+        \(literal: folded("coalesce(r.removed_at, 0)"))
       FROM circles k JOIN circle_removals r ON r.circle_id = k.id
       WHERE \(owners.condition(on: "k.user_id")) GROUP BY k.user_id
-      """, ids, sums: 3
+      """, sums: 3
     ) { if owners.includes($0) { stamps[$0]?.removals = $1 } }
     return stamps
   }
@@ -71,9 +70,9 @@ extension StorageTransaction {
   private static let stampModulus: Int64 = 2_147_483_647
 
   private func forEachSums(
-    _ query: String, _ ids: [SQLValue], sums: Int, _ body: (_ userID: Int64, _ sums: [Int64]) -> Void
+    _ query: SQLFragment, sums: Int, _ body: (_ userID: Int64, _ sums: [Int64]) -> Void
   ) throws {
-    try sql.forEachRow(query, ids) { row in
+    try sql.forEachRow(query) { row in
       guard let user = row.int64(0) else { return }
       body(user, (1...sums).map { row.int64($0) ?? 0 })
     }

@@ -69,7 +69,7 @@ extension StorageTransaction {
     var latest: PeriodicPassState?
     let siblings = scope.firstIndex(of: "/").map { String(scope[$0...]) }
     try sql.forEachBatchRow(
-      "SELECT scope, passed_at, started_at FROM periodic_passes WHERE job = ?", [SQLValue(job)]
+      "SELECT scope, passed_at, started_at FROM periodic_passes WHERE job = \(SQLValue(job))"
     ) { row in
       guard let other = row.text(0), let passed = row.instant(1), let started = row.instant(2) else { return }
       let state = PeriodicPassState(passedAt: passed, startedAt: started)
@@ -85,9 +85,9 @@ extension StorageTransaction {
   public func savePeriodicPass(_ state: PeriodicPassState, job: JobName, scope: String) throws {
     try sql.execute(
       """
-      INSERT INTO periodic_passes (job, scope, passed_at, started_at) VALUES (?, ?, ?, ?)
+      INSERT INTO periodic_passes (job, scope, passed_at, started_at) VALUES (\(SQLValue(job)), \(.text(scope)), \(.instant(state.passedAt)), \(.instant(state.startedAt)))
       ON CONFLICT (job, scope) DO UPDATE SET passed_at = excluded.passed_at, started_at = excluded.started_at
-      """, [SQLValue(job), .text(scope), .instant(state.passedAt), .instant(state.startedAt)])
+      """)
   }
 
   /// The largest contact id, or -1 without contacts.
@@ -103,8 +103,8 @@ extension StorageTransaction {
   public func contactsDifferingFromDigests(jobs: [JobName], ids: Range<Int64>) throws -> PassedRange {
     precondition(!jobs.isEmpty)
     let dialect = sql.dialect
-    let bounds: [SQLValue] = [.integer(ids.lowerBound), .integer(ids.upperBound)]
-    let contacts = try sql.fetchInt("SELECT count(*) FROM contacts WHERE id >= ? AND id < ?", bounds) ?? 0
+    let (low, high) = (ids.lowerBound, ids.upperBound)
+    let contacts = try sql.fetchInt("SELECT count(*) FROM contacts WHERE id >= \(low) AND id < \(high)") ?? 0
     let numbered = jobs.enumerated()
     let columns = numbered.map { i, job in
       "\(dialect.contactTerm(of: job, "c")) + coalesce(p.h, 0) + coalesce(e.h, 0) AS d\(i), k\(i).digest AS s\(i)"
@@ -114,28 +114,28 @@ extension StorageTransaction {
     // batch examines them. Their owner is looked up per differing contact (a subquery, not
     // `EXISTS`, which PostgreSQL made a hash join over every user, once per block). `OFFSET 0`
     // keeps the digests computed once per contact.
-    let storedJoins = numbered.map { i, _ in
+    let storedJoins = numbered.map { i, job -> SQLFragment in
       """
       LEFT JOIN (SELECT contact_id, digest FROM contact_digests
-          WHERE job = ? AND contact_id >= ? AND contact_id < ?) k\(i) ON k\(i).contact_id = c.id
+          WHERE job = \(SQLValue(job)) AND contact_id >= \(low) AND contact_id < \(high)) k\(literal: "\(i)") ON k\(literal: "\(i)").contact_id = c.id
       """
     }
     let differs = numbered.map { i, _ in "x.s\(i) IS NULL OR x.s\(i) <> x.d\(i)" }
     var differing: [JobName: [DifferingContact]] = [:]
     try sql.forEachBatchRow(
       """
-      SELECT x.id, x.user_id, \(numbered.map { i, _ in "x.d\(i), x.s\(i)" }.joined(separator: ", ")) FROM (
-        SELECT c.id, c.user_id, \(columns.joined(separator: ", "))
+      SELECT x.id, x.user_id, \(literal: numbered.map { i, _ in "x.d\(i), x.s\(i)" }.joined(separator: ", ")) FROM (
+        SELECT c.id, c.user_id, \(literal: columns.joined(separator: ", "))
         FROM contacts c
-        LEFT JOIN (SELECT contact_id, sum(\(dialect.phoneTerm("p"))) AS h FROM contact_phones p
-          WHERE contact_id >= ? AND contact_id < ? GROUP BY contact_id) p ON p.contact_id = c.id
-        LEFT JOIN (SELECT contact_id, sum(\(dialect.emailTerm("e"))) AS h FROM contact_emails e
-          WHERE contact_id >= ? AND contact_id < ? GROUP BY contact_id) e ON e.contact_id = c.id
+        LEFT JOIN (SELECT contact_id, sum(\(literal: dialect.phoneTerm("p"))) AS h FROM contact_phones p
+          WHERE contact_id >= \(low) AND contact_id < \(high) GROUP BY contact_id) p ON p.contact_id = c.id
+        LEFT JOIN (SELECT contact_id, sum(\(literal: dialect.emailTerm("e"))) AS h FROM contact_emails e
+          WHERE contact_id >= \(low) AND contact_id < \(high) GROUP BY contact_id) e ON e.contact_id = c.id
         \(storedJoins.joined(separator: "\n    "))
-        WHERE c.id >= ? AND c.id < ? AND c.deleted_at IS NULL\(dialect.evaluatedOnce)) x
-      WHERE (\(differs.joined(separator: " OR ")))
+        WHERE c.id >= \(low) AND c.id < \(high) AND c.deleted_at IS NULL\(literal: dialect.evaluatedOnce)) x
+      WHERE (\(literal: differs.joined(separator: " OR ")))
         AND coalesce((SELECT u.deleted_at IS NULL FROM users u WHERE u.id = x.user_id), false)
-      """, bounds + bounds + jobs.flatMap { [SQLValue($0)] + bounds } + bounds
+      """
     ) { row in
       guard let id = row.int64(0), let user = row.int64(1) else { return }
       for (i, job) in numbered {
@@ -172,15 +172,15 @@ extension StorageTransaction {
   public func forgetDigestsOfRemovedContacts(jobs: [JobName], ids: Range<Int64>) throws
     -> [JobName: Set<Int64>]
   {
-    let bounds: [SQLValue] = [.integer(ids.lowerBound), .integer(ids.upperBound)]
+    let (low, high) = (ids.lowerBound, ids.upperBound)
     var removed: [(job: JobName, contactID: Int64, userID: Int64, outright: Bool)] = []
     try sql.forEachBatchRow(
       """
       SELECT d.job, d.contact_id, d.user_id, c.id IS NULL FROM contact_digests d
-        LEFT JOIN contacts c ON c.id = d.contact_id AND c.id >= ? AND c.id < ?
-      WHERE d.job IN (\(SQLDialect.list(jobs.count))) AND d.contact_id >= ? AND d.contact_id < ?
-        AND (c.id IS NULL OR c.deleted_at IS NOT NULL)
-      """, bounds + jobs.map { SQLValue($0) } + bounds
+        LEFT JOIN contacts c ON c.id = d.contact_id AND c.id >= \(low) AND c.id < \(high)
+      WHERE d.job IN (\(SQLDialect.list(jobs.map { SQLValue($0) }))) AND d.contact_id >= \(low)
+        AND d.contact_id < \(high) AND (c.id IS NULL OR c.deleted_at IS NOT NULL)
+      """
     ) { row in
       guard let name = row.text(0), let job = JobName(rawValue: name), let contact = row.int64(1),
         let user = row.int64(2)
@@ -191,9 +191,9 @@ extension StorageTransaction {
     for (job, digests) in Dictionary(grouping: removed, by: \.job) {
       try sql.execute(
         """
-        DELETE FROM contact_digests WHERE job = ? AND contact_id >= ? AND contact_id < ?
-          AND \(sql.dialect.isIn("contact_id", subquery: sql.dialect.integerSet))
-        """, [SQLValue(job)] + bounds + [SQLDialect.jsonArray(integers: digests.map(\.contactID))])
+        DELETE FROM contact_digests WHERE job = \(SQLValue(job)) AND contact_id >= \(low) AND contact_id < \(high)
+          AND \(sql.dialect.isIn("contact_id", subquery: sql.dialect.integerSet(digests.map(\.contactID))))
+        """)
       let outright = digests.filter(\.outright).map(\.userID)
       if !outright.isEmpty { owners[job] = Set(outright) }
     }
@@ -217,8 +217,8 @@ extension StorageTransaction {
     try sql.forEachBatchRowReplanned(
       """
       SELECT user_id FROM periodic_pass_owners
-      WHERE job = ? AND \(owners.condition(on: "user_id"))
-      """, [SQLValue(job)] + owners.arguments
+      WHERE job = \(SQLValue(job)) AND \(owners.condition(on: "user_id"))
+      """
     ) { row in
       if let user = row.int64(0), owners.includes(user) { found.insert(user) }
     }
@@ -229,8 +229,8 @@ extension StorageTransaction {
   public func forgetOwnersFoundByPass(job: JobName, _ userIDs: Set<Int64>) throws {
     guard !userIDs.isEmpty else { return }
     try sql.executeReplanned(
-      "DELETE FROM periodic_pass_owners WHERE job = ? AND user_id IN (\(SQLDialect.list(userIDs.count)))",
-      [SQLValue(job)] + userIDs.sorted().map(SQLValue.integer))
+      "DELETE FROM periodic_pass_owners WHERE job = \(SQLValue(job)) AND user_id IN (\(SQLDialect.list(userIDs.sorted())))"
+    )
   }
 }
 

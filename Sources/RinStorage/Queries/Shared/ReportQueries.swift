@@ -53,8 +53,8 @@ extension StorageTransaction {
         """
         SELECT tier, count(*), sum(CASE WHEN delta > 0 THEN 1 ELSE 0 END),
           sum(CASE WHEN delta < 0 THEN 1 ELSE 0 END)
-        FROM score_snapshots WHERE as_of = ? GROUP BY tier ORDER BY tier
-        """, [.text(asOf)]
+        FROM score_snapshots WHERE as_of = \(.text(asOf)) GROUP BY tier ORDER BY tier
+        """
       ) { row in
         let (users, up, down) = (Int(row.integer(1)), Int(row.integer(2)), Int(row.integer(3)))
         tallies.tiers.append(
@@ -62,8 +62,7 @@ extension StorageTransaction {
       }
     }
     try sql.forEachRow(
-      "SELECT pattern, status, count(*) FROM circle_suggestions GROUP BY pattern, status ORDER BY pattern, status",
-      []
+      "SELECT pattern, status, count(*) FROM circle_suggestions GROUP BY pattern, status ORDER BY pattern, status"
     ) { row in
       tallies.suggestions.append(
         .init(pattern: row.text(0) ?? "", status: row.text(1) ?? "", count: Int(row.integer(2))))
@@ -71,9 +70,9 @@ extension StorageTransaction {
     try sql.forEachRow(
       """
       SELECT occurs_on, kind, count(*) FROM upcoming_events
-      WHERE dismissed_at IS NULL AND occurs_on >= ? AND occurs_on <= ?
+      WHERE dismissed_at IS NULL AND occurs_on >= \(SQLValue(upcomingFrom)) AND occurs_on <= \(SQLValue(upcomingTo))
       GROUP BY occurs_on, kind ORDER BY occurs_on, kind
-      """, [SQLValue(upcomingFrom), SQLValue(upcomingTo)]
+      """
     ) { row in
       tallies.upcoming.append(
         .init(occursOn: row.text(0) ?? "", kind: row.text(1) ?? "", count: Int(row.integer(2))))
@@ -85,7 +84,7 @@ extension StorageTransaction {
       sum(CASE WHEN \(tab) > 99 THEN 1 ELSE 0 END)
       """
     }
-    try sql.forEachRow("SELECT \(bands.joined(separator: ", ")) FROM badge_counts", []) { row in
+    try sql.forEachRow("SELECT \(literal: bands.joined(separator: ", ")) FROM badge_counts") { row in
       for (index, tab) in tabs.enumerated() {
         tallies.badges.append(
           .init(

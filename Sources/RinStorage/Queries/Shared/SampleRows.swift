@@ -11,8 +11,7 @@ extension StorageTransaction {
     var rows: [[String]] = []
     let list = columns.map { "\"\($0)\"" }.joined(separator: ", ")
     try sql.forEachRow(
-      "SELECT \(list) FROM \(table) ORDER BY \(orderBy) LIMIT ?",
-      [.integer(Int64(limit))]
+      "SELECT \(literal: list) FROM \(literal: table) ORDER BY \(literal: orderBy) LIMIT \(.integer(Int64(limit)))"
     ) { row in
       rows.append((0..<columns.count).map { row.value($0).display })
     }

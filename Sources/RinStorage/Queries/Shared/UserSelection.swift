@@ -19,32 +19,19 @@ public struct UserSelection: Sendable, Equatable {
   /// or `INDEX/COUNT`.
   public var scope: String { shard.description }
 
-  func whereClause() -> (String, [SQLValue]) {
-    var conditions: [String] = []
-    var arguments: [SQLValue] = []
-    if let liveAt {
-      conditions.append("created_at < ? AND (deleted_at IS NULL OR deleted_at >= ?)")
-      arguments += [.instant(liveAt), .instant(liveAt)]
-    } else {
-      conditions.append("deleted_at IS NULL")
-    }
-    let (membership, values) = membershipClause()
-    return ((conditions + membership).joined(separator: " AND "), arguments + values)
+  func whereClause() -> SQLFragment {
+    let liveness: SQLFragment =
+      liveAt.map { "created_at < \($0) AND (deleted_at IS NULL OR deleted_at >= \($0))" }
+      ?? "deleted_at IS NULL"
+    return ([liveness] + membershipClause()).joined(separator: " AND ")
   }
 
   /// The shard and the explicit list, whatever the users' liveness.
-  func membershipClause() -> ([String], [SQLValue]) {
-    var conditions: [String] = []
-    var arguments: [SQLValue] = []
-    if let shard = shard.part {
-      conditions.append("id % ? = ?")
-      arguments += [.integer(Int64(shard.count)), .integer(Int64(shard.index))]
-    }
-    if let userIDs {
-      conditions.append("id IN (\(SQLDialect.list(userIDs.count)))")
-      arguments += userIDs.isEmpty ? [.null] : userIDs.map(SQLValue.integer)
-    }
-    return (conditions, arguments)
+  func membershipClause() -> [SQLFragment] {
+    var conditions: [SQLFragment] = []
+    if let shard = shard.part { conditions.append("id % \(shard.count) = \(shard.index)") }
+    if let userIDs { conditions.append("id IN (\(SQLDialect.list(userIDs)))") }
+    return conditions
   }
 }
 
@@ -54,12 +41,10 @@ extension StorageTransaction {
   public func userIDs(after afterID: Int64, limit: Int, in selection: UserSelection) throws
     -> [Int64]
   {
-    let (condition, arguments) = selection.whereClause()
     var ids: [Int64] = []
     ids.reserveCapacity(limit)
     try sql.forEachRow(
-      "SELECT id FROM users WHERE id > ? AND \(condition) ORDER BY id LIMIT ?",
-      [.integer(afterID)] + arguments + [.integer(Int64(limit))]
+      "SELECT id FROM users WHERE id > \(afterID) AND \(selection.whereClause()) ORDER BY id LIMIT \(limit)"
     ) { row in
       if let id = row.int64(0) { ids.append(id) }
     }
@@ -67,10 +52,8 @@ extension StorageTransaction {
   }
 
   public func countUsers(after afterID: Int64, in selection: UserSelection) throws -> Int {
-    let (condition, arguments) = selection.whereClause()
-    return Int(
-      try sql.fetchInt(
-        "SELECT count(*) FROM users WHERE id > ? AND \(condition)",
-        [.integer(afterID)] + arguments) ?? 0)
+    Int(
+      try sql.fetchInt("SELECT count(*) FROM users WHERE id > \(afterID) AND \(selection.whereClause())") ?? 0
+    )
   }
 }

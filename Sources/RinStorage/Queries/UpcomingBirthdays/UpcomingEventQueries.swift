@@ -11,8 +11,8 @@ extension StorageTransaction {
     try sql.forEachRow(
       """
       SELECT user_id, id, birthday FROM contacts
-      WHERE user_id IN (\(SQLDialect.list(ids.count))) AND deleted_at IS NULL AND birthday IS NOT NULL
-      """, ids.map(SQLValue.integer)
+      WHERE user_id IN (\(SQLDialect.list(ids))) AND deleted_at IS NULL AND birthday IS NOT NULL
+      """
     ) { row in
       // Both are keys: NOT NULL integers.
       let user = row.integer(0)
@@ -38,7 +38,7 @@ extension StorageTransaction {
     var hint = ""
     if let indexedBy = sql.dialect.indexedBy(index),
       let found = try sql.fetchInt(
-        "SELECT count(*) FROM sqlite_master WHERE type = ? AND name = ?", ["index", .text(index)]),
+        "SELECT count(*) FROM sqlite_master WHERE type = \(.text("index")) AND name = \(.text(index))"),
       found > 0
     {
       hint = indexedBy
@@ -47,11 +47,11 @@ extension StorageTransaction {
     // round trips instead of one).
     try sql.forEachBatchRow(
       """
-      SELECT user_id, id, birthday FROM contacts\(hint)
-      WHERE user_id IN (\(SQLDialect.list(ids.count)))
-        AND substr(birthday, length(birthday) - 4) IN (\(SQLDialect.list(monthDays.count)))
+      SELECT user_id, id, birthday FROM contacts\(literal: hint)
+      WHERE user_id IN (\(SQLDialect.list(ids)))
+        AND substr(birthday, length(birthday) - 4) IN (\(SQLDialect.list(monthDays.map(SQLValue.text))))
         AND deleted_at IS NULL AND birthday IS NOT NULL
-      """, ids.map(SQLValue.integer) + monthDays.map(SQLValue.text)
+      """
     ) { row in
       let user = row.integer(0)
       let contact = row.integer(1)
@@ -66,9 +66,8 @@ extension StorageTransaction {
     of ids: [Int64], due: ClosedRange<CalendarDate>? = nil, _ body: (_ userID: Int64, Reminder) throws -> Void
   ) throws {
     guard !ids.isEmpty else { return }
-    let range = due.map { _ in " AND r.due_on >= ? AND r.due_on <= ?" } ?? ""
-    let bounds =
-      due.map { [SQLValue.text($0.lowerBound.description), .text($0.upperBound.description)] } ?? []
+    let range: SQLFragment =
+      due.map { " AND r.due_on >= \($0.lowerBound) AND r.due_on <= \($0.upperBound)" } ?? ""
     // All of a batch's open reminders, about one per owner, or only those due on a few days.
     try sql.forEachBatchRow(
       """
@@ -76,8 +75,8 @@ extension StorageTransaction {
         EXISTS (SELECT 1 FROM contacts c WHERE c.id = r.contact_id AND c.user_id = r.user_id
           AND c.deleted_at IS NULL)
       FROM reminders r
-      WHERE r.user_id IN (\(SQLDialect.list(ids.count))) AND r.completed_at IS NULL\(range)
-      """, ids.map(SQLValue.integer) + bounds
+      WHERE r.user_id IN (\(SQLDialect.list(ids))) AND r.completed_at IS NULL\(range)
+      """
     ) { row in
       guard let user = row.int64(0), let id = row.int64(1), let contact = row.int64(2) else { return }
       try body(
@@ -91,8 +90,8 @@ extension StorageTransaction {
     try sql.forEachRow(
       """
       SELECT user_id, kind, ref_id, occurs_on, contact_id, days_until, dismissed_at IS NOT NULL
-      FROM upcoming_events WHERE user_id IN (\(SQLDialect.list(ids.count)))
-      """, ids.map(SQLValue.integer)
+      FROM upcoming_events WHERE user_id IN (\(SQLDialect.list(ids)))
+      """
     ) { row in
       guard let user = row.int64(0), let ref = row.int64(2) else { return }
       let key = UpcomingEvent.Key(kind: row.text(1) ?? "", refID: ref, occursOn: row.text(3) ?? "")
@@ -149,13 +148,11 @@ extension StorageTransaction {
     -> (deleted: Int, shifted: Int)
   {
     guard !ids.isEmpty else { return (0, 0) }
-    let owners = SQLDialect.list(ids.count)
+    let owners = SQLDialect.list(ids)
     let deleted = try sql.executeWrite(
-      "DELETE FROM upcoming_events WHERE user_id IN (\(owners)) AND occurs_on < ?",
-      ids.map(SQLValue.integer) + [SQLValue(today)])
+      "DELETE FROM upcoming_events WHERE user_id IN (\(owners)) AND occurs_on < \(today)")
     let shifted = try sql.executeWrite(
-      "UPDATE upcoming_events SET days_until = days_until - ? WHERE user_id IN (\(owners))",
-      [SQLValue.integer(Int64(shift))] + ids.map(SQLValue.integer))
+      "UPDATE upcoming_events SET days_until = days_until - \(shift) WHERE user_id IN (\(owners))")
     if deleted > 0 {
       changes.record("upcoming_events", .delete, count: deleted, sample: "\(deleted) events passed")
     }
@@ -175,9 +172,9 @@ extension StorageTransaction {
     try sql.forEachBatchRow(
       """
       SELECT user_id, ref_id, contact_id FROM upcoming_events
-      WHERE user_id IN (\(SQLDialect.list(ids.count))) AND kind = ? AND occurs_on = ?
-        AND dismissed_at IS NULL
-      """, ids.map(SQLValue.integer) + [.text(UpcomingEvent.Kind.reminder.rawValue), SQLValue(day)]
+      WHERE user_id IN (\(SQLDialect.list(ids))) AND kind = \(.text(UpcomingEvent.Kind.reminder.rawValue))
+        AND occurs_on = \(day) AND dismissed_at IS NULL
+      """
     ) { row in
       guard let user = row.int64(0), let ref = row.int64(1), let contact = row.int64(2) else { return }
       events.append((user, ref, contact))
@@ -192,30 +189,17 @@ extension StorageTransaction {
   public func deleteUpcomingEvents(_ keys: [(userID: Int64, key: UpcomingEvent.Key)]) throws {
     guard !keys.isEmpty else { return }
     var deleted = 0
-    var values: [SQLValue] = []
     var next = keys.startIndex
     for size in MultiRowStatement.chunks(keys.count) {
-      values.removeAll(keepingCapacity: true)
-      for (user, key) in keys[next..<next + size] {
-        values += [.integer(user), .text(key.kind), .integer(key.refID), .text(key.occursOn)]
+      let equalities = keys[next..<next + size].map { user, key -> SQLFragment in
+        "(user_id = \(user) AND kind = \(.text(key.kind)) AND ref_id = \(key.refID) AND occurs_on = \(.text(key.occursOn)))"
       }
       next += size
-      deleted += try sql.executeWrite(Self.upcomingEventDeletes[size]!, values)
+      deleted += try sql.executeWrite(
+        "DELETE FROM upcoming_events WHERE \(equalities.joined(separator: " OR "))")
     }
     let sample = keys.first.map { "user \($0.userID): \($0.key)" } ?? ""
     changes.record("upcoming_events", .delete, count: deleted, sample: sample)
   }
-
-  /// The statement for each chunk size (`MultiRowStatement.chunks`), built once.
-  private static let upcomingEventDeletes: [Int: String] = {
-    var texts: [Int: String] = [:]
-    var size = MultiRowStatement.chunk
-    while size > 0 {
-      let keys = Array(repeating: "(user_id = ? AND kind = ? AND ref_id = ? AND occurs_on = ?)", count: size)
-      texts[size] = "DELETE FROM upcoming_events WHERE " + keys.joined(separator: " OR ")
-      size /= 2
-    }
-    return texts
-  }()
 
 }

@@ -12,15 +12,15 @@ extension StorageTransaction {
   {
     var owners: [(userID: Int64, zone: String?, state: UpcomingOwnerState?)] = []
     owners.reserveCapacity(userIDs.count)
-    let ids = SQLDialect.list(userIDs.count)
-    let query =
+    let ids = SQLDialect.list(userIDs)
+    let query: SQLFragment =
       states
       ? """
       SELECT u.id, u.timezone, s.today, s.zone, s.inputs_digest, s.stamps_after
       FROM users u LEFT JOIN upcoming_owner_states s ON s.user_id = u.id WHERE u.id IN (\(ids))
       """
       : "SELECT id, timezone FROM users WHERE id IN (\(ids))"
-    try sql.forEachBatchRow(query, userIDs.map(SQLValue.integer)) { row in
+    try sql.forEachBatchRow(query) { row in
       guard let user = row.int64(0) else { return }
       var state: UpcomingOwnerState?
       if states, let today = row.text(2).flatMap(CalendarDate.init), let digest = row.int64(4),
@@ -41,15 +41,16 @@ extension StorageTransaction {
     guard !states.isEmpty else { return [] }
     let owners = states.keys.sorted()
     // Typed, so that PostgreSQL compares the pairs as numbers (a bare parameter in VALUES is text).
-    let pairs = Array(repeating: "(CAST(? AS BIGINT), CAST(? AS BIGINT))", count: owners.count)
-      .joined(separator: ", ")
+    let pairs = owners.map { owner -> SQLFragment in
+      "(CAST(\(owner) AS BIGINT), CAST(\(states[owner]!.stampsAfter) AS BIGINT))"
+    }
     var changed = Set<Int64>()
     try sql.forEachBatchRow(
       """
-      WITH t (user_id, since) AS (VALUES \(pairs))
+      WITH t (user_id, since) AS (VALUES \(pairs.joined(separator: ", ")))
       SELECT t.user_id FROM t WHERE
-        \(sql.dialect.contactChanged(owner: "t.user_id", since: "t.since"))
-      """, owners.flatMap { [SQLValue.integer($0), .instant(states[$0]!.stampsAfter)] }
+        \(literal: sql.dialect.contactChanged(owner: "t.user_id", since: "t.since"))
+      """
     ) { row in
       if let user = row.int64(0) { changed.insert(user) }
     }
@@ -75,8 +76,9 @@ extension StorageTransaction {
   {
     try replaceChangedOwners(
       job: .upcomingBirthdays, scope: scope, in: selection,
-      owners: "SELECT c.user_id AS user_id FROM contacts c WHERE \(sql.dialect.contactChangeStamp("c")) > ?",
-      [.instant(since)])
+      owners:
+        "SELECT c.user_id AS user_id FROM contacts c WHERE \(literal: sql.dialect.contactChangeStamp("c")) > \(since)"
+    )
   }
 
   /// Streams the open reminders of `ids` as they are written (id, contact, due date), without
@@ -89,8 +91,8 @@ extension StorageTransaction {
     try sql.forEachBatchRow(
       """
       SELECT user_id, id, contact_id, due_on FROM reminders
-      WHERE user_id IN (\(SQLDialect.list(ids.count))) AND completed_at IS NULL
-      """, ids.map(SQLValue.integer)
+      WHERE user_id IN (\(SQLDialect.list(ids))) AND completed_at IS NULL
+      """
     ) { row in
       guard let user = row.int64(0), let id = row.int64(1), let contact = row.int64(2) else { return }
       try body(user, id, contact, row.text(3))
@@ -119,13 +121,12 @@ extension StorageTransaction {
   /// Returns the events deleted.
   @discardableResult
   public func deleteUpcomingRowsOfDeletedUsers(in selection: UserSelection) throws -> Int {
-    let (membership, arguments) = selection.membershipClause()
-    let deleted = (["deleted_at IS NOT NULL"] + membership).joined(separator: " AND ")
-    let users = "SELECT id FROM users WHERE \(deleted)"
+    let deleted = (["deleted_at IS NOT NULL"] + selection.membershipClause()).joined(separator: " AND ")
+    let users: SQLFragment = "SELECT id FROM users WHERE \(deleted)"
     let events = try sql.execute(
-      "DELETE FROM upcoming_events WHERE \(sql.dialect.isIn("user_id", subquery: users))", arguments)
+      "DELETE FROM upcoming_events WHERE \(sql.dialect.isIn("user_id", subquery: users))")
     _ = try sql.execute(
-      "DELETE FROM upcoming_owner_states WHERE \(sql.dialect.isIn("user_id", subquery: users))", arguments)
+      "DELETE FROM upcoming_owner_states WHERE \(sql.dialect.isIn("user_id", subquery: users))")
     if events > 0 {
       changes.record(
         "upcoming_events", .delete, count: events, sample: "\(events) events of deleted accounts")
