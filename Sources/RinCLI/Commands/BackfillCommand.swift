@@ -75,7 +75,7 @@ struct BackfillCommand: AsyncParsableCommand {
       let config = try storage.loadConfig()
       let opened = try storage.openStorage(config, dryRun: dryRun)
       let history = try opened.read {
-        try $0.backfillHistory(job: job, from: from, through: to)
+        try $0.runtime.backfillHistory(job: job, from: from, through: to)
       }
       let plan = BackfillPlan.make(
         BackfillPlan.dates(from: from, to: to, backwards: backwards),

@@ -37,7 +37,7 @@ struct HistoryCommand: AsyncParsableCommand {
         pipeline == .some(nil)
         ? []
         : try opened.read {
-          try $0.runs(
+          try $0.runtime.runs(
             .init(
               job: job.map(RunSubject.job), pipeline: pipeline ?? nil,
               status: status.flatMap(RunRecord.Status.init), limit: limit))

@@ -22,7 +22,7 @@ struct PipelinePauseCommand: AsyncParsableCommand {
       let environment = RuntimeEnvironment()
       let user = ProcessInfo.processInfo.environment["USER"] ?? "unknown"
       let pause = try opened.write {
-        try $0.pausePipeline(
+        try $0.runtime.pausePipeline(
           PipelinePause(
             pipeline: name, pausedAt: environment.now, pausedBy: "\(user)@\(environment.host)",
             reason: reason))
@@ -48,7 +48,7 @@ struct PipelineResumeCommand: AsyncParsableCommand {
       let config = try storage.loadConfig()
       let name = try PipelineLookup.select(pipelineName, in: config)[0].name
       let opened = try storage.openStorage(config)
-      let resumed = try opened.write { try $0.resumePipeline(name) }
+      let resumed = try opened.write { try $0.runtime.resumePipeline(name) }
       print(resumed ? "pipeline \(name) resumed" : "pipeline \(name) was not paused")
     }
   }

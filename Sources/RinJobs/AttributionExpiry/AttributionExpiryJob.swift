@@ -23,7 +23,8 @@ public struct AttributionExpiryJob: Job {
           .interrupted, "stopped by signal after deleting \(deleted) clicks; the next run deletes the rest")
       }
       let count = try context.write {
-        try $0.deleteInviteClicks(clickedAtOrBefore: cutoff, limit: settings.deleteBatchSize)
+        try $0.attributionExpiry.deleteInviteClicks(
+          clickedAtOrBefore: cutoff, limit: settings.deleteBatchSize)
       }
       deleted += count
       context.logger.debug("batch committed", metadata: ["clicks_deleted": "\(count)"])
@@ -33,13 +34,13 @@ public struct AttributionExpiryJob: Job {
       if count < settings.deleteBatchSize { break }
     }
     let (oldest, withoutTime) = try context.read { tx in
-      (try tx.oldestInviteClick(), try tx.countInviteClicksWithoutTime())
+      (try tx.attributionExpiry.oldestInviteClick(), try tx.attributionExpiry.countInviteClicksWithoutTime())
     }
     context.tally.details.attributionExpiry.oldestClickKept = .init(oldest)
     context.addSkipped("invite click with missing or malformed clicked_at (kept)", withoutTime)
     if deleted > 0 {
       // Rebalancing during the deletes left copies of moved rows in unused page space.
-      if let rewritten = try context.write({ try $0.rewriteInviteClicks() }) {
+      if let rewritten = try context.write({ try $0.attributionExpiry.rewriteInviteClicks() }) {
         context.tally.details.attributionExpiry.clicksRewritten = rewritten
       }
     }

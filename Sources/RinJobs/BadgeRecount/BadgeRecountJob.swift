@@ -11,8 +11,8 @@ public struct BadgeRecountJob: Job {
 
   public func run(_ context: JobContext) async throws {
     try context.forEachUserBatch(batchSize: context.config.jobs.badgeRecount.batchSize) { batch in
-      let inputs = try batch.tx.badgeInputs(for: batch.userIDs)
-      let stored = try batch.tx.storedBadgeCounts(for: batch.userIDs)
+      let inputs = try batch.tx.badgeRecount.badgeInputs(for: batch.userIDs)
+      let stored = try batch.tx.badgeRecount.storedBadgeCounts(for: batch.userIDs)
       batch.counts.addRead("users", batch.userIDs.count)
       // Rows and notifications go in a few multi-row statements once every user is counted.
       var rows: [(userID: Int64, counts: BadgeCounts, isNew: Bool)] = []
@@ -31,7 +31,7 @@ public struct BadgeRecountJob: Job {
             userID: user, kind: "badge", deepLink: nil, payload: Notifications.badgePayload(result.counts),
             dedupeKey: Notifications.badgeKey(user: user, computedAt: context.now)))
       }
-      try batch.tx.putBadgeCounts(rows, computedAt: context.now)
+      try batch.tx.badgeRecount.putBadgeCounts(rows, computedAt: context.now)
       try batch.tx.enqueue(messages, at: context.now)
     }
     context.tally.details.badgeRecount.badgeDriftUsers =

@@ -27,10 +27,14 @@ struct CirclePatternsInputs {
   ) throws -> CirclePatternsInputs {
     let tx = batch.tx
     var inputs = CirclePatternsInputs()
-    inputs.circlesByUser = try tx.patternCircles(of: ids)
-    try tx.forEachLiveCircleMember(of: ids) { inputs.membersByCircle[$0, default: []].insert($1) }
-    try tx.forEachCircleRemoval(of: ids) { inputs.removalsByCircle[$0, default: []].insert($1) }
-    try tx.forEachLiveContactFamilyName(of: ids) { row in
+    inputs.circlesByUser = try tx.circlePatterns.patternCircles(of: ids)
+    try tx.circlePatterns.forEachLiveCircleMember(of: ids) {
+      inputs.membersByCircle[$0, default: []].insert($1)
+    }
+    try tx.circlePatterns.forEachCircleRemoval(of: ids) {
+      inputs.removalsByCircle[$0, default: []].insert($1)
+    }
+    try tx.circlePatterns.forEachLiveContactFamilyName(of: ids) { row in
       guard inputs.evidence[row.contactID] == nil else { return }
       inputs.evidence[row.contactID] = ContactEvidence(
         contactID: row.contactID, familyName: FamilyName.normalized(row.value))
@@ -41,7 +45,7 @@ struct CirclePatternsInputs {
     batch.counts.addRead("contacts", inputs.evidence.count)
     try inputs.readPhones(batch, users: ids, thresholds: thresholds, now: now)
     try inputs.readEmails(batch, users: ids, freeMail: freeMail)
-    inputs.suggestionsByUser = try tx.circleSuggestions(of: ids)
+    inputs.suggestionsByUser = try tx.circlePatterns.circleSuggestions(of: ids)
     return inputs
   }
 
@@ -58,13 +62,13 @@ struct CirclePatternsInputs {
     _ batch: UserBatch, users: [Int64], thresholds: CirclePatternThresholds, now: UTCInstant
   ) throws {
     var regions: [Int64: String] = [:]
-    for (user, stored) in try batch.tx.userRegions(of: users) {
+    for (user, stored) in try batch.tx.circlePatterns.userRegions(of: users) {
       regions[user] = PhoneNormalizer.region(from: stored)
     }
     var read = 0
     var invalid = 0
     var numbersByContact: [Int64: ContactNumbers] = [:]
-    try batch.tx.forEachLiveContactPhone(of: users) { row in
+    try batch.tx.circlePatterns.forEachLiveContactPhone(of: users) { row in
       guard evidence[row.contactID] != nil else { return }
       digests[row.contactID, default: 0] &+= row.digestTerm
       read += 1
@@ -75,7 +79,7 @@ struct CirclePatternsInputs {
       numbersByContact[row.contactID, default: ContactNumbers(contactID: row.contactID, userID: row.userID)]
         .numbers.append(raw)
     }
-    let stored = try batch.tx.circlePhoneEvidence(of: users)
+    let stored = try batch.tx.circlePatterns.circlePhoneEvidence(of: users)
     let memberIDs = membersByCircle.values.reduce(into: Set<Int64>()) { $0.formUnion($1) }
     var recalled = 0
     var members: [ContactNumbers] = []
@@ -108,8 +112,8 @@ struct CirclePatternsInputs {
     let parsedOthers = parse(wanted, regions: regions)
     invalid += add(parsedOthers)
     derived += parsedOthers
-    try batch.tx.saveCirclePhoneEvidence(derived, at: now)
-    try batch.tx.forgetCirclePhoneEvidenceOfDeletedContacts(of: users)
+    try batch.tx.circlePatterns.saveCirclePhoneEvidence(derived, at: now)
+    try batch.tx.circlePatterns.forgetCirclePhoneEvidenceOfDeletedContacts(of: users)
     batch.counts.addRead("phones", read)
     batch.counts.addRead("phones parsed", (members + wanted).reduce(0) { $0 + $1.numbers.count })
     batch.counts.addRead("phones recalled", recalled)
@@ -183,7 +187,7 @@ struct CirclePatternsInputs {
     // domain, free mail).
     var hosts: [String: String?] = [:]
     var freeMailHosts: [String: Bool] = [:]
-    try batch.tx.forEachLiveContactEmail(of: users) { row in
+    try batch.tx.circlePatterns.forEachLiveContactEmail(of: users) { row in
       guard evidence[row.contactID] != nil else { return }
       digests[row.contactID, default: 0] &+= row.digestTerm
       read += 1

@@ -111,8 +111,10 @@ public struct CirclePatternsJob: Job {
         circleID: circle, memberIDs: members, removedIDs: inputs.removalsByCircle[circle] ?? [])
     }
     let plan = CircleSuggestionReconciler.plan(detected: detected, existing: existing)
-    for id in plan.superseded { try batch.tx.supersedeCircleSuggestion(id: id) }
-    for group in plan.inserts { try batch.tx.insertCircleSuggestion(group, userID: user, at: now) }
+    for id in plan.superseded { try batch.tx.circlePatterns.supersedeCircleSuggestion(id: id) }
+    for group in plan.inserts {
+      try batch.tx.circlePatterns.insertCircleSuggestion(group, userID: user, at: now)
+    }
     return !plan.superseded.isEmpty || !plan.inserts.isEmpty
   }
 }

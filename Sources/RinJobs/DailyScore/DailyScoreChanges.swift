@@ -45,7 +45,7 @@ struct DailyScoreChanges {
       // the pass's owners are those with a later one.
       try tx.ownersChanged(among: Array(tallies.keys), job: .dailyScore, scope: scope)
     case .eachOwner:
-      try tx.ownersChanged(since: tallies)
+      try tx.dailyScore.ownersChanged(since: tallies)
     }
   }
 

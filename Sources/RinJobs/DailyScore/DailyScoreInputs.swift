@@ -19,7 +19,7 @@ struct DailyScoreInputs {
     let tx = batch.tx
     let ids = batch.userIDs
     var result = DailyScoreInputs()
-    let users = try tx.scoreUsers(ids)
+    let users = try tx.dailyScore.scoreUsers(ids)
     let (tallies, toKeep) = try currentTallies(
       batch, users: users, window: window, forced: forced, changes: changes)
     result.talliesToKeep = toKeep
@@ -30,7 +30,7 @@ struct DailyScoreInputs {
       i.tenureDays = window.tenureDays(userCreatedAt: user.createdAt)
       result.inputs[user.id] = i
     }
-    for (user, confidences) in try tx.pendingMergeConfidences(of: ids, createdBefore: window.end) {
+    for (user, confidences) in try tx.dailyScore.pendingMergeConfidences(of: ids, createdBefore: window.end) {
       for confidence in confidences {
         switch MergeSuggestionBand.classify(confidence) {
         case .inBand: result.inputs[user]?.pendingDuplicates += 1
@@ -39,7 +39,7 @@ struct DailyScoreInputs {
         }
       }
     }
-    for (user, count) in try tx.openSecurityItemCounts(of: ids, createdBefore: window.end) {
+    for (user, count) in try tx.dailyScore.openSecurityItemCounts(of: ids, createdBefore: window.end) {
       result.inputs[user]?.openSecurityItems = count
     }
     batch.counts.addRead("users", result.inputs.count)
@@ -52,8 +52,8 @@ struct DailyScoreInputs {
   ) throws -> (tallies: [Int64: ScoreTally], toKeep: [(userID: Int64, stored: StoredScoreTally)]) {
     let tx = batch.tx
     let ids = users.map(\.id)
-    let stored = forced ? [:] : try tx.scoreTallies(of: ids)
-    let digests = try tx.circlesDigests(of: ids)
+    let stored = forced ? [:] : try tx.dailyScore.scoreTallies(of: ids)
+    let digests = try tx.dailyScore.circlesDigests(of: ids)
     var reasons: [Int64: OwnerExamination] = [:]
     var unstamped: [Int64: StoredScoreTally] = [:]
     for id in ids {
@@ -108,7 +108,7 @@ struct DailyScoreInputs {
     func storeTally() {
       if let owner { tallies[owner] = tally }
     }
-    try batch.tx.forEachScoreContact(of: owners, end: end) { user, contact in
+    try batch.tx.dailyScore.forEachScoreContact(of: owners, end: end) { user, contact in
       if user != owner {
         storeTally()
         owner = nil
@@ -120,7 +120,7 @@ struct DailyScoreInputs {
     }
     storeTally()
     batch.counts.addRead("contacts", contactsRead)
-    for (user, count) in try batch.tx.customCircleCounts(of: owners, end: end) {
+    for (user, count) in try batch.tx.dailyScore.customCircleCounts(of: owners, end: end) {
       tallies[user]?.customCircles = count
     }
   }

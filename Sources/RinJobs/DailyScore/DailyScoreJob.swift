@@ -19,7 +19,7 @@ public struct DailyScoreJob: Job {
       let read = try DailyScoreInputs.read(
         batch, window: window, forced: context.fullPass, changes: changes)
       let results = read.inputs.mapValues(ScoreFormula.evaluate)
-      let history = try batch.tx.snapshotHistory(
+      let history = try batch.tx.dailyScore.snapshotHistory(
         of: batch.userIDs, asOf: context.asOf, threshold: MilestoneRule.threshold,
         scores: results.mapValues(\.score))
       // The prompt state matters only to a user reaching the milestone for the first time.
@@ -27,7 +27,7 @@ public struct DailyScoreJob: Job {
         (results[user]?.score ?? .min) >= MilestoneRule.threshold
           && history[user]?.reachedThresholdBefore != true
       }
-      let prompts = try batch.tx.invitePromptStates(of: reaching)
+      let prompts = try batch.tx.dailyScore.invitePromptStates(of: reaching)
       var writes = DailyScoreWrites()
       for user in batch.userIDs {
         guard let userInputs = read.inputs[user], let result = results[user] else { continue }
@@ -36,7 +36,7 @@ public struct DailyScoreJob: Job {
           prompts: prompts[user] ?? InvitePromptState(), batch: batch, context: context, into: &writes)
       }
       try writes.write(to: batch.tx, now: context.now, cardExpiresAt: context.now + Self.cardLifetime)
-      try batch.tx.putScoreTallies(read.talliesToKeep)
+      try batch.tx.dailyScore.putScoreTallies(read.talliesToKeep)
     }
     try changes.finish(context)
   }

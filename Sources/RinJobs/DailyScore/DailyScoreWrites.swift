@@ -13,9 +13,9 @@ struct DailyScoreWrites {
   var milestonePrompts: [Int64] = []
 
   func write(to tx: StorageTransaction, now: UTCInstant, cardExpiresAt: UTCInstant) throws {
-    try tx.putScoreSnapshots(snapshots, computedAt: now)
-    try tx.markScoreChanged(userIDs: scoreChanged, at: now, cardExpiresAt: cardExpiresAt)
+    try tx.dailyScore.putScoreSnapshots(snapshots, computedAt: now)
+    try tx.dailyScore.markScoreChanged(userIDs: scoreChanged, at: now, cardExpiresAt: cardExpiresAt)
     try tx.enqueue(notifications, at: now)
-    try tx.queueInvitePrompts(userIDs: milestonePrompts, trigger: "score_milestone", at: now)
+    try tx.dailyScore.queueInvitePrompts(userIDs: milestonePrompts, trigger: "score_milestone", at: now)
   }
 }

@@ -28,7 +28,7 @@ struct EnrichmentApplier {
     let tx = batch.tx
     var stored: [RowKey: (value: String?, confidence: Double?)] = [:]
     // Only the contacts to check: an unchanged contact's rows are not compared.
-    for row in try tx.storedEnrichments(ofContacts: prepared.contacts.map(\.row.id)) {
+    for row in try tx.enrichment.storedEnrichments(ofContacts: prepared.contacts.map(\.row.id)) {
       stored[RowKey(contact: row.contactID, field: row.field, source: row.source)] = (
         row.value, row.confidence
       )
@@ -60,7 +60,7 @@ struct EnrichmentApplier {
     }
     written.formUnion(try applyRinNetwork(prepared, batch: batch, put: put))
     let cached = try provider.map { try applyProvider($0, prepared, batch: batch, put: put) } ?? [:]
-    try tx.putEnrichments(writes)
+    try tx.enrichment.putEnrichments(writes)
     let dueAt = try rememberChecks(prepared, cached: cached, tx: tx)
     for (user, contacts) in enriched.sorted(by: { $0.key < $1.key }) {
       try tx.enqueue(
@@ -79,7 +79,8 @@ struct EnrichmentApplier {
   /// Returns the owners whose contacts it linked to another Rin user.
   private func applyRinNetwork(_ prepared: PreparedBatch, batch: UserBatch, put: Put) throws -> Set<Int64> {
     var linked: Set<Int64> = []
-    let users = try batch.tx.verifiedUsers(withPhones: Set(prepared.contacts.flatMap(\.channels.e164s)))
+    let users = try batch.tx.enrichment.verifiedUsers(
+      withPhones: Set(prepared.contacts.flatMap(\.channels.e164s)))
     for contact in prepared.contacts {
       let outcome = RinNetworkMatch.resolve(
         owner: contact.row.userID, usersByPhone: contact.channels.e164s.map { users[$0] ?? [] })
@@ -90,7 +91,7 @@ struct EnrichmentApplier {
           continue
         }
         if contact.row.rinUserID != user {
-          try batch.tx.linkRinUser(contactID: contact.row.id, userID: user)
+          try batch.tx.enrichment.linkRinUser(contactID: contact.row.id, userID: user)
           linked.insert(contact.row.userID)
         }
         try put(
@@ -115,7 +116,7 @@ struct EnrichmentApplier {
   {
     let settings = checkSettings
     var dueByOwner: [Int64: UTCInstant] = [:]
-    try tx.saveEnrichmentChecks(
+    try tx.enrichment.saveEnrichmentChecks(
       prepared.contacts.map { contact in
         let expiries =
           contact.skipsProvider || provider == nil
@@ -135,7 +136,8 @@ struct EnrichmentApplier {
   private func applyProvider(
     _ provider: (name: String, minLikelihood: Int), _ prepared: PreparedBatch, batch: UserBatch, put: Put
   ) throws -> [String: LookupRow] {
-    let rows = try batch.tx.lookups(provider: provider.name, keys: Set(prepared.providerLookups.keys))
+    let rows = try batch.tx.enrichment.lookups(
+      provider: provider.name, keys: Set(prepared.providerLookups.keys))
     for contact in prepared.contacts {
       guard !contact.skipsProvider else {
         if contact.hasChannels {

@@ -106,14 +106,14 @@ public struct EnrichmentFetchJob: Job {
       owners.examined.isEmpty
       ? ([], [], BookReads())
       : try context.read { tx in
-        let live = try tx.enrichmentChecks(of: owners.examined)
+        let live = try tx.enrichment.enrichmentChecks(of: owners.examined)
         let reads = BookReads.plan(owners, live: live, recheck: recheck)
-        var rows = try tx.enrichmentContacts(of: reads.whole)
+        var rows = try tx.enrichment.enrichmentContacts(of: reads.whole)
         if !reads.inPart.isEmpty {
           // A contact read both ways (stamped, and its check cannot tell) is kept once.
           var seen = Set(rows.map(\.id))
-          for row in try tx.enrichmentContacts(of: reads.inPart, stampedAfter: reads.stampedAfter)
-            + tx.enrichmentContacts(ids: reads.contacts)
+          for row in try tx.enrichment.enrichmentContacts(of: reads.inPart, stampedAfter: reads.stampedAfter)
+            + tx.enrichment.enrichmentContacts(ids: reads.contacts)
           where seen.insert(row.id).inserted {
             rows.append(row)
           }
@@ -151,7 +151,7 @@ public struct EnrichmentFetchJob: Job {
     // Nothing the services stamped moved for these owners, yet their contacts' values did.
     batch.counts.addUnstampedCorrections(applied.written.intersection(prepared.owners.periodic).count)
     let dueAt = prepared.unchangedDueAt.merging(applied.dueAt) { min($0, $1) }
-    try batch.tx.saveEnrichmentOwnerBuckets(prepared.buckets)
+    try batch.tx.enrichment.saveEnrichmentOwnerBuckets(prepared.buckets)
     try batch.tx.saveOwnerExaminations(
       job: name, prepared.owners.records(buckets: prepared.buckets, dueAt: dueAt, recheck: recheck, now: now))
     try batch.tx.putContactDigests(job: name, prepared.digests)
@@ -185,7 +185,9 @@ public struct EnrichmentFetchJob: Job {
     _ prepared: PreparedBatch, plan: ProviderPlan, context: JobContext, tally: inout EnrichmentTally
   ) async throws {
     let wanted = prepared.providerLookups
-    let expiries = try context.read { try $0.lookupExpiries(provider: plan.name, keys: Array(wanted.keys)) }
+    let expiries = try context.read {
+      try $0.enrichment.lookupExpiries(provider: plan.name, keys: Array(wanted.keys))
+    }
     let missing = wanted.values.filter { lookup in
       guard let expiresAt = expiries[lookup.id], expiresAt > context.now else {
         return !tally.givenUp.contains(lookup.id)

@@ -39,7 +39,8 @@ struct EnrichmentOwners: Sendable {
       let summed = try changes.owners(toSum: ids, stored: stored, job: job, tx: tx)
       return (
         try tx.ownerStamps(of: ids, rowsOf: summed, circles: false), stored,
-        try tx.enrichmentOwnerBuckets(of: ids), try tx.ownersFoundByPass(job: job, among: ids), Set(summed)
+        try tx.enrichment.enrichmentOwnerBuckets(of: ids), try tx.ownersFoundByPass(job: job, among: ids),
+        Set(summed)
       )
     }
     var owners = EnrichmentOwners()

@@ -18,7 +18,7 @@ struct ProviderCircuit {
   private var recordedOpen: Bool
 
   static func load(provider: String, coolDown: Duration, context: JobContext) throws -> ProviderCircuit {
-    let stored = try context.read { try $0.providerBreaker(provider: provider) }
+    let stored = try context.read { try $0.runtime.providerBreaker(provider: provider) }
     return ProviderCircuit(
       provider: provider, coolDown: coolDown, now: context.now, runID: context.runID, stored: stored,
       recordedOpen: stored?.isOpen ?? false)
@@ -83,7 +83,7 @@ struct ProviderCircuit {
 
   private mutating func save(_ health: ProviderHealth, openedAt: UTCInstant?, context: JobContext) throws {
     try context.write {
-      try $0.saveProviderBreaker(
+      try $0.runtime.saveProviderBreaker(
         ProviderBreakerRecord(
           provider: provider, isOpen: !health.available, openedAt: openedAt,
           cause: health.cause, keysDeferred: health.keysDeferred, runID: runID,

@@ -25,7 +25,7 @@ struct RecheckRule: Sendable {
     var suffixes = RinPhoneSuffixes()
     var verified = VerifiedUsersDigest()
     try context.read {
-      try $0.forEachVerifiedUserPhone { user, phone in
+      try $0.enrichment.forEachVerifiedUserPhone { user, phone in
         suffixes.add(verifiedE164: phone)
         verified.add(userID: user, verifiedE164: phone)
       }

@@ -13,7 +13,9 @@ public struct UpcomingBirthdaysJob: Job {
   public func run(_ context: JobContext) async throws {
     let settings = context.config.jobs.upcomingBirthdays
     // A run walks live users: the rows of accounts deleted since go first.
-    try context.write { tx in _ = try tx.deleteUpcomingRowsOfDeletedUsers(in: context.userSelection) }
+    try context.write { tx in
+      _ = try tx.upcomingBirthdays.deleteUpcomingRowsOfDeletedUsers(in: context.userSelection)
+    }
     let candidates = try collectCandidates(context)
     try context.forEachUserBatch(batchSize: settings.batchSize) { batch in
       let inputs = try UpcomingBirthdaysInputs.examine(
@@ -27,11 +29,11 @@ public struct UpcomingBirthdaysJob: Job {
       }
       let owners = inputs.recomputed
       guard !owners.isEmpty else {
-        try batch.tx.putUpcomingOwnerStates(inputs.states)
+        try batch.tx.upcomingBirthdays.putUpcomingOwnerStates(inputs.states)
         return
       }
       let wanted = try inputs.wanted(batch)
-      let stored = try batch.tx.upcomingEvents(of: owners)
+      let stored = try batch.tx.upcomingBirthdays.upcomingEvents(of: owners)
       // The batch's upserts go in a few multi-row statements once every user is planned.
       var upserts: [(userID: Int64, event: UpcomingEvent, isNew: Bool)] = []
       var due: [(userID: Int64, event: UpcomingEvent)] = []
@@ -42,10 +44,10 @@ public struct UpcomingBirthdaysJob: Job {
         upserts += sync.inserts.map { (user, $0, true) } + sync.updates.map { (user, $0, false) }
         due += sync.remindersDue.map { (user, $0) }
       }
-      try batch.tx.deleteUpcomingEvents(deletes)
-      try batch.tx.putUpcomingEvents(upserts, createdAt: context.now)
+      try batch.tx.upcomingBirthdays.deleteUpcomingEvents(deletes)
+      try batch.tx.upcomingBirthdays.putUpcomingEvents(upserts, createdAt: context.now)
       for (user, event) in due { try notifyDue(event, for: user, tx: batch.tx, now: context.now) }
-      try batch.tx.putUpcomingOwnerStates(inputs.states)
+      try batch.tx.upcomingBirthdays.putUpcomingOwnerStates(inputs.states)
     }
   }
 
@@ -61,7 +63,7 @@ public struct UpcomingBirthdaysJob: Job {
   private func collectCandidates(_ context: JobContext) throws -> String? {
     let selection = context.userSelection
     guard !context.fullPass, selection.userIDs == nil, context.storage.stampIndexesReady,
-      let since = try context.read({ try $0.earliestUpcomingStampsAfter() }),
+      let since = try context.read({ try $0.upcomingBirthdays.earliestUpcomingStampsAfter() }),
       // Every walked owner is examined at least when its date turns, so the earliest instant is
       // about a day old; an older one (the job stopped for days, a state no run walks any more)
       // would make the range read more than seeking per owner does.
@@ -69,7 +71,7 @@ public struct UpcomingBirthdaysJob: Job {
     else { return nil }
     let scope = selection.scope
     let found = try context.write {
-      try $0.collectUpcomingOwnersChanged(since: since, scope: scope, in: selection)
+      try $0.upcomingBirthdays.collectUpcomingOwnersChanged(since: since, scope: scope, in: selection)
     }
     context.addRead("owners with contacts stamped since the earliest kept state", found)
     return scope
@@ -83,11 +85,11 @@ public struct UpcomingBirthdaysJob: Job {
   /// birthdays.
   private func turn(_ owners: [Int64], _ turn: UpcomingWindowTurn, batch: UserBatch, now: UTCInstant) throws {
     let tx = batch.tx
-    try tx.turnUpcomingEvents(of: owners, to: turn.new.today, shift: turn.shift)
+    try tx.upcomingBirthdays.turnUpcomingEvents(of: owners, to: turn.new.today, shift: turn.shift)
     // Reminders due today that were already stored push unless dismissed, as a full
     // computation decides (`UpcomingEventsSync.remindersDue`); asked before the new rows go in.
     var due: [(userID: Int64, event: UpcomingEvent)] = []
-    for row in try tx.undismissedReminderEvents(of: owners, on: turn.new.today) {
+    for row in try tx.upcomingBirthdays.undismissedReminderEvents(of: owners, on: turn.new.today) {
       due.append(
         (
           row.userID,
@@ -99,7 +101,8 @@ public struct UpcomingBirthdaysJob: Job {
     var inserts: [(userID: Int64, event: UpcomingEvent, isNew: Bool)] = []
     let table = BirthdayTable(turn.new)
     var birthdays = 0
-    try tx.forEachContactBirthday(of: owners, monthDays: turn.monthDays) { user, contact, bytes in
+    try tx.upcomingBirthdays.forEachContactBirthday(of: owners, monthDays: turn.monthDays) {
+      user, contact, bytes in
       birthdays += 1
       switch table.birthday(contactID: contact, utf8: bytes) {
       case .upcoming(let event) where turn.isNew(event): inserts.append((user, event, true))
@@ -108,7 +111,8 @@ public struct UpcomingBirthdaysJob: Job {
       }
     }
     var reminders = 0
-    try tx.forEachOpenReminder(of: owners, due: turn.firstNewDay...turn.new.last) { user, reminder in
+    try tx.upcomingBirthdays.forEachOpenReminder(of: owners, due: turn.firstNewDay...turn.new.last) {
+      user, reminder in
       reminders += 1
       switch turn.new.reminder(reminder) {
       case .upcoming(let event) where turn.isNew(event):
@@ -121,7 +125,7 @@ public struct UpcomingBirthdaysJob: Job {
     }
     batch.counts.addRead("contact birthdays", birthdays)
     batch.counts.addRead("open reminders", reminders)
-    try tx.putUpcomingEvents(inserts, createdAt: now)
+    try tx.upcomingBirthdays.putUpcomingEvents(inserts, createdAt: now)
     for (user, event) in due { try notifyDue(event, for: user, tx: tx, now: now) }
   }
 

@@ -110,8 +110,8 @@ public struct OperatorReport: Sendable, Encodable {
     let today = CalendarDate(utcInstant: now)
     let (records, outputs) = try storage.read { tx in
       (
-        try tx.runs(.init(startedSince: since, limit: runsRead)),
-        try tx.outputTallies(
+        try tx.runtime.runs(.init(startedSince: since, limit: runsRead)),
+        try tx.report.outputTallies(
           upcomingFrom: today, upcomingTo: today.adding(days: 7))
       )
     }

@@ -178,8 +178,9 @@ extension MetricsFile {
   public static func facts(for summary: RunSummary, storage: Storage) throws -> JobFacts {
     let (lastSuccess, failures, skips) = try storage.read { tx in
       (
-        try tx.lastSuccessfulFinish(job: .job(summary.job)), try tx.failedRunCount(job: .job(summary.job)),
-        try tx.skipCounts(job: .job(summary.job))
+        try tx.runtime.lastSuccessfulFinish(job: .job(summary.job)),
+        try tx.runtime.failedRunCount(job: .job(summary.job)),
+        try tx.runtime.skipCounts(job: .job(summary.job))
       )
     }
     return JobFacts(

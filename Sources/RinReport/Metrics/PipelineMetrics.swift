@@ -23,8 +23,8 @@ extension MetricsFile {
     let runJob = RunSubject.pipeline(report.pipeline)
     let (lastSuccess, failures, skips) = try storage.read { tx in
       (
-        try tx.lastSuccessfulFinish(job: runJob), try tx.failedRunCount(job: runJob),
-        try tx.skipCounts(job: runJob)
+        try tx.runtime.lastSuccessfulFinish(job: runJob), try tx.runtime.failedRunCount(job: runJob),
+        try tx.runtime.skipCounts(job: runJob)
       )
     }
     let jobs = last.jobs

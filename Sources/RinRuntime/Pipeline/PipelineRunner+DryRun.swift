@@ -32,17 +32,17 @@ extension PipelineRunner {
       var summaries: [PipelineRunSummary] = []
       for run in executed {
         var summary = run.summary
-        let pipelineRunID = try tx.insertRun(
+        let pipelineRunID = try tx.runtime.insertRun(
           RunRecord(
             job: .pipeline(summary.pipeline), pipeline: summary.pipeline, slot: summary.slot, asOf: nil,
             shard: .all, dryRun: true, status: .running, host: environment.host, pid: environment.pid,
             startedAt: run.started))
         for (index, times) in run.jobTimes.enumerated() {
-          summary.jobs[index].runID = try tx.insertRun(
+          summary.jobs[index].runID = try tx.runtime.insertRun(
             jobRecord(summary.jobs[index], started: times.started, finished: times.finished))
         }
         summary.runID = pipelineRunID
-        try tx.finishRun(
+        try tx.runtime.finishRun(
           id: pipelineRunID, status: summary.status, finishedAt: run.finished,
           counts: summary.ledgerCounts.json,
           error: summary.error)
@@ -58,7 +58,7 @@ extension PipelineRunner {
     let now = environment.now
     try storage.write { tx in
       for slot in slots {
-        _ = try tx.insertRun(
+        _ = try tx.runtime.insertRun(
           RunRecord(
             job: .pipeline(pipeline), pipeline: pipeline, slot: slot.slot, asOf: nil,
             shard: shard,

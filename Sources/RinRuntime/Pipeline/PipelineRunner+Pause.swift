@@ -19,7 +19,7 @@ extension PipelineRunner {
         var summary = PipelineRunSummary(pipeline: pipeline, slot: slot.slot, dryRun: false)
         summary.status = .skipped
         summary.error = why
-        summary.runID = try tx.insertRun(
+        summary.runID = try tx.runtime.insertRun(
           RunRecord(
             job: .pipeline(pipeline), pipeline: pipeline, slot: slot.slot, asOf: nil,
             shard: shard,
@@ -36,11 +36,11 @@ extension PipelineRunner {
   func pauseAfterFailures(_ pipeline: PipelineConfig) throws {
     guard let limit = pipeline.pauseAfterFailures else { return }
     let latest = try storage.read {
-      try $0.latestSlotStatuses(pipeline: pipeline.name, count: limit)
+      try $0.runtime.latestSlotStatuses(pipeline: pipeline.name, count: limit)
     }
     guard latest.count == limit, latest.allSatisfy({ $0 == .failed }) else { return }
     let pause = try storage.write {
-      try $0.pausePipeline(
+      try $0.runtime.pausePipeline(
         PipelinePause(
           pipeline: pipeline.name, pausedAt: environment.now,
           pausedBy: "rinjobs (pause_after_failures)",

@@ -49,7 +49,7 @@ public struct PipelineRunner: Sendable {
       if options.dryRun {
         report.runs = try await runDry(pipeline, targets: targets, options: options)
         report.superseded = plan?.supersede.map(\.slot) ?? []
-      } else if let plan, let pause = try storage.read({ try $0.pipelinePause(pipeline.name) }) {
+      } else if let plan, let pause = try storage.read({ try $0.runtime.pipelinePause(pipeline.name) }) {
         // A paused pipeline's slots are recorded as skipped on purpose, so `status` does not
         // owe them; a one-off run (no slot) is an operator's explicit request and goes ahead.
         report.runs = try recordPaused(
@@ -178,7 +178,7 @@ public struct PipelineRunner: Sendable {
   private func recordEnd(_ summary: PipelineRunSummary, runID: Int64) {
     do {
       try storage.write {
-        try $0.finishRun(
+        try $0.runtime.finishRun(
           id: runID, status: summary.status, finishedAt: environment.now,
           counts: summary.ledgerCounts.json, error: summary.error)
       }

@@ -10,7 +10,7 @@ extension PipelineStatus {
     throws
   {
     guard pipeline.jobs.contains(.enrichmentFetch), let provider = config.jobs.enrichmentFetch.provider,
-      let record = try storage.read({ try $0.providerBreaker(provider: provider.name) })
+      let record = try storage.read({ try $0.runtime.providerBreaker(provider: provider.name) })
     else { return }
     let coolDown = provider.circuitBreaker.coolDown
     providers.append(

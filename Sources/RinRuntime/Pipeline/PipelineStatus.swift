@@ -54,8 +54,8 @@ public struct PipelineStatus: Sendable, Encodable {
     }
     let (firstSlot, lastRun, paused) = try storage.read { tx in
       (
-        try tx.earliestPipelineSlot(pipeline.name), try tx.lastPipelineRun(pipeline.name),
-        try tx.pipelinePause(pipeline.name)
+        try tx.runtime.earliestPipelineSlot(pipeline.name), try tx.runtime.lastPipelineRun(pipeline.name),
+        try tx.runtime.pipelinePause(pipeline.name)
       )
     }
     let start = max(now - lookBack, firstSlot ?? now - lookBack)

@@ -56,7 +56,7 @@ public enum SlotState: Sendable, Equatable {
   ) throws -> [UTCInstant: SlotState] {
     guard let first = fires.first, let last = fires.last else { return [:] }
     let runs = try storage.read {
-      try $0.pipelineSlotRuns(pipeline, fromSlot: first.slot, throughSlot: last.slot)
+      try $0.runtime.pipelineSlotRuns(pipeline, fromSlot: first.slot, throughSlot: last.slot)
     }
     var bySlot: [UTCInstant: [RunRecord]] = [:]
     for run in runs where shard == nil || run.shard == shard {

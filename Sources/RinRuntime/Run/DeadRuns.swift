@@ -12,13 +12,13 @@ public enum DeadRuns {
   public static func abandon(storage: Storage, environment: RuntimeEnvironment, logger: Logger) -> [Int64] {
     guard !storage.isDryRun else { return [] }
     do {
-      let dead = try storage.read { try $0.runningRuns(host: environment.host) }
+      let dead = try storage.read { try $0.runtime.runningRuns(host: environment.host) }
         .filter { $0.pid != environment.pid && !RuntimeEnvironment.processExists($0.pid) }
       guard !dead.isEmpty else { return [] }
       let now = environment.now
       try storage.write { tx in
         for run in dead {
-          try tx.abandonRun(
+          try tx.runtime.abandonRun(
             id: run.id, at: now,
             reason:
               "its process \(run.pid) no longer exists on this host (\(run.host)); it stopped without recording its end"

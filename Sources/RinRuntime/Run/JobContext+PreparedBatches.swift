@@ -100,7 +100,7 @@ extension JobContext {
   /// later run resumes after its last user (a dry run keeps none).
   func finish(_ batch: UserBatch) throws -> JobCounts {
     if !input.dryRun, let last = batch.userIDs.last {
-      try batch.tx.saveCheckpoint(
+      try batch.tx.runtime.saveCheckpoint(
         Checkpoint(
           job: input.job, asOf: input.asOf, scope: input.checkpointScope, runID: input.runID, lastUserID: last
         ),

@@ -96,7 +96,7 @@ extension JobRunner {
     // would be rolled back with it: the pipeline records this run's row from the summary
     // after its rollback.
     if options.dryRun {
-      run.runID = storage.isDryRun ? nil : try storage.write { try $0.insertRun(prepared.record) }
+      run.runID = storage.isDryRun ? nil : try storage.write { try $0.runtime.insertRun(prepared.record) }
     } else {
       let keeper = try await LeaseKeeper.acquire(
         storage: storage, record: prepared.record, wait: options.wait, environment: environment,
@@ -108,7 +108,7 @@ extension JobRunner {
     run.logger[metadataKey: "run"] = "\(run.runID ?? 0)"
     guard !options.dryRun else { return nil }
     let checkpoint = try storage.read {
-      try $0.checkpoint(job: run.summary.job, asOf: prepared.asOf, scope: prepared.checkpointScope)
+      try $0.runtime.checkpoint(job: run.summary.job, asOf: prepared.asOf, scope: prepared.checkpointScope)
     }
     if let checkpoint {
       run.summary.resumedAfterUser = checkpoint.lastUserID
@@ -138,7 +138,7 @@ extension JobRunner {
           job.name, run: snapshot, prepared, storage: storage, tally: tally, resume: resume, options: options)
       )
       try storage.write {
-        try $0.clearCheckpoint(job: job.name, asOf: prepared.asOf, scope: prepared.checkpointScope)
+        try $0.runtime.clearCheckpoint(job: job.name, asOf: prepared.asOf, scope: prepared.checkpointScope)
       }
     }
   }
@@ -190,7 +190,7 @@ extension JobRunner {
     guard let runID, summary.status != .skipped else { return }
     do {
       try storage.write {
-        try $0.finishRun(
+        try $0.runtime.finishRun(
           id: runID, status: summary.status, finishedAt: environment.now,
           counts: summary.ledgerCountsJSON, error: summary.error)
       }

@@ -81,7 +81,7 @@ final class LeaseKeeper: Sendable {
     // A read never waits for the write lock (WAL), so a live holder is seen at once, even
     // while its batches keep the lock busy. Waiting for the lock instead, a run started at
     // the same moment as the holder would get it only when the holder ends, and run again.
-    if let holder = try storage.read({ try $0.lease(job: record.job, shard: record.shard) }),
+    if let holder = try storage.read({ try $0.runtime.lease(job: record.job, shard: record.shard) }),
       isLive(holder, environment: environment)
     {
       return .held(holder)
@@ -119,7 +119,7 @@ final class LeaseKeeper: Sendable {
     skipped.counts = "{\"skip_reason\":\"\(SkipReason.leaseHeld.rawValue)\"}"
     SkipReason.count(.leaseHeld, job: record.job, storage: storage, at: environment.now, logger: logger)
     do {
-      _ = try storage.write { try $0.insertRun(skipped) }
+      _ = try storage.write { try $0.runtime.insertRun(skipped) }
     } catch {
       // The holder's batches may keep the lock past the busy timeout: still exit 75.
       logger.warning("could not record the skipped run in the ledger: \(error)")
@@ -131,17 +131,17 @@ final class LeaseKeeper: Sendable {
     throws -> Attempt
   {
     let now = environment.now
-    let existing = try tx.lease(job: record.job, shard: record.shard)
+    let existing = try tx.runtime.lease(job: record.job, shard: record.shard)
     var abandoned = false
     if let existing {
       guard !isLive(existing, environment: environment) else { return .held(existing) }
-      abandoned = try tx.abandonRun(
+      abandoned = try tx.runtime.abandonRun(
         id: existing.runID, at: now,
         reason: existing.host == environment.host && !RuntimeEnvironment.processExists(existing.pid)
           ? "its process \(existing.pid) no longer exists" : "its lease expired without renewal")
     }
-    let runID = try tx.insertRun(record)
-    try tx.putLease(
+    let runID = try tx.runtime.insertRun(record)
+    try tx.runtime.putLease(
       Lease(
         job: record.job, shard: record.shard, runID: runID, host: environment.host, pid: environment.pid,
         acquiredAt: now, expiresAt: now + environment.leaseTTL))
@@ -179,8 +179,8 @@ final class LeaseKeeper: Sendable {
     let now = environment.now
     do {
       let kept = try storage.write { tx in
-        try tx.heartbeatRun(id: lease.runID, at: now)
-        return try tx.renewLease(
+        try tx.runtime.heartbeatRun(id: lease.runID, at: now)
+        return try tx.runtime.renewLease(
           job: lease.job, shard: lease.shard, runID: lease.runID, until: now + environment.leaseTTL)
       }
       if !kept {
@@ -200,7 +200,9 @@ final class LeaseKeeper: Sendable {
   func release() {
     released.withLock { $0 = true }
     do {
-      try storage.write { try $0.releaseLease(job: lease.job, shard: lease.shard, runID: lease.runID) }
+      try storage.write {
+        try $0.runtime.releaseLease(job: lease.job, shard: lease.shard, runID: lease.runID)
+      }
     } catch {
       logger.warning(
         "could not release the lease; it expires by itself: \(error)", metadata: ["job": "\(lease.job)"])

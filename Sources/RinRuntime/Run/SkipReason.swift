@@ -30,7 +30,7 @@ public enum SkipReason: String, Sendable, Codable, CaseIterable {
     _ reason: SkipReason, job: RunSubject, storage: Storage, at instant: UTCInstant, logger: Logger
   ) {
     do {
-      try storage.write { try $0.countSkip(job: job, reason: reason.rawValue, at: instant) }
+      try storage.write { try $0.runtime.countSkip(job: job, reason: reason.rawValue, at: instant) }
     } catch {
       logger.warning("could not count the skip '\(reason.rawValue)' of \(job): \(error)")
     }

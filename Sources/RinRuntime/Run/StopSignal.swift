@@ -107,10 +107,10 @@ public final class StopSignal: Sendable {
       Thread.detachNewThread {
         do {
           try storage.write { tx in
-            let ran = try tx.interruptRuns(
+            let ran = try tx.runtime.interruptRuns(
               host: environment.host, pid: environment.pid, at: environment.now, reason: reason)
             for job in Set(ran.compactMap(\.job)) {
-              try tx.countSkip(job: .job(job), reason: skip.rawValue, at: environment.now)
+              try tx.runtime.countSkip(job: .job(job), reason: skip.rawValue, at: environment.now)
             }
           }
         } catch {

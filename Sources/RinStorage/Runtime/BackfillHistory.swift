@@ -1,6 +1,6 @@
 import RinDomain
 
-extension StorageTransaction {
+extension RuntimeQueries {
   /// Per `as_of` from `from` through `to`: the job's first succeeded run, and its
   /// latest run with that run's status, among its real runs over all users (no shard, no
   /// `--user`), which are what a backfill is made of.

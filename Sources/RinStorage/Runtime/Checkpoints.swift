@@ -18,7 +18,7 @@ public struct Checkpoint: Sendable, Equatable {
   }
 }
 
-extension StorageTransaction {
+extension RuntimeQueries {
   public func checkpoint(job: JobName, asOf: CalendarDate, scope: CheckpointScope) throws -> Checkpoint? {
     var found: Checkpoint?
     try sql.forEachRow(

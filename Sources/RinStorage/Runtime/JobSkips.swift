@@ -1,6 +1,6 @@
 import RinDomain
 
-extension StorageTransaction {
+extension RuntimeQueries {
   /// One more skip of `job` for `reason` (a counter that only grows, for
   /// `rinjobs_job_skipped_total`).
   public func countSkip(job: RunSubject, reason: String, at instant: UTCInstant) throws {

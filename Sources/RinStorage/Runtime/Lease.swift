@@ -24,7 +24,7 @@ public struct Lease: Sendable, Equatable {
   }
 }
 
-extension StorageTransaction {
+extension RuntimeQueries {
   /// The (job, shard)'s lease. Inside a write it also locks the (job, shard) until the
   /// transaction ends, so that deciding to take the lease and writing it is one step.
   public func lease(job: RunSubject, shard: RunShard) throws -> Lease? {

@@ -17,7 +17,7 @@ public struct PipelinePause: Sendable, Encodable, Equatable {
   }
 }
 
-extension StorageTransaction {
+extension RuntimeQueries {
   /// Pauses `pause.pipeline`; a pipeline already paused keeps its first pause (when, by whom,
   /// why). Returns the pause in force.
   @discardableResult

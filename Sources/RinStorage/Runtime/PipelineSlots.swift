@@ -3,7 +3,7 @@ import RinDomain
 /// The ledger as the scheduler reads it: the real runs of a pipeline as a whole (its own rows,
 /// `RunSubject.pipeline`), by slot. Slots are fixed-width UTC ISO 8601 text, so a text range is
 /// a time range.
-extension StorageTransaction {
+extension RuntimeQueries {
   /// Real runs of the pipeline for slots in [`fromSlot`, `throughSlot`], by slot then id.
   public func pipelineSlotRuns(_ pipeline: PipelineName, fromSlot: UTCInstant, throughSlot: UTCInstant)
     throws -> [RunRecord]

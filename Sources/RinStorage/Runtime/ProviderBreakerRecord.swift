@@ -30,7 +30,7 @@ public struct ProviderBreakerRecord: Sendable, Equatable {
   }
 }
 
-extension StorageTransaction {
+extension RuntimeQueries {
   public func providerBreaker(provider: String) throws -> ProviderBreakerRecord? {
     try providerBreakers(where: "WHERE provider = \(.text(provider))").first
   }

@@ -1,6 +1,6 @@
 import RinDomain
 
-extension StorageTransaction {
+extension RuntimeQueries {
   static let runColumns = """
     id, job, pipeline, slot, as_of, shard, users, dry_run, status, host, pid, started_at,
     heartbeat_at, finished_at, counts, error, superseded_by
@@ -134,7 +134,7 @@ extension StorageTransaction {
   }
 }
 
-extension StorageTransaction {
+extension RuntimeQueries {
   /// When the job last finished a real run successfully (for the metrics file).
   public func lastSuccessfulFinish(job: RunSubject) throws -> UTCInstant? {
     try sql.fetchInt(

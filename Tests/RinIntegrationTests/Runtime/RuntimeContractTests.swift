@@ -144,7 +144,7 @@ struct RuntimeContractTests {
   @Test(arguments: Backend.available) func theLedgerRecordsCountsOfEveryRun(backend: Backend) async throws {
     let db = try Self.usersDatabase(backend)
     _ = await db.run(BadgeRecountJob(), TestClock.options())
-    let runs = try db.storage.read { try $0.runs(.init(job: .job(.badgeRecount))) }
+    let runs = try db.storage.read { try $0.runtime.runs(.init(job: .job(.badgeRecount))) }
     #expect(runs.count == 1)
     #expect(runs[0].status == .succeeded)
     #expect(runs[0].counts?.contains("\"users_processed\":5") == true)

@@ -35,10 +35,11 @@ struct OwnerRangeReadTests {
     let asked = Set(batch)
     let found: [Set<Int64>] = try db.storage.read { tx in
       [
-        Set(try tx.storedBadgeCounts(for: batch).keys),
+        Set(try tx.badgeRecount.storedBadgeCounts(for: batch).keys),
         Set(try tx.ownerExaminations(job: .enrichmentFetch, of: batch).keys),
-        Set(try tx.pendingMergeConfidences(of: batch, createdBefore: 1).keys),
-        Set(try tx.userRegions(of: batch).keys), Set(try tx.badgeInputs(for: batch).keys),
+        Set(try tx.dailyScore.pendingMergeConfidences(of: batch, createdBefore: 1).keys),
+        Set(try tx.circlePatterns.userRegions(of: batch).keys),
+        Set(try tx.badgeRecount.badgeInputs(for: batch).keys),
       ]
     }
     for (index, owners) in found.enumerated() { #expect(owners == asked, "read \(index)") }

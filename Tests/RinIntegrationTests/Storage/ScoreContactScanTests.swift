@@ -58,7 +58,9 @@ struct ScoreContactScanTests {
   static func scanned(_ db: TestDatabase, users: [Int64], rangesAllowed: Bool) throws -> [Seen] {
     try db.storage.read { tx in
       var seen: [Seen] = []
-      try tx.forEachScoreContact(of: users, end: UTCInstant(seconds: end), rangesAllowed: rangesAllowed) {
+      try tx.dailyScore.forEachScoreContact(
+        of: users, end: UTCInstant(seconds: end), rangesAllowed: rangesAllowed
+      ) {
         seen.append(Self.seen($0, $1))
       }
       return seen.sorted()
@@ -129,7 +131,7 @@ struct ScoreContactScanTests {
     }
     try db.storage.write { tx in
       for (user, contact) in enriched {
-        try tx.putEnrichment(
+        try tx.enrichment.putEnrichment(
           userID: user, contactID: contact, field: "company", source: "test", value: "x", confidence: 1,
           fetchedAt: UTCInstant(seconds: at), isNew: true)
       }

@@ -12,7 +12,7 @@ struct StorageDryRunTests {
 
   static func insertRun(_ storage: Storage) throws {
     _ = try storage.write {
-      try $0.insertRun(
+      try $0.runtime.insertRun(
         RunRecord(
           job: .job(.badgeRecount), asOf: nil, shard: .all, dryRun: true, status: .running,
           host: "dry-run-test",

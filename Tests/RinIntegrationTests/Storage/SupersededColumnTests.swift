@@ -35,8 +35,8 @@ struct SupersededColumnTests {
     let storage = try Storage.open(url: db.path)
     let (last, runs) = try storage.read { tx in
       (
-        try tx.lastPipelineRun("nightly"),
-        try tx.pipelineSlotRuns(
+        try tx.runtime.lastPipelineRun("nightly"),
+        try tx.runtime.pipelineSlotRuns(
           "nightly", fromSlot: UTCInstant(seconds: 0), throughSlot: UTCInstant(seconds: 2_000_000_000))
       )
     }
@@ -55,12 +55,12 @@ struct SupersededColumnTests {
           job: .pipeline("nightly"), pipeline: "nightly", slot: slot, asOf: nil, shard: .all, dryRun: false,
           status: status, host: "h", pid: 1, startedAt: UTCInstant(seconds: 100), supersededBy: by)
       }
-      let ran = try tx.insertRun(record(later, .succeeded, nil))
-      _ = try tx.insertRun(record(slot, .skipped, later))
-      return (ran, try tx.lastPipelineRun("nightly"))
+      let ran = try tx.runtime.insertRun(record(later, .succeeded, nil))
+      _ = try tx.runtime.insertRun(record(slot, .skipped, later))
+      return (ran, try tx.runtime.lastPipelineRun("nightly"))
     }
     #expect(last?.id == ran)
-    let marked = try db.storage.read { try $0.pipelineSlotRuns("nightly", fromSlot: slot, throughSlot: slot) }
+    let marked = try db.storage.read { try $0.runtime.pipelineSlotRuns("nightly", fromSlot: slot, throughSlot: slot) }
     #expect(marked.map(\.supersededBy) == [later])
   }
 }

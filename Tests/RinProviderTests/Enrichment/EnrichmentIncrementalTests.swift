@@ -177,7 +177,7 @@ extension EnrichmentEndToEnd {
       #expect(
         (run.counts.read["contacts left to their checks (not read)"] ?? 0) > 0, "\(run.counts.read)")
       // Checked again, its check is due when its cached answers expire, no longer tonight.
-      let checks = try incremental.storage.read { try $0.enrichmentChecks(of: [owners[1][0]]) }
+      let checks = try incremental.storage.read { try $0.enrichment.enrichmentChecks(of: [owners[1][0]]) }
       let due = checks.first { $0.contactID == owners[1][2] }?.check?.dueAt
       #expect(
         due.map { $0.seconds > TestClock.now + 86_400 } ?? true,

@@ -1,6 +1,6 @@
 import RinDomain
 
-extension StorageTransaction {
+extension AttributionExpiryQueries {
   /// Deletes up to `limit` raw clicks with `clicked_at <= cutoff`, oldest first; returns how many.
   /// A time that is null or not a number is never `<=` a number, so such a click stays.
   public func deleteInviteClicks(clickedAtOrBefore cutoff: UTCInstant, limit: Int) throws -> Int {
@@ -34,7 +34,7 @@ extension StorageTransaction {
   }
 }
 
-extension StorageTransaction {
+extension AttributionExpiryQueries {
   /// Writes every remaining click again into fresh pages, ids and values unchanged, and frees
   /// the old pages. Secure delete zeroes a deleted row where it lies, but when SQLite rebalances
   /// a table it leaves copies of moved rows in the unused space of the pages they left; freeing

@@ -1,6 +1,6 @@
 import RinDomain
 
-extension StorageTransaction {
+extension BadgeRecountQueries {
   /// Five queries per batch, whatever its size: one per input table, grouped by user.
   public func badgeInputs(for userIDs: [Int64]) throws -> [Int64: BadgeRules.Inputs] {
     var inputs: [Int64: BadgeRules.Inputs] = [:]

@@ -13,7 +13,7 @@ public struct ContactValueRow: Sendable, Equatable {
 }
 
 /// circle-patterns reads eight grouped queries per batch of users, whatever its size.
-extension StorageTransaction {
+extension CirclePatternsQueries {
   private static let patternCircle = "k.deleted_at IS NULL AND k.kind IN ('prepopulated', 'custom')"
 
   /// `users.region` as stored (nil when null).

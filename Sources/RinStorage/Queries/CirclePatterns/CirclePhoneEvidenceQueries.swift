@@ -1,6 +1,6 @@
 import RinDomain
 
-extension StorageTransaction {
+extension CirclePatternsQueries {
   /// The stored phone evidence of the batch's live contacts, by contact id.
   public func circlePhoneEvidence(of userIDs: [Int64]) throws -> [Int64: PhoneEvidence] {
     var stored: [Int64: PhoneEvidence] = [:]

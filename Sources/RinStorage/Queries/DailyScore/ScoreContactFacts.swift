@@ -23,7 +23,7 @@ struct ScoreContactToDerive {
   let stamp: UTCInstant
 }
 
-extension StorageTransaction {
+extension DailyScoreQueries {
   /// The stored facts of the contacts of `userIDs`, in (owner, contact) order.
   func storedScoreContactFacts(of userIDs: [SQLValue]) throws -> OwnerKeyedRows<ScoreContactFacts> {
     var stored = OwnerKeyedRows<ScoreContactFacts>()

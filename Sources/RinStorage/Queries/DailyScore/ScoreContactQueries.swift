@@ -1,6 +1,6 @@
 import RinDomain
 
-extension StorageTransaction {
+extension DailyScoreQueries {
   /// Streams every contact of `ids` created up to `end` (live ones and deleted ones, which churn
   /// needs), with the existence checks answered for contacts live at `end` only.
   ///

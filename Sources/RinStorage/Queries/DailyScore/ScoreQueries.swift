@@ -46,7 +46,7 @@ public struct InvitePromptState: Sendable, Equatable {
   public init() {}
 }
 
-extension StorageTransaction {
+extension DailyScoreQueries {
   public func scoreUsers(_ ids: [Int64]) throws -> [ScoreUserRow] {
     var users: [ScoreUserRow] = []
     let owners = OwnerSet(ids)

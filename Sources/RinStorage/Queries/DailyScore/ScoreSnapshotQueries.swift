@@ -13,7 +13,7 @@ public struct SnapshotHistory: Sendable, Equatable {
   public init() {}
 }
 
-extension StorageTransaction {
+extension DailyScoreQueries {
   /// Each user's snapshots around `date`, with one seek or two per user however long their
   /// history: the row at `date`, the score of the latest before it, whether one after it exists.
   /// Whether an earlier snapshot reached `threshold` is looked up only where the milestone

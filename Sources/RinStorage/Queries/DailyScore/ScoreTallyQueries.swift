@@ -19,7 +19,7 @@ public struct StoredScoreTally: Sendable, Equatable {
 /// daily-score's kept tallies (docs/SCORE.md "Every night costs what changed"): read and
 /// checked per batch with a fixed number of queries, each reaching an owner's rows through an
 /// index keyed by owner (or by the Rin user a contact points to), never scanning them.
-extension StorageTransaction {
+extension DailyScoreQueries {
   /// The stored tallies of `userIDs` (a row that cannot be read back is left out: recounted).
   public func scoreTallies(of userIDs: [Int64]) throws -> [Int64: StoredScoreTally] {
     var tallies: [Int64: StoredScoreTally] = [:]

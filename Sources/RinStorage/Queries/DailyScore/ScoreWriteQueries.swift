@@ -2,7 +2,7 @@ import RinDomain
 
 /// daily-score's writes, a few multi-row statements per batch rather than one per user: on
 /// PostgreSQL each statement is a round trip to the server.
-extension StorageTransaction {
+extension DailyScoreQueries {
   /// Inserts or rewrites the snapshots (`isNew`: no row for this user and `as_of` was read).
   public func putScoreSnapshots(
     _ snapshots: [(snapshot: ScoreSnapshotRow, isNew: Bool)], computedAt: UTCInstant

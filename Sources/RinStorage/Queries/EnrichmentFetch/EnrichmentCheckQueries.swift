@@ -1,6 +1,6 @@
 import RinDomain
 
-extension StorageTransaction {
+extension EnrichmentQueries {
   /// Every live contact of these owners, with its change stamp and its stored check (nil when
   /// it has none): one probe of `enrichment_checks` per contact.
   public func enrichmentChecks(of userIDs: [Int64]) throws -> [LiveContactCheck] {

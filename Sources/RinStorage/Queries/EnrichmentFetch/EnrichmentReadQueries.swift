@@ -1,6 +1,6 @@
 import RinDomain
 
-extension StorageTransaction {
+extension EnrichmentQueries {
   /// The batch's live contacts (ascending id) with their phones and emails (each sorted):
   /// three queries whatever the batch size. With `stampedAfter`, only those whose change stamp
   /// is later (through the index of contacts by owner and change stamp).
@@ -135,7 +135,7 @@ extension StorageTransaction {
   }
 }
 
-extension StorageTransaction {
+extension EnrichmentQueries {
   /// `expires_at` of the cached lookups of `provider` for `keys`, expired ones included: what
   /// deciding which keys to ask for needs, without the responses.
   public func lookupExpiries(provider: String, keys: [String]) throws -> [String: UTCInstant] {

@@ -1,6 +1,6 @@
 import RinDomain
 
-extension StorageTransaction {
+extension EnrichmentQueries {
   /// Caches one paid-for answer (a match or a no-match) until `expiresAt`.
   public func putLookup(_ row: LookupRow, provider: String, isNew: Bool) throws {
     try putLookups([(row, isNew)], provider: provider)

@@ -9,7 +9,7 @@ public enum ProviderTurn: Sendable, Equatable {
   case dailyLimitReached
 }
 
-extension StorageTransaction {
+extension EnrichmentQueries {
   /// Takes the provider's next request turn: no earlier than `nowMicroseconds`, and
   /// `intervalMicroseconds` after the turn taken before it by any worker, so that requests of all
   /// workers together keep the provider's rate; and counts `lookups` against `day`'s budget,
@@ -59,7 +59,7 @@ extension StorageTransaction {
   }
 }
 
-extension StorageTransaction {
+extension EnrichmentQueries {
   /// How long a claim on a key holds: longer than a worker takes to ask for a batch's keys, so
   /// that only a run that died (and somehow kept its lease) leaves one to expire. No worker waits
   /// that long for a claim: it waits a few seconds at most, then leaves the key to its next run.

@@ -43,7 +43,7 @@ public struct OutputTallies: Sendable, Equatable, Codable {
   public init() {}
 }
 
-extension StorageTransaction {
+extension ReportQueries {
   /// `upcomingFrom`…`upcomingTo`: the days (inclusive) of upcoming events to count.
   public func outputTallies(upcomingFrom: CalendarDate, upcomingTo: CalendarDate) throws -> OutputTallies {
     var tallies = OutputTallies()

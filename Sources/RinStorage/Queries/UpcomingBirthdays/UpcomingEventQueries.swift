@@ -1,6 +1,6 @@
 import RinDomain
 
-extension StorageTransaction {
+extension UpcomingBirthdaysQueries {
   /// Streams the `birthday` of every live contact of `ids` that has one, as the UTF-8 bytes of
   /// its text (valid only during the call: no `String` is made for the 3 million a run reads at
   /// M). The owner index hands each user's contacts out one after another.

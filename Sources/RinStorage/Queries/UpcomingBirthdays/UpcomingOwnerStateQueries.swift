@@ -3,7 +3,7 @@ import RinDomain
 /// upcoming-birthdays' kept owner states (docs/JOBS.md "upcoming-birthdays: what counts as a
 /// change"): read and checked per batch with a fixed number of queries, each reaching an owner's
 /// rows through an index keyed by owner.
-extension StorageTransaction {
+extension UpcomingBirthdaysQueries {
   /// Each user's `timezone` as written and, unless `states` is false, their kept state (nil
   /// when none, or when it does not read back: the owner is examined again). One statement for
   /// both, the state joined by owner: on PostgreSQL a round trip and a plan fewer per batch.
