@@ -9,6 +9,8 @@ swift format lint --strict --parallel --recursive Sources Tests jobs Package.swi
 # docs/ARCHITECTURE.md's module map is Package.swift's; every import is declared; production
 # binaries link no seeder and no provider stub.
 python3 scripts/check-architecture.py
+# No function body over 60 lines, no type over 40 methods (all its extensions together).
+python3 scripts/check-code-size.py
 log=$(mktemp)
 swift build --build-tests 2>&1 | tee "$log"
 # No warnings in our own code (dependencies' warnings are theirs).

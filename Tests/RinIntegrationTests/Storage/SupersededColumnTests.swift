@@ -60,7 +60,9 @@ struct SupersededColumnTests {
       return (ran, try tx.runtime.lastPipelineRun("nightly"))
     }
     #expect(last?.id == ran)
-    let marked = try db.storage.read { try $0.runtime.pipelineSlotRuns("nightly", fromSlot: slot, throughSlot: slot) }
+    let marked = try db.storage.read {
+      try $0.runtime.pipelineSlotRuns("nightly", fromSlot: slot, throughSlot: slot)
+    }
     #expect(marked.map(\.supersededBy) == [later])
   }
 }
