@@ -1,5 +1,7 @@
-/// The handle a job gets inside one transaction. Query methods live in extensions, one file per
-/// job, written once against `SQLExecutor` so every backend shares them.
+/// The handle a job gets inside one transaction. Query methods live in extensions written once
+/// against `SQLExecutor` so every backend shares them: the ones several jobs use on this class, each
+/// job's own under a namespace of its own (`tx.dailyScore`, …, `tx.report`, `tx.runtime`; see
+/// `QueryGroup`).
 public final class StorageTransaction {
   let sql: any SQLExecutor
   /// What this transaction wrote; merged into the run's totals only when it commits.
