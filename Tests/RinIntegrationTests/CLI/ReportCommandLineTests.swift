@@ -10,7 +10,6 @@ struct ReportCommandLineTests {
   static let pipelines = ["nightly", "hourly"]
 
   static func config(_ db: TestDatabase, provider: Bool) throws -> String {
-    let path = db.directory.path(provider ? "failing.yaml" : "pipelines.yaml")
     // The failing config names a provider whose key variable is not set: enrichment-fetch
     // fails (exit 78) with a row in the ledger, as it would in production.
     let enrichment =
@@ -20,21 +19,20 @@ struct ReportCommandLineTests {
           provider: {name: acme, url: "http://127.0.0.1:9", api_key_env: RIN_REPORT_TEST_UNSET_KEY}
       """
       : "enrichment-fetch: {}"
-    try """
-    storage:
-      url: rin.sqlite
-    jobs:
-      \(enrichment)
-    pipelines:
-      nightly:
-        schedule: "30 2 * * *"
-        timezone: UTC
-        jobs: [enrichment-fetch, circle-patterns, daily-score, upcoming-birthdays, badge-recount]
-      hourly:
-        schedule: "0 * * * *"
-        timezone: UTC
-        jobs: [badge-recount, attribution-expiry]
-    """.write(toFile: path, atomically: true, encoding: .utf8)
+    let path = try TestConfigFile.write(
+      """
+      jobs:
+        \(enrichment)
+      pipelines:
+        nightly:
+          schedule: "30 2 * * *"
+          timezone: UTC
+          jobs: [enrichment-fetch, circle-patterns, daily-score, upcoming-birthdays, badge-recount]
+        hourly:
+          schedule: "0 * * * *"
+          timezone: UTC
+          jobs: [badge-recount, attribution-expiry]
+      """, storageURL: "rin.sqlite", in: db.directory, name: provider ? "failing.yaml" : "pipelines.yaml")
     return path
   }
 

@@ -10,24 +10,22 @@ struct PipelinePauseTests {
   static func setUp(_ backend: Backend) throws -> (TestDatabase, String) {
     let db = try TestDatabase(backend)
     try db.execute("INSERT INTO users (id, created_at) VALUES (1, 0), (2, 0), (3, 0), (4, 0)")
-    let config = db.directory.path("pipelines.yaml")
     // `enrich` fails every time: its provider's key variable is not set.
-    try """
-    storage:
-      url: rin.sqlite
-    jobs:
-      enrichment-fetch:
-        provider: {name: acme, url: "http://127.0.0.1:9", api_key_env: RIN_PAUSE_TEST_UNSET_KEY}
-    pipelines:
-      scores:
-        schedule: "30 2 * * *"
-        timezone: America/New_York
-        jobs: [daily-score, badge-recount]
-      enrich:
-        schedule: "0 * * * *"
-        jobs: [enrichment-fetch]
-        pause_after_failures: 2
-    """.write(toFile: config, atomically: true, encoding: .utf8)
+    let config = try TestConfigFile.write(
+      """
+      jobs:
+        enrichment-fetch:
+          provider: {name: acme, url: "http://127.0.0.1:9", api_key_env: RIN_PAUSE_TEST_UNSET_KEY}
+      pipelines:
+        scores:
+          schedule: "30 2 * * *"
+          timezone: America/New_York
+          jobs: [daily-score, badge-recount]
+        enrich:
+          schedule: "0 * * * *"
+          jobs: [enrichment-fetch]
+          pause_after_failures: 2
+      """, storageURL: "rin.sqlite", in: db.directory)
     return (db, config)
   }
 

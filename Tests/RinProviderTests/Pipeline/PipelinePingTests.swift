@@ -12,26 +12,26 @@ struct PipelinePingTests {
     defer { Task { await receiver.stop() } }
     let db = try await offPool { try TestDatabase(backend) }
     try db.execute("INSERT INTO users (id, created_at) VALUES (1, 0), (2, 0)")
-    let config = db.directory.path("pipelines.yaml")
     let base = receiver.baseURL
-    try """
-    jobs:
-      enrichment-fetch:
-        provider: {name: acme, url: "http://127.0.0.1:9", api_key_env: RIN_PING_TEST_UNSET_KEY}
-    pipelines:
-      scores:
-        schedule: "30 2 * * *"
-        jobs: [daily-score, badge-recount]
-        notify: {start: "\(base)/start", success: "\(base)/ok", failure: "\(base)/fail", token_env: PING_TOKEN}
-      enrich:
-        schedule: "0 * * * *"
-        jobs: [enrichment-fetch]
-        notify: {failure: "\(base)/fail"}
-      dead:
-        schedule: "0 * * * *"
-        jobs: [badge-recount]
-        notify: {start: "http://127.0.0.1:9/start", success: "http://127.0.0.1:9/ok"}
-    """.write(toFile: config, atomically: true, encoding: .utf8)
+    let config = try TestConfigFile.write(
+      """
+      jobs:
+        enrichment-fetch:
+          provider: {name: acme, url: "http://127.0.0.1:9", api_key_env: RIN_PING_TEST_UNSET_KEY}
+      pipelines:
+        scores:
+          schedule: "30 2 * * *"
+          jobs: [daily-score, badge-recount]
+          notify: {start: "\(base)/start", success: "\(base)/ok", failure: "\(base)/fail", token_env: PING_TOKEN}
+        enrich:
+          schedule: "0 * * * *"
+          jobs: [enrichment-fetch]
+          notify: {failure: "\(base)/fail"}
+        dead:
+          schedule: "0 * * * *"
+          jobs: [badge-recount]
+          notify: {start: "http://127.0.0.1:9/start", success: "http://127.0.0.1:9/ok"}
+      """, in: db.directory)
     func run(_ pipeline: String) async throws -> Executable.Result {
       try await offPool {
         try Executable.runBlocking(
