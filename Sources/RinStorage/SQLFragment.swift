@@ -97,3 +97,15 @@ extension Sequence<SQLFragment> {
     return joined
   }
 }
+
+extension DefaultStringInterpolation {
+  /// A fragment inside a plain `String` would be its text without its values. Deprecated, so that
+  /// doing it is a warning, which the test script (and so CI) fails on: build the statement as an
+  /// `SQLFragment` instead.
+  @available(
+    *, deprecated, message: "a fragment inside a String loses its values: make the statement an SQLFragment"
+  )
+  public mutating func appendInterpolation(_ fragment: SQLFragment) {
+    appendLiteral(fragment.text)
+  }
+}
