@@ -33,12 +33,6 @@ public struct SQLFragment: Sendable, Hashable {
     text += other.text
     arguments += other.arguments
   }
-
-  static func + (lhs: SQLFragment, rhs: SQLFragment) -> SQLFragment {
-    var joined = lhs
-    joined.append(rhs)
-    return joined
-  }
 }
 
 extension SQLFragment: ExpressibleByStringInterpolation {
