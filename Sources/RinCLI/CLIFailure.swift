@@ -87,11 +87,13 @@ extension StorageOptions {
       limits.statementTimeout = nil
       limits.idleInTransactionTimeout = nil
     }
+    // Only `migrate` and `seed` change a PostgreSQL schema: every other command runs with the
+    // grants of docs/OPERATIONS.md "Roles and grants" and refuses a schema that is behind.
     return try Storage.open(
       url: config.storage.url,
       options: .init(
         createIfMissing: create, busyTimeout: config.storage.busyTimeout, buildsServiceIndexes: create,
-        sessionLimits: limits))
+        sessionLimits: limits, leavesSchemaToMigrate: !create))
   }
 }
 

@@ -55,15 +55,34 @@ extension SQLDialect {
     isPostgres ? nil : " INDEXED BY \(index)"
   }
 
-  /// Whether deleting rows can leave copies of other rows in freed page space, which only
-  /// writing the kept rows again into fresh pages removes. SQLite, rebalancing a table, leaves
-  /// copies of the rows it moved in the pages they left; PostgreSQL leaves a deleted row dead in
-  /// its own page until `VACUUM` and moves no other row, so a rewrite would only add dead copies.
-  var leavesCopiesOfMovedRows: Bool { !isPostgres }
+  /// The statements that write `table`'s kept rows into fresh storage, so that no deleted row
+  /// stays readable in the database's files; the last one's count is the rows written. SQLite
+  /// zeroes a deleted row where it lies (secure delete), but rebalancing a table leaves copies
+  /// of the rows it moved in the pages they left: deleting every row frees those pages (zeroed)
+  /// and appending the rows in id order moves none. PostgreSQL leaves a deleted row dead in its
+  /// page, and `VACUUM` only marks the space reusable: `TRUNCATE` gives the table a new, empty
+  /// file (the old one is emptied at commit), under an exclusive lock whose wait ends after half
+  /// a second, so that the services' writes queue behind it no longer than that and the copy.
+  func forgettingDeletedRows(of table: String, keptIn copy: String) -> [String] {
+    isPostgres
+      ? [
+        "SET LOCAL lock_timeout = '500ms'", "LOCK TABLE \(table) IN ACCESS EXCLUSIVE MODE",
+        "CREATE TEMP TABLE \(copy) ON COMMIT DROP AS SELECT * FROM \(table)", "TRUNCATE \(table)",
+        "INSERT INTO \(table) SELECT * FROM \(copy) ORDER BY id",
+      ]
+      : [
+        "CREATE TEMP TABLE \(copy) AS SELECT * FROM \(table)", "DELETE FROM \(table)",
+        "INSERT INTO \(table) SELECT * FROM \(copy) ORDER BY id", "DROP TABLE \(copy)",
+      ]
+  }
 
   /// Whether the database may have standbys replaying its writes (PostgreSQL streaming
   /// replication), whose lag a job can wait for.
   var hasStandbys: Bool { isPostgres }
+
+  /// Whether a table can be split into partitions that leave whole (PostgreSQL's declarative
+  /// partitioning); SQLite has none, so old rows leave by batched deletes there.
+  var hasTablePartitions: Bool { isPostgres }
 }
 
 extension SQLDialect {

@@ -10,7 +10,7 @@ public struct PendingMigration: Sendable, Equatable {
 extension PendingMigration {
   /// A step as SQLite runs it: its own DDL, in one transaction.
   init(_ step: Migrations.Step) {
-    self.init(name: step.name, statements: step.statements, isServiceIndex: step.kind == .serviceIndex)
+    self.init(name: step.name, statements: step.statements, isServiceIndex: step.kind != .schema)
   }
 }
 

@@ -22,15 +22,22 @@ public final class Storage: Sendable {
     public var buildsServiceIndexes = false
     /// How a PostgreSQL session of a job gives way to the services (`PostgresSessionSettings`).
     public var sessionLimits = SessionLimits()
+    /// On PostgreSQL, check instead of apply: a pending schema step ends the open with
+    /// `StorageError.Code.schemaBehind` (exit 78). A job runs with a role that has DML rights
+    /// only, and the schema changes only in `rinjobs migrate`, run by the role that owns it
+    /// (docs/OPERATIONS.md "Roles and grants"). SQLite, embedded and single-owner, migrates.
+    public var leavesSchemaToMigrate = false
     public init(
       createIfMissing: Bool = false, busyTimeout: Duration = .seconds(5), migrates: Bool = true,
-      buildsServiceIndexes: Bool = false, sessionLimits: SessionLimits = SessionLimits()
+      buildsServiceIndexes: Bool = false, sessionLimits: SessionLimits = SessionLimits(),
+      leavesSchemaToMigrate: Bool = false
     ) {
       self.createIfMissing = createIfMissing
       self.busyTimeout = busyTimeout
       self.migrates = migrates
       self.buildsServiceIndexes = buildsServiceIndexes
       self.sessionLimits = sessionLimits
+      self.leavesSchemaToMigrate = leavesSchemaToMigrate
     }
   }
 
@@ -51,7 +58,13 @@ public final class Storage: Sendable {
       ? try PostgresBackend.open(url: url, options: options)
       : try SQLiteBackend.open(url: url, options: options)
     let storage = Storage(backend: backend)
-    if options.migrates { try storage.migrate(buildServiceIndexes: options.buildsServiceIndexes) }
+    if options.migrates {
+      if options.leavesSchemaToMigrate, let postgres = backend as? PostgresBackend {
+        try postgres.requireCurrentSchema()
+      } else {
+        try storage.migrate(buildServiceIndexes: options.buildsServiceIndexes)
+      }
+    }
     return storage
   }
 

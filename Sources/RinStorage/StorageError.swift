@@ -5,7 +5,15 @@ public struct StorageError: Error, CustomStringConvertible, Sendable {
     public let name: String
     /// Whether a later run may succeed without anyone changing anything (exit 75 rather than 1).
     public let isTemporary: Bool
+    /// Whether an operator must change the set-up first (exit 78): the schema, a role's grants.
+    public let needsOperator: Bool
     public var description: String { name }
+
+    public init(name: String, isTemporary: Bool, needsOperator: Bool = false) {
+      self.name = name
+      self.isTemporary = isTemporary
+      self.needsOperator = needsOperator
+    }
 
     public static let databaseMissing = Code(name: "database missing", isTemporary: false)
     public static let cannotOpen = Code(name: "cannot open database", isTemporary: false)
@@ -23,6 +31,12 @@ public struct StorageError: Error, CustomStringConvertible, Sendable {
     public static let readOnly = Code(name: "database read-only", isTemporary: false)
     public static let diskFull = Code(name: "disk full", isTemporary: true)
     public static let schemaTooNew = Code(name: "schema newer than this binary", isTemporary: false)
+    /// PostgreSQL: a migration `rinjobs migrate` has not applied yet; jobs never apply one.
+    public static let schemaBehind = Code(
+      name: "schema not migrated", isTemporary: false, needsOperator: true)
+    /// The role lacks a grant the statement needs (SQLSTATE 42501).
+    public static let permissionDenied = Code(
+      name: "permission denied", isTemporary: false, needsOperator: true)
     public static let unsupportedURL = Code(name: "unsupported storage URL", isTemporary: false)
     public static let sqlFailure = Code(name: "SQL failure", isTemporary: false)
   }

@@ -37,8 +37,14 @@ package final class PostgresSnapshot: Sendable {
     self.file = file
   }
 
+  /// A table's position: its statements' count, and its partitions' names, since dropping a
+  /// partition (history-retention on a partitioned `score_snapshots`) fires no trigger.
   private static let positionsQuery = tables.map {
-    "SELECT '\($0)', last_value::text || is_called::text FROM rin_changes_\($0)"
+    """
+    SELECT '\($0)', last_value::text || is_called::text || coalesce((SELECT string_agg(c.relname, ',' ORDER BY c.relname)
+      FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = to_regclass('\($0)')), '')
+    FROM rin_changes_\($0)
+    """
   }.joined(separator: " UNION ALL ")
 
   package func refreshed() throws -> DatabaseQueue {

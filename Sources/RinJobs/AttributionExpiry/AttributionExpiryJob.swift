@@ -39,7 +39,8 @@ public struct AttributionExpiryJob: Job {
     context.tally.details.attributionExpiry.oldestClickKept = .init(oldest)
     context.addSkipped("invite click with missing or malformed clicked_at (kept)", withoutTime)
     if deleted > 0 {
-      // Rebalancing during the deletes left copies of moved rows in unused page space.
+      // Deleted clicks stay readable in the files (dead rows, copies of moved rows) until the
+      // kept ones are written into fresh storage.
       if let rewritten = try context.write({ try $0.attributionExpiry.rewriteInviteClicks() }) {
         context.tally.details.attributionExpiry.clicksRewritten = rewritten
       }

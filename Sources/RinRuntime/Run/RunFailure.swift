@@ -36,7 +36,9 @@ public struct RunFailure: Error, CustomStringConvertible, Sendable {
     switch error {
     case let failure as RunFailure: failure
     case let storage as StorageError:
-      RunFailure(storage.code.isTemporary ? .storageTemporary : .storage, storage.description)
+      RunFailure(
+        storage.code.needsOperator ? .configuration : storage.code.isTemporary ? .storageTemporary : .storage,
+        storage.description)
     default: RunFailure(.jobFailed, "\(error)")
     }
   }

@@ -35,6 +35,24 @@ final class PostgresBackend: StorageBackend {
     deferredIndexes.withLock { $0 = deferred.map(\.name) }
   }
 
+  /// Changes nothing: notes the services' indexes `rinjobs migrate` has yet to build (the jobs
+  /// run without them, slower) and refuses a database with any other step pending.
+  func requireCurrentSchema() throws {
+    let pending = try pendingMigrations()
+    deferredIndexes.withLock { $0 = pending.filter(\.isServiceIndex).map(\.name) }
+    let schema = pending.filter { !$0.isServiceIndex }
+    guard !schema.isEmpty else { return }
+    let names =
+      schema.prefix(3).map(\.name).joined(separator: ", ")
+      + (schema.count > 3 ? ", and \(schema.count - 3) more" : "")
+    throw StorageError(
+      .schemaBehind, location: location,
+      detail: "\(schema.count) schema migration\(schema.count == 1 ? " is" : "s are") pending (\(names))",
+      hint:
+        "A job does not change the schema on PostgreSQL: run `rinjobs migrate` with the role that owns the schema (docs/OPERATIONS.md \"Roles and grants\"), then run the job again."
+    )
+  }
+
   func pendingMigrations() throws -> [PendingMigration] {
     try withConnection { connection in
       var exists = false
@@ -43,13 +61,13 @@ final class PostgresBackend: StorageBackend {
       ) { exists = $0.int64(0) == 1 }
       let applied = exists ? try PostgresSchema.appliedSteps(connection, location: location) : []
       return Migrations.steps.filter { !applied.contains($0.name) }.map { step in
-        let concurrent = step.kind == .serviceIndex && !applied.isEmpty
+        let deferred = step.kind != .schema && !applied.isEmpty
         return PendingMigration(
           name: step.name,
-          statements: concurrent
-            ? PostgresSchema.concurrentStatements(step)
+          statements: deferred || step.kind == .partitionsScoreSnapshots
+            ? PostgresSchema.deferredStatements(step)
             : Migrations.Step(name: step.name, sql: PostgresSchema.ddl(step)).statements,
-          isServiceIndex: step.kind == .serviceIndex)
+          isServiceIndex: step.kind != .schema)
       }
     }
   }

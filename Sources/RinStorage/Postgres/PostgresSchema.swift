@@ -36,7 +36,8 @@ enum PostgresSchema {
   /// that workers starting together migrate once. An index on a services' table
   /// (`Step.Kind.serviceIndex`) is built in that transaction only on a new database (no rows
   /// for the services to wait on); on a database in use it is left for `rinjobs migrate`
-  /// (`buildServiceIndexes`), which builds it `CONCURRENTLY` so that the services' writes go on.
+  /// (`buildServiceIndexes`), which builds it `CONCURRENTLY` so that the services' writes go on;
+  /// so is the partitioning of `score_snapshots` (`ScoreSnapshotPartitioning.convert`).
   /// Returns the steps still pending.
   @discardableResult
   static func migrate(_ connection: PostgresConnection, location: String, buildServiceIndexes: Bool) throws
@@ -65,8 +66,20 @@ enum PostgresSchema {
       throw error
     }
     guard buildServiceIndexes else { return deferred }
-    for step in deferred { try buildConcurrently(step, connection) }
+    for step in deferred {
+      switch step.kind {
+      case .partitionsScoreSnapshots:
+        try ScoreSnapshotPartitioning.convert(connection) { try record(step, $0) }
+      case .schema, .serviceIndex:
+        try buildConcurrently(step, connection)
+      }
+    }
     return []
+  }
+
+  /// A deferred step's statements as `rinjobs migrate` runs them on a database in use.
+  static func deferredStatements(_ step: Migrations.Step) -> [String] {
+    step.kind == .partitionsScoreSnapshots ? ScoreSnapshotPartitioning.plan : concurrentStatements(step)
   }
 
   /// The names in `rin_migrations`; refuses a database migrated by a newer binary.

@@ -30,10 +30,17 @@ extension StorageError {
       return StorageError(
         .databaseMissing, location: location, detail: detail,
         hint: "Create the database (createdb), then `rinjobs migrate --db URL`.")
-    case .readOnlySQLTransaction, .insufficientPrivilege:
+    case .insufficientPrivilege:
+      return StorageError(
+        .permissionDenied, location: location, detail: detail,
+        hint:
+          "The role lacks a grant this statement needs: docs/OPERATIONS.md \"Roles and grants\" lists what the job role, the migrator role and the report's role are given."
+      )
+    case .readOnlySQLTransaction:
       return StorageError(
         .readOnly, location: location, detail: detail,
-        hint: "Grant this role write access to the database, or point at the primary.")
+        hint:
+          "The server is a read-only standby or the session is read-only: point storage.url at the primary.")
     case .diskFull:
       return StorageError(
         .diskFull, location: location, detail: detail,

@@ -13,6 +13,11 @@ enum Migrations {
       /// and dropped with `CONCURRENTLY`, outside a transaction, by `rinjobs migrate`
       /// (docs/OPERATIONS.md "Upgrading the schema").
       case serviceIndex
+      /// PostgreSQL only: `score_snapshots` turned into a table partitioned by day
+      /// (`ScoreSnapshotPartitioning`). A new database gets it in the migration's transaction;
+      /// a database in use gets it from `rinjobs migrate`, which converts the table while the
+      /// app reads it. SQLite has no partitions: the step records itself and changes nothing.
+      case partitionsScoreSnapshots
     }
 
     let name: String
@@ -140,5 +145,8 @@ enum Migrations {
     Step(
       name: "mark the slots a catch-up superseded in a column of the run ledger",
       sql: RuntimeSchema.runsSupersededBy, postgres: RuntimeSchema.runsSupersededByOnPostgres),
+    Step(
+      name: "partition score snapshots by day", sql: "-- PostgreSQL only (ScoreSnapshotPartitioning)",
+      kind: .partitionsScoreSnapshots, postgres: ScoreSnapshotPartitioning.newDatabaseDDL),
   ]
 }

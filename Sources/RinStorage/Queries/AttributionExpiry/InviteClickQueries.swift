@@ -35,24 +35,19 @@ extension AttributionExpiryQueries {
 }
 
 extension AttributionExpiryQueries {
-  /// Writes every remaining click again into fresh pages, ids and values unchanged, and frees
-  /// the old pages. Secure delete zeroes a deleted row where it lies, but when SQLite rebalances
-  /// a table it leaves copies of moved rows in the unused space of the pages they left; freeing
-  /// those pages (zeroed, with secure delete) and appending the rows in id order (which moves no
-  /// row) leaves no copy of a deleted click anywhere. Costs one pass over the kept clicks.
-  /// Returns how many rows were written again; nil on PostgreSQL, which keeps no such copies to
-  /// free this way: a deleted row stays in its page, dead, until `VACUUM` makes the space
-  /// reusable, and a rewrite would only add a dead copy of every kept click (docs/CONTRACT.md §3.5 asks
-  /// for the scrub on SQLite; docs/JOBS.md "attribution-expiry"). Nil in a dry run too, whose
-  /// deletes never reach the file.
+  /// Writes every remaining click again into fresh storage, ids and values unchanged, so that
+  /// no deleted click stays readable in the database's files (`SQLDialect.forgettingDeletedRows`:
+  /// on SQLite the freed pages are zeroed by secure delete; on PostgreSQL the table's old file
+  /// is emptied at commit). Costs one pass over the kept clicks, the last window's. Returns how
+  /// many rows were written again; nil in a dry run, whose deletes never reach the files.
   public func rewriteInviteClicks() throws -> Int? {
-    guard sql.dialect.leavesCopiesOfMovedRows, !isDryRun else { return nil }
+    guard !isDryRun else { return nil }
     // `SELECT *`: a column the services add later is carried over too.
-    try sql.execute("CREATE TEMP TABLE rin_kept_invite_clicks AS SELECT * FROM invite_clicks")
-    try sql.execute("DELETE FROM invite_clicks")
-    let rewritten = try sql.execute(
-      "INSERT INTO invite_clicks SELECT * FROM rin_kept_invite_clicks ORDER BY id")
-    try sql.execute("DROP TABLE rin_kept_invite_clicks")
+    var rewritten = 0
+    for statement in sql.dialect.forgettingDeletedRows(of: "invite_clicks", keptIn: "rin_kept_invite_clicks")
+    {
+      rewritten = try sql.execute("\(literal: statement)")
+    }
     return rewritten
   }
 }
