@@ -148,5 +148,21 @@ enum Migrations {
     Step(
       name: "partition score snapshots by day", sql: "-- PostgreSQL only (ScoreSnapshotPartitioning)",
       kind: .partitionsScoreSnapshots, postgres: ScoreSnapshotPartitioning.newDatabaseDDL),
+    Step(
+      name: "remember when each circle suggestion was superseded",
+      sql: RetentionSchema.suggestionSupersessions,
+      postgres: RetentionSchema.suggestionSupersessionsOnPostgres),
+    // PostgreSQL's snapshots leave by partitions (the step above), and an index on the
+    // partitioned table cannot be built CONCURRENTLY: SQLite's batched deletes alone need it.
+    Step(
+      name: "index score snapshots by day", sql: RetentionSchema.scoreSnapshotsByDay, kind: .serviceIndex,
+      postgres: "-- PostgreSQL: score_snapshots is partitioned by day"),
+    Step(
+      name: "index sent notifications by the time they were sent",
+      sql: RetentionSchema.sentNotificationsBySentAt,
+      kind: .serviceIndex),
+    Step(
+      name: "index unsent notifications by the time they were queued",
+      sql: RetentionSchema.unsentNotificationsByCreatedAt, kind: .serviceIndex),
   ]
 }

@@ -35,7 +35,7 @@ struct ListedSnapshotPartition {
   }
 }
 
-extension StorageTransaction {
+extension HistoryRetentionQueries {
   /// Whether old snapshots leave by dropping partitions here: PostgreSQL, once migrated.
   public func scoreSnapshotsArePartitioned() throws -> Bool {
     guard sql.dialect.hasTablePartitions else { return false }
@@ -85,7 +85,7 @@ extension StorageTransaction {
   /// Deletes up to `limit` snapshots before `firstKeptDay` from the `DEFAULT` partition, the
   /// one partition that cannot leave whole (it holds any day no partition covered when it was
   /// written: none in production, where partitions are made ahead). Returns how many.
-  public func deleteUnpartitionedScoreSnapshots(before firstKeptDay: CalendarDate, limit: Int) throws -> Int {
+  func deleteDefaultPartitionSnapshots(before firstKeptDay: CalendarDate, limit: Int) throws -> Int {
     // Through the parent, whose statement triggers (the services' or a test's) see the delete.
     let deleted = try sql.execute(
       """
