@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RinDomain
 import RinRuntime
 import RinStorage
 
@@ -34,7 +35,7 @@ struct MigrateCommand: AsyncParsableCommand {
     let pending: [PendingMigration]
     let location: String
     if !Storage.isPostgres(url: url) && !FileManager.default.fileExists(atPath: url) {
-      (location, pending) = (url, Storage.migrationsForNewDatabase())
+      (location, pending) = (SecretMask.masked(url), Storage.migrationsForNewDatabase())
       guard !pending.isEmpty else { return "\(location): nothing to do" }
       return "\(location): would create the database and apply \(pending.count) migrations:\n"
         + describe(pending)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RinConfiguration
+import RinDomain
 import RinRuntime
 
 /// `--json`, `--metrics-file` and `--metrics-push`: what a run of a job or a pipeline prints and
@@ -19,7 +20,7 @@ struct RunOutputOptions: ParsableArguments {
     transform: { text in
       guard let url = MetricsSettings.pushURL(text) else {
         throw ValidationError(
-          "--metrics-push needs a Pushgateway's http or https URL such as http://pushgateway:9091, got '\(text)'"
+          "--metrics-push needs a Pushgateway's http or https URL such as http://pushgateway:9091, got '\(SecretMask.masked(text))'"
         )
       }
       return url
