@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import RinConfiguration
 import RinRuntime
+import RinStorage
 
 /// `--config` and `--db`: where the settings and the database are. Shared by every command.
 public struct StorageOptions: ParsableArguments {
@@ -45,7 +46,7 @@ public struct StorageOptions: ParsableArguments {
   /// A relative SQLite path in the file means relative to the file's folder, so cron (whose
   /// working directory is $HOME) finds the same database as an operator in the repository.
   static func resolve(_ url: String, besides configPath: String) -> String {
-    guard !url.hasPrefix("/"), !url.contains("://") else { return url }
+    guard !url.hasPrefix("/"), !url.contains("://"), !Storage.isPostgres(url: url) else { return url }
     let folder = URL(fileURLWithPath: configPath).deletingLastPathComponent()
     return folder.appendingPathComponent(url).standardizedFileURL.path
   }
