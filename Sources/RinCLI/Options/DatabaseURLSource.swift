@@ -39,7 +39,8 @@ enum DatabaseURLSource {
     guard !url.isEmpty else {
       throw CLIFailure(
         .configuration,
-        "\(fileVariable): \(path) is empty; write the database URL in it (postgres://user@host/db or a SQLite path)")
+        "\(fileVariable): \(path) is empty; write the database URL in it (postgres://user@host/db or a SQLite path)"
+      )
     }
     return url
   }

@@ -9,8 +9,11 @@ public struct StorageOptions: ParsableArguments {
   @Option(name: .long, help: "Path of pipelines.yaml (default: $RIN_CONFIG, else ./pipelines.yaml).")
   var config: String?
 
-  @Option(name: .long, help:
-      "Database: a SQLite file path or a postgres:// URL (overrides $RIN_DATABASE_URL_FILE, $RIN_DATABASE_URL and storage.url); a password here is visible to other users in ps.")
+  @Option(
+    name: .long,
+    help:
+      "Database: a SQLite file path or a postgres:// URL (overrides $RIN_DATABASE_URL_FILE, $RIN_DATABASE_URL and storage.url); a password here is visible to other users in ps."
+  )
   var db: String?
 
   public init() {}

@@ -74,6 +74,7 @@ public enum ConfigLoader {
     ConfigError(
       file: file, line: 1, column: 1,
       message:
-        "configuration file is \(bytes) bytes, over the limit of \(maximumBytes) (1 MiB); a pipelines.yaml is a few kilobytes: check that --config or RIN_CONFIG names the right file")
+        "configuration file is \(bytes) bytes, over the limit of \(maximumBytes) (1 MiB); a pipelines.yaml is a few kilobytes: check that --config or RIN_CONFIG names the right file"
+    )
   }
 }

@@ -74,7 +74,8 @@ public struct StorageSettings: Sendable, Hashable {
   }
 
   static let keys = [
-    "url", "connect_timeout", "busy_timeout", "lock_timeout", "statement_timeout", "idle_in_transaction_timeout", "batch_target",
+    "url", "connect_timeout", "busy_timeout", "lock_timeout", "statement_timeout",
+    "idle_in_transaction_timeout", "batch_target",
     "max_replica_lag", "nice_ratio", "max_load", "critical_load", "synchronous_commit",
   ]
 

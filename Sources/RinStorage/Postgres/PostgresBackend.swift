@@ -19,7 +19,8 @@ final class PostgresBackend: StorageBackend {
       let connection = try PostgresConnection(
         url: url,
         connect: PostgresConnect(timeout: options.connectTimeout, isStopRequested: options.isStopRequested),
-        settings: PostgresSessionSettings.statements(busyTimeout: options.busyTimeout, limits: options.sessionLimits))
+        settings: PostgresSessionSettings.statements(
+          busyTimeout: options.busyTimeout, limits: options.sessionLimits))
       return PostgresBackend(location: location, session: PostgresSession(connection: connection))
     } catch let error as PostgresError {
       throw StorageError.from(error, location: location)

@@ -55,7 +55,8 @@ struct PostgresConnect {
     let deadline = limit.map { ContinuousClock.now + $0 }
     while true {
       guard PQconsumeInput(handle) == 1 else {
-        throw PostgresError(sqlState: .connectionFailure, message: PostgresConnection.trimmed(PQerrorMessage(handle)))
+        throw PostgresError(
+          sqlState: .connectionFailure, message: PostgresConnection.trimmed(PQerrorMessage(handle)))
       }
       if PQisBusy(handle) == 0 { return }
       try check(deadline: deadline, limit: limit)
@@ -73,7 +74,9 @@ struct PostgresConnect {
     if let deadline, let limit, ContinuousClock.now >= deadline {
       throw PostgresError(
         sqlState: .sqlclientUnableToEstablishSQLConnection,
-        message: "no answer from the server within \(limit.wholeSeconds) s (connect_timeout, storage.connect_timeout)")
+        message:
+          "no answer from the server within \(limit.wholeSeconds) s (connect_timeout, storage.connect_timeout)"
+      )
     }
   }
 

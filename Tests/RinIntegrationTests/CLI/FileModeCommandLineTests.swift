@@ -72,6 +72,7 @@ struct FileModeCommandLineTests {
     var status = stat()
     #expect(lstat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG)
     let left = try FileManager.default.contentsOfDirectory(atPath: directory.url.path)
-    #expect(left.filter { $0.hasPrefix(".m.prom.") && !$0.hasSuffix("tmp") && !$0.hasSuffix("probe") }.isEmpty)
+    #expect(
+      left.filter { $0.hasPrefix(".m.prom.") && !$0.hasSuffix("tmp") && !$0.hasSuffix("probe") }.isEmpty)
   }
 }

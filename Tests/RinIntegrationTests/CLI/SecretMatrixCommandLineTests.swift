@@ -41,7 +41,8 @@ struct SecretMatrixCommandLineTests {
       let config = try TestConfigFile.write(pipelines, in: directory, name: "option.yaml")
       return Setup(arguments: ["--config", config, "--db", url], environment: [:])
     case .configFile:
-      let config = try TestConfigFile.write(pipelines, storageURL: "'\(url)'", in: directory, name: "file.yaml")
+      let config = try TestConfigFile.write(
+        pipelines, storageURL: "'\(url)'", in: directory, name: "file.yaml")
       return Setup(arguments: ["--config", config], environment: [:])
     case .variable:
       let config = try TestConfigFile.write(pipelines, in: directory, name: "variable.yaml")
@@ -80,9 +81,11 @@ struct SecretMatrixCommandLineTests {
     for way in Way.allCases {
       let setup = try Self.setup(way, url: url, in: directory)
       for (executable, arguments, files) in Self.commands(directory, way: way) {
-        let arguments = arguments + setup.arguments.filter { !(arguments.first == "validate" && $0 == "--db") }
+        let arguments =
+          arguments + setup.arguments.filter { !(arguments.first == "validate" && $0 == "--db") }
         let result = try await offPool {
-          try Executable.runBlocking(executable, arguments, environment: setup.environment, in: directory.url.path)
+          try Executable.runBlocking(
+            executable, arguments, environment: setup.environment, in: directory.url.path)
         }
         let label = "\(form) \(way) \(executable) \(arguments.prefix(2).joined(separator: " "))"
         // `status` exits 1 for the pipeline it finds overdue (it never ran on schedule).
@@ -121,14 +124,16 @@ struct SecretMatrixCommandLineTests {
     }
     // A config file's URLs: the Pushgateway's, rejected, is quoted masked.
     let config = try TestConfigFile.write(
-      "metrics: {push_url: 'ftp://admin:\(Self.secret)@gw'}", storageURL: "'postgres://rin:\(Self.secret)@db/rin'",
+      "metrics: {push_url: 'ftp://admin:\(Self.secret)@gw'}",
+      storageURL: "'postgres://rin:\(Self.secret)@db/rin'",
       in: directory)
     let validate = try await Executable.run("rinjobs", ["validate", "--config", config])
     #expect(validate.exitCode == 78)
     #expect(validate.stderr.contains("ftp://admin:***@gw"), "\(validate.stderr)")
     #expect(!validate.stderr.contains(Self.secret))
     let push = try await Executable.run(
-      "rin-badge-recount", ["--metrics-push", "ftp://admin:\(Self.secret)@gw", "--db", directory.path("x.sqlite")])
+      "rin-badge-recount",
+      ["--metrics-push", "ftp://admin:\(Self.secret)@gw", "--db", directory.path("x.sqlite")])
     #expect(push.exitCode == 64)
     #expect(!push.stderr.contains(Self.secret), "\(push.stderr)")
   }

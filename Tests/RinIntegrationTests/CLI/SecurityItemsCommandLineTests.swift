@@ -38,7 +38,8 @@ struct SecurityItemsCommandLineTests {
     #expect(try await where_([], [:]).contains("config.sqlite"))
 
     let missing = try await Executable.run(
-      "rinjobs", ["status", "--config", config], environment: ["RIN_DATABASE_URL_FILE": directory.path("none")])
+      "rinjobs", ["status", "--config", config],
+      environment: ["RIN_DATABASE_URL_FILE": directory.path("none")])
     #expect(missing.exitCode == 78, "\(missing.stderr)")
     #expect(missing.stderr.contains("RIN_DATABASE_URL_FILE"), "\(missing.stderr)")
   }
@@ -47,7 +48,8 @@ struct SecurityItemsCommandLineTests {
     let db = try TestDatabase()
     let config = try TestConfigFile.write(Self.pipelines, storageURL: db.path, in: db.directory)
     let reason = "upgrade\u{1B}]0;owned\u{07}\u{1B}[2J\u{1B}[1Aline two\u{9B}1m"
-    let pause = try await db.run("rinjobs", ["pipeline", "pause", "counts", "--reason", reason], config: config)
+    let pause = try await db.run(
+      "rinjobs", ["pipeline", "pause", "counts", "--reason", reason], config: config)
     #expect(pause.exitCode == 0, "\(pause.stderr)")
     let status = try await db.run("rinjobs", ["status"], config: config)
     for printed in [pause.stdout, status.stdout] {

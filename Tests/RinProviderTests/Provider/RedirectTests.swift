@@ -18,7 +18,11 @@ struct RedirectTests {
 
   @Test func aCrossOriginRedirectIsAnErrorNamingBothHostsAndTheSecondHostSeesNothing() async throws {
     let (first, second) = try await Self.receivers()
-    defer { Task { await first.stop(); await second.stop() } }
+    defer {
+      Task {
+        await first.stop(); await second.stop()
+      }
+    }
     let request = HTTPTransportRequest(
       url: URL(string: first.baseURL + "/v1/person/bulk?secret-path")!,
       headers: ["Authorization": "Bearer sk-redirect-test"], body: Data(#"{"email":"ada@example.com"}"#.utf8))
@@ -36,7 +40,8 @@ struct RedirectTests {
     let receiver = try await PingReceiver.start(redirectingTo: "/redirected/here")
     defer { Task { await receiver.stop() } }
     let request = HTTPTransportRequest(
-      url: URL(string: receiver.baseURL + "/ping")!, headers: ["Authorization": "Bearer t"], body: Data("x".utf8))
+      url: URL(string: receiver.baseURL + "/ping")!, headers: ["Authorization": "Bearer t"],
+      body: Data("x".utf8))
     let response = try await URLSessionTransport().send(request, timeout: .seconds(5))
     #expect(response.status == 200)
     #expect(receiver.pings.map(\.path) == ["/ping", "/redirected/here"])
@@ -47,7 +52,11 @@ struct RedirectTests {
     backend: Backend
   ) async throws {
     let (first, second) = try await Self.receivers()
-    defer { Task { await first.stop(); await second.stop() } }
+    defer {
+      Task {
+        await first.stop(); await second.stop()
+      }
+    }
     let f = try await EnrichmentFixture.make(backend)
     defer { Task { await f.stop() } }
     var config = f.config()
@@ -76,7 +85,9 @@ struct RedirectTests {
     }
     #expect(error?.description.hasPrefix("p.yaml:3:") == true, "\(String(describing: error))")
     #expect(error?.message.contains("must be https") == true)
-    for url in ["https://enrich.example.com", "http://127.0.0.1:8080", "http://localhost:9", "http://[::1]:9"] {
+    for url in [
+      "https://enrich.example.com", "http://127.0.0.1:8080", "http://localhost:9", "http://[::1]:9",
+    ] {
       #expect(throws: Never.self) { try ConfigLoader.parse(yaml: yaml(url), file: "p.yaml") }
     }
   }

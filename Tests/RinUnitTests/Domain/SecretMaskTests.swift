@@ -7,7 +7,10 @@ struct SecretMaskTests {
   @Test(arguments: [
     ("postgres://rin:s3cr3t@db:5432/rin", "postgres://rin:***@db:5432/rin"),
     ("postgresql://rin:p%40ss@db/rin?sslmode=verify-full", "postgresql://rin:***@db/rin?sslmode=verify-full"),
-    ("postgres://rin@db/rin?password=s3cr3t&sslmode=require", "postgres://rin@db/rin?password=***&sslmode=require"),
+    (
+      "postgres://rin@db/rin?password=s3cr3t&sslmode=require",
+      "postgres://rin@db/rin?password=***&sslmode=require"
+    ),
     ("postgres://db/rin?sslpassword=s3cr3t", "postgres://db/rin?sslpassword=***"),
     ("https://gw/x?api_token=s3cr3t&job=a", "https://gw/x?api_token=***&job=a"),
     ("ftp://admin:s3cr3t@gw", "ftp://admin:***@gw"),
