@@ -31,7 +31,7 @@ func testTarget(_ name: String) -> Target {
       "RinRuntime",
       "RinSeed", "RinStorage", "RinHTTP", "RinProviderClient", "RinProviderStub",
       .product(name: "GRDB", package: "GRDB.swift"),
-      "CLibPQ",
+      "CLibPQ", "CRinShim",
       .product(name: "Logging", package: "swift-log"),
     ],
     swiftSettings: swiftSettings
@@ -139,6 +139,8 @@ let package = Package(
       dependencies: [
         "RinConfiguration", "RinDomain", "RinHTTP", "RinNormalize", "RinProviderClient", "RinRuntime",
         "RinStorage",
+        // prctl(PR_SET_DUMPABLE) for enrichment-fetch, which holds the provider's key.
+        "CRinShim",
         .product(name: "Logging", package: "swift-log"),
       ],
       swiftSettings: swiftSettings

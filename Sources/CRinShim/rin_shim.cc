@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstring>
 #include <ctime>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <map>
 #include <set>
@@ -206,3 +207,7 @@ extern "C" uint64_t rin_psl_digest(void) {
   }
   return hash;
 }
+
+extern "C" int rin_set_undumpable(void) { return prctl(PR_SET_DUMPABLE, 0, 0, 0, 0); }
+
+extern "C" int rin_is_dumpable(void) { return prctl(PR_GET_DUMPABLE, 0, 0, 0, 0); }

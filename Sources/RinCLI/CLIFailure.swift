@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RinConfiguration
+import RinDomain
 import RinRuntime
 import RinStorage
 
@@ -12,7 +13,7 @@ public struct CLIFailure: Error, CustomStringConvertible {
 
   public init(_ exitCode: RinExitCode, _ message: String) {
     self.exitCode = exitCode
-    self.message = message
+    self.message = SecretMask.masked(message)
   }
 
   public var description: String { message }
@@ -57,13 +58,13 @@ extension StorageOptions {
     var status = stat()
     if !Storage.isPostgres(url: url), stat(url, &status) == 0, status.st_size == 0 {
       // An empty file: opening it would write SQLite's header (write-ahead log) into it.
-      (location, pending) = (url, Storage.migrationsForNewDatabase())
+      (location, pending) = (SecretMask.masked(url), Storage.migrationsForNewDatabase())
     } else {
-      let opened = try Storage.open(
-        url: url,
-        options: .init(
+      let opened = try Self.open(
+        url,
+        .init(
           busyTimeout: config.storage.busyTimeout, migrates: false,
-          sessionLimits: config.storage.sessionLimits(applicationName: "rinjobs")))
+          sessionLimits: config.storage.sessionLimits(applicationName: "rinjobs")), config)
       (location, pending) = (opened.location, try opened.pendingMigrations().filter { !$0.isServiceIndex })
       if pending.isEmpty { return opened }
     }
@@ -89,11 +90,20 @@ extension StorageOptions {
     }
     // Only `migrate` and `seed` change a PostgreSQL schema: every other command runs with the
     // grants of docs/OPERATIONS.md "Roles and grants" and refuses a schema that is behind.
-    return try Storage.open(
-      url: config.storage.url,
-      options: .init(
+    return try Self.open(
+      config.storage.url,
+      .init(
         createIfMissing: create, busyTimeout: config.storage.busyTimeout, buildsServiceIndexes: create,
-        sessionLimits: limits, leavesSchemaToMigrate: !create))
+        sessionLimits: limits, leavesSchemaToMigrate: !create), config)
+  }
+
+  /// `Storage.open` with the connect bounded by `storage.connect_timeout` and ended by a
+  /// SIGTERM or SIGINT (exit 75), which would otherwise wait for an unanswering server.
+  static func open(_ url: String, _ options: Storage.OpenOptions, _ config: RinConfig) throws -> Storage {
+    var options = options
+    options.connectTimeout = config.storage.connectTimeout
+    options.isStopRequested = { EarlyStop.isRequested }
+    return try EarlyStop.during { try Storage.open(url: url, options: options) }
   }
 }
 

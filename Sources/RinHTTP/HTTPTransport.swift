@@ -41,10 +41,14 @@ public struct HTTPTransportResponse: Sendable {
   }
 }
 
-/// Why no response arrived. Carries no URL, header or body: messages built from it are safe
-/// to log.
+/// Why no response arrived. Carries no path, query, header or body: messages built from it are
+/// safe to log.
 public enum HTTPTransportError: Error, Sendable, Equatable {
   case timedOut
   case unreachable(String)
   case cancelled
+  /// The server answered with a redirect to another origin (scheme, host or port), which is
+  /// not followed: the request's `Authorization` and body are for its own origin only. The two
+  /// origins as `scheme://host:port`, never a path.
+  case redirected(from: String, to: String)
 }

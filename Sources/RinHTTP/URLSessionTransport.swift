@@ -16,7 +16,7 @@ public final class URLSessionTransport: HTTPTransport {
     configuration.httpShouldSetCookies = false
     configuration.urlCache = nil
     configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-    session = URLSession(configuration: configuration)
+    session = URLSession(configuration: configuration, delegate: SameOriginRedirects(), delegateQueue: nil)
   }
 
   deinit { session.invalidateAndCancel() }
@@ -40,6 +40,7 @@ public final class URLSessionTransport: HTTPTransport {
       guard let http = response as? HTTPURLResponse else {
         throw HTTPTransportError.unreachable("not HTTP")
       }
+      try SameOriginRedirects.refuseCrossOrigin(http, of: request.url)
       var headers: [String: String] = [:]
       for (name, value) in http.allHeaderFields {
         if let name = name as? String, let value = value as? String { headers[name] = value }

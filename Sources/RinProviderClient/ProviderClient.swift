@@ -80,6 +80,10 @@ public final class ProviderClient: Sendable {
         case .unreachable:
           count { $0.unreachable += 1 }
           failure = .unreachable
+        case .redirected(let from, let to):
+          // Asking again gets the same redirect: the URL in the settings is wrong.
+          settle(.failure(.redirected(from: from, to: to)))
+          return .gaveUp(.redirected(from: from, to: to))
         }
         settle(.failure(failure))
       } catch {

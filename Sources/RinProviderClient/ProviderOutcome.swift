@@ -30,12 +30,14 @@ public enum ProviderFailure: Sendable, Equatable, CustomStringConvertible {
   case rateLimited
   /// A 429 asked for a longer wait than a run is willing to sit through.
   case rateLimitWaitTooLong(seconds: Double)
+  /// The provider redirected to another origin, which is not followed (`HTTPTransportError`).
+  case redirected(from: String, to: String)
 
   /// What says the provider cannot answer at all (and counts towards opening the circuit
   /// breaker), as opposed to a refusal of this request or back-pressure (429).
   public var isProviderDown: Bool {
     switch self {
-    case .serverError, .timedOut, .malformedBody, .unreachable: true
+    case .serverError, .timedOut, .malformedBody, .unreachable, .redirected: true
     case .clientError, .rateLimited, .rateLimitWaitTooLong: false
     }
   }
@@ -49,6 +51,7 @@ public enum ProviderFailure: Sendable, Equatable, CustomStringConvertible {
     case .clientError(let status): "HTTP \(status)"
     case .rateLimited: "rate limited"
     case .rateLimitWaitTooLong(let seconds): "rate limited for \(Int(seconds)) s"
+    case .redirected(let from, let to): "redirected from \(from) to \(to), not followed"
     }
   }
 }

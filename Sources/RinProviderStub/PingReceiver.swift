@@ -12,16 +12,22 @@ public final class PingReceiver: Sendable {
     public var body: String
   }
 
+  public let host: String
   public let port: UInt16
   private let server: HTTPServer
   private let task: Task<Void, any Error>
   private let executor: DedicatedExecutor
   private let store: PingStore
 
-  public static func start() async throws -> PingReceiver {
+  /// `host`: the loopback address to listen on (127.0.0.2 is a second host on Linux's
+  /// loopback). `redirectingTo`: answer every request whose path is not under `/redirected/`
+  /// with `307 Location: <that>` instead of 200, as a provider or a gateway that moved would.
+  public static func start(host: String = "127.0.0.1", redirectingTo location: String? = nil) async throws
+    -> PingReceiver
+  {
     let store = PingStore()
     let server = HTTPServer(
-      address: try .inet(ip4: "127.0.0.1", port: 0), timeout: 30,
+      address: try .inet(ip4: host, port: 0), timeout: 30,
       pool: NoDelaySocketPool(inner: HTTPServer.defaultPool()), logger: .disabled)
     await server.appendRoute("*") { request in
       let body = (try? await request.bodyData).map { String(decoding: $0, as: UTF8.self) } ?? ""
@@ -30,6 +36,11 @@ public final class PingReceiver: Sendable {
           Ping(
             method: request.method.rawValue, path: request.path,
             authorization: request.headers[HTTPHeader("Authorization")], body: body))
+      }
+      if let location, !request.path.hasPrefix("/redirected/") {
+        return HTTPResponse(
+          statusCode: HTTPStatusCode(307, phrase: "Temporary Redirect"),
+          headers: [HTTPHeader("Location"): location], body: Data())
       }
       return HTTPResponse(statusCode: HTTPStatusCode(200, phrase: "OK"), body: Data("OK".utf8))
     }
@@ -40,13 +51,14 @@ public final class PingReceiver: Sendable {
       task.cancel()
       throw ProviderStub.StubError.notListening
     }
-    return PingReceiver(port: port, server: server, task: task, executor: executor, store: store)
+    return PingReceiver(host: host, port: port, server: server, task: task, executor: executor, store: store)
   }
 
   private init(
-    port: UInt16, server: HTTPServer, task: Task<Void, any Error>, executor: DedicatedExecutor,
+    host: String, port: UInt16, server: HTTPServer, task: Task<Void, any Error>, executor: DedicatedExecutor,
     store: PingStore
   ) {
+    self.host = host
     self.port = port
     self.server = server
     self.task = task
@@ -54,8 +66,8 @@ public final class PingReceiver: Sendable {
     self.store = store
   }
 
-  /// `http://127.0.0.1:PORT`
-  public var baseURL: String { "http://127.0.0.1:\(port)" }
+  /// `http://HOST:PORT`
+  public var baseURL: String { "http://\(host):\(port)" }
 
   public var pings: [Ping] { store.pings.withLock { $0 } }
 

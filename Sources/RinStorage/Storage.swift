@@ -27,6 +27,11 @@ public final class Storage: Sendable {
     /// only, and the schema changes only in `rinjobs migrate`, run by the role that owns it
     /// (docs/OPERATIONS.md "Roles and grants"). SQLite, embedded and single-owner, migrates.
     public var leavesSchemaToMigrate = false
+    /// PostgreSQL: how long a connect may take (libpq's `connect_timeout`; one in the URL wins;
+    /// zero waits for ever) before it fails as a temporary error (exit 75).
+    public var connectTimeout: Duration = .seconds(10)
+    /// Looked at while a PostgreSQL connect waits, every 100 ms: true ends it (a SIGTERM).
+    public var isStopRequested: @Sendable () -> Bool = { false }
     public init(
       createIfMissing: Bool = false, busyTimeout: Duration = .seconds(5), migrates: Bool = true,
       buildsServiceIndexes: Bool = false, sessionLimits: SessionLimits = SessionLimits(),

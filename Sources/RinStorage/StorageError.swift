@@ -1,3 +1,5 @@
+import RinDomain
+
 /// A storage failure a reader can act on: what went wrong, where, and what to do.
 public struct StorageError: Error, CustomStringConvertible, Sendable {
   /// Extensible: new codes can be added without breaking callers that switch on `isTemporary`.
@@ -50,9 +52,10 @@ public struct StorageError: Error, CustomStringConvertible, Sendable {
 
   public init(_ code: Code, location: String, detail: String, hint: String) {
     self.code = code
-    self.location = location
-    self.detail = detail
-    self.hint = hint
+    // A location or a server's message may quote a connection string (SecretMask).
+    self.location = SecretMask.masked(location)
+    self.detail = SecretMask.masked(detail)
+    self.hint = SecretMask.masked(hint)
   }
 
   public var description: String { "\(location): \(code): \(detail). \(hint)" }

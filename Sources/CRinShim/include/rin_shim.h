@@ -50,6 +50,14 @@ int rin_registrable_domain(const char *host, char *out, size_t out_len);
 /// digest; a newer list (a `publicsuffix` package update) changes it.
 uint64_t rin_psl_digest(void);
 
+/// Marks this process not dumpable (prctl PR_SET_DUMPABLE 0): a crash writes no core file,
+/// and other processes of the same user cannot ptrace it or read its memory, so the provider's
+/// API key in its environment and memory stays in it. 0 on success, -1 with errno set.
+int rin_set_undumpable(void);
+
+/// 1 when this process is dumpable (prctl PR_GET_DUMPABLE), 0 when not, -1 on error.
+int rin_is_dumpable(void);
+
 #ifdef __cplusplus
 }
 #endif

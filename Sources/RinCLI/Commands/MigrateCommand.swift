@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import RinConfiguration
+import RinDomain
 import RinRuntime
 import RinStorage
 
@@ -25,23 +27,23 @@ struct MigrateCommand: AsyncParsableCommand {
         print("\(opened.location): schema up to date")
         return
       }
-      print(try Self.plan(url: config.storage.url, busyTimeout: config.storage.busyTimeout))
+      print(try Self.plan(config))
     }
   }
 
-  /// What `migrate` would do to the database at `url`, in words and statements.
-  static func plan(url: String, busyTimeout: Duration) throws -> String {
+  /// What `migrate` would do to the configured database, in words and statements.
+  static func plan(_ config: RinConfig) throws -> String {
+    let url = config.storage.url
     let pending: [PendingMigration]
     let location: String
     if !Storage.isPostgres(url: url) && !FileManager.default.fileExists(atPath: url) {
-      (location, pending) = (url, Storage.migrationsForNewDatabase())
+      (location, pending) = (SecretMask.masked(url), Storage.migrationsForNewDatabase())
       guard !pending.isEmpty else { return "\(location): nothing to do" }
       return "\(location): would create the database and apply \(pending.count) migrations:\n"
         + describe(pending)
     }
-    let opened = try Storage.open(
-      url: url,
-      options: .init(busyTimeout: busyTimeout, migrates: false))
+    let opened = try StorageOptions.open(
+      url, .init(busyTimeout: config.storage.busyTimeout, migrates: false), config)
     (location, pending) = (opened.location, try opened.pendingMigrations())
     guard !pending.isEmpty else { return "\(location): schema up to date; nothing to do" }
     return "\(location): would apply \(pending.count) migration\(pending.count == 1 ? "" : "s"):\n"

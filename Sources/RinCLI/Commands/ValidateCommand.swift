@@ -1,4 +1,5 @@
 import ArgumentParser
+import RinDomain
 import RinRuntime
 
 /// `rinjobs validate`: checks pipelines.yaml and runs nothing.
@@ -13,7 +14,7 @@ struct ValidateCommand: AsyncParsableCommand {
       let config = try storage.loadConfig()
       let pipelines = config.pipelines.map { "\($0.name) (\($0.schedule.text) \($0.timezone))" }
       print(
-        "\(config.sourcePath): valid; storage \(config.storage.url); pipelines: \(pipelines.isEmpty ? "none" : pipelines.joined(separator: ", "))"
+        "\(config.sourcePath): valid; storage \(SecretMask.masked(config.storage.url)); pipelines: \(pipelines.isEmpty ? "none" : pipelines.joined(separator: ", "))"
       )
     }
   }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RinConfiguration
+import RinDomain
 import RinRuntime
 
 /// `--json`, `--metrics-file` and `--metrics-push`: what a run of a job or a pipeline prints and
@@ -13,18 +14,23 @@ struct RunOutputOptions: ParsableArguments {
   var metricsFile: String?
 
   @Option(
+    name: .customLong("metrics-push"),
     help: ArgumentHelp(
       "Push the run's metrics to this Prometheus Pushgateway when the run ends (overrides metrics.push_url).",
-      valueName: "url"),
-    transform: { text in
-      guard let url = MetricsSettings.pushURL(text) else {
-        throw ValidationError(
-          "--metrics-push needs a Pushgateway's http or https URL such as http://pushgateway:9091, got '\(text)'"
-        )
-      }
-      return url
-    })
-  var metricsPush: URL?
+      valueName: "url"))
+  var metricsPushText: String?
+
+  /// Checked here, not in a transform: swift-argument-parser quotes a value its transform
+  /// refuses as it was typed, and this one may carry credentials (`https://user:password@gw`).
+  func validate() throws {
+    guard let text = metricsPushText, MetricsSettings.pushURL(text) == nil else { return }
+    throw ValidationError(
+      "--metrics-push needs a Pushgateway's http or https URL such as http://pushgateway:9091, got '\(SecretMask.masked(text))'"
+    )
+  }
+
+  /// `--metrics-push` as a URL (`validate` refused any other).
+  var metricsPush: URL? { metricsPushText.flatMap(MetricsSettings.pushURL) }
 
   init() {}
 }

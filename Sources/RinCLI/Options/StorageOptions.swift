@@ -2,13 +2,18 @@ import ArgumentParser
 import Foundation
 import RinConfiguration
 import RinRuntime
+import RinStorage
 
 /// `--config` and `--db`: where the settings and the database are. Shared by every command.
 public struct StorageOptions: ParsableArguments {
   @Option(name: .long, help: "Path of pipelines.yaml (default: $RIN_CONFIG, else ./pipelines.yaml).")
   var config: String?
 
-  @Option(name: .long, help: "Database: a SQLite file path or a postgres:// URL (overrides storage.url).")
+  @Option(
+    name: .long,
+    help:
+      "Database: a SQLite file path or a postgres:// URL (overrides $RIN_DATABASE_URL_FILE, $RIN_DATABASE_URL and storage.url); a password here is visible to other users in ps."
+  )
   var db: String?
 
   public init() {}
@@ -18,10 +23,12 @@ public struct StorageOptions: ParsableArguments {
   public func loadConfig() throws -> RinConfig { try Self.loadConfig(config: config, db: db) }
 
   static func loadConfig(config: String?, db: String?) throws -> RinConfig {
-    let explicit = config ?? ProcessInfo.processInfo.environment["RIN_CONFIG"]
+    let environment = ProcessInfo.processInfo.environment
+    let explicit = config ?? environment["RIN_CONFIG"]
     let path = explicit ?? "pipelines.yaml"
+    let given = try DatabaseURLSource.given(db: db, environment: environment)
     var loaded: RinConfig
-    if explicit == nil, db != nil, !FileManager.default.fileExists(atPath: path) {
+    if explicit == nil, given != nil, !FileManager.default.fileExists(atPath: path) {
       loaded = RinConfig.defaults()
       loaded.sourcePath = RinConfig.defaultsSourcePath
     } else {
@@ -31,8 +38,11 @@ public struct StorageOptions: ParsableArguments {
         throw CLIFailure(.configuration, error.description)
       }
     }
-    if let db {
-      loaded.storage.url = db
+    if let pushURL = try MetricsPushURLSource.given(environment: environment) {
+      loaded.metrics.pushURL = pushURL
+    }
+    if let given {
+      loaded.storage.url = given
     } else if loaded.sourcePath != RinConfig.defaultsSourcePath {
       loaded.storage.url = Self.resolve(loaded.storage.url, besides: loaded.sourcePath)
     }
@@ -42,7 +52,7 @@ public struct StorageOptions: ParsableArguments {
   /// A relative SQLite path in the file means relative to the file's folder, so cron (whose
   /// working directory is $HOME) finds the same database as an operator in the repository.
   static func resolve(_ url: String, besides configPath: String) -> String {
-    guard !url.hasPrefix("/"), !url.contains("://") else { return url }
+    guard !url.hasPrefix("/"), !url.contains("://"), !Storage.isPostgres(url: url) else { return url }
     let folder = URL(fileURLWithPath: configPath).deletingLastPathComponent()
     return folder.appendingPathComponent(url).standardizedFileURL.path
   }

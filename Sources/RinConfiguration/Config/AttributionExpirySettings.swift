@@ -17,11 +17,22 @@ public struct AttributionExpirySettings: Sendable, Hashable {
 
   static let keys = [BatchSize.key, "window", "delete_batch_size"]
 
+  /// The longest window: click records are kept "for the 7-day attribution window, then
+  /// deleted" (001 §10), so a longer one would keep personal data past what the spec allows.
+  public static let longestWindow: Duration = .seconds(7 * 86_400)
+
   init(reading config: ConfigMapping) throws(ConfigError) {
     let defaults = Self()
+    let window = try config.duration("window", default: defaults.window)
+    guard window <= Self.longestWindow else {
+      throw config.error(
+        at: config.entry("window")?.value,
+        "'\(config.childPath("window"))' (\(DurationFormat.format(window))) is longer than 7d: the spec keeps click records for the 7-day attribution window, then deletes them (001 §10); set 7d or less"
+      )
+    }
     self.init(
       batchSize: try BatchSize.read(config),
-      window: try config.duration("window", default: defaults.window),
+      window: window,
       deleteBatchSize: try config.int(
         "delete_batch_size", default: defaults.deleteBatchSize, in: 1...Int.max))
   }

@@ -1,3 +1,5 @@
+import RinDomain
+
 /// A problem in `pipelines.yaml`, located so editors and terminals can jump to it.
 /// Printed as `file:line:column: message`, the form compilers use.
 public struct ConfigError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -12,7 +14,8 @@ public struct ConfigError: Error, Sendable, Hashable, CustomStringConvertible {
     self.file = file
     self.line = line
     self.column = column
-    self.message = message
+    // A message quotes what the file says, which may be a URL with a password in it.
+    self.message = SecretMask.masked(message)
   }
 
   public var description: String { "\(file):\(line):\(column): \(message)" }

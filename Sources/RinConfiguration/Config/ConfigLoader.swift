@@ -12,7 +12,12 @@ public enum ConfigLoader {
   }
 
   /// `file` is only used in messages and as `sourcePath`.
+  /// A pipelines.yaml is a few kilobytes; a bigger file is a mistake (or an attack), and
+  /// composing its nodes takes ten times its size in memory before any error.
+  public static let maximumBytes = 1 << 20
+
   public static func parse(yaml: String, file: String) throws(ConfigError) -> RinConfig {
+    guard yaml.utf8.count <= maximumBytes else { throw tooBig(file, bytes: yaml.utf8.count) }
     let root: Node?
     do {
       root = try Yams.compose(yaml: yaml)
@@ -51,6 +56,11 @@ public enum ConfigLoader {
       throw fail("configuration file not found")
     }
     guard !isDirectory.boolValue else { throw fail("this is a directory, not a configuration file") }
+    if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int,
+      size > maximumBytes
+    {
+      throw tooBig(path, bytes: size)
+    }
     guard let data = FileManager.default.contents(atPath: path) else {
       throw fail("configuration file cannot be read (check its permissions)")
     }
@@ -58,5 +68,13 @@ public enum ConfigLoader {
       throw ConfigError(file: path, line: 1, column: 1, message: "file is not valid UTF-8; save it as UTF-8")
     }
     return text
+  }
+
+  private static func tooBig(_ file: String, bytes: Int) -> ConfigError {
+    ConfigError(
+      file: file, line: 1, column: 1,
+      message:
+        "configuration file is \(bytes) bytes, over the limit of \(maximumBytes) (1 MiB); a pipelines.yaml is a few kilobytes: check that --config or RIN_CONFIG names the right file"
+    )
   }
 }

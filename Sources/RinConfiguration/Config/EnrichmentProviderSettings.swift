@@ -99,7 +99,22 @@ public struct EnrichmentProviderSettings: Sendable, Hashable {
         "'\(config.childPath("url"))' must be an http or https URL such as https://enrich.example.com, got '\(text)'"
       )
     }
+    guard url.scheme?.lowercased() == "https" || isLoopback(host) else {
+      // The API key and the contacts' emails and phones go in every request.
+      throw config.error(
+        at: config.entry("url")?.value,
+        "'\(config.childPath("url"))' must be https: every request carries the API key and contacts' emails and phones, which plain http shows to the network (http is accepted only on loopback, for a local stub); got '\(text)'"
+      )
+    }
     return text
+  }
+
+  /// This host, by name or address: plain http to it never crosses a network.
+  static func isLoopback(_ host: String) -> Bool {
+    let host = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+    if host == "localhost" || host.hasSuffix(".localhost") || host == "::1" { return true }
+    let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+    return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
   }
 
   private static func readAPIKeyEnv(_ config: ConfigMapping) throws(ConfigError) -> String {

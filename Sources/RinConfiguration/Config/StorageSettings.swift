@@ -4,6 +4,10 @@ import RinStorage
 public struct StorageSettings: Sendable, Hashable {
   /// A SQLite file path or a `postgres://user@host:port/db` URL; `--db` overrides it.
   public var url: String
+  /// PostgreSQL: how long opening a connection may take before the command gives up with exit
+  /// 75 (libpq's `connect_timeout`, which a `connect_timeout` in the URL overrides; 0 waits for
+  /// ever). A SIGTERM ends a connect at once whatever this says.
+  public var connectTimeout: Duration = .seconds(10)
   /// How long SQLite waits for another writer's lock before the run gives up with exit 75.
   public var busyTimeout: Duration
   /// PostgreSQL `lock_timeout` of a job's session: how long a job waits for a lock a service
@@ -70,12 +74,18 @@ public struct StorageSettings: Sendable, Hashable {
   }
 
   static let keys = [
-    "url", "busy_timeout", "lock_timeout", "statement_timeout", "idle_in_transaction_timeout", "batch_target",
+    "url", "connect_timeout", "busy_timeout", "lock_timeout", "statement_timeout",
+    "idle_in_transaction_timeout", "batch_target",
     "max_replica_lag", "nice_ratio", "max_load", "critical_load", "synchronous_commit",
   ]
 
   init(reading config: ConfigMapping) throws(ConfigError) {
     let defaults = Self()
+    try self.init(reading: config, defaults: defaults)
+    connectTimeout = try config.duration("connect_timeout", default: defaults.connectTimeout)
+  }
+
+  private init(reading config: ConfigMapping, defaults: Self) throws(ConfigError) {
     self.init(
       url: try config.string("url") ?? defaults.url,
       busyTimeout: try config.duration("busy_timeout", default: defaults.busyTimeout),

@@ -1,3 +1,4 @@
+import CRinShim
 import RinConfiguration
 import RinDomain
 import RinProviderClient
@@ -34,6 +35,8 @@ public struct EnrichmentFetchJob: Job {
     let settings = context.config.jobs.enrichmentFetch
     var circuit = try settings.provider.flatMap { try calls.circuit($0, context: context) }
     let plan = try makePlan(settings, circuit: circuit, context: context)
+    // The API key is in this process's environment and memory: no core file, no ptrace.
+    if plan != nil { _ = rin_set_undumpable() }
     let applier = EnrichmentApplier(
       provider: plan.map { ($0.name, $0.minLikelihood) }, now: context.now, runID: context.runID)
     let recheck = try RecheckRule.load(

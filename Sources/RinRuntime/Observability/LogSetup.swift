@@ -13,7 +13,7 @@ public enum LogSetup {
       var handler: any LogHandler =
         terminal ? StreamLogHandler.standardError(label: label) : JSONLinesLogHandler(label: label)
       handler.logLevel = level
-      return handler
+      return MaskingLogHandler(inner: handler)
     }
   }
 }

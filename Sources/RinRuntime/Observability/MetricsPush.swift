@@ -102,6 +102,7 @@ public struct MetricsPush: Sendable {
         case .timedOut: cause = "no answer within \(Int(Self.timeoutSeconds)) s"
         case .unreachable(let why): cause = "unreachable: \(why)"
         case .cancelled: cause = "cancelled"
+        case .redirected(let from, let to): cause = "redirected from \(from) to \(to), not followed"
         }
       }
       guard attempt < Self.attempts else { break }

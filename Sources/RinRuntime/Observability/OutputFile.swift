@@ -2,7 +2,11 @@ import Foundation
 
 /// A file rin-jobs writes for an operator (a metrics file, the report): checked before any work,
 /// written atomically (a temporary file in the same folder, then a rename, so a reader never
-/// sees half a file), and every failure names the path and the cause in words.
+/// sees half a file), and every failure names the path and the cause in words. The temporary
+/// file has a name nobody can guess and is created only if nothing is there (`mkstemp`:
+/// `O_CREAT|O_EXCL`, so a symlink another user planted in a shared folder is never followed),
+/// and it is 0640 whatever the umask: readable by the owner's group (the metrics collector),
+/// nobody else.
 public enum OutputFile {
   /// Why `path` cannot be written as the `what` (e.g. "metrics file"), or nil when it can: the
   /// path is not a folder, its folder exists, and a file can be created in it.
@@ -21,9 +25,7 @@ public enum OutputFile {
     guard (status.st_mode & S_IFMT) == S_IFDIR else {
       return "\(prefix): \(folder) is not a folder; pass another path"
     }
-    let probe = temporaryPath(for: path, tag: "probe")
-    let descriptor = open(probe, O_CREAT | O_EXCL | O_WRONLY, 0o600)
-    guard descriptor >= 0 else {
+    guard let (descriptor, probe) = createTemporary(for: path) else {
       return "\(prefix): cannot create a file in \(folder): \(describe(errno)); pass another path"
     }
     close(descriptor)
@@ -36,15 +38,14 @@ public enum OutputFile {
   public static func write(_ text: String, to path: String, what: String) throws {
     let prefix = "\(path): cannot write the \(what)"
     if let problem = problem(writing: path, what: what) { throw RunFailure(.output, problem) }
-    let temporary = temporaryPath(for: path, tag: "tmp")
-    let descriptor = open(temporary, O_CREAT | O_TRUNC | O_WRONLY, 0o666)
-    guard descriptor >= 0 else {
-      throw RunFailure(.output, "\(prefix): cannot create \(temporary): \(describe(errno))")
+    guard let (descriptor, temporary) = createTemporary(for: path) else {
+      throw RunFailure(.output, "\(prefix): cannot create a temporary file beside it: \(describe(errno))")
     }
     var failure: Int32?
+    if fchmod(descriptor, mode) != 0 { failure = errno }
     let bytes = Array(text.utf8)
     var written = 0
-    while written < bytes.count {
+    while failure == nil, written < bytes.count {
       let count = bytes[written...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
       if count < 0 {
         if errno == EINTR { continue }
@@ -99,8 +100,17 @@ public enum OutputFile {
     return folder.isEmpty ? "." : folder
   }
 
-  static func temporaryPath(for path: String, tag: String) -> String {
+  /// A metrics file or a report: the owner writes, the owner's group reads.
+  public static let mode: mode_t = 0o640
+
+  /// A new file beside `path`, `.<name>.XXXXXX` (mkstemp: a random name, created exclusively,
+  /// mode 0600 until `write` sets `mode`), open for writing; nil with `errno` set on failure.
+  static func createTemporary(for path: String) -> (descriptor: Int32, path: String)? {
     let name = (path as NSString).lastPathComponent
-    return (folder(of: path) as NSString).appendingPathComponent(".\(name).\(getpid()).\(tag)")
+    var template = Array(
+      (folder(of: path) as NSString).appendingPathComponent(".\(name).XXXXXX").utf8CString)
+    let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+    guard descriptor >= 0 else { return nil }
+    return (descriptor, template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
   }
 }

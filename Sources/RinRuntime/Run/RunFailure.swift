@@ -1,3 +1,4 @@
+import RinDomain
 import RinStorage
 
 /// Why a run did not succeed, with the exit code it maps to. Expected failures print this
@@ -23,7 +24,8 @@ public struct RunFailure: Error, CustomStringConvertible, Sendable {
 
   public init(_ code: Code, _ message: String) {
     self.code = code
-    self.message = message
+    // What a run failed of goes to stderr, the ledger, `history`, `status` and the report.
+    self.message = SecretMask.masked(message)
   }
 
   public static func usage(_ message: String) -> RunFailure { RunFailure(.usage, message) }

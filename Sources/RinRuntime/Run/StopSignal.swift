@@ -28,6 +28,8 @@ public final class StopSignal: Sendable {
     recordingIn storage: Storage? = nil, environment: RuntimeEnvironment = RuntimeEnvironment(),
     recordingWithin recordingTime: Duration = .seconds(5)
   ) {
+    // A signal while the database was opened (EarlyStop) counts as the first.
+    if EarlyStop.isRequested { request() }
     sources.withLock { sources in
       guard sources.isEmpty else { return }
       watchHardDeadline(recordingIn: storage, environment: environment, within: recordingTime)

@@ -1,3 +1,4 @@
+import RinDomain
 import Synchronization
 
 /// A PostgreSQL database through libpq: one connection, used by one thread at a time.
@@ -13,11 +14,12 @@ final class PostgresBackend: StorageBackend {
 
   /// Connects to `url` (`postgres://…`) with the session settings of `options`.
   static func open(url: String, options: Storage.OpenOptions) throws -> PostgresBackend {
-    let location = PostgresURL.redacted(url)
+    let location = SecretMask.masked(url)
     do {
-      let connection = try PostgresConnection(url: url)
-      try connection.simple(
-        PostgresSessionSettings.statements(
+      let connection = try PostgresConnection(
+        url: url,
+        connect: PostgresConnect(timeout: options.connectTimeout, isStopRequested: options.isStopRequested),
+        settings: PostgresSessionSettings.statements(
           busyTimeout: options.busyTimeout, limits: options.sessionLimits))
       return PostgresBackend(location: location, session: PostgresSession(connection: connection))
     } catch let error as PostgresError {

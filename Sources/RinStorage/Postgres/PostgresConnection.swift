@@ -11,19 +11,26 @@ final class PostgresConnection {
   /// and no scan of its text (a batch's `IN (…)` lists make texts of several kilobytes).
   private var prepared: [String: String] = [:]
 
-  init(url: String) throws {
-    guard let handle = PQconnectdb(url) else {
+  /// Connects, then runs `settings` (SQL, several statements allowed) in the same first round
+  /// trip, bounded by the connect's timeout and stop check like the connect itself.
+  init(url: String, connect: PostgresConnect = PostgresConnect(), settings: String = "") throws {
+    guard let handle = connect.start(url) else {
       throw PostgresError(sqlState: .unknown, message: "libpq could not allocate a connection")
     }
     self.handle = handle
-    guard PQstatus(handle) == CONNECTION_OK else {
-      let message = Self.trimmed(PQerrorMessage(handle))
-      // No PQfinish here: every stored property is set, so deinit runs and frees the handle
-      // (finishing it here too was a double free: any refused connection crashed the process).
-      throw PostgresError(sqlState: Self.connectionFailureState(message), message: message)
-    }
+    // No PQfinish on a throw: every stored property is set, so deinit runs and frees the handle
+    // (finishing it here too was a double free: any refused connection crashed the process).
+    try connect.finish(handle)
     // Messages of the server's own (notices about implicit indexes, …) are not ours to print.
-    _ = try simple("SET client_min_messages = warning")
+    let first = "SET client_min_messages = warning;" + settings
+    guard PQsendQuery(handle, first) == 1 else {
+      throw PostgresError(sqlState: .connectionFailure, message: Self.trimmed(PQerrorMessage(handle)))
+    }
+    while true {
+      try connect.waitForResult(handle)
+      guard let result = PQgetResult(handle) else { break }
+      try check(result)
+    }
   }
 
   deinit { PQfinish(handle) }

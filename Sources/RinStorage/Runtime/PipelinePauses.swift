@@ -12,8 +12,9 @@ public struct PipelinePause: Sendable, Encodable, Equatable {
   public init(pipeline: PipelineName, pausedAt: UTCInstant, pausedBy: String, reason: String?) {
     self.pipeline = pipeline
     self.pausedAt = pausedAt
-    self.pausedBy = pausedBy
-    self.reason = reason
+    // Printed by `status` and `pipeline pause`: no terminal escape survives, as written or read.
+    self.pausedBy = TerminalText.printable(pausedBy)
+    self.reason = reason.map(TerminalText.printable)
   }
 }
 

@@ -55,7 +55,8 @@ public struct RunRecord: Sendable, Encodable, Equatable {
     self.heartbeatAt = heartbeatAt
     self.finishedAt = finishedAt
     self.counts = counts
-    self.error = error
+    // `history`, `status` and the report print it: a row an older binary wrote may quote a URL.
+    self.error = error.map(SecretMask.masked)
     self.supersededBy = supersededBy
   }
 }

@@ -13,10 +13,7 @@ struct SQLiteBackend: StorageBackend {
   static func open(url: String, options: Storage.OpenOptions) throws -> SQLiteBackend {
     let path = url.hasPrefix("file:") ? String(url.dropFirst(5)) : url
     let exists = FileManager.default.fileExists(atPath: path)
-    if !exists && options.createIfMissing {
-      let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
-      try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
+    if !exists && options.createIfMissing { OwnerOnlyFile.create(path) }
     if !exists && !options.createIfMissing {
       throw StorageError(
         .databaseMissing, location: path, detail: "no database file here",

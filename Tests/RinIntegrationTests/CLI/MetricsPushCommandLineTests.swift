@@ -86,6 +86,28 @@ struct MetricsPushCommandLineTests {
     #expect(try await gateway.series("rinjobs_last_success_timestamp_seconds", with: group).count == 1)
   }
 
+  /// The Pushgateway's URL (with its push credentials, in production) from a Secret's file or
+  /// the environment, never argv: the file wins over the variable, which wins over the config.
+  @Test func thePushURLComesFromAFileOrTheEnvironment() async throws {
+    let gateway = try await Pushgateway()
+    let db = try TestDatabase(seedUsers: 4)
+    let group = [#"job="badge-recount""#, #"pipeline="""#, #"shard="all""#]
+    let file = db.directory.path("metrics-push-url")
+    try "\(gateway.url)\n".write(toFile: file, atomically: true, encoding: .utf8)
+    let fromFile = try await db.run(
+      "rin-badge-recount", [],
+      environment: ["RIN_METRICS_PUSH_URL_FILE": file, "RIN_METRICS_PUSH_URL": "http://127.0.0.1:9/nowhere"])
+    #expect(fromFile.exitCode == 0, "\(fromFile.stderr)")
+    #expect(!fromFile.stderr.contains("push failed"), "\(fromFile.stderr)")
+    #expect(try await gateway.series("rinjobs_last_success_timestamp_seconds", with: group).count == 1)
+
+    let broken = try await db.run(
+      "rin-badge-recount", [], environment: ["RIN_METRICS_PUSH_URL": "ftp://admin:hunter2@gw"])
+    #expect(broken.exitCode == 78, "\(broken.stderr)")
+    #expect(broken.stderr.contains("RIN_METRICS_PUSH_URL must give a Pushgateway"), "\(broken.stderr)")
+    #expect(!broken.stderr.contains("hunter2"), "\(broken.stderr)")
+  }
+
   @Test func aPushThatCannotGoIsLoggedAndCountedAndTheRunStillExitsZero() async throws {
     let db = try TestDatabase(seedUsers: 4)
     // Nothing listens there: the port was free a moment ago and is not handed to anyone.

@@ -68,7 +68,7 @@ struct ConfigLoaderTests {
           min_members: 4
           extra_free_mail_domains: [Mail.Example, web.de]
         upcoming-birthdays: {window_days: 14}
-        attribution-expiry: {window: 2w, delete_batch_size: 100}
+        attribution-expiry: {window: 6d, delete_batch_size: 100}
       pipelines:
         hourly: {schedule: "@hourly", jobs: [upcoming-birthdays]}
         nightly: {schedule: "0 3 * * *", timezone: Europe/Paris, jobs: [daily-score]}
@@ -82,7 +82,7 @@ struct ConfigLoaderTests {
     #expect(config.jobs.circlePatterns.minMembers == 4)
     #expect(config.jobs.circlePatterns.extraFreeMailDomains == ["mail.example", "web.de"])
     #expect(config.jobs.upcomingBirthdays.windowDays == 14)
-    #expect(config.jobs.attributionExpiry.window == .seconds(14 * 86_400))
+    #expect(config.jobs.attributionExpiry.window == .seconds(6 * 86_400))
     #expect(config.jobs.attributionExpiry.deleteBatchSize == 100)
     #expect(config.pipelines.map(\.name) == ["hourly", "nightly"])
     #expect(config.pipelines[0].timezone == "UTC")
