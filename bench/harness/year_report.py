@@ -87,10 +87,13 @@ def _seconds_a_day(r: dict) -> list:
     jobs = sum(statistics.fmean(phases.get(k, [0])) for k in ("nightly", "hourly", "retention"))
     total = statistics.fmean(walls)
     parts = ", ".join(f"{k} {statistics.fmean(v):.2f}" for k, v in phases.items())
+    # A year: every day's phases but the sizes, which are measured 14 times (months, fill, end).
+    sizes = statistics.fmean(phases.get("sizes", [0]))
+    year = 365 * (total - sizes * len(phases.get("sizes", [])) / len(nights)) + 14 * sizes
     return [f"- a simulated day: **{total:.2f} s** on average (median {statistics.median(walls):.2f} s): the three "
             f"pipelines {jobs:.2f} s, the harness (changes, sign-ups, readouts, sizes) {total - jobs:.2f} s; "
-            f"per phase: {parts}; the whole run {r.get('wall', 0) / 60:.1f} min "
-            f"(a 365-day year: about {365 * total / 60:.0f} min)"]
+            f"per phase (mean s; sizes on the nights measured): {parts}; the whole run {r.get('wall', 0) / 60:.1f} min, "
+            f"its end's recompute check included (a 365-day year at this pace: about {year / 60:.0f} min and the check)"]
 
 
 def _backend(r: dict) -> list:
