@@ -11,7 +11,7 @@ let fixtureSwiftSettings: [SwiftSetting] =
 /// One thin executable per job: `rin-X ARGS` is `rinjobs run X ARGS`.
 let jobNames = [
   "daily-score", "circle-patterns", "enrichment-fetch",
-  "upcoming-birthdays", "attribution-expiry", "badge-recount",
+  "upcoming-birthdays", "attribution-expiry", "badge-recount", "history-retention",
 ]
 let jobExecutables: [Target] = jobNames.map { name in
   .executableTarget(
@@ -133,7 +133,7 @@ let package = Package(
     ),
     // Deterministic synthetic data; writes through the storage module's bulk API.
     .target(name: "RinSeed", dependencies: ["RinDomain", "RinStorage"], swiftSettings: fixtureSwiftSettings),
-    // The six jobs: orchestration of domain rules over storage.
+    // The seven jobs: orchestration of domain rules over storage.
     .target(
       name: "RinJobs",
       dependencies: [

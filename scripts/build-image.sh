@@ -38,13 +38,13 @@ rm -rf "$work"
 mkdir -p "$work/context/bin"
 
 # 1. The executables: Swift's runtime and Foundation linked in, so no toolchain in the image.
-# The six rin-JOB names are links to rinjobs, which runs as that job when called by one of them
-# (RinJobsTool): one 65 MB binary instead of seven.
+# The seven rin-JOB names are links to rinjobs, which runs as that job when called by one of them
+# (RinJobsTool): one 65 MB binary instead of eight.
 scripts/build-release.sh
 bin=$(swift build -c release --show-bin-path)
 install -m 0755 "$bin/rinjobs" "$work/context/bin/rinjobs"
 strip --strip-unneeded "$work/context/bin/rinjobs"
-for job in daily-score circle-patterns enrichment-fetch upcoming-birthdays attribution-expiry badge-recount; do
+for job in daily-score circle-patterns enrichment-fetch upcoming-birthdays attribution-expiry badge-recount history-retention; do
   ln -s rinjobs "$work/context/bin/rin-$job"
 done
 if [ "$context_only" -eq 1 ]; then

@@ -12,6 +12,7 @@ public enum JobCatalog {
     case .attributionExpiry: AttributionExpiryJob()
     case .circlePatterns: CirclePatternsJob()
     case .enrichmentFetch: EnrichmentFetchJob()
+    case .historyRetention: HistoryRetentionJob()
     }
   }
 }

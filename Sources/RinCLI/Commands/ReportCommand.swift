@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RinConfiguration
 import RinReport
 import RinRuntime
 
@@ -28,7 +29,7 @@ struct ReportCommand: AsyncParsableCommand {
 
   @Flag(help: "Print the report's data as JSON on stdout instead of writing HTML.") var json = false
 
-  static let defaultPeriod: Duration = .seconds(30 * 86_400)
+  static let defaultPeriod = LedgerLookBacks.report
 
   func validate() throws {
     guard since > .zero else { throw ValidationError("--since must be more than 0s") }

@@ -34,7 +34,7 @@ struct StatusCommand: AsyncParsableCommand {
 
   @Flag(help: "Print JSON on stdout.") var json = false
 
-  static let defaultLookBack: Duration = .seconds(7 * 86_400)
+  static let defaultLookBack = LedgerLookBacks.status
 
   var dueWindow: Duration { grace ?? PipelineRunOptions.defaultGrace }
 

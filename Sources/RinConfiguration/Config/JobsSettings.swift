@@ -8,6 +8,7 @@ public struct JobsSettings: Sendable, Hashable {
   public var upcomingBirthdays: UpcomingBirthdaysSettings
   public var attributionExpiry: AttributionExpirySettings
   public var badgeRecount: BatchSizeSettings
+  public var historyRetention: HistoryRetentionSettings
   /// `jobs.<job>.timeout` of each job that has one (`RunDeadline`).
   public var timeouts: [JobName: Duration] = [:]
 
@@ -16,7 +17,7 @@ public struct JobsSettings: Sendable, Hashable {
     enrichmentFetch: EnrichmentFetchSettings = .init(),
     upcomingBirthdays: UpcomingBirthdaysSettings = .init(),
     attributionExpiry: AttributionExpirySettings = .init(),
-    badgeRecount: BatchSizeSettings = .init()
+    badgeRecount: BatchSizeSettings = .init(), historyRetention: HistoryRetentionSettings = .init()
   ) {
     self.dailyScore = dailyScore
     self.circlePatterns = circlePatterns
@@ -24,6 +25,7 @@ public struct JobsSettings: Sendable, Hashable {
     self.upcomingBirthdays = upcomingBirthdays
     self.attributionExpiry = attributionExpiry
     self.badgeRecount = badgeRecount
+    self.historyRetention = historyRetention
   }
 
   public func timeout(for job: JobName) -> Duration? { timeouts[job] }
@@ -40,6 +42,7 @@ public struct JobsSettings: Sendable, Hashable {
     case .upcomingBirthdays: upcomingBirthdays.batchSize
     case .attributionExpiry: attributionExpiry.batchSize
     case .badgeRecount: badgeRecount.batchSize
+    case .historyRetention: historyRetention.batchSize
     }
   }
 
@@ -63,7 +66,9 @@ public struct JobsSettings: Sendable, Hashable {
         reading: section(.upcomingBirthdays, UpcomingBirthdaysSettings.keys)),
       attributionExpiry: try .init(
         reading: section(.attributionExpiry, AttributionExpirySettings.keys)),
-      badgeRecount: try .init(reading: section(.badgeRecount, BatchSizeSettings.keys)))
+      badgeRecount: try .init(reading: section(.badgeRecount, BatchSizeSettings.keys)),
+      historyRetention: try .init(
+        reading: section(.historyRetention, HistoryRetentionSettings.keys)))
     self.timeouts = timeouts
   }
 }

@@ -1,4 +1,4 @@
-/// The six jobs, spelled as in `pipelines.yaml`, the CLI (`rinjobs run NAME`) and the ledger.
+/// The seven jobs, spelled as in `pipelines.yaml`, the CLI (`rinjobs run NAME`) and the ledger.
 public enum JobName: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
   case dailyScore = "daily-score"
   case circlePatterns = "circle-patterns"
@@ -6,6 +6,7 @@ public enum JobName: String, Sendable, Hashable, CaseIterable, CustomStringConve
   case upcomingBirthdays = "upcoming-birthdays"
   case attributionExpiry = "attribution-expiry"
   case badgeRecount = "badge-recount"
+  case historyRetention = "history-retention"
 
   public var description: String { rawValue }
 

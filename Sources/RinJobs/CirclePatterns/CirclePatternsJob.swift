@@ -111,7 +111,7 @@ public struct CirclePatternsJob: Job {
         circleID: circle, memberIDs: members, removedIDs: inputs.removalsByCircle[circle] ?? [])
     }
     let plan = CircleSuggestionReconciler.plan(detected: detected, existing: existing)
-    for id in plan.superseded { try batch.tx.circlePatterns.supersedeCircleSuggestion(id: id) }
+    for id in plan.superseded { try batch.tx.circlePatterns.supersedeCircleSuggestion(id: id, at: now) }
     for group in plan.inserts {
       try batch.tx.circlePatterns.insertCircleSuggestion(group, userID: user, at: now)
     }

@@ -30,6 +30,8 @@ public enum MetricsFile {
     public var pausedSeconds: [String: Double] = [:]
     /// For a job with a periodic pass: owners its last run corrected with no stamp to explain it.
     public var unstampedCorrections: Int? = nil
+    /// For history-retention: outbox rows queued over a day ago and still unsent.
+    public var outboxUnsentOverADay: Int? = nil
   }
 
   public static func render(_ facts: [JobFacts]) -> String {
@@ -86,6 +88,14 @@ public enum MetricsFile {
         help:
           "Owners whose results the last run's periodic pass changed with no change stamp to explain it (a service write that did not bump updated_at)."
       ).set(Double(corrections))
+    }
+    if let unsent = f.outboxUnsentOverADay {
+      gauge(
+        registry,
+        name: "rinjobs_outbox_unsent_over_a_day", labels: labels,
+        help:
+          "Notifications queued more than a day before the last run and still unsent (never deleted): the delivery service is not sending."
+      ).set(Double(unsent))
     }
     for (kind, value) in [("read", f.itemsRead), ("written", f.itemsWritten), ("skipped", f.itemsSkipped)] {
       gauge(
@@ -191,7 +201,9 @@ extension MetricsFile {
       itemsWritten: summary.changes.tables.values.reduce(0) { $0 + $1.total },
       itemsSkipped: summary.counts.skipped.values.reduce(0, +),
       usersProcessed: summary.counts.usersProcessed, provider: summary.provider, skips: skips,
-      pausedSeconds: summary.paused?.seconds ?? [:], unstampedCorrections: summary.counts.unstampedCorrections
+      pausedSeconds: summary.paused?.seconds ?? [:],
+      unstampedCorrections: summary.counts.unstampedCorrections,
+      outboxUnsentOverADay: summary.details.historyRetention.outboxUnsentOverADay
     )
   }
 }

@@ -140,5 +140,17 @@ enum Migrations {
     Step(
       name: "mark the slots a catch-up superseded in a column of the run ledger",
       sql: RuntimeSchema.runsSupersededBy, postgres: RuntimeSchema.runsSupersededByOnPostgres),
+    Step(
+      name: "remember when each circle suggestion was superseded",
+      sql: RetentionSchema.suggestionSupersessions,
+      postgres: RetentionSchema.suggestionSupersessionsOnPostgres),
+    Step(name: "index score snapshots by day", sql: RetentionSchema.scoreSnapshotsByDay, kind: .serviceIndex),
+    Step(
+      name: "index sent notifications by the time they were sent",
+      sql: RetentionSchema.sentNotificationsBySentAt,
+      kind: .serviceIndex),
+    Step(
+      name: "index unsent notifications by the time they were queued",
+      sql: RetentionSchema.unsentNotificationsByCreatedAt, kind: .serviceIndex),
   ]
 }

@@ -2,7 +2,7 @@ import Foundation
 import RinTestSupport
 import Testing
 
-/// `rinjobs` called through a link named `rin-JOB` (as the runtime image installs the six job
+/// `rinjobs` called through a link named `rin-JOB` (as the runtime image installs the seven job
 /// executables) is that job's executable: the same run as `rinjobs run JOB`.
 @Suite("rinjobs through a rin-JOB link", .onItsOwnThread)
 struct JobLinkCommandLineTests {

@@ -20,7 +20,8 @@ struct ConfigValidationTests {
     #expect((error.line, error.column) == (4, 3))
     #expect(
       error.message == "unknown job 'daily-scores' in 'jobs'; known jobs: daily-score, circle-patterns, "
-        + "enrichment-fetch, upcoming-birthdays, attribution-expiry, badge-recount (did you mean 'daily-score'?)"
+        + "enrichment-fetch, upcoming-birthdays, attribution-expiry, badge-recount, history-retention "
+        + "(did you mean 'daily-score'?)"
     )
   }
 

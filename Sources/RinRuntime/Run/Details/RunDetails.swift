@@ -7,6 +7,7 @@ public struct RunDetails: Sendable, Equatable, Codable {
   public var enrichmentFetch = EnrichmentFetchDetails()
   public var attributionExpiry = AttributionExpiryDetails()
   public var badgeRecount = BadgeRecountDetails()
+  public var historyRetention = HistoryRetentionDetails()
   /// Why the run stopped early (timeout, signal, gave way, critical load): `stop_reason`.
   public var stopReason: SkipReason?
 
@@ -17,6 +18,7 @@ public struct RunDetails: Sendable, Equatable, Codable {
     var texts = enrichmentFetch.texts
     texts.merge(attributionExpiry.texts) { $1 }
     texts.merge(badgeRecount.texts) { $1 }
+    texts.merge(historyRetention.texts) { $1 }
     if let stopReason { texts[Self.stopReasonKey] = stopReason.rawValue }
     return texts
   }
@@ -25,6 +27,7 @@ public struct RunDetails: Sendable, Equatable, Codable {
     enrichmentFetch = EnrichmentFetchDetails(texts: texts)
     attributionExpiry = AttributionExpiryDetails(texts: texts)
     badgeRecount = BadgeRecountDetails(texts: texts)
+    historyRetention = HistoryRetentionDetails(texts: texts)
     stopReason = texts[Self.stopReasonKey].flatMap(SkipReason.init(rawValue:))
   }
 

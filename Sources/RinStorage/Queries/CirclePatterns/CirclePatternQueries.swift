@@ -160,12 +160,19 @@ extension CirclePatternsQueries {
     return inserted > 0
   }
 
-  /// Marks an `open` suggestion `superseded`; true when it was still open.
+  /// Marks an `open` suggestion `superseded` and remembers when (history-retention deletes it
+  /// once that is older than its window); true when it was still open.
   @discardableResult
-  public func supersedeCircleSuggestion(id: Int64) throws -> Bool {
+  public func supersedeCircleSuggestion(id: Int64, at instant: UTCInstant) throws -> Bool {
     let updated = try sql.execute(
       "UPDATE circle_suggestions SET status = 'superseded' WHERE id = \(.integer(id)) AND status = 'open'")
-    if updated > 0 { changes.record("circle_suggestions", .update, sample: "suggestion \(id): superseded") }
-    return updated > 0
+    guard updated > 0 else { return false }
+    changes.record("circle_suggestions", .update, sample: "suggestion \(id): superseded")
+    try sql.execute(
+      """
+      INSERT INTO circle_suggestion_supersessions (suggestion_id, superseded_at) VALUES (\(.integer(id)), \(.instant(instant)))
+      ON CONFLICT (suggestion_id) DO UPDATE SET superseded_at = excluded.superseded_at
+      """)
+    return true
   }
 }

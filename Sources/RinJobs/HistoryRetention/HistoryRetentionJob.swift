@@ -1,0 +1,58 @@
+import RinConfiguration
+import RinDomain
+import RinRuntime
+import RinStorage
+
+/// Deletes the history the jobs no longer need once it is older than its window
+/// (`jobs.history-retention.keep`, docs/OPERATIONS.md "Retention"): score snapshots, sent
+/// notifications, superseded suggestions and the run ledger, a bounded batch per transaction
+/// so that no write lock is held long. Not a per-user job: a stopped run leaves the rest to the
+/// next one, which starts over from the oldest row.
+public struct HistoryRetentionJob: Job {
+  public let name = JobName.historyRetention
+
+  public init() {}
+
+  public func run(_ context: JobContext) async throws {
+    let settings = context.config.jobs.historyRetention
+    var pruner = BatchedPruner(context: context, limit: settings.deleteBatchSize)
+    let keep = settings.keep
+    let firstDay = HistoryWindows.firstSnapshotDayKept(now: context.now, window: keep.scoreSnapshots)
+    context.tally.details.historyRetention.snapshotsDeletedBefore = firstDay
+    let snapshots = try pruner.prune("snapshots") {
+      try $0.historyRetention.pruneScoreSnapshots(before: firstDay, limit: $1)
+    }
+    context.tally.details.historyRetention.snapshotsDeleted = snapshots
+    let sentCutoff = HistoryWindows.cutoff(now: context.now, window: keep.notificationOutbox)
+    context.tally.details.historyRetention.outboxDeletedThrough = sentCutoff
+    context.tally.details.historyRetention.outboxDeleted = try pruner.prune("sent notifications") {
+      try $0.historyRetention.deleteSentNotifications(sentAtOrBefore: sentCutoff, limit: $1)
+    }
+    let supersededCutoff = HistoryWindows.cutoff(now: context.now, window: keep.circleSuggestions)
+    context.tally.details.historyRetention.suggestionsDeleted = try pruner.prune("superseded suggestions") {
+      try $0.historyRetention.deleteSupersededSuggestions(supersededAtOrBefore: supersededCutoff, limit: $1)
+    }
+    let runsCutoff = HistoryWindows.cutoff(now: context.now, window: keep.jobRuns)
+    context.tally.details.historyRetention.runsDeleted = try pruner.prune("ledger rows") {
+      try $0.historyRetention.deleteRuns(startedBefore: runsCutoff, limit: $1)
+    }
+    context.tally.details.historyRetention.checkpointsDeleted = try pruner.prune("checkpoints") {
+      try $0.historyRetention.deleteCheckpoints(updatedBefore: runsCutoff, limit: $1)
+    }
+    try reportUnsent(context)
+  }
+
+  /// Unsent rows are never deleted; many waiting over a day mean the delivery service is down.
+  private func reportUnsent(_ context: JobContext) throws {
+    let queuedBefore = context.now - HistoryWindows.unsentReportedAfter
+    let unsent = try context.read {
+      try $0.historyRetention.countUnsentNotifications(queuedBefore: queuedBefore)
+    }
+    context.tally.details.historyRetention.outboxUnsentOverADay = unsent
+    if unsent > 0 {
+      context.logger.warning(
+        "notifications unsent for over a day (kept): is the delivery service sending?",
+        metadata: ["unsent": "\(unsent)"])
+    }
+  }
+}

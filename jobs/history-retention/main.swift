@@ -1,0 +1,4 @@
+import RinCLI
+
+// `rin-history-retention ARGS` behaves exactly as `rinjobs run history-retention ARGS`.
+await JobExecutable.main(job: .historyRetention)
