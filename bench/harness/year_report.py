@@ -172,7 +172,8 @@ def _month_table(r: dict) -> str:
     head = ["night", "date", "users + contacts", "database MB", "bytes per user + contact",
             "nightly rows read", "nightly wall s", "nightly CPU s"]
     head += ["nightly server CPU s", "retention server CPU s", "dead tuples: snapshots / outbox"] if pg else []
-    head += ["retention wall s"]
+    head += ["retention wall s", "history-retention deleted: snapshots / outbox / suggestions / runs",
+             "outbox unsent over a day"]
     lines = ["Per simulated month (the nights since the row before: medians; sizes at the night's end):", "",
              "| " + " | ".join(head) + " |", "|" + "---:|" * len(head)]
     nights = {n["day"]: n for n in r["nights"]}
@@ -200,8 +201,23 @@ def _month_table(r: dict) -> str:
                       f"{max(d['score_snapshots'] for d in dead):,} / {max(d['notification_outbox'] for d in dead):,}"
                       if dead else "–"]
         cells.append(cell(med(lambda n: n["runs"]["retention"]["wall"])))
+        cells += _retention_cells(span)
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
+
+
+def _retention_cells(span: list) -> list:
+    """history-retention's deletions summed over the nights, and its unsent count at the last."""
+    details = [(n["runs"]["retention"]["jobs"].get(RETENTION_JOB) or {}).get("details") or {} for n in span]
+    if not any(details):
+        return ["–", "–"]
+
+    def total(key):
+        return sum(int(d.get(key) or 0) for d in details)
+
+    deleted = " / ".join(f"{total(k):,}" for k in
+                         ("snapshots_deleted", "outbox_deleted", "suggestions_deleted", "runs_deleted"))
+    return [deleted, f"{int(details[-1].get('outbox_unsent_over_a_day') or 0):,}"]
 
 
 def _table_table(r: dict) -> str:
