@@ -103,8 +103,9 @@ def _backend(r: dict) -> list:
     f = figures(r)
     note = "" if f["filled"] else " (the windows are not full within this run: the nights compared are as late as it allows)"
     if f["early"]:
+        which = "just after the windows filled" if f["filled"] else "the earliest the run allows"
         out.append(f"- nights compared: {f['late'][0]}–{f['late'][1]} (the last ten) against "
-                   f"{f['early'][0]}–{f['early'][1]} (just after the windows filled){note}")
+                   f"{f['early'][0]}–{f['early'][1]} ({which}){note}")
 
     def ratio_line(label, key, unit="", fmt="{:,.2f}"):
         x = f[key]
