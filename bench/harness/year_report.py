@@ -158,7 +158,8 @@ def _checks(r: dict) -> list:
     if dead:
         worst = {t: max(d[t] for _, d in dead) for t in dead[0][1]}
         last = dead[-1][1]
-        out.append("- dead tuples after the retention pipeline (n_dead_tup, partitions summed): worst "
+        out.append("- dead tuples after the retention pipeline (n_dead_tup, partitions summed; the outbox's include "
+                   "the delivery service's `sent_at` updates, which autovacuum clears): worst "
                    + ", ".join(f"{t} {v:,}" for t, v in worst.items()) + "; after the last night "
                    + ", ".join(f"{t} {v:,}" for t, v in last.items()))
     return out
