@@ -8,6 +8,15 @@
 # nightly pipeline and the hourly upcoming-birthdays; wall and CPU per night and job, the median
 # and worst night, PostgreSQL's server CPU per user and statement profile, a sign-up's first night:
 #   bench/run.sh --fortnight [--sizes M] [--pg-sizes S,M] [--days 14] [--out FILE]
+# The year (issue 51 item 4, issue 59): the same seed on SQLite and PostgreSQL lives DAYS simulated
+# days from the fortnight's cached first night: each day the app takes the shown invite prompts,
+# the delivery service marks the outbox sent, a day of changes and sign-ups, then the nightly,
+# hourly and retention pipelines at their slots. Per simulated month each table's rows and bytes,
+# the database's size, the nightly's rows read, wall and server CPU; at the end a --full
+# recompute on a copy, milestone prompts and dedupe keys checked, the backends compared and the
+# Done-when figures. --windows short: history-retention keeps 30d (the outbox 14d); default: its
+# defaults. Cached (result and a resume point every 30 days) in CACHE/year/:
+#   bench/run.sh --year [--days 365] [--windows short|default] [--sizes S] [--pg-sizes S] [--out FILE]
 # CACHE, kept between runs and work trees: --cache DIR, else $RIN_BENCH_CACHE, else
 # /var/cache/rin-jobs-bench.
 set -euo pipefail

@@ -9,10 +9,15 @@ from . import settings
 
 def production_nightly_jobs(repo: Path) -> list:
     """The nightly pipeline's job list as the repository's pipelines.yaml defines it."""
+    return production_pipeline_jobs(repo, settings.NIGHTLY)
+
+
+def production_pipeline_jobs(repo: Path, pipeline: str) -> list:
+    """A pipeline's job list as the repository's pipelines.yaml defines it."""
     text = (repo / "pipelines.yaml").read_text()
-    match = re.search(r"^  nightly:\n(?:    .*\n)*?    jobs: \[([^\]]*)\]", text, re.MULTILINE)
+    match = re.search(rf"^  {re.escape(pipeline)}:\n(?:    .*\n)*?    jobs: \[([^\]]*)\]", text, re.MULTILINE)
     if not match:
-        raise RuntimeError("pipelines.yaml: no `jobs: [...]` line under pipelines.nightly")
+        raise RuntimeError(f"pipelines.yaml: no `jobs: [...]` line under pipelines.{pipeline}")
     return [job.strip() for job in match.group(1).split(",") if job.strip()]
 
 

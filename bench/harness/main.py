@@ -40,14 +40,23 @@ def parse(argv):
                    help="instead of the per-job bench: a first night, then DAYS days of changes, each "
                         "followed by the nightly pipeline and the hourly upcoming-birthdays, on SQLite "
                         "at --sizes (default M) and PostgreSQL at --pg-sizes (issue 30)")
-    p.add_argument("--days", type=int, default=14, help="with --fortnight: days of changes (default 14)")
+    p.add_argument("--days", type=int, default=None,
+                   help="with --fortnight: days of changes (default 14); with --year: simulated days (default 365)")
+    p.add_argument("--year", action="store_true",
+                   help="instead of the per-job bench: the same seed lives DAYS simulated days (default 365) on "
+                        "SQLite at --sizes and PostgreSQL at --pg-sizes (default S for both): a day of changes "
+                        "and sign-ups, the nightly, hourly and retention pipelines, the app and the delivery "
+                        "service; sizes per month, the nightly's cost, a full recompute at the end (issue 51)")
+    p.add_argument("--windows", choices=["short", "default"], default="short",
+                   help="with --year: history-retention's windows: short (30d, the outbox 14d: the issue's "
+                        "Done-when) or default (400d/30d/180d/90d)")
     p.add_argument("--full-every", default=None, dest="full_every",
                    help="with --fortnight: circle-patterns' and enrichment-fetch's full_every (default: "
                         "pipelines.yaml's, 7d); the first night is the same whatever it is")
     p.add_argument("--no-sign-up-probe", action="store_false", dest="sign_up_probe",
                    help="with --fortnight: skip the two extra nights that measure a sign-up's first night")
-    p.add_argument("--pg-sizes", default="S,M",
-                   help="with --fortnight: sizes on PostgreSQL (default S,M; empty for none)")
+    p.add_argument("--pg-sizes", default=None,
+                   help="with --fortnight or --year: sizes on PostgreSQL (default S,M; with --year S; empty for none)")
     p.add_argument("--division", action="store_true",
                    help="instead of the per-job bench: the steady night once and as N shards (--division-shards) "
                         "on SQLite at --sizes (default M) and PostgreSQL at --pg-sizes, from the fortnight's "
@@ -56,7 +65,11 @@ def parse(argv):
     p.add_argument("--rinjobs", required=True, help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.sizes is None:
-        args.sizes = "M" if args.fortnight or args.division else "S,M,L"
+        args.sizes = "S" if args.year else "M" if args.fortnight or args.division else "S,M,L"
+    if args.pg_sizes is None:
+        args.pg_sizes = "S" if args.year else "S,M"
+    if args.days is None:
+        args.days = 365 if args.year else 14
     args.sizes = [s.strip().upper() for s in args.sizes.split(",") if s.strip()]
     args.pg_sizes = [s.strip().upper() for s in args.pg_sizes.split(",") if s.strip()]
     if args.days < 1:
@@ -93,7 +106,7 @@ def facts(path: Path) -> dict:
 def main(argv):
     args = parse(argv)
     repo = Path(__file__).resolve().parents[2]
-    if not args.fortnight and not args.division:
+    if not args.fortnight and not args.division and not args.year:
         report.check(_out_path(repo, args.out or "BENCHMARKS.md"))
     rinjobs = Path(args.rinjobs).resolve()
     cache = Cache(repo, rinjobs, args.cache)
@@ -105,6 +118,8 @@ def main(argv):
     nightly = production_nightly_jobs(repo)
     if args.fortnight:
         return _fortnight(args, argv, repo, cache, runner, [j for j in nightly if j in built])
+    if args.year:
+        return _year(args, argv, repo, cache, runner, [j for j in nightly if j in built])
     if args.division:
         return _division(args, argv, repo, cache, runner, [j for j in nightly if j in built])
 
@@ -161,6 +176,24 @@ def _fortnight(args, argv, repo, cache, runner, jobs):
     _write_report(args, argv, repo, cache, "fortnight",
                   lambda command: fortnight.render(series, jobs, command, machine.describe(repo)),
                   json.dumps(fortnight.raw(series), indent=2) + "\n")
+
+
+def _year(args, argv, repo, cache, runner, jobs):
+    """`--year`: writes its report into the cache (or --out), like the fortnight."""
+    from . import fortnight, year, year_report
+
+    run = year.Year(fortnight.Fortnight(runner, cache, jobs, args.days, log, sign_up_probe=False), repo,
+                    args.days, args.windows, log)
+    results = []
+    for name in args.sizes:
+        results.append(run.sqlite(settings.SIZES[name]))
+        clear_scratch(cache)
+    for name in args.pg_sizes:
+        results.append(run.postgres(settings.SIZES[name]))
+        clear_scratch(cache)
+    _write_report(args, argv, repo, cache, "year",
+                  lambda command: year_report.render(results, command, machine.describe(repo)),
+                  json.dumps(year_report.raw(results), indent=2) + "\n")
 
 
 def _division(args, argv, repo, cache, runner, jobs):

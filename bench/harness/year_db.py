@@ -1,0 +1,161 @@
+"""The year's view of one database (bench/run.sh --year, issue 51): the same questions asked of a
+SQLite file and of a PostgreSQL database, answered as rows of text (None for null) so that the
+two backends' answers compare as they are.
+
+Reads on SQLite go through Python's own sqlite3 module (no process per question); on PostgreSQL
+through one psql process per question, `COPY (…) TO STDOUT` so that the text is exact."""
+
+import os
+import re
+import sqlite3
+from pathlib import Path
+
+from .measure import run_checked
+
+# The tables whose dead tuples a retention night can leave (PostgreSQL), summed over partitions.
+DEAD_TUPLE_TABLES = ("score_snapshots", "notification_outbox", "circle_suggestions", "job_runs")
+
+# What every job wrote, ids of generated rows and clocks aside (as the exactness tests compare:
+# NightlyIncrementalExactnessTests), in one order. enrichment-fetch's notification key ends in its
+# run id, which differs between any two runs: masked (OUTBOX_KEY_RUN_ID).
+OUTPUTS = {
+    "score_snapshots": "SELECT user_id, as_of, score, quality, position, stability, trust, tier, delta, "
+                       "formula_version FROM score_snapshots",
+    "user_state": "SELECT user_id, score_changed_at, score_card_expires_at FROM user_state",
+    "notification_outbox": "SELECT user_id, kind, deep_link, payload, dedupe_key FROM notification_outbox",
+    "invite_prompt_queue": "SELECT user_id, \"trigger\", created_at FROM invite_prompt_queue",
+    "upcoming_events": "SELECT user_id, contact_id, kind, ref_id, occurs_on, days_until, dismissed_at "
+                       "FROM upcoming_events",
+    "circle_suggestions": "SELECT user_id, circle_id, pattern, pattern_value, contact_ids, confidence, "
+                          "fingerprint, status FROM circle_suggestions",
+    "contact_enrichments": "SELECT contact_id, field, value, source, confidence FROM contact_enrichments",
+    "badge_counts": "SELECT user_id, home, circles, score, profile FROM badge_counts",
+    "contacts.rin_user_id": "SELECT id, rin_user_id FROM contacts WHERE rin_user_id IS NOT NULL",
+}
+OUTBOX_KEY_RUN_ID = re.compile(r"^(contact_enrichment:\d+):\d+$")
+_NUMBER = re.compile(r"^-?\d+(\.\d+)?([eE][-+]?\d+)?$")
+
+
+def normal(value):
+    """One field as both backends print it: numbers as Python floats (SQLite's 60.0 and
+    PostgreSQL's 60 are the same REAL), everything else as its text."""
+    if value is None:
+        return None
+    text = str(value)
+    return repr(float(text)) if _NUMBER.match(text) else text
+
+
+def output_lines(db) -> dict:
+    """OUTPUTS of `db`, each table's rows as sorted `a|b|c` lines."""
+    out = {}
+    for table, query in OUTPUTS.items():
+        lines = []
+        for row in db.rows(query):
+            fields = ["∅" if v is None else normal(v) for v in row]
+            if table == "notification_outbox":
+                fields[4] = OUTBOX_KEY_RUN_ID.sub(r"\1:RUN", fields[4])
+            lines.append("|".join(fields))
+        out[table] = sorted(lines)
+    return out
+
+
+class SqliteDB:
+    backend = "SQLite"
+
+    def __init__(self, path: Path):
+        self.path = Path(path)
+        self.storage = str(self.path)
+
+    def apply(self, sql: str):
+        run_checked(["sqlite3", "-bail", str(self.path)], input=sql)
+
+    def rows(self, query: str) -> list:
+        db = sqlite3.connect(self.path, timeout=120)
+        try:
+            return [tuple(None if v is None else str(v) for v in row) for row in db.execute(query)]
+        finally:
+            db.close()
+
+    def sizes(self) -> dict:
+        """Each table's rows and bytes (its pages and its indexes' pages, from dbstat) and the
+        database's: the file and its write-ahead log, and the free pages inside the file."""
+        db = sqlite3.connect(self.path, timeout=120)
+        try:
+            tables = [r[0] for r in db.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")]
+            sizes = {name: {"rows": db.execute(f'SELECT count(*) FROM "{name}"').fetchone()[0], "bytes": 0}
+                     for name in tables}
+            for name, size in db.execute(
+                    "SELECT m.tbl_name, sum(d.pgsize) FROM dbstat d JOIN sqlite_master m ON m.name = d.name "
+                    "GROUP BY m.tbl_name"):
+                if name in sizes:
+                    sizes[name]["bytes"] = size
+            page = db.execute("PRAGMA page_size").fetchone()[0]
+            free = db.execute("PRAGMA freelist_count").fetchone()[0] * page
+        finally:
+            db.close()
+        wal = Path(str(self.path) + "-wal")
+        return {"tables": sizes, "database_bytes": self.path.stat().st_size + (wal.stat().st_size if wal.exists() else 0),
+                "file_bytes": self.path.stat().st_size, "free_bytes": free}
+
+    def dead_tuples(self):
+        return None
+
+
+class PostgresDB:
+    backend = "PostgreSQL"
+
+    def __init__(self, cluster, name: str):
+        self.cluster = cluster
+        self.name = name
+        self.storage = cluster.url(name)
+        self._env = {k: v for k, v in os.environ.items() if k != "PGOPTIONS"}
+
+    def apply(self, sql: str):
+        run_checked([f"{self.cluster.bin}/psql", "-q", "-X", "-v", "ON_ERROR_STOP=1", self.storage],
+                    input=sql, env=self._env)
+
+    def rows(self, query: str) -> list:
+        text = run_checked([f"{self.cluster.bin}/psql", "-q", "-X", "-v", "ON_ERROR_STOP=1", self.storage,
+                            "-c", f"COPY ({query}) TO STDOUT"], env=self._env)
+        return [tuple(_copy_value(v) for v in line.split("\t")) for line in text.split("\n") if line]
+
+    def sizes(self) -> dict:
+        """Each table's rows and bytes (pg_total_relation_size: heap, TOAST and indexes, summed
+        over its partitions when it is partitioned) and the database's (pg_database_size; the
+        cluster's write-ahead log beside it)."""
+        listed = self.rows(
+            f"SELECT c.relname, (SELECT coalesce(sum(pg_total_relation_size(t.relid)), 0) FROM {_TREE} t) "
+            "FROM pg_class c "
+            "WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind IN ('r', 'p') "
+            "AND NOT c.relispartition ORDER BY c.relname")
+        counts = self.rows(" UNION ALL ".join(
+            f"SELECT '{name}', count(*) FROM \"{name}\"" for name, _ in listed))
+        rows = {name: int(n) for name, n in counts}
+        tables = {name: {"rows": rows.get(name, 0), "bytes": int(size)} for name, size in listed}
+        (database, wal), = self.rows(
+            "SELECT pg_database_size(current_database()), (SELECT coalesce(sum(size), 0) FROM pg_ls_waldir())")
+        return {"tables": tables, "database_bytes": int(database), "wal_bytes": int(wal)}
+
+    def dead_tuples(self) -> dict:
+        names = ", ".join(f"'{t}'" for t in DEAD_TUPLE_TABLES)
+        return {name: int(n) for name, n in self.rows(
+            f"SELECT c.relname, (SELECT coalesce(sum(s.n_dead_tup), 0) FROM {_TREE} t "
+            "JOIN pg_stat_user_tables s ON s.relid = t.relid) FROM pg_class c "
+            f"WHERE c.relnamespace = current_schema()::regnamespace AND c.relname IN ({names}) "
+            "AND NOT c.relispartition")}
+
+
+# The table `c` and, when it is partitioned, its partitions (pg_partition_tree lists nothing for
+# a table that is neither partitioned nor a partition).
+_TREE = ("(SELECT c.oid AS relid WHERE c.relkind <> 'p' "
+         "UNION ALL SELECT relid FROM pg_partition_tree(c.oid) WHERE c.relkind = 'p')")
+
+
+def _copy_value(field: str):
+    """One field of COPY's text format."""
+    if field == "\\N":
+        return None
+    if "\\" not in field:
+        return field
+    return re.sub(r"\\(.)", lambda m: {"t": "\t", "n": "\n", "r": "\r", "\\": "\\"}.get(m.group(1), m.group(1)), field)
