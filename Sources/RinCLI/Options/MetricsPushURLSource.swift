@@ -15,7 +15,8 @@ enum MetricsPushURLSource {
     let text: String
     if let file = environment[fileVariable], !file.isEmpty {
       text = try SecretFile.read(
-        file, variable: fileVariable, what: "Pushgateway URL", example: "http://user:password@pushgateway:9091")
+        file, variable: fileVariable, what: "Pushgateway URL",
+        example: "http://user:password@pushgateway:9091")
     } else if let url = environment[variable], !url.isEmpty {
       text = url
     } else {

@@ -45,7 +45,9 @@ public struct HistoryRetentionJob: Job {
 
   /// PostgreSQL: the partitions of the next weeks made, and those wholly past the window
   /// dropped (docs/OPERATIONS.md "Retention"); nothing elsewhere.
-  private func keepSnapshotPartitions(_ context: JobContext, firstKeptDay: CalendarDate, window: Duration) throws {
+  private func keepSnapshotPartitions(_ context: JobContext, firstKeptDay: CalendarDate, window: Duration)
+    throws
+  {
     let windowDays = Int(window.components.seconds / 86_400)
     let partitions = try context.write {
       try $0.historyRetention.maintainScoreSnapshotPartitions(

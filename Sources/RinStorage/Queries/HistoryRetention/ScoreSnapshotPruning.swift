@@ -7,7 +7,9 @@ extension HistoryRetentionQueries {
   /// partitioned table: only its `DEFAULT` partition's rows, the one partition that cannot leave
   /// whole (`maintainScoreSnapshotPartitions` drops the others).
   public func pruneScoreSnapshots(before day: CalendarDate, limit: Int) throws -> Int {
-    if try scoreSnapshotsArePartitioned() { return try deleteDefaultPartitionSnapshots(before: day, limit: limit) }
+    if try scoreSnapshotsArePartitioned() {
+      return try deleteDefaultPartitionSnapshots(before: day, limit: limit)
+    }
     let deleted = try sql.execute(
       """
       DELETE FROM score_snapshots WHERE (user_id, as_of) IN (
