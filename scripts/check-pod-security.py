@@ -62,6 +62,12 @@ def dig(value, path):
     return value
 
 
+def has_key(value, key):
+    if isinstance(value, dict):
+        return key in value or any(has_key(v, key) for v in value.values())
+    return isinstance(value, list) and any(has_key(v, key) for v in value)
+
+
 def provider_key_variable():
     """The variable configmap.yaml names for the provider's key, and whether each pipeline runs
     enrichment-fetch."""
@@ -101,7 +107,7 @@ class Checker:
                     self.problem(where, "has no pod template where a " + kind + " keeps it")
                     continue
                 self.check_pod(where, template.get("metadata") or {}, template["spec"])
-            elif "containers" in yaml.safe_dump(document):
+            elif has_key(document, "containers"):
                 self.problem(where, f"kind {kind} may hold a pod template this checker cannot find; teach it TEMPLATE_PATHS")
 
     def check_pod(self, where, metadata, spec):
