@@ -30,6 +30,12 @@ hadolint deploy/image/Containerfile
 # Every manifest under deploy/kubernetes/ against the Kubernetes API schema, strictly (an
 # unknown field is an error, as `kubectl apply --validate=strict` would make it).
 kubernetes-validate --strict --quiet deploy/kubernetes/*.yaml
+# Every pod template there meets the Restricted Pod Security Standard, plus our rules (no
+# service-account token, read-only root, images by digest, no secret in argv, the provider's key
+# only where enrichment-fetch runs); the self-test first breaks each rule in a copy and expects
+# the finding, so that no rule can quietly stop checking.
+python3 scripts/check-pod-security.py --self-test
+python3 scripts/check-pod-security.py
 # The ConfigMap's pipelines.yaml is valid and has every pipeline a CronJob runs, on its schedule.
 python3 scripts/check-kubernetes-config.py "$(swift build --show-bin-path)/rinjobs"
 # One run of every test target (RinUnitTests, RinIntegrationTests, RinProviderTests,
