@@ -47,7 +47,7 @@ struct DemoCommandTests {
         try Int.fetchOne(db, sql: "SELECT count(*) FROM contact_enrichments WHERE source = 'demo-people'")
       )
     }
-    #expect(jobs == 6)
+    #expect(jobs == 7)
     // Two or three nights, and the hourly and retention slots of two days and some hours.
     #expect((pipelines ?? 0) >= 2 + 48 + 48, "\(pipelines ?? 0) pipeline runs")
     let nights = try await queue.read { db in
