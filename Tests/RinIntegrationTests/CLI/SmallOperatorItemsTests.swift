@@ -61,7 +61,9 @@ struct SmallOperatorItemsTests {
 
   @Test func helpSaysWhatTheCommandTakes() async throws {
     let job = try await Executable.run("rin-daily-score", ["--help"])
-    #expect(job.stdout.contains("circle-patterns,") && job.stdout.contains("enrichment-fetch, upcoming-birthdays"), "\(job.stdout)")
+    #expect(
+      job.stdout.contains("circle-patterns,") && job.stdout.contains("enrichment-fetch, upcoming-birthdays"),
+      "\(job.stdout)")
     let backfill = try await Executable.run("rinjobs", ["backfill", "--help"])
     #expect(
       backfill.stdout.contains("daily-score") && !backfill.stdout.contains("badge-recount"),
