@@ -14,7 +14,7 @@ struct SQLStateMappingTests {
   @Test(arguments: [
     ("40001", StorageError.Code.busy), ("40P01", .busy), ("55P03", .lockTimeout),
     ("57014", .statementTimeout),
-    ("53300", .busy), ("3D000", .databaseMissing), ("25006", .readOnly), ("42501", .readOnly),
+    ("53300", .busy), ("3D000", .databaseMissing), ("25006", .readOnly), ("42501", .permissionDenied),
     ("53100", .diskFull), ("57P03", .restarting),
   ])
   func namedStatesMapAsBefore(state: String, code: StorageError.Code) {
