@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import RinConfiguration
 import RinDomain
 import RinJobs
 import RinRuntime
@@ -49,13 +50,16 @@ struct BackfillCommand: AsyncParsableCommand {
 
   @Flag(help: "Run more than \(BackfillCommand.daysWithoutYes) days at once.") var yes = false
 
-  @Flag(name: .long, help: "Allow a --to after today's date (UTC).") var allowFuture = false
+  @Flag(name: .long, help: "Allow a --to after today's date (UTC; the day of --now when given).")
+  var allowFuture = false
+
+  @OptionGroup var clock: ClockOptions
 
   /// More days than this at once need `--yes`: a typo in `--from` should not start years of runs.
   static let daysWithoutYes = 31
 
   func validate() throws {
-    if !allowFuture, let problem = CalendarDate.futureProblem(to, option: "--to", now: nil) {
+    if !allowFuture, let problem = CalendarDate.futureProblem(to, option: "--to", now: clock.now) {
       throw ValidationError(problem)
     }
     guard from <= to else { throw ValidationError("--from \(from) is after --to \(to)") }
@@ -73,6 +77,9 @@ struct BackfillCommand: AsyncParsableCommand {
     try await CLIFailure.reporting("rinjobs backfill") {
       LogSetup.bootstrap()
       let config = try storage.loadConfig()
+      if let refusal = Self.beforeTheSnapshotWindow(from, config: config, now: clock.now ?? .now) {
+        throw CLIFailure(.usage, refusal)
+      }
       let opened = try storage.openStorage(config, dryRun: dryRun)
       let history = try opened.read {
         try $0.runtime.backfillHistory(job: job, from: from, through: to)
@@ -110,6 +117,7 @@ struct BackfillCommand: AsyncParsableCommand {
         }
         var options = RunOptions()
         options.asOf = day.date
+        options.now = clock.now
         let summary = await runner.run(implementation, options: options)
         print(
           "\(day.date)  run \(summary.runID.map(String.init) ?? "-") \(summary.status.rawValue) in \(summary.durationSeconds) s"
@@ -125,6 +133,17 @@ struct BackfillCommand: AsyncParsableCommand {
       }
       print("backfill \(job.rawValue) \(from) … \(to): \(ran) days ran, \(plan.days.count - ran) skipped")
     }
+  }
+
+  /// A day before the score-snapshot window would be computed only for history-retention's next
+  /// run to delete it, and its outbox rows may be gone already (so its notifications could be
+  /// sent twice): refused before anything runs, naming the window and where it is set.
+  static func beforeTheSnapshotWindow(_ from: CalendarDate, config: RinConfig, now: UTCInstant) -> String? {
+    let window = config.jobs.historyRetention.keep.scoreSnapshots
+    let firstDay = HistoryWindows.firstSnapshotDayKept(now: now, window: window)
+    guard from < firstDay else { return nil }
+    return
+      "--from \(from) is before \(firstDay), the first day whose score snapshots are kept (jobs.history-retention.keep.score_snapshots: \(DurationFormat.format(window)), in \(config.sourcePath)): history-retention would delete what the backfill wrote. Backfill from \(firstDay) on, or widen that window first (docs/OPERATIONS.md \"Retention\"); nothing ran."
   }
 
   static func describe(_ action: BackfillPlan.Action) -> String {

@@ -9,8 +9,11 @@ struct BackfillCommandLineTests {
   static func backfill(_ db: TestDatabase, _ extra: [String] = []) async throws -> Executable.Result {
     try await db.run(
       "rinjobs",
-      ["backfill", "daily-score", "--from", "2026-11-01", "--to", "2026-11-05"] + extra)
+      ["backfill", "daily-score", "--from", "2026-11-01", "--to", "2026-11-05"] + Self.clock + extra)
   }
+
+  /// The night after the last day: the days stay inside the snapshot window whenever this runs.
+  static let clock = ["--now", "2026-11-06T03:00:00Z"]
 
   static func snapshotDays(_ db: TestDatabase) throws -> [String] {
     try db.strings("SELECT DISTINCT as_of FROM score_snapshots ORDER BY as_of")
@@ -97,5 +100,39 @@ struct BackfillCommandLineTests {
     let reversed = try await db.run(
       "rinjobs", ["backfill", "daily-score", "--from", "2026-11-05", "--to", "2026-11-01"])
     #expect(reversed.exitCode == 64 && reversed.stderr.contains("is after --to"))
+  }
+
+  /// A day whose snapshots history-retention would delete is refused before anything runs, at
+  /// a short window and at the default one (the test configuration's 400 days) once the day is older.
+  @Test func aDayBeforeTheSnapshotWindowIsRefused() async throws {
+    let db = try TestDatabase(seedUsers: 4, seed: 2)
+    let directory = try TemporaryDirectory()
+    let config = try TestConfigFile.write(
+      "jobs:\n  history-retention:\n    keep:\n      score_snapshots: 8d\n", in: directory)
+    let short = try await db.run(
+      "rinjobs", ["backfill", "daily-score", "--from", "2026-10-28", "--to", "2026-11-05"] + Self.clock,
+      config: config)
+    #expect(short.exitCode == 64, "\(short.stderr)")
+    #expect(
+      short.stderr.contains("--from 2026-10-28 is before 2026-10-29")
+        && short.stderr.contains("jobs.history-retention.keep.score_snapshots: 8d, in \(config)"),
+      "\(short.stderr)")
+    #expect(try Self.runs(db) == 0 && Self.snapshotDays(db).isEmpty)
+
+    let inside = try await db.run(
+      "rinjobs", ["backfill", "daily-score", "--from", "2026-10-29", "--to", "2026-10-29"] + Self.clock,
+      config: config)
+    #expect(inside.exitCode == 0, "\(inside.stderr)")
+
+    let aYearLater = try await db.run(
+      "rinjobs",
+      [
+        "backfill", "daily-score", "--from", "2026-11-01", "--to", "2026-11-01", "--now",
+        "2027-12-31T03:00:00Z",
+      ])
+    #expect(aYearLater.exitCode == 64, "\(aYearLater.stderr)")
+    #expect(
+      aYearLater.stderr.contains("before 2026-11-26")
+        && aYearLater.stderr.contains("score_snapshots: 400d, in "), "\(aYearLater.stderr)")
   }
 }

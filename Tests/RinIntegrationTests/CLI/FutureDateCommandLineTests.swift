@@ -59,6 +59,7 @@ struct FutureDateCommandLineTests {
     let db = try TestDatabase(seedUsers: 3)
     let arguments = [
       "backfill", "daily-score", "--db", db.path, "--from", "2026-01-01", "--to", "2026-03-01",
+      "--now", "2026-03-02T03:00:00Z",
     ]
     let asked = try await Executable.run("rinjobs", arguments)
     #expect(asked.exitCode == 64)
@@ -67,7 +68,11 @@ struct FutureDateCommandLineTests {
     #expect(try db.int("SELECT count(*) FROM job_runs") == 0, "nothing ran")
 
     let short = try await db.run(
-      "rinjobs", ["backfill", "daily-score", "--from", "2026-01-01", "--to", "2026-01-03"])
+      "rinjobs",
+      [
+        "backfill", "daily-score", "--from", "2026-01-01", "--to", "2026-01-03", "--now",
+        "2026-03-02T03:00:00Z",
+      ])
     #expect(short.exitCode == 0, "\(short.stderr)")
     #expect(short.stdout.contains("3 of 3 days to run"), "\(short.stdout)")
 

@@ -34,7 +34,10 @@ struct ReportTruthTests {
       "2026-11-22T13:05:00Z",
     ])
     _ = try await rinjobs(["run", "daily-score", "--dry-run", "--as-of", "2026-11-22"])
-    _ = try await rinjobs(["backfill", "daily-score", "--from", "2026-11-01", "--to", "2026-11-02"])
+    _ = try await rinjobs([
+      "backfill", "daily-score", "--from", "2026-11-01", "--to", "2026-11-02", "--now",
+      "2026-11-22T13:06:00Z",
+    ])
 
     let json = try await rinjobs(["report", "--json", "--now", "2026-11-22T13:10:00Z", "--since", "30d"])
     let report = try #require(
