@@ -1,3 +1,5 @@
+import RinDomain
+
 /// `jobs.history-retention.keep:`: how long history-retention keeps each table's rows
 /// (docs/OPERATIONS.md "Retention").
 public struct RetentionWindows: Sendable, Hashable {
@@ -24,6 +26,13 @@ public struct RetentionWindows: Sendable, Hashable {
   /// and a night's delta the day before them.
   public static let shortestScoreSnapshots: Duration = .seconds(8 * 86_400)
 
+  /// A catch-up reaches back as far as `rinjobs status` looks (7 days), and a day's messages are
+  /// queued up to `OutboxHorizon.marginDays` after the outbox cutoff's day: a shorter window
+  /// would leave a caught-up night's notifications out (docs/OPERATIONS.md "Retention").
+  public static var shortestNotificationOutbox: Duration {
+    LedgerLookBacks.status + .seconds(Int64(OutboxHorizon.marginDays) * 86_400)
+  }
+
   static let keys = ["score_snapshots", "notification_outbox", "circle_suggestions", "job_runs"]
 
   init(reading config: ConfigMapping) throws(ConfigError) {
@@ -32,7 +41,12 @@ public struct RetentionWindows: Sendable, Hashable {
       scoreSnapshots: try Self.window(
         config, "score_snapshots", default: defaults.scoreSnapshots, atLeast: Self.shortestScoreSnapshots,
         because: "the score history screen needs 7 days for a trend and the delta the day before them"),
-      notificationOutbox: try config.duration("notification_outbox", default: defaults.notificationOutbox),
+      notificationOutbox: try Self.window(
+        config, "notification_outbox", default: defaults.notificationOutbox,
+        atLeast: Self.shortestNotificationOutbox,
+        because:
+          "a catch-up reaches back \(DurationFormat.format(LedgerLookBacks.status)), and a day older than the window less \(OutboxHorizon.marginDays) days queues no notification"
+      ),
       circleSuggestions: try config.duration("circle_suggestions", default: defaults.circleSuggestions),
       jobRuns: try Self.window(
         config, "job_runs", default: defaults.jobRuns, atLeast: LedgerLookBacks.longest.duration,

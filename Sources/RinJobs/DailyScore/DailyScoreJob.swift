@@ -58,11 +58,15 @@ public struct DailyScoreJob: Job {
     guard !history.hasLaterSnapshot else { return }
     if let delta, delta != 0 {
       writes.scoreChanged.append(user)
-      writes.notifications.append(
-        OutboxMessage(
-          userID: user, kind: "score_updated", deepLink: Notifications.scoreDeepLink,
-          payload: #"{"score":\#(result.score),"delta":\#(delta)}"#,
-          dedupeKey: Notifications.scoreUpdatedKey(user: user, asOf: context.asOf)))
+      if context.outboxHorizon.admits(context.asOf) {
+        writes.notifications.append(
+          OutboxMessage(
+            userID: user, kind: "score_updated", deepLink: Notifications.scoreDeepLink,
+            payload: #"{"score":\#(result.score),"delta":\#(delta)}"#,
+            dedupeKey: Notifications.scoreUpdatedKey(user: user, asOf: context.asOf)))
+      } else {
+        batch.counts.addSkipped(OutboxHorizon.skipReason)
+      }
     }
     let decision = MilestoneRule.decide(
       MilestoneRule.Facts(

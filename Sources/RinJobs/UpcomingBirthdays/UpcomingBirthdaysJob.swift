@@ -17,6 +17,7 @@ public struct UpcomingBirthdaysJob: Job {
       _ = try tx.upcomingBirthdays.deleteUpcomingRowsOfDeletedUsers(in: context.userSelection)
     }
     let candidates = try collectCandidates(context)
+    let horizon = context.outboxHorizon
     try context.forEachUserBatch(batchSize: settings.batchSize) { batch in
       let inputs = try UpcomingBirthdaysInputs.examine(
         batch, now: context.now, settings: settings, forced: context.fullPass, candidates: candidates)
@@ -25,7 +26,7 @@ public struct UpcomingBirthdaysJob: Job {
       for (turn, owners) in inputs.turns.sorted(by: {
         ($0.key.new.today, $0.key.old.today) < ($1.key.new.today, $1.key.old.today)
       }) {
-        try self.turn(owners, turn, batch: batch, now: context.now)
+        try self.turn(owners, turn, batch: batch, now: context.now, horizon: horizon)
       }
       let owners = inputs.recomputed
       guard !owners.isEmpty else {
@@ -46,7 +47,9 @@ public struct UpcomingBirthdaysJob: Job {
       }
       try batch.tx.upcomingBirthdays.deleteUpcomingEvents(deletes)
       try batch.tx.upcomingBirthdays.putUpcomingEvents(upserts, createdAt: context.now)
-      for (user, event) in due { try notifyDue(event, for: user, tx: batch.tx, now: context.now) }
+      for (user, event) in due {
+        try notifyDue(event, for: user, batch: batch, now: context.now, horizon: horizon)
+      }
       try batch.tx.upcomingBirthdays.putUpcomingOwnerStates(inputs.states)
     }
   }
@@ -83,7 +86,9 @@ public struct UpcomingBirthdaysJob: Job {
   /// on them. The rows are then exactly what a full computation gives (UpcomingWindowTurnTests,
   /// NightlyIncrementalExactnessTests), for a few rows read per owner instead of all their
   /// birthdays.
-  private func turn(_ owners: [Int64], _ turn: UpcomingWindowTurn, batch: UserBatch, now: UTCInstant) throws {
+  private func turn(
+    _ owners: [Int64], _ turn: UpcomingWindowTurn, batch: UserBatch, now: UTCInstant, horizon: OutboxHorizon
+  ) throws {
     let tx = batch.tx
     try tx.upcomingBirthdays.turnUpcomingEvents(of: owners, to: turn.new.today, shift: turn.shift)
     // Reminders due today that were already stored push unless dismissed, as a full
@@ -126,13 +131,17 @@ public struct UpcomingBirthdaysJob: Job {
     batch.counts.addRead("contact birthdays", birthdays)
     batch.counts.addRead("open reminders", reminders)
     try tx.upcomingBirthdays.putUpcomingEvents(inserts, createdAt: now)
-    for (user, event) in due { try notifyDue(event, for: user, tx: tx, now: now) }
+    for (user, event) in due { try notifyDue(event, for: user, batch: batch, now: now, horizon: horizon) }
   }
 
-  private func notifyDue(_ event: UpcomingEvent, for user: Int64, tx: StorageTransaction, now: UTCInstant)
-    throws
-  {
-    try tx.enqueue(
+  private func notifyDue(
+    _ event: UpcomingEvent, for user: Int64, batch: UserBatch, now: UTCInstant, horizon: OutboxHorizon
+  ) throws {
+    guard horizon.admits(event.occursOn) else {
+      batch.counts.addSkipped(OutboxHorizon.skipReason)
+      return
+    }
+    try batch.tx.enqueue(
       OutboxMessage(
         userID: user, kind: "reminder_due", deepLink: Notifications.contactDeepLink(event.contactID),
         payload: JSONText.encode(ReminderDuePayload(event)),

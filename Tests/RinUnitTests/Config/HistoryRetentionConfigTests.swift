@@ -63,6 +63,16 @@ import Testing
     )
   }
 
+  @Test func anOutboxWindowShorterThanACatchUpAndTheMarginIsRefused() throws {
+    #expect(RetentionWindows.shortestNotificationOutbox == .seconds(9 * 86_400))
+    let error = try configError(Self.yaml("      notification_outbox: 8d"))
+    #expect((error.line, error.column) == (6, 28))
+    #expect(
+      error.message
+        == "'jobs.history-retention.keep.notification_outbox' must be at least 9d (a catch-up reaches back 7d, and a day older than the window less 2 days queues no notification), got 8d"
+    )
+  }
+
   @Test func anUnknownTableIsRefused() throws {
     let error = try configError(Self.yaml("      invite_clicks: 7d"))
     #expect(error.message.hasPrefix("unknown key 'invite_clicks' in 'jobs.history-retention.keep'"))
