@@ -9,28 +9,12 @@ import Testing
 struct ConnectTimeoutCommandLineTests {
   /// A loopback socket that listens and never accepts: the kernel completes the TCP handshake
   /// from the backlog, so libpq sends its first packet and no answer ever comes.
-  struct SocketFailure: Error {}
-
   final class SilentServer {
     let descriptor: Int32
-    let port: UInt16
+    let port: Int
 
     init() throws {
-      let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-      self.descriptor = descriptor
-      var address = sockaddr_in()
-      address.sin_family = sa_family_t(AF_INET)
-      address.sin_addr.s_addr = inet_addr("127.0.0.1")
-      address.sin_port = 0
-      var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-      let bound = withUnsafeMutablePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-          bind(descriptor, pointer, length) == 0 && listen(descriptor, 16) == 0
-            && getsockname(descriptor, pointer, &length) == 0
-        }
-      }
-      port = UInt16(bigEndian: address.sin_port)
-      guard bound else { throw SocketFailure() }
+      (descriptor, port) = try LoopbackPort.bound(listening: true)
     }
 
     var url: String { "postgresql://rin_job@127.0.0.1:\(port)/rin" }
