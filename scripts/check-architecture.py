@@ -9,7 +9,7 @@ its declared dependencies (issue 33). Exits 1 naming every difference.
   package builds by accident and breaks when that package changes.
 - What production runs (`rinjobs`, the `rin-<job>` executables) links no seeder and no provider
   stub.
-- docs/ARCHITECTURE.md's "Tables of our own" lists every table RuntimeSchema.swift creates, and
+- docs/ARCHITECTURE.md's "Tables of our own" lists every table RuntimeSchema.swift or RetentionSchema.swift creates, and
   no other (issue 42).
 """
 import json

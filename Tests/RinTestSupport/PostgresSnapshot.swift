@@ -16,6 +16,7 @@ package final class PostgresSnapshot: Sendable {
     DataContract.allTables + [
       "job_runs", "job_leases", "job_checkpoints", "circle_phone_evidence", "contact_digests",
       "periodic_pass_owners", "periodic_passes", "provider_allowances", "circle_suggestion_supersessions",
+      "score_milestones",
     ]
 
   package init(url: String, file: String) throws {

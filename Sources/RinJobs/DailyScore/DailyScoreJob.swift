@@ -35,7 +35,8 @@ public struct DailyScoreJob: Job {
           user: user, inputs: userInputs, result: result, history: history[user] ?? SnapshotHistory(),
           prompts: prompts[user] ?? InvitePromptState(), batch: batch, context: context, into: &writes)
       }
-      try writes.write(to: batch.tx, now: context.now, cardExpiresAt: context.now + Self.cardLifetime)
+      try writes.write(
+        to: batch.tx, asOf: context.asOf, now: context.now, cardExpiresAt: context.now + Self.cardLifetime)
       try batch.tx.dailyScore.putScoreTallies(read.talliesToKeep)
     }
     try changes.finish(context)
@@ -52,6 +53,11 @@ public struct DailyScoreJob: Job {
       position: result.components.position, stability: result.components.stability,
       trust: result.components.trust, tier: result.tier.rawValue, delta: delta,
       formulaVersion: ScoreFormula.version)
+    // Recorded whatever the snapshot: the first day reached stays known when history-retention
+    // deletes it. A backfill to an earlier day records that day.
+    if history.firstReachesThreshold {
+      writes.milestonesReached.append((user, isNew: history.milestoneRecordedOn == nil))
+    }
     guard snapshot != history.current else { return }
     writes.snapshots.append((snapshot, isNew: history.current == nil))
     // A backfill behind a later snapshot rewrites history without telling the user about it.

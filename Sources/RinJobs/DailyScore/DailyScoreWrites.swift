@@ -11,9 +11,14 @@ struct DailyScoreWrites {
   var notifications: [OutboxMessage] = []
   /// Users whose score-milestone invite prompt is queued.
   var milestonePrompts: [Int64] = []
+  /// Users whose score reaches the milestone on this `as_of` for the first time known
+  /// (`isNew`: `score_milestones` has no row for them; otherwise a later day, a backfill's).
+  var milestonesReached: [(userID: Int64, isNew: Bool)] = []
 
-  func write(to tx: StorageTransaction, now: UTCInstant, cardExpiresAt: UTCInstant) throws {
+  func write(to tx: StorageTransaction, asOf: CalendarDate, now: UTCInstant, cardExpiresAt: UTCInstant) throws
+  {
     try tx.dailyScore.putScoreSnapshots(snapshots, computedAt: now)
+    try tx.dailyScore.recordScoreMilestones(milestonesReached, on: asOf)
     try tx.dailyScore.markScoreChanged(userIDs: scoreChanged, at: now, cardExpiresAt: cardExpiresAt)
     try tx.enqueue(notifications, at: now)
     try tx.dailyScore.queueInvitePrompts(userIDs: milestonePrompts, trigger: "score_milestone", at: now)

@@ -164,5 +164,9 @@ enum Migrations {
     Step(
       name: "index unsent notifications by the time they were queued",
       sql: RetentionSchema.unsentNotificationsByCreatedAt, kind: .serviceIndex),
+    // daily-score's "reached 60 before?" outlives the snapshots history-retention deletes.
+    Step(
+      name: "remember the first day each user's score reached the milestone",
+      sql: RetentionSchema.scoreMilestones),
   ]
 }

@@ -20,6 +20,17 @@ enum RetentionSchema {
       SELECT id, extract(epoch FROM now())::bigint FROM circle_suggestions WHERE status = 'superseded';
     """
 
+  /// The first day each user's score reached the milestone (`MilestoneRule.threshold`, 60), kept
+  /// for good: history-retention deletes old snapshots, and the prompt is for the first time
+  /// ever (docs/CONTRACT.md §3.1). `first_reached_on` is an `as_of`, in `score_snapshots`' form
+  /// (`YYYY-MM-DD` text). Filled from the snapshots there are when it is made; 60 is written
+  /// out, since a released migration never changes.
+  static let scoreMilestones = """
+    CREATE TABLE score_milestones (user_id INTEGER PRIMARY KEY, first_reached_on TEXT NOT NULL);
+    INSERT INTO score_milestones (user_id, first_reached_on)
+      SELECT user_id, min(as_of) FROM score_snapshots WHERE score >= 60 GROUP BY user_id;
+    """
+
   /// Snapshots by day: the oldest days are the first entries.
   static let scoreSnapshotsByDay = """
     CREATE INDEX score_snapshots_by_day ON score_snapshots(as_of);

@@ -6,8 +6,15 @@ public struct SnapshotHistory: Sendable, Equatable {
   public var current: ScoreSnapshotRow?
   /// Score of the latest snapshot before `as_of`.
   public var previousScore: Int?
-  /// An earlier snapshot reached the milestone threshold.
+  /// The user's score reached the milestone threshold on an earlier day: the previous
+  /// snapshot did, or `score_milestones` has a day before `as_of` (it outlives the snapshots
+  /// history-retention deletes).
   public var reachedThresholdBefore = false
+  /// Tonight's score reaches the threshold and `score_milestones` has no day on or before
+  /// `as_of` for the user (no row, or a later day: a backfill): the run records this day.
+  public var firstReachesThreshold = false
+  /// The day `score_milestones` has for the user, when it was looked up (a crossing user's).
+  public var milestoneRecordedOn: CalendarDate?
   /// A snapshot after `as_of` exists: this run is a backfill for this user.
   public var hasLaterSnapshot = false
   public init() {}
@@ -16,11 +23,12 @@ public struct SnapshotHistory: Sendable, Equatable {
 extension DailyScoreQueries {
   /// Each user's snapshots around `date`, with one seek or two per user however long their
   /// history: the row at `date`, the score of the latest before it, whether one after it exists.
-  /// Whether an earlier snapshot reached `threshold` is looked up only where the milestone
-  /// decision needs it: for a user whose `scores` entry (tonight's score) reaches it while the
-  /// previous snapshot's did not (when the previous one did, the answer is yes without a
-  /// look). Reading every snapshot of every user instead made a night's cost grow with the
-  /// number of nights kept.
+  /// Whether the score reached `threshold` on an earlier day is looked up in `score_milestones`
+  /// only where the milestone decision needs it: for a user whose `scores` entry (tonight's
+  /// score) reaches it while the previous snapshot's did not (when the previous one did, the
+  /// answer is yes without a look), one key lookup each. Reading every snapshot of every user
+  /// instead made a night's cost grow with the number of nights kept, and the snapshots alone
+  /// forget a first time once history-retention deletes it.
   public func snapshotHistory(
     of ids: [Int64], asOf date: CalendarDate, threshold: Int, scores: [Int64: Int]
   ) throws -> [Int64: SnapshotHistory] {
@@ -55,18 +63,28 @@ extension DailyScoreQueries {
       history[user, default: SnapshotHistory()].reachedThresholdBefore = (previous ?? .min) >= threshold
       history[user, default: SnapshotHistory()].hasLaterSnapshot = row.int64(2) == 1
     }
+    // A user without an earlier snapshot may still have reached it: history-retention deletes
+    // old snapshots, never `score_milestones`.
     let crossing = ids.filter { id in
       (scores[id] ?? .min) >= threshold && history[id]?.reachedThresholdBefore != true
-        && history[id]?.previousScore != nil
     }
     guard !crossing.isEmpty else { return history }
+    var firstReached: [Int64: CalendarDate] = [:]
     try sql.forEachBatchRow(
-      """
-      SELECT DISTINCT user_id FROM score_snapshots
-      WHERE user_id IN (\(SQLDialect.list(crossing))) AND as_of < \(asOf) AND score >= \(.integer(Int64(threshold)))
-      """
+      "SELECT user_id, first_reached_on FROM score_milestones WHERE user_id IN (\(SQLDialect.list(crossing)))"
     ) { row in
-      if let user = row.int64(0) { history[user, default: SnapshotHistory()].reachedThresholdBefore = true }
+      if let user = row.int64(0), let day = row.text(1).flatMap(CalendarDate.init) {
+        firstReached[user] = day
+      }
+    }
+    for user in crossing {
+      history[user, default: SnapshotHistory()].milestoneRecordedOn = firstReached[user]
+      switch firstReached[user] {
+      case let first? where first < date:
+        history[user, default: SnapshotHistory()].reachedThresholdBefore = true
+      case let first? where first == date: break
+      default: history[user, default: SnapshotHistory()].firstReachesThreshold = true
+      }
     }
     return history
   }

@@ -56,6 +56,28 @@ extension DailyScoreQueries {
         score_card_expires_at = excluded.score_card_expires_at
       """)
 
+  /// Records the day each of these users' score first reached the milestone, keeping an earlier
+  /// day already recorded (`isNew`: no row for the user was read; otherwise the row read has a
+  /// later day, a backfill's). Only users for whom `snapshotHistory` found no day on or before
+  /// `as_of` come here: a night writes nothing for users already recorded.
+  public func recordScoreMilestones(_ milestones: [(userID: Int64, isNew: Bool)], on day: CalendarDate) throws
+  {
+    try Self.scoreMilestoneUpsert.execute(milestones.map { [.integer($0.userID), SQLValue(day)] }, on: sql)
+    for (userID, isNew) in milestones {
+      changes.record(
+        "score_milestones", isNew ? .insert : .update, sample: "user \(userID): first reached on \(day)")
+    }
+  }
+
+  /// The same text on both backends: an update only to an earlier day (SQLite's `min`,
+  /// PostgreSQL's `least`, without rewriting a row that keeps its day).
+  private static let scoreMilestoneUpsert = MultiRowStatement(
+    head: "INSERT INTO score_milestones (user_id, first_reached_on) VALUES", columns: 2,
+    tail: """
+      ON CONFLICT (user_id) DO UPDATE SET first_reached_on = excluded.first_reached_on
+        WHERE excluded.first_reached_on < score_milestones.first_reached_on
+      """)
+
   /// Queues an invite prompt once per (user, trigger), ever; `RETURNING` tells which users'
   /// were new, so the change set counts exactly those.
   public func queueInvitePrompts(userIDs: [Int64], trigger: String, at instant: UTCInstant) throws {
