@@ -40,9 +40,17 @@ struct PipelinePingTests {
       }
     }
 
+    /// A ping is delivered at least once: an attempt answered after its 5 s timeout (a loaded
+    /// machine) is sent again, so the receiver may hold the same ping twice in a row.
+    func delivered() -> [String] {
+      receiver.pings.reduce(into: [PingReceiver.Ping]()) { kept, ping in
+        if kept.last != ping { kept.append(ping) }
+      }.map(\.path)
+    }
+
     let scores = try await run("scores")
     #expect(scores.exitCode == 0, "\(scores.stderr)")
-    #expect(receiver.pings.map(\.path) == ["/start", "/ok"])
+    #expect(delivered() == ["/start", "/ok"])
     #expect(receiver.pings.allSatisfy { $0.method == "POST" && $0.authorization == "Bearer ping-secret" })
     let done = receiver.pings.last?.body ?? ""
     #expect(done.contains("\"status\":\"succeeded\"") && done.contains("\"exit_code\":0"), "\(done)")
@@ -50,7 +58,7 @@ struct PipelinePingTests {
 
     let enrich = try await run("enrich")
     #expect(enrich.exitCode == 78, "\(enrich.stderr)")
-    #expect(receiver.pings.map(\.path) == ["/start", "/ok", "/fail"])
+    #expect(delivered() == ["/start", "/ok", "/fail"])
     #expect(receiver.pings.last?.body.contains("\"status\":\"failed\"") == true)
     #expect(receiver.pings.last?.authorization == nil, "no token_env: no token")
 
