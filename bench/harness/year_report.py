@@ -120,6 +120,7 @@ def _backend(r: dict) -> list:
         out += ratio_line("the nightly's server CPU", "server_cpu", " s")
     out += ratio_line("the nightly's rinjobs CPU", "nightly_cpu", " s")
     out += ratio_line("the nightly's wall", "nightly_wall", " s")
+    out += _where_the_cost_went(r, f)
     s = f.get("size")
     if s:
         met = "met" if s["growth_beyond"] <= TARGET_GROWTH else "NOT met"
@@ -131,6 +132,54 @@ def _backend(r: dict) -> list:
             f"beyond what the added users and contacts explain** (target ≤ {TARGET_GROWTH:.0%}: {met})")
     out += _checks(r)
     out += ["", _month_table(r), "", _table_table(r), ""]
+    return out
+
+
+def _where_the_cost_went(r: dict, f: dict) -> list:
+    """The same two sets of nights job by job, their medians (which a single heavy night does not
+    move), and enrichment-fetch's due owners and lookups: what a ratio above the target comes from."""
+    if not f["early"]:
+        return []
+    nights = {n["day"]: n for n in r["nights"]}
+    early = [nights[d] for d in range(f["early"][0], f["early"][1] + 1) if d in nights]
+    late = [nights[d] for d in range(f["late"][0], f["late"][1] + 1) if d in nights]
+
+    def both(value):
+        a = [value(n) for n in late if value(n) is not None]
+        b = [value(n) for n in early if value(n) is not None]
+        return (statistics.fmean(a), statistics.fmean(b)) if a and b else None
+
+    def job(name, key):
+        return lambda n: (n["runs"]["nightly"]["jobs"].get(name) or {}).get(key)
+
+    jobs = sorted({j for n in late + early for j in n["runs"]["nightly"]["jobs"]})
+    cells = []
+    for name in jobs:
+        x = both(job(name, "cpu"))
+        if x and x[1]:
+            cells.append(f"{name} {x[1]:.3f} → {x[0]:.3f} s ({x[0] / x[1]:.2f}×)")
+    out = ["- job by job, rinjobs CPU (mean of the ten against the ten): " + ", ".join(cells)] if cells else []
+    cpu = lambda n: n["runs"]["nightly"].get("server_cpu" if r["backend"] == "PostgreSQL" else "cpu")
+    a = statistics.median(cpu(n) for n in late)
+    b = statistics.median(cpu(n) for n in early)
+    heavy = [n["day"] for n in r["nights"] if n["day"] >= f["fill"] and cpu(n) > 5 * statistics.median(
+        cpu(m) for m in r["nights"][f["fill"] - 1:])]
+    out.append(f"- the nightly's {'server' if r['backend'] == 'PostgreSQL' else 'rinjobs'} CPU, medians of the same "
+               f"nights: {a:.2f} against {b:.2f} s ({a / b:.3f}×); nights since the fill over five times the "
+               f"median: {', '.join(map(str, heavy)) or 'none'}")
+
+    def enrichment(n, key, section="read"):
+        e = n["runs"]["nightly"]["jobs"].get("enrichment-fetch") or {}
+        if section == "details":
+            v = (e.get("details") or {}).get(key)
+            return None if v is None else float(v)
+        return ((e.get("counts") or {}).get(section) or {}).get(key, 0)
+
+    due = both(lambda n: enrichment(n, "users examined (due)"))
+    asked = both(lambda n: enrichment(n, "lookups_requested", "details"))
+    if due and asked:
+        out.append(f"- enrichment-fetch: owners examined because a cached answer expired (`due`) {due[1]:.1f} → "
+                   f"{due[0]:.1f} a night, lookups asked of the provider {asked[1]:,.0f} → {asked[0]:,.0f} a night")
     return out
 
 

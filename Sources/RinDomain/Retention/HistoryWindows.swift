@@ -9,6 +9,13 @@ public enum HistoryWindows {
   /// The latest instant deleted: a row whose time is at or before `now − window` is out of it.
   public static func cutoff(now: UTCInstant, window: Duration) -> UTCInstant { now - window }
 
+  /// The ledger's cutoff. Its rows carry wall-clock times, while a run's `now` may be a day set
+  /// with `--now`: counted from whichever is earlier, a run dated ahead of the wall clock (a
+  /// simulated day, a test) does not take the last weeks' real runs for old ones.
+  public static func ledgerCutoff(now: UTCInstant, wallClock: UTCInstant, window: Duration) -> UTCInstant {
+    min(now, wallClock) - window
+  }
+
   /// An outbox row still unsent this long after it was queued is reported: the delivery
   /// service sends within minutes when it works.
   public static let unsentReportedAfter: Duration = .seconds(86_400)

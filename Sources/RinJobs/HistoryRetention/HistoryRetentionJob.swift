@@ -33,7 +33,8 @@ public struct HistoryRetentionJob: Job {
     context.tally.details.historyRetention.suggestionsDeleted = try pruner.prune("superseded suggestions") {
       try $0.historyRetention.deleteSupersededSuggestions(supersededAtOrBefore: supersededCutoff, limit: $1)
     }
-    let runsCutoff = HistoryWindows.cutoff(now: context.now, window: keep.jobRuns)
+    let runsCutoff = HistoryWindows.ledgerCutoff(
+      now: context.now, wallClock: context.wallClock.now, window: keep.jobRuns)
     context.tally.details.historyRetention.runsDeleted = try pruner.prune("ledger rows") {
       try $0.historyRetention.deleteRuns(startedBefore: runsCutoff, limit: $1)
     }

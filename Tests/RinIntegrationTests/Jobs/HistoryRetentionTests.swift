@@ -178,3 +178,30 @@ extension HistoryRetentionTests {
     #expect(try db.strings("SELECT as_of FROM job_checkpoints") == ["2026-11-20"])
   }
 }
+
+extension HistoryRetentionTests {
+  /// A run dated a year ahead of the wall clock (`--now`, as the bench's simulated year runs)
+  /// keeps the ledger's runs of the last weeks: their times are the wall clock's.
+  @Test(arguments: Backend.available) func aRunDatedAheadOfTheWallClockKeepsItsRecentRuns(backend: Backend)
+    async throws
+  {
+    let db = try TestDatabase(backend)
+    let wall = TestClock.now
+    let starts = [wall - 40 * Self.day, wall - 2 * Self.day, wall - Self.day]
+    for (offset, at) in starts.enumerated() {
+      try db.execute(
+        """
+        INSERT INTO job_runs (id, job, pipeline, shard, dry_run, status, host, pid, started_at)
+        VALUES (?, 'badge-recount', NULL, 'all', 0, 'succeeded', 'h', 1, ?)
+        """, [Int64(offset + 101), at])
+    }
+    let summary = await db.run(
+      HistoryRetentionJob(), TestClock.options(now: wall + 365 * Self.day), config: Self.config(db),
+      environment: RuntimeEnvironment(wallClock: WallClock { wall * 1_000_000 }))
+    #expect(summary.status == .succeeded, "\(summary.error ?? "")")
+    let kept = try db.read {
+      try Int64.fetchAll($0, sql: "SELECT id - 100 FROM job_runs WHERE id BETWEEN 101 AND 103 ORDER BY id")
+    }
+    #expect(kept == [2, 3], "only the run 40 days before the wall clock leaves")
+  }
+}
