@@ -162,21 +162,22 @@ def _where_the_cost_went(r: dict, f: dict) -> list:
     cpu = lambda n: n["runs"]["nightly"].get("server_cpu" if r["backend"] == "PostgreSQL" else "cpu")
     a = statistics.median(cpu(n) for n in late)
     b = statistics.median(cpu(n) for n in early)
-    heavy = [n["day"] for n in r["nights"] if n["day"] >= f["fill"] and cpu(n) > 5 * statistics.median(
-        cpu(m) for m in r["nights"][f["fill"] - 1:])]
+    since_fill = [n for n in r["nights"] if n["day"] >= f["fill"]]
+    typical = statistics.median(cpu(n) for n in since_fill)
+    heavy = [n["day"] for n in since_fill if cpu(n) > 5 * typical]
     out.append(f"- the nightly's {'server' if r['backend'] == 'PostgreSQL' else 'rinjobs'} CPU, medians of the same "
                f"nights: {a:.2f} against {b:.2f} s ({a / b:.3f}×); nights since the fill over five times the "
                f"median: {', '.join(map(str, heavy)) or 'none'}")
 
-    def enrichment(n, key, section="read"):
-        e = n["runs"]["nightly"]["jobs"].get("enrichment-fetch") or {}
-        if section == "details":
-            v = (e.get("details") or {}).get(key)
-            return None if v is None else float(v)
-        return ((e.get("counts") or {}).get(section) or {}).get(key, 0)
+    def enrichment(n) -> dict:
+        return n["runs"]["nightly"]["jobs"].get("enrichment-fetch") or {}
 
-    due = both(lambda n: enrichment(n, "users examined (due)"))
-    asked = both(lambda n: enrichment(n, "lookups_requested", "details"))
+    due = both(lambda n: ((enrichment(n).get("counts") or {}).get("read") or {}).get("users examined (due)", 0))
+    def asked_of(n):
+        value = (enrichment(n).get("details") or {}).get("lookups_requested")
+        return None if value is None else float(value)
+
+    asked = both(asked_of)
     if due and asked:
         out.append(f"- enrichment-fetch: owners examined because a cached answer expired (`due`) {due[1]:.1f} → "
                    f"{due[0]:.1f} a night, lookups asked of the provider {asked[1]:,.0f} → {asked[0]:,.0f} a night")
