@@ -240,10 +240,13 @@ struct GoodNeighbourTests {
 
   @Test func noTransactionOfAJobLivesASecondWhileThePipelinesRun() async {
     await Checks.offPool { checks in
-      // Enough users that batches the sizer did not bound would live past a second: with
-      // `batch_target: 30s` this test fails (a batch of 200 users, 1.7 s of its own).
+      // Enough users that batches the sizer did not bound live past a second: with
+      // `batch_target: 30s` this test fails (a batch of 100 users, 2.2 s of its own). Not many
+      // more: a batch holds at least one user, and the costliest user's first examination grows
+      // with the seed's size (at 400 users a batch of 8 took 0.7 s, and a transaction 1.4 s;
+      // at 200 the longest is 0.6 to 0.7 s).
       let workspace = try ReliabilityWorkspace(
-        postgresUsers: 400, seed: Self.seed, jobsYAML: TestConfigFile.nightlyPipeline, lockTimeout: "1s")
+        postgresUsers: 200, seed: Self.seed, jobsYAML: TestConfigFile.nightlyPipeline, lockTimeout: "1s")
       let sampler = TransactionAgeSampler(url: workspace.dbPath, clientMarker: workspace.configPath)
       sampler.start()
       let nightly = try Executable.runBlocking(
@@ -261,12 +264,9 @@ struct GoodNeighbourTests {
       // starved client waiting for a CPU between statements.
       let load =
         (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").first ?? "?"
+      // scripts/test.sh runs this test alone, after the other suites.
       checks.expect(
-        // 1.25 s, not 1 s: in session 26's CI run from a fresh clone (load 10 on 2 cores) the
-        // periodic pass's batch measured 1.09 s of its own, 4.7 s of wall time; its statements
-        // are unchanged since the bound was set, and whether that session's changes cost it is
-        // an open question (issue 51's note).
-        ages.own < 1.25,
+        ages.own < 1,
         "a job transaction lived \(ages.own) s of its own, \(ages.wall) s of wall time (load average \(load)): "
           + sampler.oldestQuery)
       ReliabilityLevel.report(

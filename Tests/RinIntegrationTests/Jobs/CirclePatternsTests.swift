@@ -161,6 +161,45 @@ struct CirclePatternsTests {
       ])
   }
 
+  /// A group superseded and then found again stays suppressed while its superseded row stands;
+  /// once history-retention deletes that row, the next night offers the group again, as a
+  /// `--full` recompute would, though the owner changed nothing since.
+  @Test(arguments: Backend.available) func aSupersededGroupFoundAgainIsOfferedOnceRetentionDeletesItsRow(
+    backend: Backend
+  ) async throws {
+    let db = try Self.makeDatabase(backend)
+    let day: Int64 = 86_400
+    _ = await db.run(CirclePatternsJob(), TestClock.options())
+    try db.execute(
+      """
+      INSERT INTO contacts (id, user_id, created_at) VALUES (115, 1, \(TestClock.now + 60));
+      INSERT INTO contact_emails (contact_id, address) VALUES (115, 'f@it.acme.co.uk');
+      """)
+    _ = await db.run(CirclePatternsJob(), TestClock.options(now: TestClock.now + day))
+    try db.execute("UPDATE contacts SET deleted_at = \(TestClock.now + day + 60) WHERE id = 115")
+    _ = await db.run(CirclePatternsJob(), TestClock.options(now: TestClock.now + 2 * day))
+    let work = { try Self.rows(db).filter { $0.circle == 10 }.map(\.description) }
+    #expect(
+      try work() == [
+        "10 email_domain acme.co.uk [110,111,112] superseded",
+        "10 email_domain acme.co.uk [110,111,112,115] superseded",
+      ], "the group found again is the superseded one: not offered while its row stands")
+
+    var config = RinConfig.defaults(storageURL: db.path)
+    config.jobs.historyRetention.keep.circleSuggestions = .seconds(5 * day)
+    let retention = await db.run(
+      HistoryRetentionJob(), TestClock.options(now: TestClock.now + 8 * day), config: config)
+    #expect(retention.status == .succeeded, "\(retention.error ?? "")")
+    #expect(retention.details.historyRetention.suggestionsDeleted == 2)
+    #expect(try work().isEmpty)
+
+    let night = await db.run(CirclePatternsJob(), TestClock.options(now: TestClock.now + 9 * day))
+    #expect(night.status == .succeeded, "\(night.error ?? "")")
+    #expect(try work() == ["10 email_domain acme.co.uk [110,111,112] open"])
+    let full = await db.run(CirclePatternsJob(), TestClock.options(now: TestClock.now + 9 * day, full: true))
+    #expect(full.changes.isEmpty, "a full recompute finds nothing more: \(full.changes)")
+  }
+
   @Test(arguments: Backend.available) func aContactTheUserRemovesOrDeletesIsNeverSuggested(backend: Backend)
     async throws
   {
