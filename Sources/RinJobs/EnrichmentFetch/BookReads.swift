@@ -8,7 +8,7 @@ import RinStorage
 /// at its last examination, under the same region. A contact stamped no later than that
 /// examination, less `ChangeStamp.margin` (a write may commit that long after the time it
 /// stamps), is as its check saw it; when the check alone says it is unchanged
-/// (`RecheckRule.isUnchanged(unstamped:)`: not due, same settings, the same verified users
+/// (`RecheckRule.isUnchanged(unstamped:owner:)`: not due, same settings, the same verified users
 /// among its numbers' buckets), the examination needs nothing of it but what the check kept,
 /// its numbers' buckets and its due time. The owner's other contacts are read in full: those
 /// stamped since (one range of the index of contacts by owner and change stamp) and, by key,
@@ -42,7 +42,7 @@ struct BookReads: Equatable {
       count[contact.userID, default: 0] += 1
       if contact.stamp > after {
         stamped[contact.userID, default: 0] += 1
-      } else if !recheck.isUnchanged(unstamped: contact.check) {
+      } else if !recheck.isUnchanged(unstamped: contact.check, owner: contact.userID) {
         byKey[contact.userID, default: []].append(contact.contactID)
       }
     }

@@ -41,7 +41,7 @@ public struct EnrichmentFetchJob: Job {
       provider: plan.map { ($0.name, $0.minLikelihood) }, now: context.now, runID: context.runID)
     let recheck = try RecheckRule.load(
       settings: applier.checkSettings, parserDigest: normalizer.parserDigest, now: context.now,
-      context: context)
+      refresh: plan.map { RefreshPhase(shortestTTL: min($0.matchTTL, $0.noMatchTTL)) }, context: context)
     var tally = EnrichmentTally()
     var unchanged = 0
     var ownersUnchanged = 0
@@ -62,7 +62,7 @@ public struct EnrichmentFetchJob: Job {
         let prepared = try await prepare(owners, recheck: recheck, forProvider: plan != nil, context: context)
         unchanged += prepared.unchanged
         if let plan {
-          try await lookUp(prepared, plan: plan, context: context, tally: &tally)
+          try await lookUp(prepared, plan: plan, recheck: recheck, context: context, tally: &tally)
           try circuit?.recordIfOpened(
             plan.client.circuitBreaker, keysDeferred: tally.keysDeferred, context: context)
         }
@@ -183,16 +183,25 @@ public struct EnrichmentFetchJob: Job {
     }
   }
 
-  /// Asks the provider for the batch's keys that have no unexpired cache row.
+  /// Asks the provider for the batch's keys that have no cache row lasting until their owners'
+  /// next visit (`RefreshPhase`): the latest of them, when owners share a key.
   private func lookUp(
-    _ prepared: PreparedBatch, plan: ProviderPlan, context: JobContext, tally: inout EnrichmentTally
+    _ prepared: PreparedBatch, plan: ProviderPlan, recheck: RecheckRule, context: JobContext,
+    tally: inout EnrichmentTally
   ) async throws {
     let wanted = prepared.providerLookups
     let expiries = try context.read {
       try $0.enrichment.lookupExpiries(provider: plan.name, keys: Array(wanted.keys))
     }
+    var neededUntil: [String: UTCInstant] = [:]
+    for contact in prepared.contacts where !contact.skipsProvider {
+      let horizon = recheck.horizon(owner: contact.row.userID)
+      for lookup in contact.channels.lookups {
+        neededUntil[lookup.id] = max(neededUntil[lookup.id] ?? horizon, horizon)
+      }
+    }
     let missing = wanted.values.filter { lookup in
-      guard let expiresAt = expiries[lookup.id], expiresAt > context.now else {
+      guard let expiresAt = expiries[lookup.id], expiresAt > neededUntil[lookup.id] ?? context.now else {
         return !tally.givenUp.contains(lookup.id)
       }
       tally.cacheHits += 1

@@ -111,8 +111,9 @@ struct EnrichmentOwners: Sendable {
   }
 
   /// What to remember of the examined owners: the fingerprint of their stamps with the
-  /// verified users of their contacts' numbers as the examination found them, and when the
-  /// earliest cached answer of their contacts expires.
+  /// verified users of their contacts' numbers as the examination found them, and when they are
+  /// next due: the visit (`RefreshPhase`) before the earliest cached answer of their contacts
+  /// expires.
   func records(
     buckets: [Int64: Set<Int64>], dueAt: [Int64: UTCInstant], recheck: RecheckRule, now: UTCInstant
   ) -> [(userID: Int64, examination: StoredOwnerExamination)] {
@@ -124,7 +125,8 @@ struct EnrichmentOwners: Sendable {
         user,
         StoredOwnerExamination(
           fingerprint: owner.fingerprint(stampedRows, settings: recheck.settingsDigest), examinedAt: now,
-          dueAt: dueAt[user], stampedRows: stampedRows, regionDigest: OwnerStamps.regionDigest(owner.region))
+          dueAt: dueAt[user].map { recheck.due(owner: user, expiry: $0) }, stampedRows: stampedRows,
+          regionDigest: OwnerStamps.regionDigest(owner.region))
       )
     }
   }

@@ -12,6 +12,8 @@ struct RecheckRule: Sendable {
   /// The normalizer's `parserDigest`: owners' buckets may come from their numbers' E.164 forms.
   let parserDigest: Int64
   let now: UTCInstant
+  /// When each owner's answers are asked again (`RefreshPhase`); nil without a provider.
+  let refresh: RefreshPhase?
 
   /// Provider name and `min_likelihood`; without a provider, empty (a provider configured
   /// later makes every contact due).
@@ -19,9 +21,9 @@ struct RecheckRule: Sendable {
     provider.map { "\($0.name)|min_likelihood=\($0.minLikelihood)" } ?? ""
   }
 
-  static func load(settings: String, parserDigest: Int64, now: UTCInstant, context: JobContext) throws
-    -> RecheckRule
-  {
+  static func load(
+    settings: String, parserDigest: Int64, now: UTCInstant, refresh: RefreshPhase?, context: JobContext
+  ) throws -> RecheckRule {
     var suffixes = RinPhoneSuffixes()
     var verified = VerifiedUsersDigest()
     try context.read {
@@ -31,7 +33,19 @@ struct RecheckRule: Sendable {
       }
     }
     return RecheckRule(
-      settings: settings, suffixes: suffixes, verified: verified, parserDigest: parserDigest, now: now)
+      settings: settings, suffixes: suffixes, verified: verified, parserDigest: parserDigest, now: now,
+      refresh: refresh)
+  }
+
+  /// An examination of `owner` tonight asks again the answers expiring before this instant: its
+  /// next visit (`RefreshPhase.horizon`), or now without a provider.
+  func horizon(owner: Int64) -> UTCInstant {
+    refresh?.horizon(owner: owner, now: now) ?? now
+  }
+
+  /// When `owner`, whose earliest answer expires at `expiry`, is next due (`RefreshPhase.due`).
+  func due(owner: Int64, expiry: UTCInstant) -> UTCInstant {
+    refresh?.due(owner: owner, expiry: expiry, now: now) ?? expiry
   }
 
   /// The settings and the parser as a digest of owner fingerprints (`OwnerStamps`).
@@ -51,20 +65,20 @@ struct RecheckRule: Sendable {
       stored: stored.rinUsers, key: key(of:),
       mayBeRinUser: { row.phones.contains { suffixes.mayMatch(raw: $0) } })
     return EnrichmentCheck.isUnchanged(
-      stored: stored, now: current, at: now, rinUsersUnchanged: rinUsersUnchanged)
+      stored: stored, now: current, at: horizon(owner: row.userID), rinUsersUnchanged: rinUsersUnchanged)
   }
 
   /// Whether a contact not stamped since its owner's last examination is unchanged by its
   /// stored check alone, without reading it: its numbers, addresses and fields are those the
   /// check saw, so its fingerprint is the check's. A check kept without the verified users it
   /// saw cannot tell.
-  func isUnchanged(unstamped check: EnrichmentCheck?) -> Bool {
+  func isUnchanged(unstamped check: EnrichmentCheck?, owner: Int64) -> Bool {
     guard let check else { return false }
     let rinUsersUnchanged = EnrichmentCheck.rinUsersUnchanged(
       stored: check.rinUsers, key: key(of:), mayBeRinUser: { true })
     return EnrichmentCheck.isUnchanged(
       stored: check, now: EnrichmentCheck(fingerprint: check.fingerprint, settings: settings, dueAt: nil),
-      at: now, rinUsersUnchanged: rinUsersUnchanged)
+      at: horizon(owner: owner), rinUsersUnchanged: rinUsersUnchanged)
   }
 
   /// The key of a contact whose numbers fall in `buckets` under tonight's verified users.

@@ -12,7 +12,8 @@ struct BookReadsTests {
   static let now: UTCInstant = 100_000
   static let examinedAt: UTCInstant = 50_000
   static let rule = RecheckRule(
-    settings: "", suffixes: RinPhoneSuffixes(), verified: VerifiedUsersDigest(), parserDigest: 0, now: now)
+    settings: "", suffixes: RinPhoneSuffixes(), verified: VerifiedUsersDigest(), parserDigest: 0, now: now,
+    refresh: nil)
   static let old = examinedAt.seconds - 7_200
 
   /// A check that tells by itself: the verified users it saw are tonight's, nothing is due.

@@ -64,14 +64,15 @@ extension EnrichmentEndToEnd {
     ) async throws {
       let f = try await EnrichmentFixture.make(backend)
       defer { Task { await f.stop() } }
-      // ada@example.com is already cached (hex SHA-256 of the address); so is an expired no-match.
+      // ada@example.com is already cached (hex SHA-256 of the address) beyond its owner's next
+      // visit (`RefreshPhase`), so it is not asked again; so is an expired no-match.
       try f.db.execute(
         """
         INSERT INTO enrichment_lookups (provider, lookup_key, status, response, fetched_at, expires_at) VALUES
           ('acme', 'b5fc85e55755f9e0d030a10ab4429b6b2944855f9a0d60077fe832becbc41d72', 'match',
            '{"likelihood":8,"person":{"company":"Acme"}}', 0, ?),
           ('acme', '06c02db8e15d9dec36449aeda2a089dea81fa8125d8198f63b9f53626acef466', 'no_match', NULL, 0, ?)
-        """, [TestClock.now + 10, TestClock.now - 10])
+        """, [TestClock.now + 60 * 86_400, TestClock.now - 10])
       let before = try f.db.contentDigest()
       let summary = await f.run(TestClock.options(dryRun: true))
       #expect(summary.status == .succeeded, "\(summary.error ?? "")")
