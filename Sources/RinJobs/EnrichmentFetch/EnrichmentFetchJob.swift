@@ -209,6 +209,8 @@ public struct EnrichmentFetchJob: Job {
     }.sorted { $0.id < $1.id }
     guard !missing.isEmpty else { return }
     try await calls.lookUp(
-      missing, expired: Set(expiries.keys), plan: plan, context: context, tally: &tally)
+      missing, expired: Set(expiries.keys),
+      neededUntil: missing.compactMap { neededUntil[$0.id] }.max() ?? context.now, plan: plan,
+      context: context, tally: &tally)
   }
 }

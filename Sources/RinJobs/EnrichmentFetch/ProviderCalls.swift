@@ -1,4 +1,5 @@
 import RinConfiguration
+import RinDomain
 import RinProviderClient
 import RinRuntime
 import RinStorage
@@ -11,10 +12,12 @@ protocol ProviderCalls: Sendable {
   func circuit(_ provider: EnrichmentProviderSettings, context: JobContext) throws -> ProviderCircuit?
   /// Where workers share the provider's rate and daily budget; nil when nothing is sent.
   func sharedAllowance(_ context: JobContext) -> Storage?
-  /// Asks for the keys no unexpired cache row answers (`expired`: those whose row expired).
+  /// Asks for the keys no cache row answers until their owners' next visit (`expired`: those
+  /// whose row exists; `neededUntil`: the latest of those visits, past which an answer found in
+  /// the cache meanwhile is another worker's of tonight).
   func lookUp(
-    _ missing: [ProviderLookup], expired: Set<String>, plan: ProviderPlan, context: JobContext,
-    tally: inout EnrichmentTally) async throws
+    _ missing: [ProviderLookup], expired: Set<String>, neededUntil: UTCInstant, plan: ProviderPlan,
+    context: JobContext, tally: inout EnrichmentTally) async throws
   /// The provider's lines in the run's details.
   func addDetails(_ tally: EnrichmentTally, plan: ProviderPlan, to details: inout EnrichmentFetchDetails)
 }
@@ -30,14 +33,14 @@ struct PaidProviderCalls: ProviderCalls {
   func sharedAllowance(_ context: JobContext) -> Storage? { context.storage }
 
   func lookUp(
-    _ missing: [ProviderLookup], expired: Set<String>, plan: ProviderPlan, context: JobContext,
-    tally: inout EnrichmentTally
+    _ missing: [ProviderLookup], expired: Set<String>, neededUntil: UTCInstant, plan: ProviderPlan,
+    context: JobContext, tally: inout EnrichmentTally
   ) async throws {
     // Shard workers share many keys (a person in several books): each is asked by the worker
     // that claims it first. A worker asks its own claims first, releasing each request's as it
     // ends, and only then waits, briefly, for the answers to the others: a worker waiting for
     // keys this one claimed is never kept waiting by this one's wait.
-    let claims = ProviderKeyClaims(provider: plan.name, context: context)
+    let claims = ProviderKeyClaims(provider: plan.name, context: context, neededUntil: neededUntil)
     let mine = try claims.claim(missing.map(\.id), tally: &tally)
     do {
       try await ProviderFetcher(plan: plan, context: context, claims: claims)
@@ -64,8 +67,8 @@ struct CountedProviderCalls: ProviderCalls {
   func sharedAllowance(_ context: JobContext) -> Storage? { nil }
 
   func lookUp(
-    _ missing: [ProviderLookup], expired: Set<String>, plan: ProviderPlan, context: JobContext,
-    tally: inout EnrichmentTally
+    _ missing: [ProviderLookup], expired: Set<String>, neededUntil: UTCInstant, plan: ProviderPlan,
+    context: JobContext, tally: inout EnrichmentTally
   ) async throws {
     // What the real run would cache here, a later batch would find: count each key once.
     let keys = missing.map(\.id)

@@ -18,6 +18,9 @@ import RinStorage
 struct ProviderKeyClaims {
   let provider: String
   let context: JobContext
+  /// A cached answer lasting past this instant answers a key (`RefreshPhase`: a row that ends
+  /// sooner is the one the batch is asking again, not another worker's).
+  let neededUntil: UTCInstant
   /// How often a waiting worker looks at the claims and the cache.
   var pollInterval: Duration = .milliseconds(100)
 
@@ -30,7 +33,7 @@ struct ProviderKeyClaims {
         provider: provider, keys: keys, runID: context.runID,
         nowMicroseconds: context.wallClock.microsecondsSince1970)
       let expiries = try tx.enrichment.lookupExpiries(provider: provider, keys: Array(held))
-      let answered = held.filter { (expiries[$0] ?? .min) > context.now }
+      let answered = held.filter { (expiries[$0] ?? .min) > neededUntil }
       try release(Array(answered), in: tx)
       return (held, answered)
     }
@@ -81,7 +84,7 @@ struct ProviderKeyClaims {
           nowMicroseconds: context.wallClock.microsecondsSince1970)
       }
       let expiries = try context.read { try $0.enrichment.lookupExpiries(provider: provider, keys: pending) }
-      let answeredNow = Set(pending.filter { (expiries[$0] ?? .min) > context.now })
+      let answeredNow = Set(pending.filter { (expiries[$0] ?? .min) > neededUntil })
       answered += answeredNow.count
       let gone = pending.filter { !answeredNow.contains($0) && !stillClaimed.contains($0) }
       unclaimed += gone.count
