@@ -1,4 +1,5 @@
 import ArgumentParser
+import RinConfiguration
 import RinDomain
 import RinRuntime
 
@@ -16,6 +17,11 @@ struct ValidateCommand: AsyncParsableCommand {
       print(
         "\(config.sourcePath): valid; storage \(SecretMask.masked(config.storage.url)); pipelines: \(pipelines.isEmpty ? "none" : pipelines.joined(separator: ", "))"
       )
+      // The promises `rinjobs freshness` judges by, and where each default came from.
+      let promises = FreshnessSettings.promises(in: config).map { promise in
+        "\(promise.output.rawValue) \(DurationFormat.format(promise.maxAge)) (\(promise.derivation ?? "configured"))"
+      }
+      print("freshness: \(promises.isEmpty ? "no output is scheduled" : promises.joined(separator: "; "))")
     }
   }
 }

@@ -5,7 +5,7 @@ import Yams
 /// Reads `pipelines.yaml`. The YAML is walked node by node (not decoded with Codable) so
 /// that every error can name the exact line and column at fault.
 public enum ConfigLoader {
-  static let topLevelKeys = ["storage", "jobs", "pipelines", "metrics"]
+  static let topLevelKeys = ["storage", "jobs", "pipelines", "metrics", FreshnessSettings.key]
 
   public static func load(path: String) throws(ConfigError) -> RinConfig {
     try parse(yaml: try readFile(path), file: path)
@@ -31,6 +31,8 @@ public enum ConfigLoader {
       jobs: try JobsSettings(reading: config.section("jobs", allowing: nil)),
       pipelines: try readPipelines(config),
       metrics: try MetricsSettings(reading: config.section("metrics", allowing: MetricsSettings.keys)),
+      freshness: try FreshnessSettings(
+        reading: config.section(FreshnessSettings.key, allowing: FreshnessSettings.keys)),
       sourcePath: file)
   }
 

@@ -8,6 +8,8 @@ public struct RinConfig: Sendable, Hashable {
   public var pipelines: [PipelineConfig]
   /// `metrics:`: the Pushgateway every run pushes to, if any.
   public var metrics: MetricsSettings
+  /// `freshness:`: each output's configured maximum age (`FreshnessSettings.promises(in:)`).
+  public var freshness: FreshnessSettings
   /// The file this came from, for messages; `defaultsSourcePath` when there was no file.
   public var sourcePath: String
 
@@ -15,12 +17,14 @@ public struct RinConfig: Sendable, Hashable {
 
   public init(
     storage: StorageSettings = .init(), jobs: JobsSettings = .init(),
-    pipelines: [PipelineConfig] = [], metrics: MetricsSettings = .init(), sourcePath: String
+    pipelines: [PipelineConfig] = [], metrics: MetricsSettings = .init(),
+    freshness: FreshnessSettings = .init(), sourcePath: String
   ) {
     self.storage = storage
     self.jobs = jobs
     self.pipelines = pipelines
     self.metrics = metrics
+    self.freshness = freshness
     self.sourcePath = sourcePath
   }
 

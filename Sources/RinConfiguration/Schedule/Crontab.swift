@@ -47,8 +47,23 @@ public enum Crontab {
       lines.append("# \(pipeline.name): \"\(pipeline.schedule.text)\" in \(pipeline.timezone); jobs: \(jobs)")
       lines.append("\(triggerMinutes(pipeline)) * * * * \(command(pipeline.name.rawValue))")
     }
+    if !config.pipelines.isEmpty {
+      lines.append("")
+      lines.append(
+        "# freshness: every hour, the users each output would show stale (docs/OPERATIONS.md \"Freshness\"); exit 1 when any")
+      lines.append("\(freshnessMinute) * * * * \(freshnessCommand)")
+    }
     return lines.joined(separator: "\n") + "\n"
   }
+
+  /// Past the hour's pipeline triggers (:00, :15), so that an hourly run has usually ended.
+  static let freshnessMinute = 50
+
+  static let freshnessCommand = [
+    "\"$RINJOBS\" freshness --record --config \"$RIN_CONFIG\"",
+    "--metrics-file \"$RIN_METRICS_DIR/rinjobs-freshness.prom\"",
+    ">> \"$RIN_LOG_DIR/freshness.log\" 2>&1",
+  ].joined(separator: " ")
 
   static func command(_ name: String) -> String {
     [

@@ -32,6 +32,7 @@ public struct BadgeRecountJob: Job {
             dedupeKey: Notifications.badgeKey(user: user, computedAt: context.now)))
       }
       try batch.tx.badgeRecount.putBadgeCounts(rows, computedAt: context.now)
+      try batch.tx.badgeRecount.markBadgesChecked(batch.userIDs, at: context.now)
       try batch.tx.enqueue(messages, at: context.now)
     }
     context.tally.details.badgeRecount.badgeDriftUsers =

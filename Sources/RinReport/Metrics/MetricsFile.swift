@@ -170,7 +170,7 @@ public enum MetricsFile {
   }
 
   /// A gauge named exactly `name` (no unit suffix appended), with its `# HELP` line.
-  private static func gauge(
+  static func gauge(
     _ registry: PrometheusCollectorRegistry, name: String, labels: [(String, String)], help: String
   ) -> Gauge {
     registry.makeGauge(

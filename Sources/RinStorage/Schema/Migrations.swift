@@ -168,5 +168,7 @@ enum Migrations {
     Step(
       name: "remember the first day each user's score reached the milestone",
       sql: RetentionSchema.scoreMilestones),
+    Step(name: "remember when badge-recount last counted each user", sql: RuntimeSchema.badgeChecks),
+    Step(name: "keep what each recorded freshness check found", sql: RuntimeSchema.freshnessChecks),
   ]
 }

@@ -219,4 +219,19 @@ enum RuntimeSchema {
     UPDATE job_runs SET superseded_by = counts::jsonb ->> 'superseded_by'
       WHERE status = 'skipped' AND job = 'pipeline:' || pipeline AND counts IS NOT NULL;
     """
+
+  /// When badge-recount last counted each user's badges (`rinjobs freshness`): it writes
+  /// `badge_counts` only when a count changes, so the output alone cannot say a user was
+  /// counted. One row a user, rewritten by every run; no count is kept here.
+  static let badgeChecks = """
+    CREATE TABLE badge_checks (user_id INTEGER PRIMARY KEY, checked_at INTEGER NOT NULL);
+    """
+
+  /// What each recorded `rinjobs freshness --record` found, per output and shard (`all` without
+  /// shards), for the report's "Freshness" section over its days. Pruned with the run ledger.
+  static let freshnessChecks = """
+    CREATE TABLE freshness_checks (
+      checked_at INTEGER NOT NULL, output TEXT NOT NULL, shard TEXT NOT NULL, users INTEGER NOT NULL,
+      stale INTEGER NOT NULL, oldest INTEGER, PRIMARY KEY (checked_at, output, shard));
+    """
 }

@@ -81,6 +81,17 @@ extension BadgeRecountQueries {
         score = excluded.score, profile = excluded.profile, computed_at = excluded.computed_at
       """)
 
+  /// Marks every user of a batch counted at `checkedAt` (`badge_checks`), changed or not: the
+  /// freshness check's evidence that badge-recount reached them. Bookkeeping, like a
+  /// checkpoint: not a change of an output, so not in the run's changes.
+  public func markBadgesChecked(_ userIDs: [Int64], at checkedAt: UTCInstant) throws {
+    try Self.badgeChecksUpsert.execute(userIDs.map { [.integer($0), .instant(checkedAt)] }, on: sql)
+  }
+
+  private static let badgeChecksUpsert = MultiRowStatement(
+    head: "INSERT INTO badge_checks (user_id, checked_at) VALUES", columns: 2,
+    tail: "ON CONFLICT (user_id) DO UPDATE SET checked_at = excluded.checked_at")
+
   private func forEachCount(
     _ query: SQLFragment, _ body: (Int64, Int) -> Void
   ) throws {

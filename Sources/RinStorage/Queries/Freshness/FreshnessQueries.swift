@@ -1,0 +1,149 @@
+import RinDomain
+
+/// `rinjobs freshness`' statements (docs/OPERATIONS.md "Freshness"): reached as `tx.freshness`.
+/// Each reads an output's newest rows per user, or the per-user state a job keeps, through keys
+/// led by the user's id; none reads a contact.
+public struct FreshnessQueries: QueryGroup {
+  let tx: StorageTransaction
+}
+
+extension StorageTransaction {
+  /// The freshness check's statements.
+  public var freshness: FreshnessQueries { FreshnessQueries(tx: self) }
+}
+
+/// One user a freshness query found stale, or a candidate for a rule to judge.
+public struct FreshnessCandidate: Sendable, Equatable {
+  public var userID: Int64
+  public var createdAt: UTCInstant
+  /// The output's own instant: the newest snapshot's `computed_at`, the badges' `checked_at`,
+  /// the examination's `examined_at`; nil when the user has none.
+  public var computedAt: UTCInstant?
+  /// enrichment-fetch's `due_at`.
+  public var dueAt: UTCInstant?
+  /// `users.timezone`, for upcoming.
+  public var zone: String?
+  /// `upcoming_owner_states.today`.
+  public var today: CalendarDate?
+}
+
+extension FreshnessQueries {
+  /// Live users created at or before `createdBy`, counted by shard (`id mod shardCount`; one
+  /// count under 0 without shards): the users an output promises a result to.
+  public func promisedUsers(createdBy: UTCInstant, shardCount: Int?) throws -> [Int: Int] {
+    var counts: [Int: Int] = [:]
+    try sql.forEachBatchRow(
+      """
+      SELECT id % \(Int64(shardCount ?? 1)), count(*) FROM users
+      WHERE deleted_at IS NULL AND created_at <= \(createdBy) GROUP BY 1
+      """
+    ) { row in
+      if let shard = row.int64(0) { counts[Int(shard), default: 0] += Int(row.int64(1) ?? 0) }
+    }
+    return counts
+  }
+
+  private static let promised: SQLFragment = "u.deleted_at IS NULL AND u.created_at <= "
+
+  /// Users with no snapshot for a day on or after `cutoffDay` computed after `cutoff`, in id
+  /// order, each with the `computed_at` of their newest snapshot (by `as_of`, so that a
+  /// backfill of an old day does not make a user look fresh). One probe of the snapshots' key
+  /// per user (on PostgreSQL into the newest partitions only); the newest is read for the stale
+  /// ones alone.
+  public func staleScoreUsers(
+    createdBy: UTCInstant, cutoff: UTCInstant, cutoffDay: CalendarDate, _ body: (FreshnessCandidate) throws -> Void
+  ) throws {
+    try sql.forEachRow(
+      """
+      SELECT u.id, u.created_at,
+        (SELECT s.computed_at FROM score_snapshots s WHERE s.user_id = u.id ORDER BY s.as_of DESC LIMIT 1)
+      FROM users u
+      WHERE \(Self.promised)\(createdBy) AND NOT EXISTS (
+        SELECT 1 FROM score_snapshots s
+        WHERE s.user_id = u.id AND s.as_of >= \(cutoffDay) AND s.computed_at > \(cutoff))
+      ORDER BY u.id
+      """
+    ) { row in
+      try Self.candidate(row, computedAt: 2).map(body)
+    }
+  }
+
+  /// Users whose badges badge-recount has not counted after `cutoff` (`badge_checks`), or who
+  /// have no `badge_counts` row at all, in id order, with their `checked_at`.
+  public func staleBadgeUsers(
+    createdBy: UTCInstant, cutoff: UTCInstant, _ body: (FreshnessCandidate) throws -> Void
+  ) throws {
+    try sql.forEachRow(
+      """
+      SELECT u.id, u.created_at, c.checked_at
+      FROM users u LEFT JOIN badge_checks c ON c.user_id = u.id
+      WHERE \(Self.promised)\(createdBy) AND (c.checked_at IS NULL OR c.checked_at <= \(cutoff)
+        OR NOT EXISTS (SELECT 1 FROM badge_counts b WHERE b.user_id = u.id))
+      ORDER BY u.id
+      """
+    ) { row in
+      try Self.candidate(row, computedAt: 2).map(body)
+    }
+  }
+
+  /// Users whose upcoming-birthdays state is missing or for a date before `before` (the latest
+  /// date any zone shows at the cutoff), in id order, with their zone: `FreshnessRules.upcoming`
+  /// judges each in its own zone.
+  public func upcomingCandidates(
+    createdBy: UTCInstant, before: CalendarDate, _ body: (FreshnessCandidate) throws -> Void
+  ) throws {
+    try sql.forEachRow(
+      """
+      SELECT u.id, u.created_at, u.timezone, s.today
+      FROM users u LEFT JOIN upcoming_owner_states s ON s.user_id = u.id
+      WHERE \(Self.promised)\(createdBy) AND (s.today IS NULL OR s.today < \(before))
+      ORDER BY u.id
+      """
+    ) { row in
+      guard var candidate = Self.candidate(row, computedAt: nil) else { return }
+      candidate.zone = row.text(2)
+      candidate.today = row.text(3).flatMap(CalendarDate.init)
+      try body(candidate)
+    }
+  }
+
+  /// Users of `job`'s examinations (`owner_examinations`) with none, one at or before
+  /// `examinedBy`, or a `due_at` at or before `dueBy`, in id order; every promised user when
+  /// `everyUser` (a shard whose change watermark is old makes all its users candidates).
+  public func examinationCandidates(
+    job: JobName, createdBy: UTCInstant, examinedBy: UTCInstant, dueBy: UTCInstant, everyUser: Bool,
+    _ body: (FreshnessCandidate) throws -> Void
+  ) throws {
+    let filter: SQLFragment =
+      everyUser
+      ? "" : "AND (e.examined_at IS NULL OR e.examined_at <= \(examinedBy) OR e.due_at <= \(dueBy))"
+    try sql.forEachRow(
+      """
+      SELECT u.id, u.created_at, e.examined_at, e.due_at
+      FROM users u LEFT JOIN owner_examinations e ON e.job = \(.text(job.rawValue)) AND e.user_id = u.id
+      WHERE \(Self.promised)\(createdBy) \(filter)
+      ORDER BY u.id
+      """
+    ) { row in
+      guard var candidate = Self.candidate(row, computedAt: 2) else { return }
+      candidate.dueAt = row.instant(3)
+      try body(candidate)
+    }
+  }
+
+  /// `job`'s change watermarks by scope (`all`, `K/N`): how far it checked every owner of each.
+  public func changeWatermarks(job: JobName) throws -> [(scope: String, verifiedThrough: UTCInstant)] {
+    var marks: [(scope: String, verifiedThrough: UTCInstant)] = []
+    try sql.forEachBatchRow(
+      "SELECT scope, verified_through FROM change_watermarks WHERE job = \(.text(job.rawValue)) ORDER BY scope"
+    ) { row in
+      if let scope = row.text(0), let through = row.instant(1) { marks.append((scope, through)) }
+    }
+    return marks
+  }
+
+  private static func candidate(_ row: any SQLRowReader, computedAt column: Int?) -> FreshnessCandidate? {
+    guard let user = row.int64(0), let createdAt = row.instant(1) else { return nil }
+    return FreshnessCandidate(userID: user, createdAt: createdAt, computedAt: column.flatMap { row.instant($0) })
+  }
+}
