@@ -75,6 +75,7 @@ public struct OperatorReport: Sendable, Encodable {
 
   public var generatedAt: String
   public var since: String
+  public var freshness: ReportFreshness
   public var pipelines: [Pipeline]
   public var jobs: [JobRuns]
   /// Newest first, at most `lastRunsShown`.
@@ -136,8 +137,9 @@ public struct OperatorReport: Sendable, Encodable {
         interrupted: list.count { $0.status == .interrupted || $0.status == .abandoned },
         dryRuns: dryByJob[job] ?? 0)
     }
+    let freshness = try ReportFreshness.build(config: config, storage: storage, now: now, since: since)
     return OperatorReport(
-      generatedAt: now.description, since: since.description, pipelines: pipelines,
+      generatedAt: now.description, since: since.description, freshness: freshness, pipelines: pipelines,
       jobs: jobs, lastRuns: Array(runs.prefix(lastRunsShown)), outputs: outputs,
       enrichmentByDay: enrichmentDays(ledger), clicksDeletedByDay: clicksDeleted(ledger))
   }

@@ -109,6 +109,9 @@ struct ReportPage {
 
   var generatedAt: String
   var since: String
+  var freshness: [Table]
+  var staleNow: String
+  var staleClass: String
   var pipelines: [PipelineView]
   var jobs: [JobView]
   var hasJobs: Bool
@@ -119,6 +122,10 @@ struct ReportPage {
   init(_ report: OperatorReport, from: UTCInstant, to: UTCInstant) {
     generatedAt = report.generatedAt
     since = report.since
+    freshness = Self.freshness(report.freshness)
+    let stale = report.freshness.now.reduce(0) { $0 + $1.stale }
+    staleNow = Self.grouped(stale)
+    staleClass = stale > 0 ? "bad" : "ok"
     pipelines = report.pipelines.map(Self.pipeline)
     jobs = report.jobs.map { Self.job($0, from: from, to: to) }
     hasJobs = !jobs.isEmpty
@@ -259,6 +266,23 @@ struct ReportPage {
   }
 
   // MARK: what the jobs produced
+
+  /// Stale users now, output by output, then the most a recorded check found each day.
+  static func freshness(_ freshness: ReportFreshness) -> [Table] {
+    let outputs = freshness.now.map(\.output)
+    return [
+      table(
+        "Stale users now (rinjobs freshness)", ["output", "max age", "users", "stale", "oldest stale result"],
+        freshness.now.map { [$0.output, $0.maxAge, grouped($0.users), grouped($0.stale), $0.oldest ?? "—"] },
+        id: "freshness-now"),
+      table(
+        "Most stale users in one recorded check, per day", ["day", "checks"] + outputs,
+        freshness.days.map { day in
+          [day.day, grouped(day.checks)] + outputs.map { day.mostStale[$0].map(grouped) ?? "—" }
+        },
+        id: "freshness-days"),
+    ]
+  }
 
   static func outputs(_ report: OperatorReport) -> [Table] {
     let tallies = report.outputs

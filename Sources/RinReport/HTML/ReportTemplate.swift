@@ -47,6 +47,20 @@ enum ReportTemplate {
     <p class="muted">Generated {{generatedAt}}, covering runs since {{since}} (UTC). Counts and ids only.</p>
     </header>
 
+    <section id="freshness" aria-labelledby="freshness-h">
+    <h2 id="freshness-h">Freshness</h2>
+    <p>Users who would see a stale result now: <span id="stale-now" class="{{staleClass}}">{{staleNow}}</span> (judged from the outputs, not the ledger; docs/OPERATIONS.md "Freshness").</p>
+    {{#freshness}}
+    <div class="scroll"><table id="{{note}}">
+    <caption>{{caption}}</caption>
+    <thead><tr>{{#headers}}<th scope="col">{{.}}</th>{{/headers}}</tr></thead>
+    <tbody>
+    {{#rows}}<tr>{{#cells}}<td>{{.}}</td>{{/cells}}</tr>{{/rows}}
+    {{#empty}}<tr><td class="muted" colspan="5">no check recorded in this period</td></tr>{{/empty}}
+    </tbody></table></div>
+    {{/freshness}}
+    </section>
+
     <section id="pipelines" aria-labelledby="pipelines-h">
     <h2 id="pipelines-h">Pipelines</h2>
     <div class="cards">
