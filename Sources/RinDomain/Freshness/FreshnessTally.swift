@@ -8,6 +8,11 @@ public struct FreshnessTally: Sendable, Equatable {
   public struct ShardCounts: Sendable, Equatable, Codable {
     public var users = 0
     public var stale = 0
+
+    public init(users: Int = 0, stale: Int = 0) {
+      self.users = users
+      self.stale = stale
+    }
   }
 
   public let promise: FreshnessPromise
