@@ -18,16 +18,24 @@ public struct FreshnessCheck: Sendable {
 
   public func run(storage: Storage, now: UTCInstant) throws -> FreshnessResult {
     var tallies: [FreshnessTally] = []
+    // Outputs with the same max age promise the same users: counted once.
+    var promised: [UTCInstant: [Int: Int]] = [:]
     for promise in promises {
-      tallies.append(try storage.read { tx in try tally(promise, tx: tx.freshness, now: now) })
+      tallies.append(
+        try storage.read { tx in try tally(promise, tx: tx.freshness, now: now, promised: &promised) })
     }
     return FreshnessResult(now: now, shardCount: shardCount, tallies: tallies)
   }
 
-  private func tally(_ promise: FreshnessPromise, tx: FreshnessQueries, now: UTCInstant) throws -> FreshnessTally {
+  private func tally(
+    _ promise: FreshnessPromise, tx: FreshnessQueries, now: UTCInstant, promised: inout [UTCInstant: [Int: Int]]
+  ) throws -> FreshnessTally {
     var tally = FreshnessTally(promise: promise, shardCount: shardCount)
     let createdBy = promise.promisedCreatedBy(now: now)
-    for (index, count) in try tx.promisedUsers(createdBy: createdBy, shardCount: shardCount) {
+    if promised[createdBy] == nil {
+      promised[createdBy] = try tx.promisedUsers(createdBy: createdBy, shardCount: shardCount)
+    }
+    for (index, count) in promised[createdBy] ?? [:] {
       tally.addPromised(count, shard: shardCount == nil ? nil : index)
     }
     let cutoff = promise.cutoff(now: now)
