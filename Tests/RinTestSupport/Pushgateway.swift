@@ -5,7 +5,9 @@ import Foundation
 #endif
 
 /// Debian's `prometheus-pushgateway` (scripts/setup.sh installs it) on a free loopback port, in
-/// memory only (no persistence file), for as long as the test holds it.
+/// memory only, for as long as the test holds it. Debian's build persists to
+/// /var/lib/prometheus/pushgateway.data unless told otherwise: every test's gateway would load
+/// the groups the previous ones (and any run by hand) left there, hence `--persistence.file=`.
 package final class Pushgateway: Sendable {
   package struct Failure: Error, CustomStringConvertible {
     package var description: String
@@ -26,7 +28,8 @@ package final class Pushgateway: Sendable {
     }
     port = try LoopbackPort.free()
     process = try BackgroundProcess(
-      executable: URL(fileURLWithPath: Self.binary), ["--web.listen-address=127.0.0.1:\(port)"])
+      executable: URL(fileURLWithPath: Self.binary),
+      ["--web.listen-address=127.0.0.1:\(port)", "--persistence.file="])
     guard try await process.waitForOutput(matching: "Listening on", timeout: 60) != nil else {
       let output = process.text
       process.stop()

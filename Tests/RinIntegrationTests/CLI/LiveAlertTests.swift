@@ -7,7 +7,8 @@ import Testing
 /// and Prometheus on loopback (scrape and evaluation every second), the real `rinjobs` pushing
 /// its metrics at the end of each run. Each trouble makes its alert fire in Prometheus
 /// (`/api/v1/alerts`), and a clean run afterwards clears it: a failed run, a late slot, a slot
-/// finished past its deadline, and owners the periodic pass corrected with no change stamp.
+/// finished past its deadline, owners the periodic pass corrected with no change stamp, and
+/// users a freshness check finds stale.
 @Suite("Alerts fire in a live Prometheus", .onItsOwnThread)
 struct LiveAlertTests {
   static let rules = Executable.repositoryRoot.appendingPathComponent("deploy/prometheus/rin-jobs.rules.yaml")
@@ -116,5 +117,66 @@ struct LiveAlertTests {
     #expect(clean.exitCode == 0, "\(clean.stderr)")
     #expect(
       try await prometheus.waitUntil("RinUnstampedCorrections", ["job": "circle-patterns"], firing: false))
+  }
+
+  /// The rules file with every `for:` cut to 2 s, for the alerts whose `for:` spans real checks
+  /// (the freshness alerts' 1h10m is two hourly checks in a row): the same expressions, and an
+  /// alert still pending before it fires.
+  static func rulesWithShortFor(in directory: TemporaryDirectory) throws -> String {
+    let text = try String(contentsOfFile: rules, encoding: .utf8)
+    let short = text.replacingOccurrences(
+      of: #"(?m)^(\s+)for: .+$"#, with: "$1for: 2s", options: .regularExpression)
+    #expect(short.contains("        for: 2s\n") && !short.contains("for: 1h10m\n"))
+    let path = directory.path("rin-jobs.rules.yaml")
+    try short.write(toFile: path, atomically: true, encoding: .utf8)
+    return path
+  }
+
+  /// `rinjobs freshness` pushing to the Pushgateway, on a database seeded now whose users never
+  /// had a night: every user promised a score is stale, so RinStaleUsers fires and, all of them
+  /// stale for years, RinStaleUsersCritical too; after daily-score has run, the next check
+  /// clears both. A check whose counts are 4 hours old (`--now` then) fires
+  /// RinFreshnessCheckMissing, and one now clears it.
+  @Test func staleUsersFireTheFreshnessAlertsAndACheckAfterTheNightClearsThem() async throws {
+    let db = try TestDatabase(seedUsers: 6, now: Int64(Date().timeIntervalSince1970))
+    let gateway = try await Pushgateway()
+    let prometheus = try await PrometheusServer(
+      scraping: gateway, rules: try Self.rulesWithShortFor(in: db.directory))
+    // Only daily-score is scheduled, so score is the one output promised.
+    let config = try TestConfigFile.write(
+      TestConfigFile.pipelines("nightly", schedule: "30 2 * * *", jobs: ["daily-score"]), storageURL: db.path,
+      in: db.directory)
+    let check = { (now: Date) in
+      try await db.run(
+        "rinjobs",
+        ["freshness", "--metrics-push", gateway.url, "--now", ISO8601DateFormatter().string(from: now)],
+        config: config)
+    }
+    let score = ["job": "freshness", "output": "score", "shard": "all"]
+
+    let stale = try await check(Date())
+    #expect(stale.exitCode == 1, "\(stale.stdout)\(stale.stderr)")
+    #expect(stale.stdout.contains("score (max age 1d2h)"), "\(stale.stdout)")
+    #expect(try await prometheus.waitUntil("RinStaleUsers", score, firing: true))
+    #expect(try await prometheus.waitUntil("RinStaleUsersCritical", score, firing: true))
+
+    let night = try await db.run("rin-daily-score", [], config: config)
+    #expect(night.exitCode == 0, "\(night.stderr)")
+    let fresh = try await check(Date())
+    #expect(fresh.exitCode == 0, "\(fresh.stdout)\(fresh.stderr)")
+    #expect(try await prometheus.waitUntil("RinStaleUsers", score, firing: false))
+    #expect(try await prometheus.waitUntil("RinStaleUsersCritical", score, firing: false))
+
+    // The check stopped 4 hours ago (its last counts are from then), then runs again.
+    let old = try await check(Date().addingTimeInterval(-4 * 3_600))
+    #expect(old.exitCode == 0, "\(old.stdout)\(old.stderr)")
+    #expect(try await prometheus.waitUntil("RinFreshnessCheckMissing", ["job": "freshness"], firing: true))
+    let again = try await check(Date())
+    #expect(again.exitCode == 0, "\(again.stdout)\(again.stderr)")
+    #expect(try await prometheus.waitUntil("RinFreshnessCheckMissing", ["job": "freshness"], firing: false))
+
+    // Nothing else fired, and what fired has cleared.
+    let left = try await prometheus.alerts()
+    #expect(left.isEmpty, "\(left)")
   }
 }
