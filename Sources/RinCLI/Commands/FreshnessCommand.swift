@@ -55,8 +55,10 @@ struct FreshnessCommand: AsyncParsableCommand {
     let text = MetricsFile.render(freshness: result)
     var failedPushes = 0
     if let pushURL = output.metricsPush ?? config.metrics.pushURL {
-      let group = MetricsPush.Group(job: MetricsFile.freshnessJob, pipeline: "", shard: "all", text: text)
-      failedPushes = await MetricsPush(baseURL: pushURL, logger: Logger(label: "rinjobs")).push([group])
+      let groups = MetricsFile.freshnessGroups(result).map {
+        MetricsPush.Group(job: MetricsFile.freshnessJob, pipeline: "", shard: $0.shard, text: $0.text)
+      }
+      failedPushes = await MetricsPush(baseURL: pushURL, logger: Logger(label: "rinjobs")).push(groups)
         .failedPushes
     }
     if let file = output.metricsFile {

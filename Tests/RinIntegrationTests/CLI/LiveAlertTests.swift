@@ -149,7 +149,10 @@ struct LiveAlertTests {
     let check = { (now: Date) in
       try await db.run(
         "rinjobs",
-        ["freshness", "--metrics-push", gateway.url, "--now", ISO8601DateFormatter().string(from: now)],
+        [
+          "freshness", "--metrics-push", gateway.url, "--shards", "2", "--now",
+          ISO8601DateFormatter().string(from: now),
+        ],
         config: config)
     }
     let score = ["job": "freshness", "output": "score", "shard": "all"]
@@ -157,6 +160,11 @@ struct LiveAlertTests {
     let stale = try await check(Date())
     #expect(stale.exitCode == 1, "\(stale.stdout)\(stale.stderr)")
     #expect(stale.stdout.contains("score (max age 1d2h)"), "\(stale.stdout)")
+    // Each shard's counts went in a group of its own: the gateway took every push.
+    for shard in ["all", "0/2", "1/2"] {
+      let series = try await gateway.series("rinjobs_stale_users", with: ["output=\"score\"", "shard=\"\(shard)\""])
+      #expect(series.count == 1, "\(shard): \(series) \(stale.stderr)")
+    }
     #expect(try await prometheus.waitUntil("RinStaleUsers", score, firing: true))
     #expect(try await prometheus.waitUntil("RinStaleUsersCritical", score, firing: true))
 
