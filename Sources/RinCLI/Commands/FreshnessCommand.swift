@@ -24,7 +24,8 @@ struct FreshnessCommand: AsyncParsableCommand {
   @Option(help: "Count stale users by shard of this split (id mod N), as the deployment's --shard K/N.")
   var shards: Int?
 
-  @Flag(help: "Keep the counts in the database for the report's Freshness section (the scheduled check does).")
+  @Flag(
+    help: "Keep the counts in the database for the report's Freshness section (the scheduled check does).")
   var record = false
 
   @OptionGroup var output: RunOutputOptions

@@ -56,10 +56,13 @@ public struct FreshnessSettings: Sendable, Hashable {
   static func defaultMaxAge(for output: FreshnessOutput, pipeline: PipelineConfig?) -> (Duration, String) {
     let day = Duration.seconds(86_400)
     guard let pipeline, let gap = longestGap(pipeline) else {
-      return (day + defaultSlack, "a day + \(DurationFormat.format(defaultSlack)), no pipeline runs \(output.job)")
+      return (
+        day + defaultSlack, "a day + \(DurationFormat.format(defaultSlack)), no pipeline runs \(output.job)"
+      )
     }
     let slack = pipeline.deadline ?? min(defaultSlack, gap)
-    let slackText = pipeline.deadline == nil ? DurationFormat.format(slack) : "its deadline \(DurationFormat.format(slack))"
+    let slackText =
+      pipeline.deadline == nil ? DurationFormat.format(slack) : "its deadline \(DurationFormat.format(slack))"
     return (gap + slack, "\(DurationFormat.format(gap)) between \(pipeline.name)'s slots + \(slackText)")
   }
 

@@ -50,7 +50,8 @@ public enum Crontab {
     if !config.pipelines.isEmpty {
       lines.append("")
       lines.append(
-        "# freshness: every hour, the users each output would show stale (docs/OPERATIONS.md \"Freshness\"); exit 1 when any")
+        "# freshness: every hour, the users each output would show stale (docs/OPERATIONS.md \"Freshness\"); exit 1 when any"
+      )
       lines.append("\(freshnessMinute) * * * * \(freshnessCommand)")
     }
     return lines.joined(separator: "\n") + "\n"

@@ -9,7 +9,9 @@ public struct FreshnessPromise: Sendable, Equatable {
   /// How the default was derived ("24h between nightly's slots + 2h"), nil when configured.
   public var derivation: String?
 
-  public init(output: FreshnessOutput, maxAge: Duration, fullEvery: Duration? = nil, derivation: String? = nil) {
+  public init(
+    output: FreshnessOutput, maxAge: Duration, fullEvery: Duration? = nil, derivation: String? = nil
+  ) {
     self.output = output
     self.maxAge = maxAge
     self.fullEvery = fullEvery

@@ -49,7 +49,8 @@ public enum FreshnessRules {
 
   /// The instant `date` begins in `zone` (UTC for a missing or unknown zone), with the zone's
   /// offset at `offsetAt`: the day a check looks at is the one around the cutoff.
-  static func startOfLocalDay(_ date: CalendarDate, zone: String?, offsetAt instant: UTCInstant) -> UTCInstant {
+  static func startOfLocalDay(_ date: CalendarDate, zone: String?, offsetAt instant: UTCInstant) -> UTCInstant
+  {
     guard let name = zone, !name.isEmpty, let timeZone = LocalDay.timeZone(named: name) else {
       return date.startOfDay
     }

@@ -272,7 +272,8 @@ struct ReportPage {
     let outputs = freshness.now.map(\.output)
     return [
       table(
-        "Stale users now (rinjobs freshness)", ["output", "max age", "users", "stale", "oldest stale result"],
+        "Stale users now (rinjobs freshness)",
+        ["output", "max age", "users", "stale", "oldest stale result"],
         freshness.now.map { [$0.output, $0.maxAge, grouped($0.users), grouped($0.stale), $0.oldest ?? "—"] },
         id: "freshness-now"),
       table(

@@ -30,21 +30,25 @@ extension MetricsFile {
   /// `shard` nil: every series; `all`: all but the per-shard counts; `K/N`: that shard's counts.
   static func render(freshness result: FreshnessResult, shard: String?) -> String {
     let registry = PrometheusCollectorRegistry()
-    let staleHelp = "Users the output promises a result to who would see a stale one (shard=\"all\": every shard)."
+    let staleHelp =
+      "Users the output promises a result to who would see a stale one (shard=\"all\": every shard)."
     for tally in result.tallies {
       let output = tally.promise.output.rawValue
       if let count = result.shardCount, shard != "all" {
         for (index, counts) in tally.byShard.sorted(by: { $0.key < $1.key })
         where shard == nil || shard == "\(index)/\(count)" {
           gauge(
-            registry, name: "rinjobs_stale_users", labels: [("output", output), ("shard", "\(index)/\(count)")],
+            registry, name: "rinjobs_stale_users",
+            labels: [("output", output), ("shard", "\(index)/\(count)")],
             help: staleHelp
           ).set(Double(counts.stale))
         }
       }
       guard shard == nil || shard == "all" else { continue }
-      gauge(registry, name: "rinjobs_stale_users", labels: [("output", output), ("shard", "all")], help: staleHelp)
-        .set(Double(tally.stale))
+      gauge(
+        registry, name: "rinjobs_stale_users", labels: [("output", output), ("shard", "all")], help: staleHelp
+      )
+      .set(Double(tally.stale))
       gauge(
         registry, name: "rinjobs_freshness_users", labels: [("output", output)],
         help: "Users the output promises a result to: live, created at least its max_age ago."

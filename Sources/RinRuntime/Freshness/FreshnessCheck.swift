@@ -28,7 +28,8 @@ public struct FreshnessCheck: Sendable {
   }
 
   private func tally(
-    _ promise: FreshnessPromise, tx: FreshnessQueries, now: UTCInstant, promised: inout [UTCInstant: [Int: Int]]
+    _ promise: FreshnessPromise, tx: FreshnessQueries, now: UTCInstant,
+    promised: inout [UTCInstant: [Int: Int]]
   ) throws -> FreshnessTally {
     var tally = FreshnessTally(promise: promise, shardCount: shardCount)
     let createdBy = promise.promisedCreatedBy(now: now)
@@ -41,7 +42,9 @@ public struct FreshnessCheck: Sendable {
     let cutoff = promise.cutoff(now: now)
     switch promise.output {
     case .score:
-      try tx.staleScoreUsers(createdBy: createdBy, cutoff: cutoff, cutoffDay: CalendarDate(utcInstant: cutoff)) {
+      try tx.staleScoreUsers(
+        createdBy: createdBy, cutoff: cutoff, cutoffDay: CalendarDate(utcInstant: cutoff)
+      ) {
         tally.addStale(user: $0.userID, since: $0.computedAt ?? $0.createdAt)
       }
     case .badges:
@@ -67,7 +70,8 @@ public struct FreshnessCheck: Sendable {
         dueBy: cutoff, everyUser: !marks.coversEveryone(after: cutoff)
       ) { candidate in
         if let since = FreshnessRules.examined(
-          examinedAt: candidate.computedAt, dueAt: candidate.dueAt, watermark: marks.latest(for: candidate.userID),
+          examinedAt: candidate.computedAt, dueAt: candidate.dueAt,
+          watermark: marks.latest(for: candidate.userID),
           createdAt: candidate.createdAt, promise: promise, now: now)
         {
           tally.addStale(user: candidate.userID, since: since)

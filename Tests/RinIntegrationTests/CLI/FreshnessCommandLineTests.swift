@@ -25,9 +25,11 @@ struct FreshnessCommandLineTests {
     var byShard: [String: (users: Int, stale: Int)]
   }
 
-  static func check(_ db: TestDatabase, config: String, at now: String, record: Bool = false) async throws -> (
-    exitCode: Int32, outputs: [String: Output]
-  ) {
+  static func check(_ db: TestDatabase, config: String, at now: String, record: Bool = false) async throws
+    -> (
+      exitCode: Int32, outputs: [String: Output]
+    )
+  {
     let result = try await db.run(
       "rinjobs", ["freshness", "--now", now, "--shards", "2", "--json"] + (record ? ["--record"] : []),
       config: config)
@@ -58,7 +60,8 @@ struct FreshnessCommandLineTests {
     let outputs = ["score", "badges", "upcoming", "circle_suggestions", "enrichment"]
 
     // Night 1, whole, and the hourly run before the morning check: every output fresh.
-    try await Self.run(db, config: config, ["pipeline", "run", "nightly", "--scheduled", "--now", "2026-11-23T02:30:20Z"])
+    try await Self.run(
+      db, config: config, ["pipeline", "run", "nightly", "--scheduled", "--now", "2026-11-23T02:30:20Z"])
     try await Self.run(db, config: config, ["pipeline", "run", "hourly", "--now", "2026-11-23T06:00:00Z"])
     let fresh = try await Self.check(db, config: config, at: "2026-11-23T06:10:00Z")
     #expect(fresh.exitCode == 0)
@@ -69,7 +72,8 @@ struct FreshnessCommandLineTests {
 
     // Night 2 on shard 0/2 only; then a few users' writes go missing.
     try await Self.run(
-      db, config: config, ["pipeline", "run", "nightly", "--scheduled", "--shard", "0/2", "--now", "2026-11-24T02:30:20Z"])
+      db, config: config,
+      ["pipeline", "run", "nightly", "--scheduled", "--shard", "0/2", "--now", "2026-11-24T02:30:20Z"])
     try await Self.run(db, config: config, ["pipeline", "run", "hourly", "--now", "2026-11-24T06:00:00Z"])
     let cutoff = try #require(UTCInstantText.seconds("2026-11-23T04:10:00Z"))
     let promised = try db.strings(
@@ -114,14 +118,17 @@ struct FreshnessCommandLineTests {
     let freshness = try #require(
       (try JSONSerialization.jsonObject(with: Data(report.stdout.utf8)) as? [String: Any])?["freshness"]
         as? [String: Any], "\(report.stderr)")
-    let now = (freshness["now"] as? [[String: Any]] ?? []).map { ($0["output"] as? String ?? "", $0["stale"] as? Int) }
+    let now = (freshness["now"] as? [[String: Any]] ?? []).map {
+      ($0["output"] as? String ?? "", $0["stale"] as? Int)
+    }
     #expect(Dictionary(uniqueKeysWithValues: now).mapValues { $0 ?? -1 } == expected.mapValues(\.count))
     let day = (freshness["days"] as? [[String: Any]] ?? []).first { $0["day"] as? String == "2026-11-24" }
     #expect((day?["most_stale"] as? [String: Int]) == expected.mapValues(\.count), "\(freshness)")
 
     // The shard runs late for its slot: only the deleted writes are left.
     try await Self.run(
-      db, config: config, ["pipeline", "run", "nightly", "--scheduled", "--shard", "1/2", "--now", "2026-11-24T02:30:20Z"])
+      db, config: config,
+      ["pipeline", "run", "nightly", "--scheduled", "--shard", "1/2", "--now", "2026-11-24T02:30:20Z"])
     let late = try await Self.check(db, config: config, at: "2026-11-24T06:10:00Z")
     #expect(late.exitCode == 1)
     let deleted: [String: [Int64]] = [

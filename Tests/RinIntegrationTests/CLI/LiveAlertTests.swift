@@ -162,7 +162,8 @@ struct LiveAlertTests {
     #expect(stale.stdout.contains("score (max age 1d2h)"), "\(stale.stdout)")
     // Each shard's counts went in a group of its own: the gateway took every push.
     for shard in ["all", "0/2", "1/2"] {
-      let series = try await gateway.series("rinjobs_stale_users", with: ["output=\"score\"", "shard=\"\(shard)\""])
+      let series = try await gateway.series(
+        "rinjobs_stale_users", with: ["output=\"score\"", "shard=\"\(shard)\""])
       #expect(series.count == 1, "\(shard): \(series) \(stale.stderr)")
     }
     #expect(try await prometheus.waitUntil("RinStaleUsers", score, firing: true))

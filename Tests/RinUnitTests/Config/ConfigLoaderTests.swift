@@ -129,7 +129,7 @@ struct ConfigLoaderTests {
     #expect(found.column == 1)
     #expect(
       found.message
-        == "unknown key 'retries' at the top level; allowed: storage, jobs, pipelines, metrics (did you mean 'metrics'?)"
+        == "unknown key 'retries' at the top level; allowed: storage, jobs, pipelines, metrics, freshness (did you mean 'metrics'?)"
     )
   }
 }

@@ -12,11 +12,12 @@ struct FreshnessConfigTests {
   static let hour: Int64 = 3_600
 
   @Test func theDefaultsComeFromThePipelineThatRunsEachJob() throws {
-    let promises = try Self.promises(examplePipelinesYAML + """
-        hourly:
-          schedule: "0 * * * *"
-          jobs: [upcoming-birthdays]
-      """)
+    let promises = try Self.promises(
+      examplePipelinesYAML + """
+          hourly:
+            schedule: "0 * * * *"
+            jobs: [upcoming-birthdays]
+        """)
     #expect(promises[.score]?.maxAge == .seconds(26 * Self.hour))
     #expect(promises[.score]?.derivation == "1d between nightly's slots + 2h")
     #expect(promises[.upcoming]?.maxAge == .seconds(2 * Self.hour), "an hour's gap + at most the gap")

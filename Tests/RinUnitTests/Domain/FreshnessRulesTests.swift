@@ -8,24 +8,29 @@ struct FreshnessRulesTests {
   /// 2026-11-24T06:10:00Z.
   static let now = UTCInstant(seconds: 1_795_500_600)
   static let upcoming = FreshnessPromise(output: .upcoming, maxAge: .seconds(2 * hour))
-  static let circles = FreshnessPromise(output: .circleSuggestions, maxAge: .seconds(26 * hour), fullEvery: .seconds(28 * day))
+  static let circles = FreshnessPromise(
+    output: .circleSuggestions, maxAge: .seconds(26 * hour), fullEvery: .seconds(28 * day))
   static let createdAt = UTCInstant(seconds: 1_790_000_000)
 
   static func date(_ text: String) -> CalendarDate { CalendarDate(text)! }
 
   @Test func upcomingRowsForTheDateTheZoneShowedAtTheCutoffAreFresh() {
     // The cutoff is 04:10 UTC on the 24th: the 24th in UTC and in Tokyo, still the 23rd in New York.
-    for (zone, today) in [("UTC", "2026-11-24"), ("Asia/Tokyo", "2026-11-24"), ("America/New_York", "2026-11-23")] {
+    for (zone, today) in [
+      ("UTC", "2026-11-24"), ("Asia/Tokyo", "2026-11-24"), ("America/New_York", "2026-11-23"),
+    ] {
       #expect(
         FreshnessRules.upcoming(
-          rowsFor: Self.date(today), zone: zone, createdAt: Self.createdAt, promise: Self.upcoming, now: Self.now)
+          rowsFor: Self.date(today), zone: zone, createdAt: Self.createdAt, promise: Self.upcoming,
+          now: Self.now)
           == nil, "\(zone)")
     }
   }
 
   @Test func upcomingRowsForTheDayBeforeAreStaleSinceTheLocalMidnightThatEndedIt() {
     let utc = FreshnessRules.upcoming(
-      rowsFor: Self.date("2026-11-23"), zone: "UTC", createdAt: Self.createdAt, promise: Self.upcoming, now: Self.now)
+      rowsFor: Self.date("2026-11-23"), zone: "UTC", createdAt: Self.createdAt, promise: Self.upcoming,
+      now: Self.now)
     #expect(utc == Self.date("2026-11-24").startOfDay)
     // Tokyo is UTC+9: its midnight of the 24th was 15:00 UTC on the 23rd.
     let tokyo = FreshnessRules.upcoming(
@@ -90,7 +95,8 @@ struct FreshnessRulesTests {
     let lapsed = Self.now.advanced(by: -30 * Self.hour)
     #expect(
       FreshnessRules.examined(
-        examinedAt: Self.now.advanced(by: -Self.hour), dueAt: nil, watermark: lapsed, createdAt: Self.createdAt,
+        examinedAt: Self.now.advanced(by: -Self.hour), dueAt: nil, watermark: lapsed,
+        createdAt: Self.createdAt,
         promise: Self.circles, now: Self.now) == lapsed)
     #expect(
       FreshnessRules.examined(

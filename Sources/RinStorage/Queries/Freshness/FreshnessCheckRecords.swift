@@ -10,7 +10,9 @@ public struct FreshnessCheckRecord: Sendable, Equatable {
   public var stale: Int
   public var oldest: UTCInstant?
 
-  public init(checkedAt: UTCInstant, output: String, shard: String, users: Int, stale: Int, oldest: UTCInstant?) {
+  public init(
+    checkedAt: UTCInstant, output: String, shard: String, users: Int, stale: Int, oldest: UTCInstant?
+  ) {
     self.checkedAt = checkedAt
     self.output = output
     self.shard = shard
@@ -27,8 +29,10 @@ extension FreshnessQueries {
     _ = try sql.executeWrite("DELETE FROM freshness_checks WHERE checked_at < \(forgetBefore)")
     try Self.recordUpsert.execute(
       records.map {
-        [.instant($0.checkedAt), .text($0.output), .text($0.shard), .integer(Int64($0.users)),
-         .integer(Int64($0.stale)), SQLValue($0.oldest)]
+        [
+          .instant($0.checkedAt), .text($0.output), .text($0.shard), .integer(Int64($0.users)),
+          .integer(Int64($0.stale)), SQLValue($0.oldest),
+        ]
       }, on: sql)
   }
 

@@ -51,7 +51,8 @@ extension FreshnessQueries {
   /// per user (on PostgreSQL into the newest partitions only); the newest is read for the stale
   /// ones alone.
   public func staleScoreUsers(
-    createdBy: UTCInstant, cutoff: UTCInstant, cutoffDay: CalendarDate, _ body: (FreshnessCandidate) throws -> Void
+    createdBy: UTCInstant, cutoff: UTCInstant, cutoffDay: CalendarDate,
+    _ body: (FreshnessCandidate) throws -> Void
   ) throws {
     try sql.forEachRow(
       """
@@ -144,6 +145,7 @@ extension FreshnessQueries {
 
   private static func candidate(_ row: any SQLRowReader, computedAt column: Int?) -> FreshnessCandidate? {
     guard let user = row.int64(0), let createdAt = row.instant(1) else { return nil }
-    return FreshnessCandidate(userID: user, createdAt: createdAt, computedAt: column.flatMap { row.instant($0) })
+    return FreshnessCandidate(
+      userID: user, createdAt: createdAt, computedAt: column.flatMap { row.instant($0) })
   }
 }
