@@ -13,6 +13,10 @@
 # the load and alone after as long a load, for each) on the same prepared cluster, written to
 # docs/services-curve.{md,json,png} (bench/harness/services_curve.py; about 2 hours at M):
 #   flock -x /work/.quiet.lock bench/services.sh --curve --size M [--nice-ratios …] [--max-loads …] [--out …]
+# Issue 53: the services' writes (bench/services-writes.pgbench) at full speed, on the full schema
+# and on the services' schema alone (our indexes on their tables dropped), TPS both ways
+# (bench/harness/services_writes.py; seeds once, kept in the cache):
+#   flock -x /work/.quiet.lock bench/services.sh --writes --size M [--runs 3] [--seconds 60]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh

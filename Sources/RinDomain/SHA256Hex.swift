@@ -11,6 +11,32 @@ public enum SHA256Hex {
   private nonisolated(unsafe) static let algorithm = EVP_MD_fetch(nil, "SHA256", nil)
 
   public static func of(_ text: String) -> String {
+    digest(text) { digest in
+      String(unsafeUninitializedCapacity: 64) { hex in
+        for index in 0..<32 {
+          hex[2 * index] = hexDigits[Int(digest[index] >> 4)]
+          hex[2 * index + 1] = hexDigits[Int(digest[index] & 0x0f)]
+        }
+        return 64
+      }
+    }
+  }
+
+  /// The digest of the text's UTF-8 as four big-endian 64-bit words, each read as a signed
+  /// number: the form the lookup cache keeps it in (`LookupCacheKey`).
+  public static func words(_ text: String) -> [Int64] {
+    digest(text) { digest in
+      (0..<4).map { word in
+        var value: UInt64 = 0
+        for index in 0..<8 { value = value << 8 | UInt64(digest[8 * word + index]) }
+        return Int64(bitPattern: value)
+      }
+    }
+  }
+
+  private static func digest<Result>(_ text: String, _ body: (UnsafeMutableBufferPointer<UInt8>) -> Result)
+    -> Result
+  {
     var text = text
     return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Int(EVP_MAX_MD_SIZE)) { digest in
       var length: UInt32 = 0
@@ -19,13 +45,7 @@ public enum SHA256Hex {
       }
       // EVP_Digest fails only when libcrypto cannot allocate its context or has no SHA-256.
       precondition(hashed == 1 && length == 32, "libcrypto's SHA-256 failed")
-      return String(unsafeUninitializedCapacity: 64) { hex in
-        for index in 0..<32 {
-          hex[2 * index] = hexDigits[Int(digest[index] >> 4)]
-          hex[2 * index + 1] = hexDigits[Int(digest[index] & 0x0f)]
-        }
-        return 64
-      }
+      return body(digest)
     }
   }
 }

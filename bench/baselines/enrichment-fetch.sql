@@ -7,7 +7,7 @@ SELECT 'users', count(*), total(id) + total(length(region)) + total(length(phone
 UNION ALL SELECT 'contacts', count(*), total(id) + total(user_id) + total(length(edited_fields)) + total(rin_user_id) + total(deleted_at) FROM contacts
 UNION ALL SELECT 'contact_phones', count(*), total(contact_id) + total(length(raw)) FROM contact_phones
 UNION ALL SELECT 'contact_emails', count(*), total(contact_id) + total(length(address)) FROM contact_emails
-UNION ALL SELECT 'enrichment_lookups', count(*), total(length(lookup_key)) + total(length(status)) + total(length(response))
-  + total(fetched_at) + total(expires_at) FROM enrichment_lookups
+UNION ALL SELECT 'enrichment_lookups', count(*), total(key_high) + total(key_low) + total(check_high) + total(check_low)
+  + total(length(response)) + total(fetched_at) + total(expires_at) FROM enrichment_lookups
 UNION ALL SELECT 'contact_enrichments', count(*), total(contact_id) + total(length(field)) + total(length(source))
   + total(length(value)) + total(confidence) FROM contact_enrichments;

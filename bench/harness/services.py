@@ -32,6 +32,10 @@ NIGHTLY = ["enrichment-fetch", "circle-patterns", "daily-score", "badge-recount"
 
 
 def main(argv):
+    if "--writes" in argv:
+        # Issue 53: the services' writes with our indexes on their tables and without.
+        from . import services_writes
+        return services_writes.main([a for a in argv if a != "--writes"])
     if "--curve" in argv:
         # Issue 40's pacing curve: a sweep of the job's settings on the same prepared cluster.
         from . import services_curve

@@ -76,6 +76,7 @@ public struct EnrichmentFetchJob: Job {
     context.tally.details.enrichmentFetch.contactsUnchanged = unchanged
     // Owners none of whose inputs changed: their contacts were not read.
     context.tally.details.enrichmentFetch.ownersUnchanged = ownersUnchanged
+    if plan != nil { try emptyKeyClaimsIfIdle(context) }
     if let plan {
       try report(plan, circuit: &circuit, tally: tally, settings: settings, context: context)
     }
@@ -180,6 +181,17 @@ public struct EnrichmentFetchJob: Job {
       context.logger.warning(
         "provider \(plan.name): today's lookups reached max_lookups_per_day (\(limit)); the keys not asked are left for tomorrow",
         metadata: ["keys_deferred": "\(tally.keysDeferred)"])
+    }
+  }
+
+  /// Every claim of this run is released by now; when no other worker holds one, the claims'
+  /// table is emptied (`Storage.emptyIfIdle`), so that its index does not keep every key the
+  /// night claimed.
+  private func emptyKeyClaimsIfIdle(_ context: JobContext) throws {
+    if try context.storage.emptyIfIdle(.providerKeyClaims) == .notPermitted {
+      context.logger.warning(
+        "provider_key_claims could not be emptied: grant the job role TRUNCATE on it (docs/OPERATIONS.md \"Roles and grants\")"
+      )
     }
   }
 

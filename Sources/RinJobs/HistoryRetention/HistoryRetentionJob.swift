@@ -5,7 +5,7 @@ import RinStorage
 
 /// Deletes the history the jobs no longer need once it is older than its window
 /// (`jobs.history-retention.keep`, docs/OPERATIONS.md "Retention"): score snapshots, sent
-/// notifications, superseded suggestions and the run ledger, a bounded batch per transaction
+/// notifications, superseded suggestions, the run ledger and expired lookups, a bounded batch per transaction
 /// so that no write lock is held long. Not a per-user job: a stopped run leaves the rest to the
 /// next one, which starts over from the oldest row.
 public struct HistoryRetentionJob: Job {
@@ -41,7 +41,35 @@ public struct HistoryRetentionJob: Job {
     context.tally.details.historyRetention.checkpointsDeleted = try pruner.prune("checkpoints") {
       try $0.historyRetention.deleteCheckpoints(updatedBefore: runsCutoff, limit: $1)
     }
+    context.tally.details.historyRetention.lookupsExpiredDeleted = try pruneExpiredLookups(
+      context, limit: settings.deleteBatchSize)
     try reportUnsent(context)
+  }
+
+  /// The lookup cache's expired answers between where the sweep stands and `now`
+  /// (`LookupCacheSweep`), a window of `limit` rows per transaction; the sweep's place is
+  /// recorded once its ranges are done, so a stopped run leaves them to the next.
+  private func pruneExpiredLookups(_ context: JobContext, limit: Int) throws -> Int {
+    let sweptUntil = try context.read { try $0.historyRetention.lookupCacheSweptUntil() }
+    var deleted = 0
+    var windows = 0
+    for range in LookupCacheSweep.ranges(sweptUntil: sweptUntil, now: context.now) {
+      var start: LookupCacheKey.RowKey? = LookupCacheKey.RowKey(high: range.lowerBound, low: .min)
+      while let from = start {
+        try context.stopIfRequested(batchesCommitted: windows, done: "deleting \(deleted) expired lookups")
+        let window = try context.write {
+          try $0.historyRetention.deleteExpiredLookups(
+            keyHigh: range, from: from, expiredAt: context.now, limit: limit)
+        }
+        deleted += window.deleted
+        windows += 1
+        start = window.next
+      }
+    }
+    if sweptUntil.map({ context.now > $0 }) ?? true {
+      try context.write { try $0.historyRetention.recordLookupCacheSwept(until: context.now) }
+    }
+    return deleted
   }
 
   /// PostgreSQL: the partitions of the next weeks made, and those wholly past the window

@@ -28,6 +28,7 @@ struct SQLiteBackend: StorageBackend {
       try db.execute(sql: "PRAGMA secure_delete = ON")
       try enableWriteAheadLog(db, path: path)
       db.add(function: hash32)
+      db.add(function: lookupCacheWord)
     }
     do {
       return SQLiteBackend(location: path, queue: try DatabaseQueue(path: path, configuration: config))
@@ -65,6 +66,17 @@ struct SQLiteBackend: StorageBackend {
     var hash: UInt32 = 0x811C_9DC5
     for byte in text.utf8 { hash = (hash ^ UInt32(byte)) &* 0x0100_0193 }
     return Int64(Int32(bitPattern: hash))
+  }
+
+  /// Word `index` of `LookupCacheKey(provider:key:)`'s digest: what the migration that keys the
+  /// lookup cache by a binary digest converts each cached row's key with.
+  private static let lookupCacheWord = DatabaseFunction("rin_lookup_cache_word", argumentCount: 3, pure: true)
+  {
+    values in
+    guard let provider = String.fromDatabaseValue(values[0]), let key = String.fromDatabaseValue(values[1]),
+      let index = Int.fromDatabaseValue(values[2]), (0..<4).contains(index)
+    else { return nil }
+    return SHA256Hex.words(provider + "\n" + key)[index]
   }
 
   /// Every step runs, index builds included: one holds the write lock while it runs.

@@ -170,5 +170,11 @@ enum Migrations {
       sql: RetentionSchema.scoreMilestones),
     Step(name: "remember when badge-recount last counted each user", sql: RuntimeSchema.badgeChecks),
     Step(name: "keep what each recorded freshness check found", sql: RuntimeSchema.freshnessChecks),
+    Step(
+      name: "key the lookup cache by a binary digest and keep no response for a no-match",
+      sql: LookupCacheSchema.byBinaryKey, postgres: LookupCacheSchema.byBinaryKeyOnPostgres),
+    Step(
+      name: "remember how far retention swept the lookup cache for expired answers",
+      sql: RetentionSchema.lookupCacheSweep),
   ]
 }

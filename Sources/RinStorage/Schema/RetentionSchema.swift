@@ -46,4 +46,11 @@ enum RetentionSchema {
   static let unsentNotificationsByCreatedAt = """
     CREATE INDEX notification_outbox_unsent_by_time ON notification_outbox(created_at) WHERE sent_at IS NULL;
     """
+
+  /// How far history-retention's sweep of the lookup cache for expired answers has gone
+  /// (`LookupCacheSweep`): the job-clock instant whose position it reached. One row.
+  static let lookupCacheSweep = """
+    CREATE TABLE lookup_cache_sweeps (
+      cache TEXT PRIMARY KEY, swept_until INTEGER NOT NULL);
+    """
 }

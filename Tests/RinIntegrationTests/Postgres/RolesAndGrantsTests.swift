@@ -58,7 +58,7 @@ struct RolesAndGrantsTests {
       """
       GRANT EXECUTE ON FUNCTION rin_create_score_snapshot_partition(text, text, text),
         rin_drop_score_snapshot_partition(text) TO \(job);
-      GRANT TRUNCATE ON invite_clicks TO \(job);
+      GRANT TRUNCATE ON invite_clicks, provider_key_claims TO \(job);
       """)
     // The services' data, written as the services would (their own grants are theirs).
     let seeding = try Storage.open(url: ownerURL)

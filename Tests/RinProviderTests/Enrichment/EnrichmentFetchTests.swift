@@ -1,4 +1,5 @@
 import Foundation
+import RinDomain
 import RinProviderStub
 import RinRuntime
 import RinTestSupport
@@ -31,11 +32,11 @@ extension EnrichmentEndToEnd {
       #expect(try f.db.int("SELECT count(*) FROM contact_enrichments WHERE seen_at IS NOT NULL") == 0)
       #expect(
         try f.db.int(
-          "SELECT count(*) FROM enrichment_lookups WHERE status = 'match' AND expires_at = ? AND fetched_at = ?",
+          "SELECT count(*) FROM enrichment_lookups WHERE response IS NOT NULL AND expires_at = ? AND fetched_at = ?",
           [TestClock.now + 90 * 86_400, TestClock.now]) == 4)
       #expect(
         try f.db.int(
-          "SELECT count(*) FROM enrichment_lookups WHERE status = 'no_match' AND expires_at = ?",
+          "SELECT count(*) FROM enrichment_lookups WHERE response IS NULL AND fetched_at IS NULL AND expires_at = ?",
           [TestClock.now + 30 * 86_400]) == 6)
       #expect(summary.counts.skipped["contact phone is the owner's own number"] == 1)
       #expect(summary.counts.skipped["contact phones belong to several verified users"] == 1)
@@ -66,13 +67,20 @@ extension EnrichmentEndToEnd {
       defer { Task { await f.stop() } }
       // ada@example.com is already cached (hex SHA-256 of the address) beyond its owner's next
       // visit (`RefreshPhase`), so it is not asked again; so is an expired no-match.
+      let ada = LookupCacheKey(
+        provider: "acme", key: "b5fc85e55755f9e0d030a10ab4429b6b2944855f9a0d60077fe832becbc41d72")
+      let expired = LookupCacheKey(
+        provider: "acme", key: "06c02db8e15d9dec36449aeda2a089dea81fa8125d8198f63b9f53626acef466")
       try f.db.execute(
         """
-        INSERT INTO enrichment_lookups (provider, lookup_key, status, response, fetched_at, expires_at) VALUES
-          ('acme', 'b5fc85e55755f9e0d030a10ab4429b6b2944855f9a0d60077fe832becbc41d72', 'match',
-           '{"likelihood":8,"person":{"company":"Acme"}}', 0, ?),
-          ('acme', '06c02db8e15d9dec36449aeda2a089dea81fa8125d8198f63b9f53626acef466', 'no_match', NULL, 0, ?)
-        """, [TestClock.now + 60 * 86_400, TestClock.now - 10])
+        INSERT INTO enrichment_lookups (key_high, key_low, expires_at, fetched_at, check_high, check_low, response)
+        VALUES (?, ?, ?, 0, ?, ?, '{"likelihood":8,"person":{"company":"Acme"}}'), (?, ?, ?, NULL, NULL, NULL, NULL)
+        """,
+        [
+          ada.high, ada.low, TestClock.now + 60 * 86_400, ada.checkHigh, ada.checkLow, expired.high,
+          expired.low,
+          TestClock.now - 10,
+        ])
       let before = try f.db.contentDigest()
       let summary = await f.run(TestClock.options(dryRun: true))
       #expect(summary.status == .succeeded, "\(summary.error ?? "")")

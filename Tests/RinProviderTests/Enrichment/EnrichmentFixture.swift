@@ -182,13 +182,18 @@ final class EnrichmentFixture: Sendable {
     let keyToValue = Dictionary(
       stub.records.flatMap { $0.items }.map { ($0["id"] ?? "", $0["email"] ?? $0["phone"] ?? "") },
       uniquingKeysWith: { first, _ in first })
+    let keyOfRow = Dictionary(
+      keyToValue.keys.map { (LookupCacheKey(provider: "acme", key: $0).rowKey, $0) },
+      uniquingKeysWith: { first, _ in first })
     return try db.read { d in
       var statuses: [String: String] = [:]
       for row in try Row.fetchAll(
-        d, sql: "SELECT lookup_key, status FROM enrichment_lookups WHERE provider = 'acme'")
-      {
-        let key: String = row[0]
-        statuses[keyToValue[key] ?? "unknown key \(key)"] = row[1]
+        d,
+        sql:
+          "SELECT key_high, key_low, CASE WHEN response IS NULL THEN 'no_match' ELSE 'match' END FROM enrichment_lookups"
+      ) {
+        let rowKey = LookupCacheKey.RowKey(high: row[0], low: row[1])
+        statuses[keyOfRow[rowKey].flatMap { keyToValue[$0] } ?? "unknown key \(rowKey)"] = row[2]
       }
       return statuses
     }

@@ -65,7 +65,7 @@ extension EnrichmentEndToEnd {
       _ incremental: TestDatabase, _ full: TestDatabase, sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
       let lookups =
-        "SELECT lookup_key || '|' || status || '|' || fetched_at || '|' || expires_at FROM enrichment_lookups ORDER BY 1"
+        "SELECT key_high || '|' || key_low || '|' || coalesce(fetched_at, -1) || '|' || expires_at || '|' || coalesce(check_high, 0) || '|' || coalesce(response, '') FROM enrichment_lookups ORDER BY 1"
       #expect(try incremental.strings(lookups) == full.strings(lookups), sourceLocation: sourceLocation)
       let tables = DataContract.allTables.filter { $0 != "enrichment_lookups" }
       let (got, want) = (try incremental.contentDigest(of: tables), try full.contentDigest(of: tables))

@@ -147,7 +147,7 @@ extension EnrichmentEndToEnd {
       let rows = [
         "SELECT contact_id || '|' || field || '|' || coalesce(value, '') || '|' || source || '|' || coalesce(confidence, -1) || '|' || fetched_at FROM contact_enrichments ORDER BY 1",
         "SELECT id || '|' || coalesce(rin_user_id, 0) || '|' || coalesce(company, '') || '|' || coalesce(title, '') || '|' || coalesce(birthday, '') FROM contacts ORDER BY id",
-        "SELECT lookup_key || '|' || status || '|' || fetched_at || '|' || expires_at FROM enrichment_lookups ORDER BY 1",
+        "SELECT key_high || '|' || key_low || '|' || coalesce(fetched_at, -1) || '|' || expires_at || '|' || coalesce(check_high, 0) || '|' || coalesce(response, '') FROM enrichment_lookups ORDER BY 1",
       ]
       for query in rows {
         let (got, want) = (try sharded.strings(query), try whole.strings(query))

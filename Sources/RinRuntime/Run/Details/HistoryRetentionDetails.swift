@@ -21,6 +21,8 @@ public struct HistoryRetentionDetails: JobDetails {
   /// Ledger rows deleted (runs and pipeline slots), and forgotten checkpoints of days no run resumed.
   @AsText public var runsDeleted: Int? = nil
   @AsText public var checkpointsDeleted: Int? = nil
+  /// Expired answers deleted from the part of the lookup cache this run swept (`LookupCacheSweep`).
+  @AsText public var lookupsExpiredDeleted: Int? = nil
   /// Transactions that deleted at least one row, all tables together.
   @AsText public var deleteBatches: Int? = nil
 
@@ -34,6 +36,7 @@ public struct HistoryRetentionDetails: JobDetails {
     case outboxDeletedThrough = "outbox_deleted_through", outboxDeleted = "outbox_deleted"
     case outboxUnsentOverADay = "outbox_unsent_over_a_day", suggestionsDeleted = "suggestions_deleted"
     case runsDeleted = "runs_deleted", checkpointsDeleted = "checkpoints_deleted"
+    case lookupsExpiredDeleted = "lookups_expired_deleted"
     case deleteBatches = "delete_batches"
   }
 }

@@ -94,24 +94,52 @@ extension EnrichmentQueries {
     return users
   }
 
-  /// Cached lookups of `provider` for `keys`, expired ones included (the caller decides).
+  /// Cached lookups of `provider` for `keys`, expired ones included (the caller decides). A
+  /// match whose check words are not the key's is another key's answer: left out, as if uncached.
   public func lookups(provider: String, keys: Set<String>) throws -> [String: LookupRow] {
-    guard !keys.isEmpty else { return [:] }
     var rows: [String: LookupRow] = [:]
-    try sql.forEachRow(
-      """
-      SELECT lookup_key, status, response, fetched_at, expires_at FROM enrichment_lookups
-      WHERE provider = \(.text(provider)) AND lookup_key IN (\(sql.dialect.textSet(keys.sorted())))
-      """
-    ) { row in
-      guard let key = row.text(0), let status = row.text(1).flatMap(LookupRow.Status.init(rawValue:)) else {
+    try forEachCachedRow(
+      provider: provider, keys: keys,
+      columns: "expires_at, fetched_at, check_high, check_low, response"
+    ) { key, cacheKey, row in
+      let expiresAt = row.instant(2) ?? 0
+      guard let response = row.text(6) else {
+        rows[key] = LookupRow(key: key, status: .noMatch, response: nil, fetchedAt: 0, expiresAt: expiresAt)
         return
       }
+      guard cacheKey.isChecked(high: row.int64(4), low: row.int64(5)) else { return }
       rows[key] = LookupRow(
-        key: key, status: status, response: row.text(2), fetchedAt: row.instant(3) ?? 0,
-        expiresAt: row.instant(4) ?? 0)
+        key: key, status: .match, response: response, fetchedAt: row.instant(3) ?? 0, expiresAt: expiresAt)
     }
     return rows
+  }
+
+  /// Reads the cache rows of `keys` by the first word of their digest (one integer set bound
+  /// as one parameter) and hands each row whose key is one of them to `body` with that key;
+  /// `columns` come after `key_high, key_low`.
+  func forEachCachedRow(
+    provider: String, keys: some Collection<String>, columns: String,
+    _ body: (String, LookupCacheKey, any SQLRowReader) throws -> Void
+  ) throws {
+    guard !keys.isEmpty else { return }
+    var byRowKey: [LookupCacheKey.RowKey: (String, LookupCacheKey)] = [:]
+    byRowKey.reserveCapacity(keys.count)
+    for key in keys {
+      let cacheKey = LookupCacheKey(provider: provider, key: key)
+      byRowKey[cacheKey.rowKey] = (key, cacheKey)
+    }
+    let highs = Set(byRowKey.keys.map(\.high)).sorted()
+    try sql.forEachRow(
+      """
+      SELECT key_high, key_low, \(literal: columns) FROM enrichment_lookups
+      WHERE \(sql.dialect.isIn("key_high", subquery: sql.dialect.integerSet(highs)))
+      """
+    ) { row in
+      guard let high = row.int64(0), let low = row.int64(1),
+        let wanted = byRowKey[LookupCacheKey.RowKey(high: high, low: low)]
+      else { return }
+      try body(wanted.0, wanted.1, row)
+    }
   }
 
   /// The `contact_enrichments` rows of these contacts: one probe of the key per contact, so
@@ -137,17 +165,12 @@ extension EnrichmentQueries {
 
 extension EnrichmentQueries {
   /// `expires_at` of the cached lookups of `provider` for `keys`, expired ones included: what
-  /// deciding which keys to ask for needs, without the responses.
+  /// deciding which keys to ask for needs, without the responses (on PostgreSQL from the key's
+  /// index alone).
   public func lookupExpiries(provider: String, keys: [String]) throws -> [String: UTCInstant] {
-    guard !keys.isEmpty else { return [:] }
     var expiries: [String: UTCInstant] = [:]
-    try sql.forEachRow(
-      """
-      SELECT lookup_key, expires_at FROM enrichment_lookups
-      WHERE provider = \(.text(provider)) AND lookup_key IN (\(sql.dialect.textSet(keys)))
-      """
-    ) { row in
-      if let key = row.text(0) { expiries[key] = row.instant(1) ?? 0 }
+    try forEachCachedRow(provider: provider, keys: keys, columns: "expires_at") { key, _, row in
+      expiries[key] = row.instant(2) ?? 0
     }
     return expiries
   }

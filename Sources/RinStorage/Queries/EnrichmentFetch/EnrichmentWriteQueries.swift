@@ -11,10 +11,16 @@ extension EnrichmentQueries {
   public func putLookups(_ rows: [(row: LookupRow, isNew: Bool)], provider: String) throws {
     try Self.lookupUpsert.execute(rows, on: sql) { entry, values in
       let row = entry.row
-      values += [
-        .text(provider), .text(row.key), .text(row.status.rawValue), SQLValue(row.response),
-        .instant(row.fetchedAt), .instant(row.expiresAt),
-      ]
+      let key = LookupCacheKey(provider: provider, key: row.key)
+      values += [.integer(key.high), .integer(key.low), .instant(row.expiresAt)]
+      switch row.status {
+      case .match:
+        values += [
+          .instant(row.fetchedAt), .integer(key.checkHigh), .integer(key.checkLow), SQLValue(row.response),
+        ]
+      case .noMatch:
+        values += [.null, .null, .null, .null]
+      }
     }
     // Samples name the provider and the outcome only: a key is a hash of a phone or an email.
     for (row, isNew) in rows {
@@ -24,12 +30,15 @@ extension EnrichmentQueries {
   }
 
   private static let lookupUpsert = MultiRowStatement(
-    head:
-      "INSERT INTO enrichment_lookups (provider, lookup_key, status, response, fetched_at, expires_at) VALUES",
-    columns: 6,
+    head: """
+      INSERT INTO enrichment_lookups (key_high, key_low, expires_at, fetched_at, check_high, check_low, response)
+        VALUES
+      """,
+    columns: 7,
     tail: """
-      ON CONFLICT (provider, lookup_key) DO UPDATE SET status = excluded.status,
-        response = excluded.response, fetched_at = excluded.fetched_at, expires_at = excluded.expires_at
+      ON CONFLICT (key_high, key_low) DO UPDATE SET expires_at = excluded.expires_at,
+        fetched_at = excluded.fetched_at, check_high = excluded.check_high, check_low = excluded.check_low,
+        response = excluded.response
       """)
 
   /// Inserts or updates one enrichment. A new value resets `seen_at` (the user has not seen it);
