@@ -11,7 +11,7 @@ public struct RinJobsCommand: AsyncParsableCommand {
     subcommands: [
       RunCommand.self, ValidateCommand.self, MigrateCommand.self, HistoryCommand.self,
       PipelineCommand.self, PlanCommand.self, StatusCommand.self, CrontabCommand.self,
-      ReportCommand.self, BackfillCommand.self, FreshnessCommand.self,
+      ReportCommand.self, BackfillCommand.self, FreshnessCommand.self, FootprintCommand.self,
     ])
 
   public init() {}

@@ -83,6 +83,8 @@ public struct OperatorReport: Sendable, Encodable {
   public var outputs: OutputTallies
   public var enrichmentByDay: [EnrichmentDay]
   public var clicksDeletedByDay: [DayCount]
+  /// The database's tables and indexes by group, measured now (`rinjobs footprint`).
+  public var footprint: ReportFootprint
 
   public static let lastRunsShown = 25
   /// Runs read from the ledger at most, newest first: a period of hourly pipelines over a
@@ -141,7 +143,8 @@ public struct OperatorReport: Sendable, Encodable {
     return OperatorReport(
       generatedAt: now.description, since: since.description, freshness: freshness, pipelines: pipelines,
       jobs: jobs, lastRuns: Array(runs.prefix(lastRunsShown)), outputs: outputs,
-      enrichmentByDay: enrichmentDays(ledger), clicksDeletedByDay: clicksDeleted(ledger))
+      enrichmentByDay: enrichmentDays(ledger), clicksDeletedByDay: clicksDeleted(ledger),
+      footprint: try ReportFootprint.build(storage: storage))
   }
 
   /// From the ledger rows of real runs of enrichment-fetch: what the provider answered and

@@ -118,6 +118,9 @@ struct ReportPage {
   var lastRuns: [RunView]
   var hasRuns: Bool
   var outputs: [Table]
+  var footprint: [Table]
+  var footprintSummary: String
+  var footprintClass: String
 
   init(_ report: OperatorReport, from: UTCInstant, to: UTCInstant) {
     generatedAt = report.generatedAt
@@ -132,6 +135,8 @@ struct ReportPage {
     lastRuns = report.lastRuns.map(Self.run)
     hasRuns = !lastRuns.isEmpty
     outputs = Self.outputs(report)
+    footprint = Self.footprint(report.footprint)
+    (footprintSummary, footprintClass) = Self.footprintSummary(report.footprint)
   }
 
   func render() throws -> String {
@@ -317,6 +322,47 @@ struct ReportPage {
         "Invite clicks deleted per day", ["day", "clicks deleted"],
         report.clicksDeletedByDay.map { [$0.day, grouped($0.count)] }, id: "clicks"),
     ]
+  }
+
+  /// The groups' bytes, then the ten largest relations.
+  static func footprint(_ footprint: ReportFootprint) -> [Table] {
+    let perUser = { (bytes: Double?) in bytes.map { grouped(Int($0.rounded())) } ?? "—" }
+    return [
+      table(
+        "Bytes by group (kept = state + cache + our_indexes)",
+        ["group", "bytes", "exact", "per user", "tables", "indexes"],
+        footprint.groups.map {
+          [
+            $0.group, ByteCountFormat.human($0.bytes), grouped(Int($0.bytes)), perUser($0.bytesPerUser),
+            grouped($0.tables), grouped($0.indexes),
+          ]
+        }, id: "footprint-groups"),
+      table(
+        "The \(ReportFootprint.largestShown) largest tables and indexes",
+        ["name", "kind", "table", "group", "bytes", "rows"],
+        footprint.largest.map {
+          [
+            $0.name, $0.kind.rawValue, $0.table, $0.group.rawValue, ByteCountFormat.human($0.bytes),
+            $0.rows.map { grouped(Int($0)) } ?? "unknown",
+          ]
+        }, id: "footprint-largest"),
+    ]
+  }
+
+  /// The headline: kept against the services' bytes and the target, bytes per user, how long
+  /// measuring took; the class says whether the ratio is within the target.
+  static func footprintSummary(_ footprint: ReportFootprint) -> (String, String) {
+    let kept = "kept \(ByteCountFormat.human(footprint.keptBytes))"
+    let ratio = footprint.keptToServices.map {
+      "\(FootprintText.ratioText($0)) × the services' bytes (target: at most \(FootprintText.ratioText(footprint.keptTarget)) on \(footprint.backend))"
+    }
+    let perUser = footprint.bytesPerUser.map { ", \(grouped(Int($0.rounded()))) bytes per user in all" } ?? ""
+    let text =
+      "\(grouped(Int(footprint.users))) users, \(ByteCountFormat.human(footprint.totalBytes)) in all\(perUser); "
+      + "\(kept)\(ratio.map { ", \($0)" } ?? " (the services' tables hold nothing yet)")"
+      + "\(footprint.rowsEstimated ? "; rows are PostgreSQL's estimates" : ""); measured in \(seconds(footprint.seconds)) s."
+    let within = footprint.keptToServices.map { $0 <= footprint.keptTarget }
+    return (text, within == false ? "bad" : "ok")
   }
 
   static func table(_ caption: String, _ headers: [String], _ rows: [[String]], id: String) -> Table {

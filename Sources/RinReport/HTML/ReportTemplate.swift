@@ -146,6 +146,21 @@ enum ReportTemplate {
     </tbody></table></div>
     {{/outputs}}
     </section>
+
+    <section id="footprint" aria-labelledby="footprint-h">
+    <h2 id="footprint-h">Footprint</h2>
+    <p id="footprint-summary" class="{{footprintClass}}">{{footprintSummary}}</p>
+    <p class="muted">Measured now, as rinjobs footprint does (docs/OPERATIONS.md "Footprint"): services are the input tables with their keys and owner indexes; our_indexes the indexes the jobs added on them.</p>
+    {{#footprint}}
+    <div class="scroll"><table id="{{note}}">
+    <caption>{{caption}}</caption>
+    <thead><tr>{{#headers}}<th scope="col">{{.}}</th>{{/headers}}</tr></thead>
+    <tbody>
+    {{#rows}}<tr>{{#cells}}<td>{{.}}</td>{{/cells}}</tr>{{/rows}}
+    {{#empty}}<tr><td class="muted" colspan="5">nothing measured</td></tr>{{/empty}}
+    </tbody></table></div>
+    {{/footprint}}
+    </section>
     </body>
     </html>
 

@@ -91,6 +91,9 @@ struct RolesAndGrantsTests {
     let written = try await Executable.run(
       "rinjobs", ["report", "--db", reportURL, "--out", folder.path("report.html"), "--now", now])
     #expect(written.exitCode == 0, "\(written.stderr.suffix(1_500))")
+    // The footprint reads the catalogs and counts users: no grant beyond the job's.
+    let footprint = try await Executable.run("rinjobs", ["footprint", "--db", jobURL])
+    #expect(footprint.exitCode == 0 && footprint.stdout.contains("kept"), "\(footprint.stderr.suffix(1_500))")
 
     // A release whose migration is not applied yet: the job refuses, exit 78, naming the command.
     try superuser.execute("DELETE FROM rin_migrations WHERE identifier = 'partition score snapshots by day'")
