@@ -117,6 +117,7 @@ class Series:
     from_cache: bool = False
     start_seconds: float = 0.0  # preparing (seed and first night) or restoring the start
     sign_up_probe: dict = None
+    footprint: dict = None  # `rinjobs footprint --json` after the last night (issue 53)
 
 
 # MARK: measuring
@@ -310,6 +311,9 @@ class Fortnight:
             self.log(f"  {series.backend} {series.size.name} night {day} ({iso(night_now(day))[:10]}): nightly "
                      f"{nightly.wall:.2f} s wall, {nightly.cpu:.2f} s cpu; hourly {hourly.wall:.2f} s, "
                      f"{hourly.cpu:.2f} s cpu{server}; changes {changes:.1f} s ({count} sign-ups {sign_ups:.1f} s)")
+        # What the jobs keep once the nights are done (issue 53): every table and index, grouped.
+        series.footprint = json.loads(run_checked([self.rinjobs, "footprint", "--json", "--db", storage]))
+        self.log(f"  {series.backend} {series.size.name} footprint: {_footprint_text(series.footprint)}")
 
     def _probe(self, series: Series, storage: str, postmaster=None, cluster=None) -> dict:
         """What a sign-up's first night costs: on a copy of the start (after the first night),
@@ -513,8 +517,18 @@ def render(series_list: list, jobs: list, command: str, described: dict) -> str:
     for s in series_list:
         lines += _series_table(s, jobs)
         lines += _sign_up_lines(s)
+        if s.footprint:
+            lines += [f"Footprint after night {len(s.nights)} (`rinjobs footprint`): {_footprint_text(s.footprint)}.", ""]
         lines += _profile_table(s)
     return "\n".join(lines) + "\n"
+
+
+def _footprint_text(footprint: dict) -> str:
+    """The groups in MB and the ratio the target reads (kept = state + cache + our_indexes)."""
+    groups = ", ".join(f"{name} {g['bytes'] / 1e6:,.1f} MB" for name, g in sorted(footprint["groups"].items()))
+    return (f"{groups}; kept {footprint['kept_bytes'] / 1e6:,.1f} MB = **{footprint['kept_to_services']:.2f} ×** "
+            f"the services' data (target ≤ {footprint['kept_target']:.2f} ×), "
+            f"{footprint['bytes_per_user'] / 1e3:,.0f} KB a user in all")
 
 
 def _sign_up_lines(s: Series) -> list:
@@ -644,4 +658,4 @@ def raw(series_list: list) -> dict:
         "nights": [{"day": n.day, "changes_wall": n.changes_wall, "sign_ups": n.sign_ups,
                     "sign_ups_wall": n.sign_ups_wall, "nightly": run(n.nightly),
                     "hourly": run(n.hourly)} for n in s.nights],
-        "sign_up_probe": s.sign_up_probe} for s in series_list}
+        "sign_up_probe": s.sign_up_probe, "footprint": s.footprint} for s in series_list}
