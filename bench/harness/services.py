@@ -184,8 +184,6 @@ def code_hash(repo: Path) -> str:
 def prepare(repo: Path, size, rinjobs, config_text, log) -> Path:
     """The kept cluster of `size` after the seed, the first night and VACUUM ANALYZE, made when
     missing or stale; returns its folder (`data/` inside, `stamp.json` beside it once complete)."""
-    bins = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"), key=_major)
-    server = os.environ.get("RIN_PG_BIN") or (os.path.dirname(bins[-1]) if bins else "")
     stamp = {
         "users": size.users,
         "seed": settings.SEED,
@@ -193,10 +191,44 @@ def prepare(repo: Path, size, rinjobs, config_text, log) -> Path:
         "first_night": settings.RUN_NOW,
         "config": config_text,
         "code": code_hash(repo),
-        "server": Path(server).parts[-2] if server else "",
+        "server": server_major(),
     }
+
+    def fill(cluster, scratch):
+        config = scratch / "pipelines.yaml"
+        config.write_text(config_text)
+        seed = seed_into(cluster, size, rinjobs, log, "services")
+        log(f"services: seeded in {seed.wall:.0f} s; the first night")
+        first = checked(measure(nightly_argv(rinjobs, config, cluster.url("rin_seeded"), settings.RUN_NOW)),
+                        "first night")
+        log(f"services: first night {first.wall:.0f} s; VACUUM ANALYZE")
+        return {"seed_s": seed.wall, "first_night_s": first.wall}
+
+    return prepare_kept(f"services-{size.name}", stamp, fill, log)
+
+
+def server_major() -> str:
+    """The newest installed server's `NN` (or $RIN_PG_BIN's), which a kept cluster is keyed by."""
+    bins = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"), key=_major)
+    server = os.environ.get("RIN_PG_BIN") or (os.path.dirname(bins[-1]) if bins else "")
+    return Path(server).parts[-2] if server else ""
+
+
+def seed_into(cluster, size, rinjobs, log, what):
+    """`rinjobs-dev seed` of `size` into the cluster's `rin_seeded`; returns its measurement."""
+    cluster.sql("CREATE DATABASE rin_seeded")
+    log(f"{what}: seeding {size.name} ({size.users:,} users)")
+    return checked(measure([stub.dev_tool(rinjobs), "seed", "--db", cluster.url("rin_seeded"), "--users",
+                            str(size.users), "--seed", str(settings.SEED), "--now", settings.SEED_NOW]), "seed")
+
+
+def prepare_kept(name: str, stamp: dict, fill, log) -> Path:
+    """A PostgreSQL data directory kept in the bench cache as NAME-pgNN-CODE: made when missing
+    or its `stamp` differs (older ones of NAME removed), by `fill(cluster, scratch)` on a new
+    cluster, which VACUUM ANALYZE and a checkpoint then finish; `fill`'s dict is kept beside it
+    as prepare.json. Returns its folder (`data/` inside, `stamp.json` once complete)."""
     cache = cache_folder()
-    folder = cache / f"services-{size.name}-pg{stamp['server']}-{stamp['code']}"
+    folder = cache / f"{name}-pg{stamp['server']}-{stamp['code']}"
     stamp_path = folder / "stamp.json"
     if stamp_path.exists():
         try:
@@ -204,11 +236,11 @@ def prepare(repo: Path, size, rinjobs, config_text, log) -> Path:
                 return folder
         except ValueError:
             pass
-    # Older preparations of this size (another code hash) would only fill the disk.
-    for old in cache.glob(f"services-{size.name}-*"):
-        log(f"services: removing the stale {old.name}")
+    # Older preparations (another code hash) would only fill the disk.
+    for old in cache.glob(f"{name}-pg*"):
+        log(f"{name}: removing the stale {old.name}")
         shutil.rmtree(old, ignore_errors=True)
-    building = cache / f"building-services-{size.name}"
+    building = cache / f"building-{name}"
     shutil.rmtree(building, ignore_errors=True)
     building.mkdir(parents=True)
     scratch = Path(tempfile.mkdtemp(prefix="rin-bench-services-prep-"))
@@ -216,16 +248,7 @@ def prepare(repo: Path, size, rinjobs, config_text, log) -> Path:
     # fsync; the shutdown checkpoint writes every page before the folder counts as prepared.
     cluster = KeptCluster(building / "data", durable=False, create=True)
     try:
-        config = scratch / "pipelines.yaml"
-        config.write_text(config_text)
-        cluster.sql("CREATE DATABASE rin_seeded")
-        log(f"services: seeding {size.name} ({size.users:,} users) into {building}")
-        seed = checked(measure([stub.dev_tool(rinjobs), "seed", "--db", cluster.url("rin_seeded"), "--users", str(size.users),
-                                "--seed", str(settings.SEED), "--now", settings.SEED_NOW]), "seed")
-        log(f"services: seeded in {seed.wall:.0f} s; the first night")
-        first = checked(measure(nightly_argv(rinjobs, config, cluster.url("rin_seeded"), settings.RUN_NOW)),
-                        "first night")
-        log(f"services: first night {first.wall:.0f} s; VACUUM ANALYZE")
+        measured = fill(cluster, scratch)
         cluster.sql("VACUUM ANALYZE", db="rin_seeded")
         cluster.sql("CHECKPOINT")
     except BaseException:
@@ -237,7 +260,7 @@ def prepare(repo: Path, size, rinjobs, config_text, log) -> Path:
     cluster.stop()
     os.sync()
     os.replace(building, folder)
-    (folder / "prepare.json").write_text(json.dumps({"seed_s": seed.wall, "first_night_s": first.wall}) + "\n")
+    (folder / "prepare.json").write_text(json.dumps(measured) + "\n")
     stamp_path.write_text(json.dumps(stamp, indent=2) + "\n")
     return folder
 

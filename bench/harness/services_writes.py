@@ -14,21 +14,18 @@ services-writes-SIZE-pgNN-HASH, keyed by the seeder's and schema's code like the
 """
 
 import argparse
-import glob
 import json
 import os
 import re
-import shutil
 import statistics
 import subprocess
 import sys
 from pathlib import Path
 
-from . import settings, stub
-from .cache import cache_folder, seed_code_hash
-from .measure import load_average, measure, run_checked
-from .pg_cluster import _major
-from .services import KeptCluster, checked
+from . import settings
+from .cache import seed_code_hash
+from .measure import load_average, run_checked
+from .services import KeptCluster, prepare_kept, seed_into, server_major
 
 SCRIPT = Path(__file__).resolve().parents[1] / "services-writes.pgbench"
 
@@ -76,38 +73,15 @@ def main(argv):
 
 
 def prepare(repo: Path, size, rinjobs, log) -> Path:
-    bins = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"), key=_major)
-    server = os.environ.get("RIN_PG_BIN") or (os.path.dirname(bins[-1]) if bins else "")
     stamp = {"users": size.users, "seed": settings.SEED, "seed_now": settings.SEED_NOW,
-             "code": seed_code_hash(repo), "server": Path(server).parts[-2] if server else ""}
-    cache = cache_folder()
-    folder = cache / f"services-writes-{size.name}-pg{stamp['server']}-{stamp['code']}"
-    if (folder / "stamp.json").exists() and json.loads((folder / "stamp.json").read_text()) == stamp:
-        return folder
-    for old in cache.glob(f"services-writes-{size.name}-*"):
-        log(f"services writes: removing the stale {old.name}")
-        shutil.rmtree(old, ignore_errors=True)
-    building = cache / f"building-services-writes-{size.name}"
-    shutil.rmtree(building, ignore_errors=True)
-    building.mkdir(parents=True)
-    cluster = KeptCluster(building / "data", durable=False, create=True)
-    try:
-        cluster.sql("CREATE DATABASE rin_seeded")
-        log(f"services writes: seeding {size.name} ({size.users:,} users)")
-        seed = checked(measure([stub.dev_tool(rinjobs), "seed", "--db", cluster.url("rin_seeded"), "--users",
-                                str(size.users), "--seed", str(settings.SEED), "--now", settings.SEED_NOW]), "seed")
+             "code": seed_code_hash(repo), "server": server_major()}
+
+    def fill(cluster, scratch):
+        seed = seed_into(cluster, size, rinjobs, log, "services writes")
         log(f"services writes: seeded in {seed.wall:.0f} s; VACUUM ANALYZE")
-        cluster.sql("VACUUM ANALYZE", db="rin_seeded")
-        cluster.sql("CHECKPOINT")
-    except BaseException:
-        cluster.stop()
-        shutil.rmtree(building, ignore_errors=True)
-        raise
-    cluster.stop()
-    os.sync()
-    os.replace(building, folder)
-    (folder / "stamp.json").write_text(json.dumps(stamp, indent=2) + "\n")
-    return folder
+        return {"seed_s": seed.wall}
+
+    return prepare_kept(f"services-writes-{size.name}", stamp, fill, log)
 
 
 def query(cluster, sql, db="rin_writes") -> str:
