@@ -84,19 +84,21 @@ package final class TestDatabase: Sendable {
     try raw.read { try String.fetchAll($0, sql: sql, arguments: StatementArguments(arguments)) }
   }
 
+  /// `SELECT *` of `table` in the order its rows are stored: by rowid, or for a WITHOUT ROWID
+  /// table (the lookup cache), which has none, by its key, the order a plain scan reads it in.
+  package static func scanInStoredOrder(_ table: String, _ db: Database) throws -> String {
+    let schema = try String.fetchOne(
+      db, sql: "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", arguments: [table])
+    return "SELECT * FROM \(table)" + (schema?.contains("WITHOUT ROWID") == true ? "" : " ORDER BY rowid")
+  }
+
   /// A digest of every data-contract table's rows (or of `tables`), to prove a run changed nothing.
   package func contentDigest(of tables: [String] = DataContract.allTables) throws -> [String: String] {
     try raw.read { db in
       var digest: [String: String] = [:]
       for table in tables {
         var hasher = StableHasher()
-        // A WITHOUT ROWID table (the lookup cache) has no rowid; a plain scan reads it in its key's order.
-        let withoutRowID =
-          try String.fetchOne(
-            db, sql: "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", arguments: [table])?
-          .contains("WITHOUT ROWID") ?? false
-        let rows = try Row.fetchCursor(
-          db, sql: "SELECT * FROM \(table)" + (withoutRowID ? "" : " ORDER BY rowid"))
+        let rows = try Row.fetchCursor(db, sql: try Self.scanInStoredOrder(table, db))
         while let row = try rows.next() {
           for index in 0..<row.count { hasher.add(row[index] as DatabaseValue) }
           hasher.add(byte: 0xfe)

@@ -50,13 +50,13 @@ final class SeedFixture: Sendable {
     }
   }
 
-  /// FNV-1a over every row of every data-contract table in rowid order, per table.
+  /// FNV-1a over every row of every data-contract table in stored order, per table.
   func digest() throws -> [String: UInt64] {
     try DatabaseQueue(path: path).read { db in
       var result: [String: UInt64] = [:]
       for table in DataContract.allTables {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        let rows = try Row.fetchCursor(db, sql: "SELECT * FROM \(table) ORDER BY rowid")
+        let rows = try Row.fetchCursor(db, sql: try TestDatabase.scanInStoredOrder(table, db))
         while let row = try rows.next() {
           for value in row.databaseValues {
             for byte in "\(value)\u{1F}".utf8 {

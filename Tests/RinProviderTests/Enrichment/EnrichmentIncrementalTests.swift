@@ -60,7 +60,7 @@ extension EnrichmentEndToEnd {
     }
 
     /// Every data-contract table holds the same rows on both databases. The cache holds the
-    /// same answers; only their insertion order (rowid) follows which contacts each run looked at.
+    /// same answers, compared row by row in the order of their text.
     static func expectSameResult(
       _ incremental: TestDatabase, _ full: TestDatabase, sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
