@@ -111,6 +111,28 @@ enum DataContractSchema {
     CREATE INDEX contact_emails_by_contact_with_address ON contact_emails(contact_id, address);
     """
 
+  /// A contact's numbers by contact alone again, the services' own index (issue 53): the
+  /// covering index was nearly the table's size and one more entry for every number the services
+  /// write. Every read of the numbers beside their contacts is of the owners examined tonight
+  /// (circle-patterns, enrichment-fetch), of contacts whose facts are stale (daily-score) or of
+  /// the periodic pass's block of ids (a share of the table a night), never of every owner every
+  /// night: a visit to the table per number costs what the day changed. PostgreSQL never had the
+  /// covering form (`PostgresSchema.ddl`): its index under the covering one's name is this one,
+  /// and the step changes nothing there.
+  static let contactPhonesByContactAlone = """
+    CREATE INDEX contact_phones_by_contact ON contact_phones(contact_id);
+    DROP INDEX IF EXISTS contact_phones_by_contact_with_raw;
+    """
+
+  /// A contact's addresses by contact alone again, as `contactPhonesByContactAlone`.
+  static let contactEmailsByContactAlone = """
+    CREATE INDEX contact_emails_by_contact ON contact_emails(contact_id);
+    DROP INDEX IF EXISTS contact_emails_by_contact_with_address;
+    """
+
+  /// The steps above on PostgreSQL, where the plain indexes are there already.
+  static let channelIndexesOnPostgres = "-- PostgreSQL: the index on contact_id is there already"
+
   /// `upcoming_events`' key starts with `user_id`, so the key's own index answers every read by
   /// owner; a separate owner index only doubles each row's index writes.
   static let dropUpcomingEventsByOwner = """

@@ -176,5 +176,14 @@ enum Migrations {
     Step(
       name: "remember how far retention swept the lookup cache for expired answers",
       sql: RetentionSchema.lookupCacheSweep),
+    // Issue 53: indexes of ours on the services' tables whose reads a kept index serves as well
+    // (docs/OPERATIONS.md "Footprint"). On PostgreSQL a drop waits for `rinjobs migrate`, which
+    // drops it CONCURRENTLY.
+    Step(
+      name: "index contact phones by contact alone again", sql: DataContractSchema.contactPhonesByContactAlone,
+      kind: .serviceIndex, postgres: DataContractSchema.channelIndexesOnPostgres),
+    Step(
+      name: "index contact emails by contact alone again", sql: DataContractSchema.contactEmailsByContactAlone,
+      kind: .serviceIndex, postgres: DataContractSchema.channelIndexesOnPostgres),
   ]
 }

@@ -16,8 +16,8 @@ struct SchemaMigrationTests {
   static let serviceIndexBuilds = serviceIndexSteps.filter { $0.sql.contains("CREATE INDEX") }
 
   @Test func everyServiceIndexStepIsOneCreateThenDropsAndReadsConcurrentlyOnPostgreSQL() throws {
-    #expect(Self.serviceIndexSteps.count == 18)
-    #expect(Self.serviceIndexBuilds.count == 17)
+    #expect(Self.serviceIndexSteps.count == 20)
+    #expect(Self.serviceIndexBuilds.count == 19)
     for step in Self.serviceIndexSteps {
       let statements = PostgresSchema.concurrentStatements(step)
       let drops =
