@@ -88,8 +88,8 @@ extension SQLDialect {
 extension SQLDialect {
   /// The latest of a contact's own times (`alias.created_at`, `updated_at`, `deleted_at`): a
   /// contact created, edited or deleted since an instant has this stamp after it.
-  /// `contacts_by_owner_and_change` indexes exactly this expression, by owner; the text must
-  /// stay the index's for the planner to use it. PostgreSQL's `greatest` is SQLite's
+  /// `contacts_by_change` indexes exactly this expression; the text must stay the index's for
+  /// the planner to use it. PostgreSQL's `greatest` is SQLite's
   /// multi-argument `max` (both skip nothing here: every argument is coalesced).
   func contactChangeStamp(_ alias: String) -> String {
     let function = isPostgres ? "greatest" : "max"
@@ -105,20 +105,20 @@ extension SQLDialect {
   }
 
   /// A condition true when a contact of `owner` has a change stamp after `since` (both SQL
-  /// expressions of the enclosing query), answered in `contacts_by_owner_and_change` whatever
-  /// the owner's number of contacts. Each planner needs its own form:
-  /// - SQLite: `EXISTS` on the index's range, with `+since`: the stamp expression has no
-  ///   affinity, and SQLite uses the range only when the other side has none either (a column
-  ///   of INTEGER affinity made it read every contact's row).
-  /// - PostgreSQL: the owner's greatest stamp, one backward step into the index. For `EXISTS`
-  ///   it estimates a third of the owner's entries to match and scans the covering owner index
-  ///   instead, every entry of the owner's, with a visit to the table wherever a page was
-  ///   written since the last vacuum, so it slows as the day's changes accumulate; the greatest
-  ///   stamp costs the same either way (BENCHMARKS.md, session 14).
+  /// expressions of the enclosing query): `EXISTS` over the owner's entries of
+  /// `contacts_for_score_by_user`, which holds every column of the stamp (no contact row is
+  /// read; on PostgreSQL a visit to the table only where a page was written since the last
+  /// vacuum), up to the first one stamped after `since`. A run over the owner's contacts, asked
+  /// only of the owners a run's pass over the stamp indexes found, or on a night without that
+  /// pass (`--user`, `--full`, a new shard layout); the index of contacts by owner and stamp
+  /// that made it one seek was dropped (issue 53, docs/OPERATIONS.md "Footprint").
+  /// - SQLite: `+since` keeps the comparison's affinity as it was when the stamp was an index
+  ///   range (the stamp expression has none).
+  /// - PostgreSQL: not the owner's greatest stamp, which it plans as a backward scan of
+  ///   `contacts_by_change`, keyed by stamp, filtered by owner: for an owner without a recent
+  ///   change, most of that index.
   func contactChanged(owner: String, since: String) -> String {
-    isPostgres
-      ? "(SELECT max(\(contactChangeStamp("c"))) FROM contacts c WHERE c.user_id = \(owner)) > \(since)"
-      : "EXISTS (SELECT 1 FROM contacts c WHERE c.user_id = \(owner) AND \(contactChangeStamp("c")) > +\(since))"
+    "EXISTS (SELECT 1 FROM contacts c WHERE c.user_id = \(owner) AND \(contactChangeStamp("c")) > \(isPostgres ? "" : "+")\(since))"
   }
 
 }

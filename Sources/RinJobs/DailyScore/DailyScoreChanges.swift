@@ -4,7 +4,8 @@ import RinStorage
 
 /// How a daily-score run finds the owners whose stamped rows changed since their tally
 /// (`ChangeWatermark`): after a night that checked every owner of the shard, one pass over the
-/// stamps at the start of the run; otherwise a seek per owner and table in each batch.
+/// stamps at the start of the run; otherwise each owner asked in each batch, through indexes
+/// keyed by owner or circle.
 struct DailyScoreChanges {
   let scope: String
   let finding: ChangeWatermark.Finding

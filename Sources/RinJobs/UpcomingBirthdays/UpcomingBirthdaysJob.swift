@@ -59,10 +59,10 @@ public struct UpcomingBirthdaysJob: Job {
 
   /// Finds, once per run, the owners with a contact stamped after the earliest kept instant
   /// (`collectUpcomingOwnersChanged`), and returns the scope they are kept under; a batch then
-  /// checks only those against their own instant. Nil (a seek per owner in each batch): a
-  /// `--full` run, a run of named users (they share no scope), no kept state yet, a kept state
-  /// older than `longestPass`, or a stamp index still to be built (the pass would read every
-  /// contact).
+  /// checks only those against their own instant. Nil (every owner asked in each batch, a run
+  /// over its contacts' entries): a `--full` run, a run of named users (they share no scope), no
+  /// kept state yet, a kept state older than `longestPass`, or a stamp index still to be built
+  /// (the pass would read every contact).
   private func collectCandidates(_ context: JobContext) throws -> String? {
     let selection = context.userSelection
     guard !context.fullPass, selection.userIDs == nil, context.storage.stampIndexesReady,

@@ -133,6 +133,16 @@ enum DataContractSchema {
   /// The steps above on PostgreSQL, where the plain indexes are there already.
   static let channelIndexesOnPostgres = "-- PostgreSQL: the index on contact_id is there already"
 
+  /// The owner's greatest change stamp is read from the owner's entries of
+  /// `contacts_for_score_by_user`, which has every column of the stamp (`SQLDialect.contactChanged`):
+  /// a run over the owner's contacts instead of one seek, asked only of the owners the run's
+  /// pass over the stamp indexes found (upcoming-birthdays' candidates) or on a night without that
+  /// pass (`ChangeWatermark.Finding.eachOwner`: `--user`, `--full`, a new shard layout), never of
+  /// every owner every night (issue 53).
+  static let dropContactsByOwnerAndChange = """
+    DROP INDEX IF EXISTS contacts_by_owner_and_change;
+    """
+
   /// `upcoming_events`' key starts with `user_id`, so the key's own index answers every read by
   /// owner; a separate owner index only doubles each row's index writes.
   static let dropUpcomingEventsByOwner = """

@@ -185,5 +185,8 @@ enum Migrations {
     Step(
       name: "index contact emails by contact alone again", sql: DataContractSchema.contactEmailsByContactAlone,
       kind: .serviceIndex, postgres: DataContractSchema.channelIndexesOnPostgres),
+    Step(
+      name: "drop the index of contacts by owner and the time they last changed",
+      sql: DataContractSchema.dropContactsByOwnerAndChange, kind: .serviceIndex),
   ]
 }

@@ -3,7 +3,8 @@ import RinDomain
 extension EnrichmentQueries {
   /// The batch's live contacts (ascending id) with their phones and emails (each sorted):
   /// three queries whatever the batch size. With `stampedAfter`, only those whose change stamp
-  /// is later (through the index of contacts by owner and change stamp).
+  /// is later (the stamp tested on the owner's entries of `contacts_for_score_by_user`, the
+  /// contact's row read only for those that pass).
   public func enrichmentContacts(of userIDs: [Int64], stampedAfter: Int64? = nil) throws
     -> [EnrichmentContactRow]
   {

@@ -35,7 +35,9 @@ extension UpcomingBirthdaysQueries {
   }
 
   /// The owners among `states` with a contact created, edited or deleted after their state's
-  /// `stampsAfter`: a seek into `contacts_by_owner_and_change` per owner. (A dismissal changes
+  /// `stampsAfter`: a run over each owner's entries of `contacts_for_score_by_user`
+  /// (`SQLDialect.contactChanged`), asked of the candidates the run's pass found
+  /// (`collectUpcomingOwnersChanged`) or, without a pass, of every owner. (A dismissal changes
   /// no row the job writes: see docs/JOBS.md "What counts as a change (issue 30)".)
   public func upcomingOwnersChanged(since states: [Int64: UpcomingOwnerState]) throws -> Set<Int64> {
     guard !states.isEmpty else { return [] }
@@ -66,7 +68,7 @@ extension UpcomingBirthdaysQueries {
   /// Replaces upcoming-birthdays' candidate owners of `scope` (`changed_owners`) by the owners
   /// of `selection`'s shard with a contact created, edited or deleted after `since`: one range
   /// over `contacts_by_change`, about as many entries as contacts changed since (a day's
-  /// worth), instead of a seek per owner in every batch (on PostgreSQL a visit to the table
+  /// worth), instead of asking every owner in every batch (on PostgreSQL a visit to the table
   /// per owner, most of an hourly run's statement time). A candidate is
   /// then checked against its own instant (`upcomingOwnersChanged`). Returns the candidates.
   @discardableResult
