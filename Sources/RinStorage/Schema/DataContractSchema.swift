@@ -143,6 +143,15 @@ enum DataContractSchema {
     DROP INDEX IF EXISTS contacts_by_owner_and_change;
     """
 
+  /// daily-score's per-owner check of the Rin users an owner's contacts point to
+  /// (`ownersChanged(since:)`) reads the owner's linked contacts from the owner's entries of
+  /// `contacts_for_score_by_user` (it has `rin_user_id`): a run over the owner's contacts, on a
+  /// night without the pass over the stamps only (`ChangeWatermark.Finding.eachOwner`), where
+  /// the owner's stamp is such a run already (issue 53).
+  static let dropContactsWithRinUserByOwner = """
+    DROP INDEX IF EXISTS contacts_with_rin_user_by_owner;
+    """
+
   /// `upcoming_events`' key starts with `user_id`, so the key's own index answers every read by
   /// owner; a separate owner index only doubles each row's index writes.
   static let dropUpcomingEventsByOwner = """

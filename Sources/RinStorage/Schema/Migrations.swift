@@ -188,5 +188,8 @@ enum Migrations {
     Step(
       name: "drop the index of contacts by owner and the time they last changed",
       sql: DataContractSchema.dropContactsByOwnerAndChange, kind: .serviceIndex),
+    Step(
+      name: "drop the index of contacts linked to Rin users by owner",
+      sql: DataContractSchema.dropContactsWithRinUserByOwner, kind: .serviceIndex),
   ]
 }
