@@ -152,6 +152,24 @@ enum DataContractSchema {
     DROP INDEX IF EXISTS contacts_with_rin_user_by_owner;
     """
 
+  /// daily-score's per-owner check of a member added to a circle since (`ownersChanged(since:)`)
+  /// reads the circle's entries of `circle_members_by_circle_with_added_at`, which has
+  /// `added_at` (on PostgreSQL as an index condition within the circle's run): a run over the
+  /// circle's members instead of one seek, on a night without the pass over the stamps only
+  /// (`ChangeWatermark.Finding.eachOwner`; the pass reads `circle_members_by_added_at`) (issue 53).
+  static let dropCircleMembersByCircleAndAddedAt = """
+    DROP INDEX IF EXISTS circle_members_by_circle_and_added_at;
+    """
+
+  /// No query of the jobs reads a membership by its contact alone: every read reaches members
+  /// through their circle (`circle_members_by_circle_with_added_at`) or their time added
+  /// (`circle_members_by_added_at`). The services' own index on the table is the circle's
+  /// (`DataContract.servicesIndexes`); this second one, from our first index migration, was ours
+  /// (issue 53).
+  static let dropCircleMembersByContact = """
+    DROP INDEX IF EXISTS circle_members_by_contact;
+    """
+
   /// `upcoming_events`' key starts with `user_id`, so the key's own index answers every read by
   /// owner; a separate owner index only doubles each row's index writes.
   static let dropUpcomingEventsByOwner = """

@@ -191,5 +191,8 @@ enum Migrations {
     Step(
       name: "drop the index of contacts linked to Rin users by owner",
       sql: DataContractSchema.dropContactsWithRinUserByOwner, kind: .serviceIndex),
+    Step(
+      name: "drop the index of circle members by circle and the time they were added",
+      sql: DataContractSchema.dropCircleMembersByCircleAndAddedAt, kind: .serviceIndex),
   ]
 }
