@@ -31,7 +31,8 @@ extension DataContract {
   /// - `circle_members`, `circle_removals`: the plain index was dropped when a covering one of
   ///   ours replaced it (`…_with_added_at`, `…_with_removed_at`), which counts as ours whole; a
   ///   database still holding the plain one (PostgreSQL before `rinjobs migrate` drops it)
-  ///   counts it here. `circle_members_by_contact` is a second index, by the other column: ours.
+  ///   counts it here. `circle_members_by_contact`, a second index by the other column that our
+  ///   first index migration made, was ours (dropped in issue 53: no read of ours used it).
   public static let servicesIndexes: [String: String] = [
     "contacts": "contacts_by_user",
     "contact_phones": "contact_phones_by_contact",

@@ -194,5 +194,8 @@ enum Migrations {
     Step(
       name: "drop the index of circle members by circle and the time they were added",
       sql: DataContractSchema.dropCircleMembersByCircleAndAddedAt, kind: .serviceIndex),
+    Step(
+      name: "drop the index of circle members by contact", sql: DataContractSchema.dropCircleMembersByContact,
+      kind: .serviceIndex),
   ]
 }
