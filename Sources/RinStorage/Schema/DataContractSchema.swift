@@ -170,6 +170,17 @@ enum DataContractSchema {
     DROP INDEX IF EXISTS circle_members_by_contact;
     """
 
+  /// upcoming-birthdays reads all the live birthdays of the owners it recomputes (new, changed,
+  /// `--full`; an owner whose date turned reads a day's birthdays from
+  /// `contacts_birthday_days_by_user`): through the owner prefix of that index, whose condition
+  /// is this one's, a visit to the table per birthday. On PostgreSQL this index was by owner
+  /// only, so the visits were there already and the reads cost the same; on SQLite it held the
+  /// birthday, and a recomputed owner's birthdays now cost a visit each, as many as the owners
+  /// the day changed have (issue 53).
+  static let dropLiveBirthdaysByOwner = """
+    DROP INDEX IF EXISTS contacts_birthdays_by_user;
+    """
+
   /// `upcoming_events`' key starts with `user_id`, so the key's own index answers every read by
   /// owner; a separate owner index only doubles each row's index writes.
   static let dropUpcomingEventsByOwner = """

@@ -197,5 +197,8 @@ enum Migrations {
     Step(
       name: "drop the index of circle members by contact", sql: DataContractSchema.dropCircleMembersByContact,
       kind: .serviceIndex),
+    Step(
+      name: "drop the index of live contacts' birthdays by owner",
+      sql: DataContractSchema.dropLiveBirthdaysByOwner, kind: .serviceIndex),
   ]
 }

@@ -2,8 +2,10 @@ import RinDomain
 
 extension UpcomingBirthdaysQueries {
   /// Streams the `birthday` of every live contact of `ids` that has one, as the UTF-8 bytes of
-  /// its text (valid only during the call: no `String` is made for the 3 million a run reads at
-  /// M). The owner index hands each user's contacts out one after another.
+  /// its text (valid only during the call: no `String` is made for the 3 million a first run
+  /// reads at M). The owner prefix of `contacts_birthday_days_by_user`, whose condition is this
+  /// query's, hands each user's birthdays out one after another, with a visit to the row for the
+  /// birthday; only the owners a run recomputes in full are read so.
   public func forEachContactBirthday(
     of ids: [Int64],
     _ body: (_ userID: Int64, _ contactID: Int64, _ birthday: UnsafeBufferPointer<UInt8>) throws -> Void
@@ -31,9 +33,9 @@ extension UpcomingBirthdaysQueries {
     _ body: (_ userID: Int64, _ contactID: Int64, _ birthday: UnsafeBufferPointer<UInt8>) throws -> Void
   ) throws {
     guard !ids.isEmpty, !monthDays.isEmpty else { return }
-    // SQLite without statistics prefers `contacts_birthdays_by_user` (it covers the columns
-    // read) and filters every birthday of the owner, where a seek by month and day reads only
-    // the birthdays that can fall in the window. PostgreSQL chooses the seek itself.
+    // SQLite without statistics may take another owner index and filter every contact of the
+    // owner, where a seek by month and day reads only the birthdays that can fall in the
+    // window. PostgreSQL chooses the seek itself.
     let index = "contacts_birthday_days_by_user"
     var hint = ""
     if let indexedBy = sql.dialect.indexedBy(index),
