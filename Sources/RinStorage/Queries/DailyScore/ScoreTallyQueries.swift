@@ -72,8 +72,8 @@ extension DailyScoreQueries {
   /// created, edited or deleted; a contact pointing to them created or deleted (*mutual*); a Rin
   /// user their contacts point to created or deleted (*rin*); a circle created or deleted; a
   /// member added or taken out (`circle_removals`). One statement per batch; every test is a
-  /// seek or a run in an index keyed by owner, circle or Rin user, never a read of the rows (the
-  /// owner's contacts and the circle's members in the owner's and circle's covering indexes).
+  /// seek or a run in an index keyed by owner, circle or Rin user (the owner's contacts and the
+  /// circle's members in the owner's and the circle's covering indexes, never their rows).
   /// Asked only on a night without the pass over the stamps (`DailyScoreChanges`).
   public func ownersChanged(since tallies: [Int64: StoredScoreTally]) throws -> Set<Int64> {
     guard !tallies.isEmpty else { return [] }
