@@ -180,10 +180,12 @@ enum Migrations {
     // (docs/OPERATIONS.md "Footprint"). On PostgreSQL a drop waits for `rinjobs migrate`, which
     // drops it CONCURRENTLY.
     Step(
-      name: "index contact phones by contact alone again", sql: DataContractSchema.contactPhonesByContactAlone,
+      name: "index contact phones by contact alone again",
+      sql: DataContractSchema.contactPhonesByContactAlone,
       kind: .serviceIndex, postgres: DataContractSchema.channelIndexesOnPostgres),
     Step(
-      name: "index contact emails by contact alone again", sql: DataContractSchema.contactEmailsByContactAlone,
+      name: "index contact emails by contact alone again",
+      sql: DataContractSchema.contactEmailsByContactAlone,
       kind: .serviceIndex, postgres: DataContractSchema.channelIndexesOnPostgres),
     Step(
       name: "drop the index of contacts by owner and the time they last changed",

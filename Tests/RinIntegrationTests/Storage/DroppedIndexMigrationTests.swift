@@ -25,7 +25,8 @@ struct DroppedIndexMigrationTests {
   /// The indexes the steps drop; on PostgreSQL the two channel ones are the services' plain
   /// indexes under the covering ones' names, and stay.
   static func dropped(_ backend: Backend) -> [String] {
-    (backend == .sqlite ? ["contact_phones_by_contact_with_raw", "contact_emails_by_contact_with_address"] : [])
+    (backend == .sqlite
+      ? ["contact_phones_by_contact_with_raw", "contact_emails_by_contact_with_address"] : [])
       + [
         "contacts_by_owner_and_change", "contacts_with_rin_user_by_owner",
         "circle_members_by_circle_and_added_at", "circle_members_by_contact", "contacts_birthdays_by_user",
@@ -78,7 +79,9 @@ struct DroppedIndexMigrationTests {
         "SELECT user_id, circle_id, pattern, pattern_value, contact_ids, fingerprint, status FROM circle_suggestions",
         7
       ),
-      "contact_enrichments": ("SELECT contact_id, field, value, source, confidence FROM contact_enrichments", 5),
+      "contact_enrichments": (
+        "SELECT contact_id, field, value, source, confidence FROM contact_enrichments", 5
+      ),
       "contacts": ("SELECT id, rin_user_id FROM contacts WHERE rin_user_id IS NOT NULL", 2),
     ]
     try db.storage.read { tx in
@@ -93,6 +96,10 @@ struct DroppedIndexMigrationTests {
     return outputs
   }
 
+  static func dayOfChanges(_ day: Int, at: Int64) throws -> [String] {
+    try NightlyIncrementalExactnessTests.dayOfChanges(day: day, at: at)
+  }
+
   @Test(arguments: Backend.available) func aDatabaseOneReleaseBehindLosesThemAndItsJobsWriteTheSame(
     backend: Backend
   ) async throws {
@@ -102,7 +109,8 @@ struct DroppedIndexMigrationTests {
     try Self.putOneReleaseBehind(old)
     #expect(try Self.indexes(old).isSuperset(of: Self.dropped(backend)))
     if backend == .sqlite {
-      #expect(try Self.indexes(old).isDisjoint(with: Self.channelIndexes(backend)), "the covering ones stood in")
+      #expect(
+        try Self.indexes(old).isDisjoint(with: Self.channelIndexes(backend)), "the covering ones stood in")
     }
 
     // A job opening it leaves the drops on PostgreSQL to `rinjobs migrate`; SQLite applies them.
@@ -123,9 +131,7 @@ struct DroppedIndexMigrationTests {
       let midnight = now + Int64(night) * NightlyIncrementalExactnessTests.day
       if night > 0 {
         for db in [old, fresh] {
-          for statement in try NightlyIncrementalExactnessTests.dayOfChanges(day: night, at: midnight - 7200) {
-            try db.execute(statement)
-          }
+          for statement in try Self.dayOfChanges(night, at: midnight - 7200) { try db.execute(statement) }
         }
       }
       let jobs: [(any Job, Int64)] = [
@@ -143,14 +149,15 @@ struct DroppedIndexMigrationTests {
     }
     let later = now + 2 * NightlyIncrementalExactnessTests.day
     for db in [old, fresh] {
-      for statement in try NightlyIncrementalExactnessTests.dayOfChanges(day: 2, at: later - 7200) {
-        try db.execute(statement)
-      }
+      for statement in try Self.dayOfChanges(2, at: later - 7200) { try db.execute(statement) }
     }
     let owners = try old.strings("SELECT id FROM users WHERE deleted_at IS NULL ORDER BY id").compactMap {
       Int64($0)
     }
-    for job in [EnrichmentFetchJob(), CirclePatternsJob(), DailyScoreJob(), UpcomingBirthdaysJob()] as [any Job] {
+    let named: [any Job] = [
+      EnrichmentFetchJob(), CirclePatternsJob(), DailyScoreJob(), UpcomingBirthdaysJob(),
+    ]
+    for job in named {
       var options = TestClock.options(now: later + 9000)
       options.userIDs = owners
       let runs = [await old.run(job, options), await fresh.run(job, options)]

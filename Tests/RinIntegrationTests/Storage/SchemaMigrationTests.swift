@@ -108,7 +108,8 @@ struct SchemaMigrationTests {
     #expect(after["circle_removals_by_circle"] == nil)
     #expect(after["upcoming_events_by_user"] == nil)
     for name in [
-      "contacts_by_owner_and_change", "contacts_with_rin_user_by_owner", "circle_members_by_circle_and_added_at",
+      "contacts_by_owner_and_change", "contacts_with_rin_user_by_owner",
+      "circle_members_by_circle_and_added_at",
       "circle_members_by_contact", "contacts_birthdays_by_user",
     ] {
       #expect(after[name] == nil, "\(name): built by its step, then dropped by a later one")
