@@ -82,6 +82,7 @@ enum DataContractSchema {
     """
 
   /// Indexes for the jobs' per-user-batch reads (`user_id BETWEEN ? AND ?`) and joins.
+  /// `circle_members_by_contact` was dropped by `dropCircleMembersByContact` (issue 53).
   static let jobIndexes = """
     CREATE INDEX contacts_by_user ON contacts(user_id);
     CREATE INDEX contacts_by_rin_user ON contacts(rin_user_id) WHERE rin_user_id IS NOT NULL;
@@ -104,6 +105,8 @@ enum DataContractSchema {
     CREATE INDEX notification_outbox_by_user ON notification_outbox(user_id);
     """
 
+  /// Dropped again on SQLite by `contactPhonesByContactAlone` and `contactEmailsByContactAlone`
+  /// (issue 53).
   static let coveringChannelIndexes = """
     DROP INDEX IF EXISTS contact_phones_by_contact;
     DROP INDEX IF EXISTS contact_emails_by_contact;
@@ -192,7 +195,8 @@ enum DataContractSchema {
   /// contacts' ids lie, where `contacts_by_user` cost a probe into the table per contact.
   /// Partial: only the rows the job reads, and a contact without a birthday costs the services
   /// no index write. On PostgreSQL the birthday is left out (`PostgresSchema`): a btree entry
-  /// holds about 2.7 KB, and a longer birthday would make the services' write fail.
+  /// holds about 2.7 KB, and a longer birthday would make the services' write fail. Dropped by
+  /// `dropLiveBirthdaysByOwner` (issue 53).
   static let liveBirthdaysByOwner = """
     CREATE INDEX contacts_birthdays_by_user ON contacts(user_id, birthday, deleted_at)
       WHERE deleted_at IS NULL AND birthday IS NOT NULL;
@@ -229,7 +233,8 @@ enum DataContractSchema {
   /// daily-score asks of each owner whether any of their contacts was created, edited or deleted
   /// since it last counted them (`SQLDialect.contactChangeStamp`): one seek into this index per
   /// owner, whatever the number of contacts, instead of reading them all. PostgreSQL spells the
-  /// expression with `greatest` (`PostgresSchema.ddl`).
+  /// expression with `greatest` (`PostgresSchema.ddl`). Dropped by `dropContactsByOwnerAndChange`
+  /// (issue 53).
   static let contactsByOwnerAndChange = """
     CREATE INDEX contacts_by_owner_and_change
       ON contacts(user_id, (max(created_at, coalesce(updated_at, created_at), coalesce(deleted_at, created_at))));
@@ -237,14 +242,16 @@ enum DataContractSchema {
 
   /// daily-score asks of each owner whether a Rin user their contacts point to was created or
   /// deleted since it last counted them (*rin* and *mutual* change without a row of the owner's
-  /// changing): the owner's linked contacts alone, a few per owner, through this index.
+  /// changing): the owner's linked contacts alone, a few per owner, through this index. Dropped
+  /// by `dropContactsWithRinUserByOwner` (issue 53).
   static let contactsWithRinUserByOwner = """
     CREATE INDEX contacts_with_rin_user_by_owner ON contacts(user_id, rin_user_id)
       WHERE rin_user_id IS NOT NULL;
     """
 
   /// daily-score asks of each owner's circles whether a member was added since it last counted
-  /// them: one seek per circle, instead of a run over all of the circle's members.
+  /// them: one seek per circle, instead of a run over all of the circle's members. Dropped by
+  /// `dropCircleMembersByCircleAndAddedAt` (issue 53).
   static let circleMembersByCircleAndAddedAt = """
     CREATE INDEX circle_members_by_circle_and_added_at ON circle_members(circle_id, added_at);
     """
