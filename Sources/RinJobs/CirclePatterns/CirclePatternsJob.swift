@@ -60,7 +60,7 @@ public struct CirclePatternsJob: Job {
       guard !examined.isEmpty else { return }
       let users = examined.map(\.userID)
       let inputs = try CirclePatternsInputs.read(
-        batch, users: users, freeMail: freeMail, thresholds: thresholds, now: context.now)
+        batch, users: users, freeMail: freeMail, thresholds: thresholds)
       for user in users {
         let changed = try suggest(
           for: user, inputs: inputs, thresholds: thresholds, batch: batch, now: context.now)

@@ -114,7 +114,7 @@ struct EnrichmentApplier {
   private func rememberChecks(_ prepared: PreparedBatch, cached: [String: LookupRow], tx: StorageTransaction)
     throws -> [Int64: UTCInstant]
   {
-    let settings = checkSettings
+    let settings = EnrichmentCheck.settingsKey(checkSettings)
     var dueByOwner: [Int64: UTCInstant] = [:]
     try tx.enrichment.saveEnrichmentChecks(
       prepared.contacts.map { contact in
@@ -124,11 +124,11 @@ struct EnrichmentApplier {
         let dueAt = EnrichmentCheck.dueAt(expiries: expiries, at: now)
         if let dueAt { dueByOwner[contact.row.userID] = min(dueByOwner[contact.row.userID] ?? dueAt, dueAt) }
         return (
-          contact.row.id,
+          contact.row.id, contact.row.userID,
           EnrichmentCheck(
             fingerprint: contact.fingerprint, settings: settings, dueAt: dueAt, rinUsers: contact.rinUsers)
         )
-      }, at: now)
+      })
     return dueByOwner
   }
 

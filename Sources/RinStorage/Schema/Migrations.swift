@@ -176,5 +176,8 @@ enum Migrations {
     Step(
       name: "remember how far retention swept the lookup cache for expired answers",
       sql: RetentionSchema.lookupCacheSweep),
+    Step(
+      name: "keep each contact's state for every job in one row",
+      sql: ContactStateSchema.merged, postgres: ContactStateSchema.mergedOnPostgres),
   ]
 }

@@ -2,21 +2,22 @@ import RinDomain
 
 extension EnrichmentQueries {
   /// Every live contact of these owners, with its change stamp and its stored check (nil when
-  /// it has none): one probe of `enrichment_checks` per contact.
+  /// it has none): one probe of `contact_states` per contact.
   public func enrichmentChecks(of userIDs: [Int64]) throws -> [LiveContactCheck] {
     var checks: [LiveContactCheck] = []
     let dialect = sql.dialect
     try sql.forEachRow(
       """
       SELECT c.id, c.user_id, \(literal: dialect.contactChangeStamp("c")),
-        k.fingerprint, k.settings, k.due_at, k.buckets, k.verified_key FROM contacts c
-      \(literal: dialect.join(rowsOf: "enrichment_checks", as: "k", whose: "contact_id", equals: "c.id", keepingUnmatched: true))
+        k.check_fingerprint, k.check_settings, k.check_due_at, k.check_buckets, k.check_verified_key
+      FROM contacts c
+      \(literal: dialect.join(rowsOf: "contact_states", as: "k", whose: "contact_id", equals: "c.id", keepingUnmatched: true))
       WHERE c.user_id IN (\(SQLDialect.list(userIDs))) AND c.deleted_at IS NULL
       """
     ) { row in
       guard let contact = row.int64(0), let user = row.int64(1) else { return }
       var live = LiveContactCheck(contactID: contact, userID: user, stamp: row.int64(2) ?? 0)
-      if let fingerprint = row.int64(3), let settings = row.text(4) {
+      if let fingerprint = row.int64(3), let settings = row.int64(4) {
         let seen = row.text(6).flatMap { text in
           row.int64(7).flatMap { RinUsersSeen(bucketsText: text, key: $0) }
         }
@@ -28,17 +29,16 @@ extension EnrichmentQueries {
     return checks
   }
 
-  /// Records that these contacts were checked at `instant`, in a few multi-row statements.
-  /// Bookkeeping, like a checkpoint: not reported as a change of the data contract.
-  public func saveEnrichmentChecks(
-    _ checks: [(contactID: Int64, check: EnrichmentCheck)], at instant: UTCInstant
-  )
+  /// Records that these contacts were checked, in a few multi-row statements (their row of
+  /// `contact_states`, the other jobs' columns left as they are). Bookkeeping, like a
+  /// checkpoint: not reported as a change of the data contract.
+  public func saveEnrichmentChecks(_ checks: [(contactID: Int64, userID: Int64, check: EnrichmentCheck)])
     throws
   {
     try Self.enrichmentCheckUpsert.execute(
-      checks.map { contactID, check in
+      checks.map { contactID, userID, check in
         [
-          .integer(contactID), .integer(check.fingerprint), .text(check.settings), .instant(instant),
+          .integer(contactID), .integer(userID), .integer(check.fingerprint), .integer(check.settings),
           SQLValue(check.dueAt), SQLValue(check.rinUsers?.bucketsText), SQLValue(check.rinUsers?.key),
         ]
       }, on: sql)
@@ -46,14 +46,15 @@ extension EnrichmentQueries {
 
   private static let enrichmentCheckUpsert = MultiRowStatement(
     head: """
-      INSERT INTO enrichment_checks (contact_id, fingerprint, settings, checked_at, due_at, buckets,
-        verified_key) VALUES
+      INSERT INTO contact_states (contact_id, user_id, check_fingerprint, check_settings, check_due_at,
+        check_buckets, check_verified_key) VALUES
       """,
     columns: 7,
     tail: """
-      ON CONFLICT (contact_id) DO UPDATE SET fingerprint = excluded.fingerprint,
-        settings = excluded.settings, checked_at = excluded.checked_at, due_at = excluded.due_at,
-        buckets = excluded.buckets, verified_key = excluded.verified_key
+      ON CONFLICT (contact_id) DO UPDATE SET user_id = excluded.user_id,
+        check_fingerprint = excluded.check_fingerprint, check_settings = excluded.check_settings,
+        check_due_at = excluded.check_due_at, check_buckets = excluded.check_buckets,
+        check_verified_key = excluded.check_verified_key
       """)
 
   /// Every live user with a verified number (E.164), streamed to `body`.
