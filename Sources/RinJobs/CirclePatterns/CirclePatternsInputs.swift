@@ -19,6 +19,8 @@ struct CirclePatternsInputs {
   /// Each live contact's digest as read (the sum of its rows' `digestTerm`s) and change stamp.
   var digests: [Int64: Int64] = [:]
   var stamps: [Int64: Int64] = [:]
+  /// What the numbers parsed this time showed, to store with the digests (`digestsToStore`).
+  var evidenceToStore: [(contactID: Int64, userID: Int64, evidence: PhoneEvidence)] = []
 
   /// The inputs of `users`, some or all of the batch's users.
   static func read(
@@ -111,7 +113,7 @@ struct CirclePatternsInputs {
     let parsedOthers = parse(wanted, regions: regions)
     invalid += add(parsedOthers)
     derived += parsedOthers
-    try batch.tx.circlePatterns.saveCirclePhoneEvidence(derived)
+    evidenceToStore = derived
     try batch.tx.circlePatterns.forgetStateOfDeletedContacts(of: users)
     batch.counts.addRead("phones", read)
     batch.counts.addRead("phones parsed", (members + wanted).reduce(0) { $0 + $1.numbers.count })

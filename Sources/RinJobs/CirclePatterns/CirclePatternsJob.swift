@@ -67,8 +67,9 @@ public struct CirclePatternsJob: Job {
         // Nothing the services stamped moved for this owner, yet their suggestions did.
         if changed && periodic.contains(user) { batch.counts.addUnstampedCorrections(1) }
       }
-      try batch.tx.putContactDigests(
-        job: name, inputs.digestsToStore(reasons: reasons, lastExaminedAt: stored.mapValues(\.examinedAt)))
+      try batch.tx.circlePatterns.saveCirclePatternsState(
+        evidence: inputs.evidenceToStore,
+        digests: inputs.digestsToStore(reasons: reasons, lastExaminedAt: stored.mapValues(\.examinedAt)))
       try batch.tx.saveOwnerExaminations(job: name, examined)
       try batch.tx.forgetOwnersFoundByPass(job: name, found)
     }

@@ -21,20 +21,25 @@ extension CirclePatternsQueries {
     return stored
   }
 
-  /// Records what these contacts' numbers showed, in a few multi-row statements (their row of
-  /// `contact_states`, the other jobs' columns left as they are). Bookkeeping, like a
-  /// checkpoint: not reported as a change of the data contract.
-  public func saveCirclePhoneEvidence(
-    _ evidence: [(contactID: Int64, userID: Int64, evidence: PhoneEvidence)]
-  )
-    throws
-  {
-    try Self.circlePhoneEvidenceUpsert.execute(
-      evidence.map { contactID, userID, evidence in
+  /// Records what an examination of these contacts found: what their numbers showed and the
+  /// digests read (`PeriodicContactPass`), each contact's in one write of its row of
+  /// `contact_states`, the other job's columns left as they are (one write, not one per kind:
+  /// `EnrichmentQueries.saveEnrichmentState`). Bookkeeping, like a checkpoint: not reported as
+  /// a change of the data contract.
+  public func saveCirclePatternsState(
+    evidence: [(contactID: Int64, userID: Int64, evidence: PhoneEvidence)], digests: [ContactDigest]
+  ) throws {
+    var rows: [Int64: (userID: Int64, evidence: PhoneEvidence?, digest: Int64?)] = [:]
+    for (contact, user, found) in evidence { rows[contact] = (user, found, nil) }
+    for digest in digests {
+      rows[digest.contactID, default: (digest.userID, nil, nil)].digest = digest.digest
+    }
+    try Self.circlePatternsStateUpsert.execute(
+      rows.sorted { $0.key < $1.key }.map { contact, row in
         [
-          .integer(contactID), .integer(userID), .integer(evidence.fingerprint),
-          .integer(Int64(evidence.validNumbers)), .integer(Int64(evidence.invalidNumbers)),
-          .text(evidence.areaCodeList),
+          .integer(contact), .integer(row.userID), SQLValue(row.digest), SQLValue(row.evidence?.fingerprint),
+          SQLValue(row.evidence.map { Int64($0.validNumbers) }),
+          SQLValue(row.evidence.map { Int64($0.invalidNumbers) }), SQLValue(row.evidence?.areaCodeList),
         ]
       }, on: sql)
   }
@@ -50,13 +55,16 @@ extension CirclePatternsQueries {
       """)
   }
 
-  private static let circlePhoneEvidenceUpsert = MultiRowStatement(
-    head:
-      "INSERT INTO contact_states (contact_id, user_id, evidence_fingerprint, valid_numbers, invalid_numbers, area_codes) VALUES",
-    columns: 6,
+  /// A null digest or evidence fingerprint means "not written this time": the stored one stays.
+  private static let circlePatternsStateUpsert = MultiRowStatement(
+    head: """
+      INSERT INTO contact_states (contact_id, user_id, circles_digest, evidence_fingerprint,
+        valid_numbers, invalid_numbers, area_codes) VALUES
+      """,
+    columns: 7,
     tail: """
       ON CONFLICT (contact_id) DO UPDATE SET user_id = excluded.user_id,
-        evidence_fingerprint = excluded.evidence_fingerprint, valid_numbers = excluded.valid_numbers,
-        invalid_numbers = excluded.invalid_numbers, area_codes = excluded.area_codes
+        circles_digest = coalesce(excluded.circles_digest, contact_states.circles_digest),
+        \(keptUnlessWritten(["evidence_fingerprint", "valid_numbers", "invalid_numbers", "area_codes"], marker: "evidence_fingerprint"))
       """)
 }

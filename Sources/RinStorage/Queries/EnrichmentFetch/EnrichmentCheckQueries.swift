@@ -29,32 +29,42 @@ extension EnrichmentQueries {
     return checks
   }
 
-  /// Records that these contacts were checked, in a few multi-row statements (their row of
-  /// `contact_states`, the other jobs' columns left as they are). Bookkeeping, like a
-  /// checkpoint: not reported as a change of the data contract.
-  public func saveEnrichmentChecks(_ checks: [(contactID: Int64, userID: Int64, check: EnrichmentCheck)])
-    throws
-  {
-    try Self.enrichmentCheckUpsert.execute(
-      checks.map { contactID, userID, check in
+  /// Records what an examination of these contacts found: the checks made and the digests read
+  /// (`PeriodicContactPass`), each contact's in one write of its row of `contact_states`, the
+  /// other job's columns left as they are. One write, not one per kind: on PostgreSQL every
+  /// write of a row leaves a version of it behind until vacuum, and a first night would leave
+  /// several. Bookkeeping, like a checkpoint: not reported as a change of the data contract.
+  public func saveEnrichmentState(
+    checks: [(contactID: Int64, userID: Int64, check: EnrichmentCheck)], digests: [ContactDigest]
+  ) throws {
+    var rows: [Int64: (userID: Int64, check: EnrichmentCheck?, digest: Int64?)] = [:]
+    for (contact, user, check) in checks { rows[contact] = (user, check, nil) }
+    for digest in digests {
+      rows[digest.contactID, default: (digest.userID, nil, nil)].digest = digest.digest
+    }
+    try Self.enrichmentStateUpsert.execute(
+      rows.sorted { $0.key < $1.key }.map { contact, row in
         [
-          .integer(contactID), .integer(userID), .integer(check.fingerprint), .integer(check.settings),
-          SQLValue(check.dueAt), SQLValue(check.rinUsers?.bucketsText), SQLValue(check.rinUsers?.key),
+          .integer(contact), .integer(row.userID), SQLValue(row.digest), SQLValue(row.check?.fingerprint),
+          SQLValue(row.check?.settings), SQLValue(row.check?.dueAt),
+          SQLValue(row.check?.rinUsers?.bucketsText),
+          SQLValue(row.check?.rinUsers?.key),
         ]
       }, on: sql)
   }
 
-  private static let enrichmentCheckUpsert = MultiRowStatement(
+  /// A null digest or check fingerprint means "not written this time": the stored one stays
+  /// (a written check always has a fingerprint, a written digest a value).
+  private static let enrichmentStateUpsert = MultiRowStatement(
     head: """
-      INSERT INTO contact_states (contact_id, user_id, check_fingerprint, check_settings, check_due_at,
-        check_buckets, check_verified_key) VALUES
+      INSERT INTO contact_states (contact_id, user_id, enrichment_digest, check_fingerprint,
+        check_settings, check_due_at, check_buckets, check_verified_key) VALUES
       """,
-    columns: 7,
+    columns: 8,
     tail: """
       ON CONFLICT (contact_id) DO UPDATE SET user_id = excluded.user_id,
-        check_fingerprint = excluded.check_fingerprint, check_settings = excluded.check_settings,
-        check_due_at = excluded.check_due_at, check_buckets = excluded.check_buckets,
-        check_verified_key = excluded.check_verified_key
+        enrichment_digest = coalesce(excluded.enrichment_digest, contact_states.enrichment_digest),
+        \(keptUnlessWritten(["check_fingerprint", "check_settings", "check_due_at", "check_buckets", "check_verified_key"], marker: "check_fingerprint"))
       """)
 
   /// Every live user with a verified number (E.164), streamed to `body`.

@@ -258,6 +258,15 @@ extension StorageTransaction {
   }
 }
 
+/// The `SET` list of an upsert into `contact_states` that writes a group of a job's columns
+/// only where the row's `marker` (never null when the group is written) is given: otherwise the
+/// stored values stay.
+func keptUnlessWritten(_ columns: [String], marker: String) -> String {
+  columns.map {
+    "\($0) = CASE WHEN excluded.\(marker) IS NULL THEN contact_states.\($0) ELSE excluded.\($0) END"
+  }.joined(separator: ", ")
+}
+
 extension SQLDialect {
   /// Ends a subquery in FROM whose columns the outer query uses more than once: PostgreSQL would
   /// pull it up and compute each use again; `OFFSET 0` keeps it a subquery. (SQLite needs none,
