@@ -14,7 +14,7 @@ package final class PostgresSnapshot: Sendable {
 
   package static let tables =
     DataContract.allTables + [
-      "job_runs", "job_leases", "job_checkpoints", "circle_phone_evidence", "contact_digests",
+      "job_runs", "job_leases", "job_checkpoints", "contact_states",
       "periodic_pass_owners", "periodic_passes", "provider_allowances", "circle_suggestion_supersessions",
       "score_milestones",
     ]

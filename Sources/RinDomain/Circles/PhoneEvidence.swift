@@ -1,5 +1,5 @@
 /// What a contact's phone numbers showed circle-patterns the last time it parsed all of them:
-/// kept (in `circle_phone_evidence`) so that a later night parses only the numbers that changed,
+/// kept (in `contact_states`) so that a later night parses only the numbers that changed,
 /// since libphonenumber is most of that job's time. No number is kept: the fingerprint of what the
 /// answer was derived from, and the derived values.
 public struct PhoneEvidence: Sendable, Equatable {

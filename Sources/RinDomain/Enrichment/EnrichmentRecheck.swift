@@ -4,8 +4,9 @@
 /// exactly the writes it already has, so skipping it changes nothing but the time a night takes.
 public struct EnrichmentCheck: Sendable, Equatable {
   public var fingerprint: Int64
-  /// The settings that decide a contact's values (provider name, min_likelihood), as text.
-  public var settings: String
+  /// The settings that decide a contact's values (provider name, min_likelihood), as their key
+  /// (`settingsKey(_:)`).
+  public var settings: Int64
   /// When its earliest cached answer expires (or an unanswered key makes it due again); nil
   /// when nothing it has expires (no provider, or nothing to look up).
   public var dueAt: UTCInstant?
@@ -13,11 +14,21 @@ public struct EnrichmentCheck: Sendable, Equatable {
   /// they were kept.
   public var rinUsers: RinUsersSeen?
 
-  public init(fingerprint: Int64, settings: String, dueAt: UTCInstant?, rinUsers: RinUsersSeen? = nil) {
+  public init(fingerprint: Int64, settings: Int64, dueAt: UTCInstant?, rinUsers: RinUsersSeen? = nil) {
     self.fingerprint = fingerprint
     self.settings = settings
     self.dueAt = dueAt
     self.rinUsers = rinUsers
+  }
+
+  /// What `settingsKey(_:)` hashes the settings' text under, apart from every other digest.
+  public static let settingsKeyDomain = "enrichment settings"
+
+  /// The key a check keeps of the settings' text: the first 64 bits of SHA-256 over the domain,
+  /// a newline and the text (the migration that merged the contacts' state computes the same in
+  /// SQL). Two settings colliding would take 2^32 distinct settings.
+  public static func settingsKey(_ settings: String) -> Int64 {
+    SHA256Hex.words(settingsKeyDomain + "\n" + settings)[0]
   }
 
   /// - Parameter rinUsersUnchanged: the verified users the contact's numbers can be are those
@@ -68,7 +79,7 @@ public struct RinUsersSeen: Sendable, Equatable {
     self.key = key
   }
 
-  /// The buckets as `enrichment_checks.buckets` keeps them (`BucketList`).
+  /// The buckets as `contact_states.check_buckets` keeps them (`BucketList`).
   public var bucketsText: String { BucketList.text(buckets) }
 
   /// nil when `text` is not a list `bucketsText` writes (a check to redo, not to trust).

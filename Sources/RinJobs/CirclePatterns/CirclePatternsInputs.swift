@@ -19,11 +19,12 @@ struct CirclePatternsInputs {
   /// Each live contact's digest as read (the sum of its rows' `digestTerm`s) and change stamp.
   var digests: [Int64: Int64] = [:]
   var stamps: [Int64: Int64] = [:]
+  /// What the numbers parsed this time showed, to store with the digests (`digestsToStore`).
+  var evidenceToStore: [(contactID: Int64, userID: Int64, evidence: PhoneEvidence)] = []
 
   /// The inputs of `users`, some or all of the batch's users.
   static func read(
-    _ batch: UserBatch, users ids: [Int64], freeMail: FreeMailDomains, thresholds: CirclePatternThresholds,
-    now: UTCInstant
+    _ batch: UserBatch, users ids: [Int64], freeMail: FreeMailDomains, thresholds: CirclePatternThresholds
   ) throws -> CirclePatternsInputs {
     let tx = batch.tx
     var inputs = CirclePatternsInputs()
@@ -43,13 +44,13 @@ struct CirclePatternsInputs {
       inputs.stamps[row.contactID] = row.stamp ?? 0
     }
     batch.counts.addRead("contacts", inputs.evidence.count)
-    try inputs.readPhones(batch, users: ids, thresholds: thresholds, now: now)
+    try inputs.readPhones(batch, users: ids, thresholds: thresholds)
     try inputs.readEmails(batch, users: ids, freeMail: freeMail)
     inputs.suggestionsByUser = try tx.circlePatterns.circleSuggestions(of: ids)
     return inputs
   }
 
-  /// A contact's numbers are taken from `circle_phone_evidence` when its fingerprint shows that
+  /// A contact's numbers are taken from their evidence in `contact_states` when its fingerprint shows that
   /// nothing they were derived from changed (numbers, owner's region, libphonenumber). The others
   /// are parsed in two passes, because libphonenumber is most of this job's time and most numbers
   /// cannot matter: first the numbers of every circle member (members decide which area codes a
@@ -59,7 +60,7 @@ struct CirclePatternsInputs {
   /// phone" counts the numbers the job parsed or recalled, not every number in the table
   /// (docs/JOBS.md).
   private mutating func readPhones(
-    _ batch: UserBatch, users: [Int64], thresholds: CirclePatternThresholds, now: UTCInstant
+    _ batch: UserBatch, users: [Int64], thresholds: CirclePatternThresholds
   ) throws {
     var regions: [Int64: String] = [:]
     for (user, stored) in try batch.tx.circlePatterns.userRegions(of: users) {
@@ -112,8 +113,8 @@ struct CirclePatternsInputs {
     let parsedOthers = parse(wanted, regions: regions)
     invalid += add(parsedOthers)
     derived += parsedOthers
-    try batch.tx.circlePatterns.saveCirclePhoneEvidence(derived, at: now)
-    try batch.tx.circlePatterns.forgetCirclePhoneEvidenceOfDeletedContacts(of: users)
+    evidenceToStore = derived
+    try batch.tx.circlePatterns.forgetStateOfDeletedContacts(of: users)
     batch.counts.addRead("phones", read)
     batch.counts.addRead("phones parsed", (members + wanted).reduce(0) { $0 + $1.numbers.count })
     batch.counts.addRead("phones recalled", recalled)
@@ -134,14 +135,14 @@ struct CirclePatternsInputs {
   }
 
   /// Adds what newly parsed numbers show; returns how many were invalid.
-  private mutating func add(_ parsed: [(contactID: Int64, evidence: PhoneEvidence)]) -> Int {
-    for (contactID, found) in parsed { add(found, to: contactID) }
+  private mutating func add(_ parsed: [(contactID: Int64, userID: Int64, evidence: PhoneEvidence)]) -> Int {
+    for (contactID, _, found) in parsed { add(found, to: contactID) }
     return parsed.reduce(0) { $0 + $1.evidence.invalidNumbers }
   }
 
   /// Parses the contacts' numbers on every core; what each contact's numbers show.
   private func parse(_ contacts: [ContactNumbers], regions: [Int64: String]) -> [(
-    contactID: Int64, evidence: PhoneEvidence
+    contactID: Int64, userID: Int64, evidence: PhoneEvidence
   )] {
     let phones = contacts.flatMap { contact in
       let region = regions[contact.userID] ?? PhoneNormalizer.unknownRegion
@@ -160,7 +161,7 @@ struct CirclePatternsInputs {
         if let area = phone.geographicAreaCode { found.areaCodes.insert(area) }
       }
       parsed = parsed.dropFirst(contact.numbers.count)
-      return (contact.contactID, found)
+      return (contact.contactID, contact.userID, found)
     }
   }
 

@@ -60,15 +60,16 @@ public struct CirclePatternsJob: Job {
       guard !examined.isEmpty else { return }
       let users = examined.map(\.userID)
       let inputs = try CirclePatternsInputs.read(
-        batch, users: users, freeMail: freeMail, thresholds: thresholds, now: context.now)
+        batch, users: users, freeMail: freeMail, thresholds: thresholds)
       for user in users {
         let changed = try suggest(
           for: user, inputs: inputs, thresholds: thresholds, batch: batch, now: context.now)
         // Nothing the services stamped moved for this owner, yet their suggestions did.
         if changed && periodic.contains(user) { batch.counts.addUnstampedCorrections(1) }
       }
-      try batch.tx.putContactDigests(
-        job: name, inputs.digestsToStore(reasons: reasons, lastExaminedAt: stored.mapValues(\.examinedAt)))
+      try batch.tx.circlePatterns.saveCirclePatternsState(
+        evidence: inputs.evidenceToStore,
+        digests: inputs.digestsToStore(reasons: reasons, lastExaminedAt: stored.mapValues(\.examinedAt)))
       try batch.tx.saveOwnerExaminations(job: name, examined)
       try batch.tx.forgetOwnersFoundByPass(job: name, found)
     }

@@ -19,6 +19,8 @@ struct EnrichmentApplier {
   struct Applied {
     /// The earliest time a checked contact of the owner's is due again.
     var dueAt: [Int64: UTCInstant]
+    /// The checks made, for the job to store with the contacts' digests.
+    var checks: [(contactID: Int64, userID: Int64, check: EnrichmentCheck)]
     /// The owners with a contact whose enrichment or Rin-user link was written.
     var written: Set<Int64>
   }
@@ -61,7 +63,7 @@ struct EnrichmentApplier {
     written.formUnion(try applyRinNetwork(prepared, batch: batch, put: put))
     let cached = try provider.map { try applyProvider($0, prepared, batch: batch, put: put) } ?? [:]
     try tx.enrichment.putEnrichments(writes)
-    let dueAt = try rememberChecks(prepared, cached: cached, tx: tx)
+    let (checks, dueAt) = checks(prepared, cached: cached)
     for (user, contacts) in enriched.sorted(by: { $0.key < $1.key }) {
       try tx.enqueue(
         OutboxMessage(
@@ -71,7 +73,7 @@ struct EnrichmentApplier {
           dedupeKey: Notifications.contactEnrichmentKey(user: user, runID: runID)),
         at: now)
     }
-    return Applied(dueAt: dueAt, written: written)
+    return Applied(dueAt: dueAt, checks: checks, written: written)
   }
 
   private typealias Put = (EnrichmentContactRow, EnrichmentField, String, EnrichmentValue) throws -> Void
@@ -110,26 +112,25 @@ struct EnrichmentApplier {
 
   /// Each checked contact is left alone by later runs until it changes or a cached answer of
   /// its expires (an unanswered key makes it due at the next run).
-  /// Returns, per owner, the earliest `due_at` of the checks it wrote.
-  private func rememberChecks(_ prepared: PreparedBatch, cached: [String: LookupRow], tx: StorageTransaction)
-    throws -> [Int64: UTCInstant]
-  {
-    let settings = checkSettings
+  /// Returns the checks with, per owner, the earliest due time among them.
+  private func checks(_ prepared: PreparedBatch, cached: [String: LookupRow]) -> (
+    [(contactID: Int64, userID: Int64, check: EnrichmentCheck)], [Int64: UTCInstant]
+  ) {
+    let settings = EnrichmentCheck.settingsKey(checkSettings)
     var dueByOwner: [Int64: UTCInstant] = [:]
-    try tx.enrichment.saveEnrichmentChecks(
-      prepared.contacts.map { contact in
-        let expiries =
-          contact.skipsProvider || provider == nil
-          ? [] : contact.channels.lookups.map { cached[$0.id]?.expiresAt }
-        let dueAt = EnrichmentCheck.dueAt(expiries: expiries, at: now)
-        if let dueAt { dueByOwner[contact.row.userID] = min(dueByOwner[contact.row.userID] ?? dueAt, dueAt) }
-        return (
-          contact.row.id,
-          EnrichmentCheck(
-            fingerprint: contact.fingerprint, settings: settings, dueAt: dueAt, rinUsers: contact.rinUsers)
-        )
-      }, at: now)
-    return dueByOwner
+    let checks = prepared.contacts.map { contact in
+      let expiries =
+        contact.skipsProvider || provider == nil
+        ? [] : contact.channels.lookups.map { cached[$0.id]?.expiresAt }
+      let dueAt = EnrichmentCheck.dueAt(expiries: expiries, at: now)
+      if let dueAt { dueByOwner[contact.row.userID] = min(dueByOwner[contact.row.userID] ?? dueAt, dueAt) }
+      return (
+        contactID: contact.row.id, userID: contact.row.userID,
+        check: EnrichmentCheck(
+          fingerprint: contact.fingerprint, settings: settings, dueAt: dueAt, rinUsers: contact.rinUsers)
+      )
+    }
+    return (checks, dueByOwner)
   }
 
   /// Writes the cached provider values; returns the cache rows it read, by key.

@@ -158,7 +158,7 @@ public struct EnrichmentFetchJob: Job {
     try batch.tx.enrichment.saveEnrichmentOwnerBuckets(prepared.buckets)
     try batch.tx.saveOwnerExaminations(
       job: name, prepared.owners.records(buckets: prepared.buckets, dueAt: dueAt, recheck: recheck, now: now))
-    try batch.tx.putContactDigests(job: name, prepared.digests)
+    try batch.tx.enrichment.saveEnrichmentState(checks: applied.checks, digests: prepared.digests)
     try batch.tx.forgetOwnersFoundByPass(job: name, prepared.owners.foundByPass)
   }
 

@@ -6,6 +6,8 @@ import RinStorage
 /// users' numbers, against which a contact's stored check is compared.
 struct RecheckRule: Sendable {
   let settings: String
+  /// What a check keeps of `settings` (`EnrichmentCheck.settingsKey`).
+  let settingsKey: Int64
   let suffixes: RinPhoneSuffixes
   /// The same users by bucket: which owners a change among them can concern.
   let verified: VerifiedUsersDigest
@@ -33,7 +35,8 @@ struct RecheckRule: Sendable {
       }
     }
     return RecheckRule(
-      settings: settings, suffixes: suffixes, verified: verified, parserDigest: parserDigest, now: now,
+      settings: settings, settingsKey: EnrichmentCheck.settingsKey(settings), suffixes: suffixes,
+      verified: verified, parserDigest: parserDigest, now: now,
       refresh: refresh)
   }
 
@@ -60,7 +63,7 @@ struct RecheckRule: Sendable {
   /// `fingerprint` is `Self.fingerprint(row)`, computed once by the caller, which keeps it.
   func isUnchanged(_ row: EnrichmentContactRow, fingerprint: Int64, stored: EnrichmentCheck?) -> Bool {
     guard let stored else { return false }
-    let current = EnrichmentCheck(fingerprint: fingerprint, settings: settings, dueAt: nil)
+    let current = EnrichmentCheck(fingerprint: fingerprint, settings: settingsKey, dueAt: nil)
     let rinUsersUnchanged = EnrichmentCheck.rinUsersUnchanged(
       stored: stored.rinUsers, key: key(of:),
       mayBeRinUser: { row.phones.contains { suffixes.mayMatch(raw: $0) } })
@@ -77,7 +80,7 @@ struct RecheckRule: Sendable {
     let rinUsersUnchanged = EnrichmentCheck.rinUsersUnchanged(
       stored: check.rinUsers, key: key(of:), mayBeRinUser: { true })
     return EnrichmentCheck.isUnchanged(
-      stored: check, now: EnrichmentCheck(fingerprint: check.fingerprint, settings: settings, dueAt: nil),
+      stored: check, now: EnrichmentCheck(fingerprint: check.fingerprint, settings: settingsKey, dueAt: nil),
       at: horizon(owner: owner), rinUsersUnchanged: rinUsersUnchanged)
   }
 

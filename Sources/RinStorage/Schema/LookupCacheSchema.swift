@@ -40,8 +40,9 @@ enum LookupCacheSchema {
     ALTER INDEX enrichment_lookup_cache_pkey RENAME TO enrichment_lookups_pkey;
     """
 
-  /// Word `index` (0…3) of the digest, big-endian, as a signed 64-bit number (`SHA256Hex.words`).
-  private static func word(_ index: Int) -> String {
-    "('x' || encode(substring(digest from \(8 * index + 1) for 8), 'hex'))::bit(64)::bigint"
+  /// Word `index` (0…3) of a SHA-256 digest (a `bytea` expression), big-endian, as a signed
+  /// 64-bit number (`SHA256Hex.words`).
+  static func word(_ index: Int, of digest: String = "digest") -> String {
+    "('x' || encode(substring(\(digest) from \(8 * index + 1) for 8), 'hex'))::bit(64)::bigint"
   }
 }

@@ -202,5 +202,8 @@ enum Migrations {
     Step(
       name: "drop the index of live contacts' birthdays by owner",
       sql: DataContractSchema.dropLiveBirthdaysByOwner, kind: .serviceIndex),
+    Step(
+      name: "keep each contact's state for every job in one row",
+      sql: ContactStateSchema.merged, postgres: ContactStateSchema.mergedOnPostgres),
   ]
 }

@@ -9,6 +9,11 @@ import Testing
 @Suite("circle-patterns keeps what each contact's numbers showed", .onItsOwnThread)
 struct CirclePatternsPhoneEvidenceTests {
   static let day: Int64 = 86_400
+  static let evidenceCount = "SELECT count(*) FROM contact_states WHERE evidence_fingerprint IS NOT NULL"
+  static let forgetEvidence = """
+    UPDATE contact_states SET evidence_fingerprint = NULL, valid_numbers = NULL, invalid_numbers = NULL,
+      area_codes = NULL
+    """
 
   /// Every kind of change a number's evidence depends on: a number edited, one added, one
   /// deleted, an owner's region changed, a contact deleted. The edits give many contacts one
@@ -42,13 +47,13 @@ struct CirclePatternsPhoneEvidenceTests {
     let db = try TestDatabase(backend, seedUsers: 60, seed: 17)
     let dry = await db.run(CirclePatternsJob(), TestClock.options(dryRun: true))
     #expect(dry.status == .succeeded)
-    #expect(try db.int("SELECT count(*) FROM circle_phone_evidence") == 0, "a dry run keeps no evidence")
+    #expect(try db.int(Self.evidenceCount) == 0, "a dry run keeps no evidence")
 
     let first = await db.run(CirclePatternsJob(), TestClock.options())
     #expect(first.status == .succeeded, "\(first.error ?? "")")
     #expect((first.counts.read["phones parsed"] ?? 0) > 1_000)
     #expect(first.counts.read["phones recalled"] ?? 0 == 0)
-    let stored = try db.int("SELECT count(*) FROM circle_phone_evidence")
+    let stored = try db.int(Self.evidenceCount)
     #expect(stored > 300)
 
     // A full pass: owners unchanged since the first night are examined again, from stored evidence.
@@ -59,7 +64,7 @@ struct CirclePatternsPhoneEvidenceTests {
     #expect((second.counts.read["phones recalled"] ?? 0) >= (first.counts.read["phones parsed"] ?? 0))
     #expect(second.counts.skipped["invalid phone"] == first.counts.skipped["invalid phone"])
     #expect(second.changes.isEmpty)
-    #expect(try db.int("SELECT count(*) FROM circle_phone_evidence") == stored)
+    #expect(try db.int(Self.evidenceCount) == stored)
   }
 
   /// Exactness: after a day of changes, a night that reuses stored evidence writes exactly the
@@ -76,7 +81,7 @@ struct CirclePatternsPhoneEvidenceTests {
       let first = await db.run(CirclePatternsJob(), TestClock.options())
       #expect(first.status == .succeeded, "\(first.error ?? "")")
       try Self.applyADayOfChanges(db)
-      if forgetsEvidence { try db.execute("DELETE FROM circle_phone_evidence") }
+      if forgetsEvidence { try db.execute(Self.forgetEvidence) }
       let second = await db.run(CirclePatternsJob(), TestClock.options(now: TestClock.now + Self.day))
       #expect(second.status == .succeeded, "\(second.error ?? "")")
       #expect(
@@ -85,7 +90,7 @@ struct CirclePatternsPhoneEvidenceTests {
 
       var config = RinConfig.defaults(storageURL: db.path)
       config.jobs.circlePatterns.areaCodeShare = 0.3
-      if forgetsEvidence { try db.execute("DELETE FROM circle_phone_evidence") }
+      if forgetsEvidence { try db.execute(Self.forgetEvidence) }
       let third = await db.run(
         CirclePatternsJob(), TestClock.options(now: TestClock.now + 2 * Self.day), config: config)
       #expect(third.status == .succeeded, "\(third.error ?? "")")
@@ -93,7 +98,7 @@ struct CirclePatternsPhoneEvidenceTests {
       rows.append(try Self.suggestionRows(db))
       #expect(
         try db.int(
-          "SELECT count(*) FROM circle_phone_evidence e JOIN contacts c ON c.id = e.contact_id WHERE c.deleted_at IS NOT NULL"
+          "SELECT count(*) FROM contact_states e JOIN contacts c ON c.id = e.contact_id WHERE c.deleted_at IS NOT NULL"
         ) == 0, "a deleted contact's evidence is dropped")
     }
     #expect(rows[0].count > 10)
@@ -107,14 +112,14 @@ struct CirclePatternsPhoneEvidenceTests {
   @Test(arguments: Backend.available) func theEvidenceHoldsNoNumber(backend: Backend) async throws {
     let db = try TestDatabase(backend, seedUsers: 20, seed: 23)
     #expect(await db.run(CirclePatternsJob(), TestClock.options()).status == .succeeded)
-    let lists = try db.strings("SELECT area_codes FROM circle_phone_evidence")
+    let lists = try db.strings("SELECT area_codes FROM contact_states WHERE evidence_fingerprint IS NOT NULL")
     #expect(lists.count > 50)
     #expect(lists.contains { !$0.isEmpty })
     let areaCodeList = /(\+[0-9]{1,3}-[0-9]{1,6})(,\+[0-9]{1,3}-[0-9]{1,6})*/
     #expect(lists.allSatisfy { $0.isEmpty || $0.wholeMatch(of: areaCodeList) != nil })
     #expect(
       try db.int(
-        "SELECT count(*) FROM circle_phone_evidence e JOIN contact_phones p ON p.raw = e.area_codes WHERE e.area_codes <> ''"
+        "SELECT count(*) FROM contact_states e JOIN contact_phones p ON p.raw = e.area_codes WHERE e.area_codes <> ''"
       )
         == 0)
   }

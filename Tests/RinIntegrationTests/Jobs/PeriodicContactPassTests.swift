@@ -62,7 +62,7 @@ struct PeriodicContactPassTests {
     #expect(try db.int("SELECT count(*) FROM periodic_pass_owners") == 0, "every owner found was examined")
     #expect(
       try db.int(
-        "SELECT count(*) FROM contact_digests d WHERE NOT EXISTS (SELECT 1 FROM contacts c WHERE c.id = d.contact_id)"
+        "SELECT count(*) FROM contact_states d WHERE NOT EXISTS (SELECT 1 FROM contacts c WHERE c.id = d.contact_id)"
       ) == 0, "no digest left of a deleted contact")
     let full = await Self.night(db, Self.period + 2, full: true)
     #expect(full.changes.tables["circle_suggestions"] == nil, "\(full.changes.tables)")
@@ -143,7 +143,7 @@ struct PeriodicContactPassTests {
   {
     let db = try TestDatabase(backend, seedUsers: 48, seed: 29)
     _ = await Self.night(db, 0)
-    try db.execute("DELETE FROM contact_digests")
+    try db.execute("UPDATE contact_states SET circles_digest = NULL")
     try db.execute("DELETE FROM periodic_passes")
     for night in Int64(1)...(Self.period + 1) {
       let run = await Self.night(db, night)
@@ -154,7 +154,7 @@ struct PeriodicContactPassTests {
       SELECT count(*) FROM contacts c JOIN users u ON u.id = c.user_id
       WHERE c.deleted_at IS NULL AND u.deleted_at IS NULL
       """)
-    let digests = try db.int("SELECT count(*) FROM contact_digests")
+    let digests = try db.int("SELECT count(*) FROM contact_states WHERE circles_digest IS NOT NULL")
     let ids = try db.strings("SELECT min(id) || ' ' || max(id) FROM contacts")
     #expect(
       digests == contacts,

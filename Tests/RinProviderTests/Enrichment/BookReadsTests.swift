@@ -12,7 +12,8 @@ struct BookReadsTests {
   static let now: UTCInstant = 100_000
   static let examinedAt: UTCInstant = 50_000
   static let rule = RecheckRule(
-    settings: "", suffixes: RinPhoneSuffixes(), verified: VerifiedUsersDigest(), parserDigest: 0, now: now,
+    settings: "", settingsKey: EnrichmentCheck.settingsKey(""), suffixes: RinPhoneSuffixes(),
+    verified: VerifiedUsersDigest(), parserDigest: 0, now: now,
     refresh: nil)
   static let old = examinedAt.seconds - 7_200
 
@@ -23,7 +24,7 @@ struct BookReadsTests {
     let buckets: [Int64] = [7]
     let key = rule.key(of: buckets) + (keyMoved ? 1 : 0)
     return EnrichmentCheck(
-      fingerprint: 1, settings: settings, dueAt: dueAt,
+      fingerprint: 1, settings: EnrichmentCheck.settingsKey(settings), dueAt: dueAt,
       rinUsers: seen ? RinUsersSeen(buckets: buckets, key: key) : nil)
   }
 

@@ -55,7 +55,11 @@ extension EnrichmentEndToEnd {
     /// The next run examines every owner and checks every contact in full, as before checks
     /// existed.
     static func forgetChecks(_ db: TestDatabase) throws {
-      try db.execute("DELETE FROM enrichment_checks")
+      try db.execute(
+        """
+        UPDATE contact_states SET check_fingerprint = NULL, check_settings = NULL, check_due_at = NULL,
+          check_buckets = NULL, check_verified_key = NULL
+        """)
       try db.execute("DELETE FROM owner_examinations WHERE job = 'enrichment-fetch'")
     }
 
@@ -168,7 +172,8 @@ extension EnrichmentEndToEnd {
       }
       // The second owner's last contact, not stamped, has a cached answer that expired.
       try incremental.execute(
-        "UPDATE enrichment_checks SET due_at = ? WHERE contact_id = ?", [TestClock.now + 3_600, owners[1][2]])
+        "UPDATE contact_states SET check_due_at = ? WHERE contact_id = ?",
+        [TestClock.now + 3_600, owners[1][2]])
       try Self.forgetChecks(full)
       let night = TestClock.options(now: TestClock.now + 86_400)
       let run = await EnrichmentSeededTests.run(incremental, stub, night)

@@ -72,7 +72,13 @@ struct EnrichmentRecheckTests {
   static func check(_ fingerprint: Int64 = 1, settings: String = settings, due: UTCInstant? = 200)
     -> EnrichmentCheck
   {
-    EnrichmentCheck(fingerprint: fingerprint, settings: settings, dueAt: due)
+    EnrichmentCheck(fingerprint: fingerprint, settings: EnrichmentCheck.settingsKey(settings), dueAt: due)
+  }
+
+  @Test func theSettingsKeyIsTheFirstWordOfTheirDomainsDigest() {
+    // python3: struct.unpack('>q', hashlib.sha256(b'enrichment settings\n' + text).digest()[:8])
+    #expect(EnrichmentCheck.settingsKey("stub|min_likelihood=6") == -2_826_065_644_814_911_073)
+    #expect(EnrichmentCheck.settingsKey("stub|min_likelihood=7") == -4_512_114_970_324_387_422)
   }
 
   @Test func aContactIsLeftAloneOnlyWhenNothingItDependsOnChanged() {

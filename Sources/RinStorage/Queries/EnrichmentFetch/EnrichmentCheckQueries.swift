@@ -2,21 +2,22 @@ import RinDomain
 
 extension EnrichmentQueries {
   /// Every live contact of these owners, with its change stamp and its stored check (nil when
-  /// it has none): one probe of `enrichment_checks` per contact.
+  /// it has none): one probe of `contact_states` per contact.
   public func enrichmentChecks(of userIDs: [Int64]) throws -> [LiveContactCheck] {
     var checks: [LiveContactCheck] = []
     let dialect = sql.dialect
     try sql.forEachRow(
       """
       SELECT c.id, c.user_id, \(literal: dialect.contactChangeStamp("c")),
-        k.fingerprint, k.settings, k.due_at, k.buckets, k.verified_key FROM contacts c
-      \(literal: dialect.join(rowsOf: "enrichment_checks", as: "k", whose: "contact_id", equals: "c.id", keepingUnmatched: true))
+        k.check_fingerprint, k.check_settings, k.check_due_at, k.check_buckets, k.check_verified_key
+      FROM contacts c
+      \(literal: dialect.join(rowsOf: "contact_states", as: "k", whose: "contact_id", equals: "c.id", keepingUnmatched: true))
       WHERE c.user_id IN (\(SQLDialect.list(userIDs))) AND c.deleted_at IS NULL
       """
     ) { row in
       guard let contact = row.int64(0), let user = row.int64(1) else { return }
       var live = LiveContactCheck(contactID: contact, userID: user, stamp: row.int64(2) ?? 0)
-      if let fingerprint = row.int64(3), let settings = row.text(4) {
+      if let fingerprint = row.int64(3), let settings = row.int64(4) {
         let seen = row.text(6).flatMap { text in
           row.int64(7).flatMap { RinUsersSeen(bucketsText: text, key: $0) }
         }
@@ -28,32 +29,42 @@ extension EnrichmentQueries {
     return checks
   }
 
-  /// Records that these contacts were checked at `instant`, in a few multi-row statements.
-  /// Bookkeeping, like a checkpoint: not reported as a change of the data contract.
-  public func saveEnrichmentChecks(
-    _ checks: [(contactID: Int64, check: EnrichmentCheck)], at instant: UTCInstant
-  )
-    throws
-  {
-    try Self.enrichmentCheckUpsert.execute(
-      checks.map { contactID, check in
+  /// Records what an examination of these contacts found: the checks made and the digests read
+  /// (`PeriodicContactPass`), each contact's in one write of its row of `contact_states`, the
+  /// other job's columns left as they are. One write, not one per kind: on PostgreSQL every
+  /// write of a row leaves a version of it behind until vacuum, and a first night would leave
+  /// several. Bookkeeping, like a checkpoint: not reported as a change of the data contract.
+  public func saveEnrichmentState(
+    checks: [(contactID: Int64, userID: Int64, check: EnrichmentCheck)], digests: [ContactDigest]
+  ) throws {
+    var rows: [Int64: (userID: Int64, check: EnrichmentCheck?, digest: Int64?)] = [:]
+    for (contact, user, check) in checks { rows[contact] = (user, check, nil) }
+    for digest in digests {
+      rows[digest.contactID, default: (digest.userID, nil, nil)].digest = digest.digest
+    }
+    try Self.enrichmentStateUpsert.execute(
+      rows.sorted { $0.key < $1.key }.map { contact, row in
         [
-          .integer(contactID), .integer(check.fingerprint), .text(check.settings), .instant(instant),
-          SQLValue(check.dueAt), SQLValue(check.rinUsers?.bucketsText), SQLValue(check.rinUsers?.key),
+          .integer(contact), .integer(row.userID), SQLValue(row.digest), SQLValue(row.check?.fingerprint),
+          SQLValue(row.check?.settings), SQLValue(row.check?.dueAt),
+          SQLValue(row.check?.rinUsers?.bucketsText),
+          SQLValue(row.check?.rinUsers?.key),
         ]
       }, on: sql)
   }
 
-  private static let enrichmentCheckUpsert = MultiRowStatement(
+  /// A null digest or check fingerprint means "not written this time": the stored one stays
+  /// (a written check always has a fingerprint, a written digest a value).
+  private static let enrichmentStateUpsert = MultiRowStatement(
     head: """
-      INSERT INTO enrichment_checks (contact_id, fingerprint, settings, checked_at, due_at, buckets,
-        verified_key) VALUES
+      INSERT INTO contact_states (contact_id, user_id, enrichment_digest, check_fingerprint,
+        check_settings, check_due_at, check_buckets, check_verified_key) VALUES
       """,
-    columns: 7,
+    columns: 8,
     tail: """
-      ON CONFLICT (contact_id) DO UPDATE SET fingerprint = excluded.fingerprint,
-        settings = excluded.settings, checked_at = excluded.checked_at, due_at = excluded.due_at,
-        buckets = excluded.buckets, verified_key = excluded.verified_key
+      ON CONFLICT (contact_id) DO UPDATE SET user_id = excluded.user_id,
+        enrichment_digest = coalesce(excluded.enrichment_digest, contact_states.enrichment_digest),
+        \(keptUnlessWritten(["check_fingerprint", "check_settings", "check_due_at", "check_buckets", "check_verified_key"], marker: "check_fingerprint"))
       """)
 
   /// Every live user with a verified number (E.164), streamed to `body`.

@@ -14,7 +14,7 @@ public struct PeriodicPassState: Sendable, Equatable {
   }
 }
 
-/// A contact's digest for a job (`contact_digests`), with its owner.
+/// A contact's digest for a job (its column of `contact_states`), with its owner.
 public struct ContactDigest: Sendable, Equatable {
   public var contactID: Int64
   public var userID: Int64
@@ -54,7 +54,8 @@ public struct PassedRange: Sendable, Equatable {
 /// terms the database computes, a 32-bit hash each: of the row's column the job reads
 /// (`contactTerm`), of each number (`phoneTerm`) and of each address (`emailTerm`). The pass
 /// computes it where the rows are, a block of ids at a time, and compares it there with the
-/// digest stored for the job (`contact_digests`); only the contacts that differ come back. The
+/// digest stored for the job (its column of `contact_states`); only the contacts that differ
+/// come back. The
 /// owners they belong to wait in `periodic_pass_owners` until the job's batch of that owner
 /// examines them. An examination reads the same terms beside the rows it reads, and stores their
 /// sum: the digest of exactly what it saw.
@@ -107,19 +108,18 @@ extension StorageTransaction {
     let contacts = try sql.fetchInt("SELECT count(*) FROM contacts WHERE id >= \(low) AND id < \(high)") ?? 0
     let numbered = jobs.enumerated()
     let columns = numbered.map { i, job in
-      "\(dialect.contactTerm(of: job, "c")) + coalesce(p.h, 0) + coalesce(e.h, 0) AS d\(i), k\(i).digest AS s\(i)"
+      "\(dialect.contactTerm(of: job, "c")) + coalesce(p.h, 0) + coalesce(e.h, 0) AS d\(i), k.\(Self.digestColumn(of: job)) AS s\(i)"
     }
     // Every table is read by the same id range (the stored digests too: joined by contact
     // alone, PostgreSQL hashed the whole table). Contacts of deleted users are left out: no
     // batch examines them. Their owner is looked up per differing contact (a subquery, not
     // `EXISTS`, which PostgreSQL made a hash join over every user, once per block). `OFFSET 0`
     // keeps the digests computed once per contact.
-    let storedJoins = numbered.map { i, job -> SQLFragment in
+    let stored = jobs.map { Self.digestColumn(of: $0) }.joined(separator: ", ")
+    let storedJoin: SQLFragment = """
+      LEFT JOIN (SELECT contact_id, \(literal: stored) FROM contact_states
+          WHERE contact_id >= \(low) AND contact_id < \(high)) k ON k.contact_id = c.id
       """
-      LEFT JOIN (SELECT contact_id, digest FROM contact_digests
-          WHERE job = \(SQLValue(job)) AND contact_id >= \(low) AND contact_id < \(high)) k\(literal: "\(i)") ON k\(literal: "\(i)").contact_id = c.id
-      """
-    }
     let differs = numbered.map { i, _ in "x.s\(i) IS NULL OR x.s\(i) <> x.d\(i)" }
     var differing: [JobName: [DifferingContact]] = [:]
     try sql.forEachBatchRow(
@@ -131,7 +131,7 @@ extension StorageTransaction {
           WHERE contact_id >= \(low) AND contact_id < \(high) GROUP BY contact_id) p ON p.contact_id = c.id
         LEFT JOIN (SELECT contact_id, sum(\(literal: dialect.emailTerm("e"))) AS h FROM contact_emails e
           WHERE contact_id >= \(low) AND contact_id < \(high) GROUP BY contact_id) e ON e.contact_id = c.id
-        \(storedJoins.joined(separator: "\n    "))
+        \(storedJoin)
         WHERE c.id >= \(low) AND c.id < \(high) AND c.deleted_at IS NULL\(literal: dialect.evaluatedOnce)) x
       WHERE (\(literal: differs.joined(separator: " OR ")))
         AND coalesce((SELECT u.deleted_at IS NULL FROM users u WHERE u.id = x.user_id), false)
@@ -154,49 +154,73 @@ extension StorageTransaction {
   /// `EnrichmentContactRow.digest`), and those the pass computed for contacts that had none
   /// while the job's first period runs (`PeriodicContactPass`).
   public func putContactDigests(job: JobName, _ digests: [ContactDigest]) throws {
-    try Self.contactDigestUpsert.execute(
-      digests.map { [SQLValue(job), .integer($0.contactID), .integer($0.userID), .integer($0.digest)] },
-      on: sql)
+    try Self.contactDigestUpsert(of: job).execute(
+      digests.map { [.integer($0.contactID), .integer($0.userID), .integer($0.digest)] }, on: sql)
   }
 
-  private static let contactDigestUpsert = MultiRowStatement(
-    head: "INSERT INTO contact_digests (job, contact_id, user_id, digest) VALUES", columns: 4,
-    tail: "ON CONFLICT (job, contact_id) DO UPDATE SET user_id = excluded.user_id, digest = excluded.digest")
+  /// The column of `contact_states` that keeps `job`'s digest. Only the jobs that pass
+  /// (`PeriodicContactPass`) have one.
+  static func digestColumn(of job: JobName) -> String {
+    switch job {
+    case .circlePatterns: "circles_digest"
+    case .enrichmentFetch: "enrichment_digest"
+    default: preconditionFailure("\(job.rawValue) keeps no contact digests")
+    }
+  }
+
+  private static func contactDigestUpsert(of job: JobName) -> MultiRowStatement {
+    job == .circlePatterns ? circlesDigestUpsert : enrichmentDigestUpsert
+  }
+
+  private static let circlesDigestUpsert = digestUpsert(column: digestColumn(of: .circlePatterns))
+  private static let enrichmentDigestUpsert = digestUpsert(column: digestColumn(of: .enrichmentFetch))
+
+  private static func digestUpsert(column: String) -> MultiRowStatement {
+    MultiRowStatement(
+      head: "INSERT INTO contact_states (contact_id, user_id, \(column)) VALUES", columns: 3,
+      tail:
+        "ON CONFLICT (contact_id) DO UPDATE SET user_id = excluded.user_id, \(column) = excluded.\(column)")
+  }
 
   /// Drops the stored digests, for each of `jobs`, of contacts in `ids` that are deleted (the
   /// pass reads live contacts only) or no longer exist; returns per job the owners of those
   /// deleted outright, whose examination has not seen it (a contact goes softly, with
-  /// `deleted_at`, by the contract). On most nights there are none: they are looked for with a
-  /// read (on PostgreSQL an index-only range scan of the digests, where a `DELETE` would visit
-  /// every row), and deleted by key when found.
+  /// `deleted_at`, by the contract). A row left without a digest goes whole: the rest of a
+  /// removed contact's state is read by no job. On most nights there are none: they are looked
+  /// for with a read (on PostgreSQL an index-only range scan of the states), and changed by key
+  /// when found.
   public func forgetDigestsOfRemovedContacts(jobs: [JobName], ids: Range<Int64>) throws
     -> [JobName: Set<Int64>]
   {
     let (low, high) = (ids.lowerBound, ids.upperBound)
-    var removed: [(job: JobName, contactID: Int64, userID: Int64, outright: Bool)] = []
+    let digests = jobs.map { Self.digestColumn(of: $0) }
+    var removed: [Int64] = []
+    var owners: [JobName: Set<Int64>] = [:]
     try sql.forEachBatchRow(
       """
-      SELECT d.job, d.contact_id, d.user_id, c.id IS NULL FROM contact_digests d
+      SELECT d.contact_id, d.user_id, c.id IS NULL, \(literal: digests.map { "d.\($0)" }.joined(separator: ", "))
+      FROM contact_states d
         LEFT JOIN contacts c ON c.id = d.contact_id AND c.id >= \(low) AND c.id < \(high)
-      WHERE d.job IN (\(SQLDialect.list(jobs.map { SQLValue($0) }))) AND d.contact_id >= \(low)
-        AND d.contact_id < \(high) AND (c.id IS NULL OR c.deleted_at IS NOT NULL)
+      WHERE d.contact_id >= \(low) AND d.contact_id < \(high) AND (c.id IS NULL OR c.deleted_at IS NOT NULL)
       """
     ) { row in
-      guard let name = row.text(0), let job = JobName(rawValue: name), let contact = row.int64(1),
-        let user = row.int64(2)
-      else { return }
-      removed.append((job, contact, user, row.int64(3) == 1))
+      guard let contact = row.int64(0), let user = row.int64(1) else { return }
+      removed.append(contact)
+      guard row.int64(2) == 1 else { return }
+      for (i, job) in jobs.enumerated() where row.int64(3 + i) != nil {
+        owners[job, default: []].insert(user)
+      }
     }
-    var owners: [JobName: Set<Int64>] = [:]
-    for (job, digests) in Dictionary(grouping: removed, by: \.job) {
-      try sql.execute(
-        """
-        DELETE FROM contact_digests WHERE job = \(SQLValue(job)) AND contact_id >= \(low) AND contact_id < \(high)
-          AND \(sql.dialect.isIn("contact_id", subquery: sql.dialect.integerSet(digests.map(\.contactID))))
-        """)
-      let outright = digests.filter(\.outright).map(\.userID)
-      if !outright.isEmpty { owners[job] = Set(outright) }
-    }
+    guard !removed.isEmpty else { return owners }
+    let inRange: SQLFragment = """
+      contact_id >= \(low) AND contact_id < \(high)
+        AND \(sql.dialect.isIn("contact_id", subquery: sql.dialect.integerSet(removed)))
+      """
+    try sql.execute(
+      "UPDATE contact_states SET \(literal: digests.map { "\($0) = NULL" }.joined(separator: ", ")) WHERE \(inRange)"
+    )
+    try sql.execute(
+      "DELETE FROM contact_states WHERE \(inRange) AND circles_digest IS NULL AND enrichment_digest IS NULL")
     return owners
   }
 
@@ -232,6 +256,15 @@ extension StorageTransaction {
       "DELETE FROM periodic_pass_owners WHERE job = \(SQLValue(job)) AND user_id IN (\(SQLDialect.list(userIDs.sorted())))"
     )
   }
+}
+
+/// The `SET` list of an upsert into `contact_states` that writes a group of a job's columns
+/// only where the row's `marker` (never null when the group is written) is given: otherwise the
+/// stored values stay.
+func keptUnlessWritten(_ columns: [String], marker: String) -> String {
+  columns.map {
+    "\($0) = CASE WHEN excluded.\(marker) IS NULL THEN contact_states.\($0) ELSE excluded.\($0) END"
+  }.joined(separator: ", ")
 }
 
 extension SQLDialect {
