@@ -3,7 +3,8 @@ import RinDomain
 import RinRuntime
 import RinStorage
 
-/// Deletes the history the jobs no longer need once it is older than its window
+/// Deletes what the jobs derived from deleted accounts and contacts (`Erasure`, docs/OPERATIONS.md
+/// "Erasure"), then the history the jobs no longer need once it is older than its window
 /// (`jobs.history-retention.keep`, docs/OPERATIONS.md "Retention"): score snapshots, sent
 /// notifications, superseded suggestions, the run ledger and expired lookups, a bounded batch per transaction
 /// so that no write lock is held long. Not a per-user job: a stopped run leaves the rest to the
@@ -15,6 +16,7 @@ public struct HistoryRetentionJob: Job {
 
   public func run(_ context: JobContext) async throws {
     let settings = context.config.jobs.historyRetention
+    try Erasure(context: context, limit: Erasure.idsPerTransaction).run()
     var pruner = BatchedPruner(context: context, limit: settings.deleteBatchSize)
     let keep = settings.keep
     let firstDay = HistoryWindows.firstSnapshotDayKept(now: context.now, window: keep.scoreSnapshots)

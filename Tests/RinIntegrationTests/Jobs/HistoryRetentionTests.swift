@@ -30,6 +30,15 @@ struct HistoryRetentionTests {
     return summary
   }
 
+  /// Live accounts `ids`: rows of an account that does not exist are erased (docs/OPERATIONS.md
+  /// "Erasure"), so the rows these tests insert have theirs.
+  static func insertUsers(_ db: TestDatabase, _ ids: ClosedRange<Int64>) throws {
+    for id in ids {
+      try db.execute(
+        "INSERT INTO users (id, display_name, created_at) VALUES (?, 'User', ?)", [id, TestClock.now - 400 * day])
+    }
+  }
+
   static func insertSnapshots(_ db: TestDatabase, user: Int64, days: ClosedRange<Int>) throws {
     for offset in days {
       try db.execute(
@@ -44,6 +53,7 @@ struct HistoryRetentionTests {
     backend: Backend
   ) async throws {
     let db = try TestDatabase(backend)
+    try Self.insertUsers(db, 1...3)
     // Days 0 ... 12 back: with an 8-day window, days 9 ... 12 back are before the first day kept.
     for user in Int64(1)...3 { try Self.insertSnapshots(db, user: user, days: 0...12) }
     let config = Self.config(db, batch: 5)
@@ -68,6 +78,7 @@ struct HistoryRetentionTests {
     backend: Backend
   ) async throws {
     let db = try TestDatabase(backend)
+    try Self.insertUsers(db, 1...1)
     let cutoff = TestClock.now - 3 * Self.day
     let rows: [(key: String, created: Int64, sent: Int64?)] = [
       ("sent-long-ago", cutoff - 10 * Self.day, cutoff - 9 * Self.day),
@@ -95,6 +106,7 @@ struct HistoryRetentionTests {
     backend: Backend
   ) async throws {
     let db = try TestDatabase(backend)
+    try Self.insertUsers(db, 1...1)
     let cutoff = TestClock.now - 5 * Self.day
     let old = TestClock.now - 100 * Self.day
     for (id, status) in [

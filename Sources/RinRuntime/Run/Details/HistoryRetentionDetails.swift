@@ -23,6 +23,14 @@ public struct HistoryRetentionDetails: JobDetails {
   @AsText public var checkpointsDeleted: Int? = nil
   /// Expired answers deleted from the part of the lookup cache this run swept (`LookupCacheSweep`).
   @AsText public var lookupsExpiredDeleted: Int? = nil
+  /// Deleted accounts and contacts whose deletion stamp this run walked (docs/OPERATIONS.md
+  /// "Erasure"), and the rows of ours about them deleted or cleared.
+  @AsText public var accountsErased: Int? = nil
+  @AsText public var contactsErased: Int? = nil
+  @AsText public var erasedRows: Int? = nil
+  /// Rows the period's sweep found of accounts or contacts gone (deleted outright, or with no
+  /// stamp); nil when no sweep was due.
+  @AsText public var erasureSweepRowsDeleted: Int? = nil
   /// Transactions that deleted at least one row, all tables together.
   @AsText public var deleteBatches: Int? = nil
 
@@ -37,6 +45,8 @@ public struct HistoryRetentionDetails: JobDetails {
     case outboxUnsentOverADay = "outbox_unsent_over_a_day", suggestionsDeleted = "suggestions_deleted"
     case runsDeleted = "runs_deleted", checkpointsDeleted = "checkpoints_deleted"
     case lookupsExpiredDeleted = "lookups_expired_deleted"
+    case accountsErased = "accounts_erased", contactsErased = "contacts_erased", erasedRows = "erased_rows"
+    case erasureSweepRowsDeleted = "erasure_sweep_rows_deleted"
     case deleteBatches = "delete_batches"
   }
 }

@@ -21,6 +21,8 @@ struct ScoreContactToDerive {
   let userID: Int64
   let contactID: Int64
   let stamp: UTCInstant
+  /// Deleted after the window's end (live at it): its facts serve this run and are not kept.
+  let isDeleted: Bool
 }
 
 extension DailyScoreQueries {
@@ -70,13 +72,15 @@ extension DailyScoreQueries {
     }
     try Self.scoreContactFactsUpsert.execute(
       contacts.compactMap { contact in
-        facts[contact.contactID].map { f in
-          [
-            .integer(contact.userID), .integer(contact.contactID), .instant(f.derivedFrom),
-            .integer(f.hasName ? 1 : 0), .integer(f.hasChannel ? 1 : 0),
-            SQLValue(f.enrichedAt),
-          ]
-        }
+        contact.isDeleted
+          ? nil
+          : facts[contact.contactID].map { f in
+            [
+              .integer(contact.userID), .integer(contact.contactID), .instant(f.derivedFrom),
+              .integer(f.hasName ? 1 : 0), .integer(f.hasChannel ? 1 : 0),
+              SQLValue(f.enrichedAt),
+            ]
+          }
       }, on: sql)
     return facts
   }

@@ -29,12 +29,14 @@ extension DailyScoreQueries {
     var toDerive: [ScoreContactToDerive] = []
     var waiting: [(userID: Int64, contact: ScoreContact, id: Int64)] = []
     var contactsRead = 0
+    func isLive(_ contact: ScoreContact) -> Bool {
+      contact.createdAt < end && (contact.deletedAt.map { $0 >= end } ?? true)
+    }
     func emit(_ userID: Int64, _ contactID: Int64, _ contact: ScoreContact, _ facts: ScoreContactFacts) throws
     {
       var contact = contact
       contact.hasName = facts.hasName
-      let live = contact.createdAt < end && (contact.deletedAt.map { $0 >= end } ?? true)
-      if live {
+      if isLive(contact) {
         contact.hasChannel = facts.hasChannel
         contact.isEnriched = facts.enrichedAt.map { $0 < end } ?? false
         contact.enrichedAt = facts.enrichedAt
@@ -52,10 +54,17 @@ extension DailyScoreQueries {
       let contact = ScoreContact(
         hasName: false, createdAt: createdAt, deletedAt: row.instant(3), isRinUser: row.int64(5) == 1,
         isMutual: row.int64(6) == 1)
-      if let facts = stored.lookUp(owner: userID, contact: id), facts.derivedFrom == stamp {
+      // A contact not live at `end` counts for churn alone, by its times: its facts are not
+      // needed, and none are derived or kept (a deleted contact's are erased, docs/OPERATIONS.md
+      // "Erasure").
+      if !isLive(contact) {
+        try emit(userID, id, contact, ScoreContactFacts(derivedFrom: stamp))
+      } else if let facts = stored.lookUp(owner: userID, contact: id), facts.derivedFrom == stamp {
         try emit(userID, id, contact, facts)
       } else {
-        toDerive.append(ScoreContactToDerive(userID: userID, contactID: id, stamp: stamp))
+        toDerive.append(
+          ScoreContactToDerive(
+            userID: userID, contactID: id, stamp: stamp, isDeleted: contact.deletedAt != nil))
         waiting.append((userID, contact, id))
       }
     }
