@@ -35,7 +35,8 @@ struct HistoryRetentionTests {
   static func insertUsers(_ db: TestDatabase, _ ids: ClosedRange<Int64>) throws {
     for id in ids {
       try db.execute(
-        "INSERT INTO users (id, display_name, created_at) VALUES (?, 'User', ?)", [id, TestClock.now - 400 * day])
+        "INSERT INTO users (id, display_name, created_at) VALUES (?, 'User', ?)",
+        [id, TestClock.now - 400 * day])
     }
   }
 
