@@ -12,6 +12,7 @@ public struct RinJobsCommand: AsyncParsableCommand {
       RunCommand.self, ValidateCommand.self, MigrateCommand.self, HistoryCommand.self,
       PipelineCommand.self, PlanCommand.self, StatusCommand.self, CrontabCommand.self,
       ReportCommand.self, BackfillCommand.self, FreshnessCommand.self, FootprintCommand.self,
+      ErasureCommand.self,
     ])
 
   public init() {}

@@ -188,4 +188,35 @@ struct LiveAlertTests {
     let left = try await prometheus.alerts()
     #expect(left.isEmpty, "\(left)")
   }
+
+  /// `rinjobs erasure` pushing to the Pushgateway: an account deleted two days ago whose rows
+  /// history-retention has not erased fires RinErasureOverdue for the tables that keep them;
+  /// after history-retention, the next check clears it.
+  @Test func rowsOutlivingADeletionFireTheErasureAlertAndRetentionClearsIt() async throws {
+    let now = Int64(Date().timeIntervalSince1970)
+    let db = try TestDatabase(seedUsers: 6, now: now)
+    let gateway = try await Pushgateway()
+    let prometheus = try await PrometheusServer(scraping: gateway, rules: Self.rules)
+    let config = try TestConfigFile.write(
+      TestConfigFile.pipelines("nightly", schedule: "30 2 * * *", jobs: ["badge-recount"]),
+      storageURL: db.path,
+      in: db.directory)
+    let recount = try await db.run("rin-badge-recount", [], config: config)
+    #expect(recount.exitCode == 0, "\(recount.stderr)")
+    let account = try db.int("SELECT min(user_id) FROM badge_counts")
+    try db.execute("UPDATE users SET deleted_at = ? WHERE id = ?", [now - 2 * 86_400, account])
+    let check = { try await db.run("rinjobs", ["erasure", "--metrics-push", gateway.url], config: config) }
+    let table = ["job": "erasure", "table": "badge_counts"]
+
+    let found = try await check()
+    #expect(found.exitCode == 1, "\(found.stdout)\(found.stderr)")
+    #expect(try await prometheus.waitUntil("RinErasureOverdue", table, firing: true))
+    let retention = try await db.run("rinjobs", ["run", "history-retention"], config: config)
+    #expect(retention.exitCode == 0, "\(retention.stderr)")
+    let clean = try await check()
+    #expect(clean.exitCode == 0, "\(clean.stdout)\(clean.stderr)")
+    #expect(try await prometheus.waitUntil("RinErasureOverdue", table, firing: false))
+    let left = try await prometheus.alerts()
+    #expect(left.isEmpty, "\(left)")
+  }
 }
