@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """The Kubernetes ConfigMap's pipelines.yaml against the CronJobs that use it (scripts/test.sh):
 `rinjobs validate` accepts it, and every pipeline a CronJob runs (`pipeline run NAME`) is in it,
-with the CronJob's schedule; the freshness check's CronJob (`freshness`) has the schedule of the
-crontab's freshness line (`rinjobs crontab` of the same pipelines.yaml). Until issue 41 the
+with the CronJob's schedule; the freshness and erasure checks' CronJobs (`freshness`, `erasure`)
+have the schedules of the crontab's lines for them (`rinjobs crontab` of the same pipelines.yaml). Until issue 41 the
 ConfigMap had no pipelines, so every pod would have exited 64.
 Usage: check-kubernetes-config.py RINJOBS"""
 import glob
@@ -21,8 +21,12 @@ with tempfile.NamedTemporaryFile("w", suffix=".yaml") as config:
     subprocess.run([rinjobs, "validate", "--config", config.name], check=True, stdout=subprocess.DEVNULL)
     crontab = subprocess.run([rinjobs, "crontab", "--config", config.name], check=True, capture_output=True,
                              text=True).stdout
-freshness_schedules = [" ".join(line.split()[:5]) for line in crontab.splitlines()
-                       if not line.startswith("#") and '"$RINJOBS" freshness ' in line]
+def schedules(check):
+    return [" ".join(line.split()[:5]) for line in crontab.splitlines()
+            if not line.startswith("#") and f'"$RINJOBS" {check} ' in line]
+
+
+checks = {check: schedules(check) for check in ("freshness", "erasure")}
 pipelines = yaml.safe_load(text).get("pipelines") or {}
 problems = []
 for path in sorted(glob.glob("deploy/kubernetes/cronjob-*.yaml")):
@@ -30,9 +34,9 @@ for path in sorted(glob.glob("deploy/kubernetes/cronjob-*.yaml")):
         cronjob = yaml.safe_load(f)
     container = cronjob["spec"]["jobTemplate"]["spec"]["template"]["spec"]["containers"][0]
     args = container["args"]
-    if args[0] == "freshness":
-        if cronjob["spec"]["schedule"] not in freshness_schedules:
-            problems.append(f"{path}: schedule {cronjob['spec']['schedule']!r} differs from the crontab's freshness line {freshness_schedules}")
+    if args[0] in checks:
+        if cronjob["spec"]["schedule"] not in checks[args[0]]:
+            problems.append(f"{path}: schedule {cronjob['spec']['schedule']!r} differs from the crontab's {args[0]} line {checks[args[0]]}")
         continue
     name = args[args.index("run") + 1]
     if name not in pipelines:

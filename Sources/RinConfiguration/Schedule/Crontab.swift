@@ -53,6 +53,11 @@ public enum Crontab {
         "# freshness: every hour, the users each output would show stale (docs/OPERATIONS.md \"Freshness\"); exit 1 when any"
       )
       lines.append("\(freshnessMinute) * * * * \(freshnessCommand)")
+      lines.append("")
+      lines.append(
+        "# erasure: once a day, rows still about accounts or contacts deleted over 26 h ago (docs/OPERATIONS.md \"Erasure\"); exit 1 when any"
+      )
+      lines.append("\(erasureSchedule) \(erasureCommand)")
     }
     return lines.joined(separator: "\n") + "\n"
   }
@@ -64,6 +69,16 @@ public enum Crontab {
     "\"$RINJOBS\" freshness --record --config \"$RIN_CONFIG\"",
     "--metrics-file \"$RIN_METRICS_DIR/rinjobs-freshness.prom\"",
     ">> \"$RIN_LOG_DIR/freshness.log\" 2>&1",
+  ].joined(separator: " ")
+
+  /// Once a day, after the nightly's slot and the retention runs that follow it: the check reads
+  /// every table of ours whole, which an hourly schedule would pay 24 times.
+  static let erasureSchedule = "40 5 * * *"
+
+  static let erasureCommand = [
+    "\"$RINJOBS\" erasure --config \"$RIN_CONFIG\"",
+    "--metrics-file \"$RIN_METRICS_DIR/rinjobs-erasure.prom\"",
+    ">> \"$RIN_LOG_DIR/erasure.log\" 2>&1",
   ].joined(separator: " ")
 
   static func command(_ name: String) -> String {
