@@ -4,7 +4,8 @@ import RinStorage
 
 /// What the jobs derived from a deleted account or contact, deleted (docs/OPERATIONS.md
 /// "Erasure"): the accounts and contacts whose deletion was stamped since the last run, found
-/// through the stamp indexes, a bounded batch of them per transaction; and once a period
+/// through the stamp indexes, a bounded batch of them per transaction, with the provider's
+/// cached answers about their numbers and addresses; and once a period
 /// (`ErasureWindows.sweepEvery`) a sweep of every table of ours for rows whose account or
 /// contact is gone, which catches what the services deleted outright.
 struct Erasure {
@@ -12,9 +13,13 @@ struct Erasure {
   /// Accounts or contacts erased per transaction.
   let limit: Int
 
-  /// An account's rows are a few thousand at most (its contacts' states and facts), a
-  /// contact's a handful: 50 accounts or contacts keep a transaction to well under a second.
+  /// A contact's rows are a handful: 50 contacts keep a transaction short.
   static let idsPerTransaction = 50
+  /// An account's are a few thousand (its contacts' states, facts and cached answers, read with
+  /// its contacts' numbers and addresses): a few accounts a transaction.
+  static let accountsPerTransaction = 5
+
+  private var cachedAnswers: CachedAnswerKeys { CachedAnswerKeys(config: context.config) }
 
   /// The mark of the stamps walked (`verifiedThrough`) and of the last sweep.
   static let stampsScope = "erasure"
@@ -55,14 +60,20 @@ struct Erasure {
     while true {
       try context.stopIfRequested(batchesCommitted: 0, done: "erasing \(erased) deleted accounts")
       let batch = try context.read {
-        try $0.erasure.deletedAccounts(stampedAfter: since, from: cursor, limit: limit)
+        try $0.erasure.deletedAccounts(stampedAfter: since, from: cursor, limit: Self.accountsPerTransaction)
       }
       guard let last = batch.last else { return erased }
-      let rows = try context.write { try $0.erasure.eraseAccounts(batch.map(\.id), in: tables) }
+      let accounts = batch.map(\.id)
+      let rows = try context.write { tx in
+        let keys = cachedAnswers.rowKeys(of: try tx.enrichment.channelsOfContacts(ofOwners: accounts))
+        var rows = try tx.erasure.eraseAccounts(accounts, in: tables)
+        rows["enrichment_lookups"] = try tx.erasure.deleteCachedAnswers(keys)
+        return rows
+      }
       erased += batch.count
       countErased(rows)
       cursor = last.cursor
-      if batch.count < limit { return erased }
+      if batch.count < Self.accountsPerTransaction { return erased }
     }
   }
 
@@ -75,7 +86,13 @@ struct Erasure {
         try $0.erasure.deletedContacts(stampedAfter: since, from: cursor, limit: limit)
       }
       guard let last = batch.last else { return erased }
-      let rows = try context.write { try $0.erasure.eraseContacts(batch.map(\.contact), in: tables) }
+      let contacts = batch.map(\.contact)
+      let rows = try context.write { tx in
+        let keys = cachedAnswers.rowKeys(of: try tx.enrichment.channelsOfContacts(ids: contacts.map(\.id)))
+        var rows = try tx.erasure.eraseContacts(contacts, in: tables)
+        rows["enrichment_lookups"] = try tx.erasure.deleteCachedAnswers(keys)
+        return rows
+      }
       erased += batch.count
       countErased(rows)
       cursor = last.cursor

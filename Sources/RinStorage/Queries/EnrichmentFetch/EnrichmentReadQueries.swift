@@ -21,8 +21,25 @@ extension EnrichmentQueries {
       where: sql.dialect.isIn("c.id", subquery: sql.dialect.integerSet(contactIDs)))
   }
 
-  /// The live contacts `filter` (over `c`) selects.
-  private func enrichmentContacts(where filter: SQLFragment) throws -> [EnrichmentContactRow] {
+  /// These contacts, deleted ones too, with their phones and emails: what erasure hashes to
+  /// find a deleted contact's cached answers (docs/OPERATIONS.md "Erasure").
+  public func channelsOfContacts(ids contactIDs: [Int64]) throws -> [EnrichmentContactRow] {
+    guard !contactIDs.isEmpty else { return [] }
+    return try enrichmentContacts(
+      where: sql.dialect.isIn("c.id", subquery: sql.dialect.integerSet(contactIDs)), liveOnly: false)
+  }
+
+  /// Every contact of these owners, deleted ones too, with their phones and emails.
+  public func channelsOfContacts(ofOwners userIDs: [Int64]) throws -> [EnrichmentContactRow] {
+    guard !userIDs.isEmpty else { return [] }
+    return try enrichmentContacts(where: "c.user_id IN (\(SQLDialect.list(userIDs)))", liveOnly: false)
+  }
+
+  /// The contacts `filter` (over `c`) selects: the live ones, or all with `liveOnly` false.
+  private func enrichmentContacts(where filter: SQLFragment, liveOnly: Bool = true) throws
+    -> [EnrichmentContactRow]
+  {
+    let filter: SQLFragment = liveOnly ? "\(filter) AND c.deleted_at IS NULL" : filter
     let dialect = sql.dialect
     var contacts: [EnrichmentContactRow] = []
     var index: [Int64: Int] = [:]
@@ -31,7 +48,7 @@ extension EnrichmentQueries {
       SELECT c.id, c.user_id, u.region, c.edited_fields, c.rin_user_id,
         \(literal: dialect.contactTerm(of: .enrichmentFetch, "c")), \(literal: dialect.contactChangeStamp("c"))
       FROM contacts c JOIN users u ON u.id = c.user_id
-      WHERE \(filter) AND c.deleted_at IS NULL ORDER BY c.id
+      WHERE \(filter) ORDER BY c.id
       """
     ) { row in
       guard let id = row.int64(0), let user = row.int64(1) else { return }
@@ -47,7 +64,7 @@ extension EnrichmentQueries {
     try sql.forEachRow(
       """
       SELECT p.contact_id, p.raw, \(literal: dialect.phoneTerm("p")) FROM contacts c \(literal: phones)
-      WHERE \(filter) AND c.deleted_at IS NULL
+      WHERE \(filter)
       """
     ) { row in
       guard let id = row.int64(0), let at = index[id], let raw = row.text(1) else { return }
@@ -59,7 +76,7 @@ extension EnrichmentQueries {
     try sql.forEachRow(
       """
       SELECT e.contact_id, e.address, \(literal: dialect.emailTerm("e")) FROM contacts c \(literal: emails)
-      WHERE \(filter) AND c.deleted_at IS NULL
+      WHERE \(filter)
       """
     ) { row in
       guard let id = row.int64(0), let at = index[id], let address = row.text(1) else { return }
