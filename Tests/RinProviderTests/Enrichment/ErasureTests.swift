@@ -61,6 +61,9 @@ extension EnrichmentEndToEnd {
           "SELECT count(*) FROM user_state WHERE user_id = \(account) AND (score_changed_at IS NOT NULL OR score_card_expires_at IS NOT NULL)",
         "circle_suggestions (contact_ids)":
           "SELECT count(*) FROM circle_suggestions WHERE ',' || contact_ids || ',' LIKE '%,\(contact),%'",
+        "contacts (rin_user_id)": "SELECT count(*) FROM contacts WHERE rin_user_id = \(account)",
+        "contact_enrichments (rin_user)":
+          "SELECT count(*) FROM contact_enrichments WHERE field = 'rin_user' AND value = '\(account)'",
         "notification_outbox (deep links)":
           "SELECT count(*) FROM notification_outbox WHERE deep_link = 'rin://contacts/\(contact)'",
       ]
@@ -103,13 +106,15 @@ extension EnrichmentEndToEnd {
       return rows
     }
 
-    /// The account with the most enriched contacts, and an enriched contact of another owner
+    /// The account with the most enriched contacts among those other books link to, and an enriched contact of another owner
     /// that a suggestion lists when there is one.
     static func chooseAccountAndContact(_ db: TestDatabase) throws -> (account: Int64, contact: Int64) {
       let account = try db.int(
         """
         SELECT c.user_id FROM contact_enrichments e JOIN contacts c ON c.id = e.contact_id
-        GROUP BY c.user_id ORDER BY count(*) DESC, c.user_id LIMIT 1
+        GROUP BY c.user_id
+        ORDER BY EXISTS (SELECT 1 FROM contacts r WHERE r.rin_user_id = c.user_id) DESC, count(*) DESC, c.user_id
+        LIMIT 1
         """)
       let contact = try db.int(
         """
@@ -164,6 +169,7 @@ extension EnrichmentEndToEnd {
       let (account, contact) = try Self.chooseAccountAndContact(incremental)
       let before = try Self.rowsNaming(account: account, contact: contact, in: incremental)
       #expect(before.count >= 6 && before["enrichment_lookups (cached answers)"] != nil, "\(before)")
+      #expect(before["contacts (rin_user_id)"] != nil, "another book links to the account: \(before)")
       #expect(try Self.cachedAnswers(of: "c.id = \(contact)", in: incremental) > 0)
       // The services delete softly, in the evening before the third night.
       let evening = first + 2 * Self.day - 2 * 3600
@@ -172,9 +178,18 @@ extension EnrichmentEndToEnd {
         try db.execute(
           "UPDATE contacts SET deleted_at = ?, updated_at = ? WHERE id = ?", [evening, evening, contact])
       }
-      let third = first + 2 * Self.day
-      let lingering = try incremental.storage.lingeringRows(deletedBy: UTCInstant(seconds: third))
+      // Before retention has run, the check finds what the deletions left.
+      let lingering = try incremental.storage.lingeringRows(deletedBy: UTCInstant(seconds: evening + 1))
       #expect(lingering.contains { $0.table == "contact_enrichments" && $0.rows > 0 }, "\(lingering)")
+      // The hourly retention run erases before the night's jobs see the deletion: they must
+      // still find every owner whose results it changes (a book that linked to the account).
+      for db in [incremental, full] {
+        let retention = await db.run(
+          HistoryRetentionJob(), TestClock.options(now: evening + 1800),
+          config: EnrichmentSeededTests.config(db, stub))
+        #expect(retention.status == .succeeded, "\(retention.error ?? "")")
+      }
+      let third = first + 2 * Self.day
       for (db, isFull) in [(incremental, false), (full, true)] {
         try await Self.night(db, stub, midnight: third, full: isFull)
       }

@@ -140,12 +140,41 @@ extension ErasureQueries {
         )
       }
     }
+    erased.merge(try unlinkFromOtherBooks(accounts), uniquingKeysWith: +)
     erased["user_state"] = try sql.execute(
       """
       UPDATE user_state SET score_changed_at = NULL, score_card_expires_at = NULL
       WHERE user_id IN (\(owners)) AND (score_changed_at IS NOT NULL OR score_card_expires_at IS NOT NULL)
       """)
     return record(erased.filter { $0.value > 0 }, what: "\(accounts.count) deleted accounts")
+  }
+
+  /// Other owners' contacts that enrichment-fetch linked to one of `accounts` (`rin_user_id`,
+  /// a column of ours) are unlinked and lose their `rin_user` enrichment. Their owners' score
+  /// tallies and those contacts' score facts are forgotten, so that daily-score counts them
+  /// again: with the link gone, the deleted account's stamp no longer leads its pass to them.
+  private func unlinkFromOtherBooks(_ accounts: [Int64]) throws -> [String: Int] {
+    let linked: SQLFragment = "SELECT id FROM contacts WHERE rin_user_id IN (\(SQLDialect.list(accounts)))"
+    var owners = Set<Int64>()
+    try sql.forEachBatchRow(
+      "SELECT DISTINCT user_id FROM contacts WHERE rin_user_id IN (\(SQLDialect.list(accounts)))"
+    ) {
+      if let owner = $0.int64(0) { owners.insert(owner) }
+    }
+    guard !owners.isEmpty else { return [:] }
+    let ownerList = SQLDialect.list(owners.sorted())
+    var erased: [String: Int] = [:]
+    erased["contact_enrichments"] = try sql.execute(
+      """
+      DELETE FROM contact_enrichments WHERE field = 'rin_user'
+        AND value IN (\(SQLDialect.list(accounts.map { SQLValue.text(String($0)) }))) AND contact_id IN (\(linked))
+      """)
+    _ = try sql.execute(
+      "DELETE FROM score_contact_facts WHERE user_id IN (\(ownerList)) AND contact_id IN (\(linked))")
+    try tx.dailyScore.forgetScoreTallies(of: owners.sorted())
+    erased["contacts"] = try sql.execute(
+      "UPDATE contacts SET rin_user_id = NULL WHERE rin_user_id IN (\(SQLDialect.list(accounts)))")
+    return erased
   }
 
   /// Deletes every row of `tables` that names one of `contacts` (by owner and contact where a
@@ -194,7 +223,7 @@ extension ErasureQueries {
 
   private func record(_ erased: [String: Int], what: String) -> [String: Int] {
     // Both keep their rows: a row's job columns, or a suggestion's list, are what changes.
-    let updatedInPlace: Set<String> = ["user_state", "circle_suggestions"]
+    let updatedInPlace: Set<String> = ["user_state", "circle_suggestions", "contacts"]
     for (table, count) in erased {
       changes.record(
         table, updatedInPlace.contains(table) ? .update : .delete, count: count,
