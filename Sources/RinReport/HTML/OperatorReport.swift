@@ -85,6 +85,9 @@ public struct OperatorReport: Sendable, Encodable {
   public var clicksDeletedByDay: [DayCount]
   /// The database's tables and indexes by group, measured now (`rinjobs footprint`).
   public var footprint: ReportFootprint
+  /// Rows left about deleted accounts and contacts now (`rinjobs erasure`), and the erasures of
+  /// the period.
+  public var erasure: ReportErasure
 
   public static let lastRunsShown = 25
   /// Runs read from the ledger at most, newest first: a period of hourly pipelines over a
@@ -144,7 +147,8 @@ public struct OperatorReport: Sendable, Encodable {
       generatedAt: now.description, since: since.description, freshness: freshness, pipelines: pipelines,
       jobs: jobs, lastRuns: Array(runs.prefix(lastRunsShown)), outputs: outputs,
       enrichmentByDay: enrichmentDays(ledger), clicksDeletedByDay: clicksDeleted(ledger),
-      footprint: try ReportFootprint.build(storage: storage))
+      footprint: try ReportFootprint.build(storage: storage),
+      erasure: try ReportErasure.build(storage: storage, now: now, ledger: ledger))
   }
 
   /// From the ledger rows of real runs of enrichment-fetch: what the provider answered and

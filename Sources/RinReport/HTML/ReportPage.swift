@@ -121,6 +121,9 @@ struct ReportPage {
   var footprint: [Table]
   var footprintSummary: String
   var footprintClass: String
+  var erasure: [Table]
+  var erasureSummary: String
+  var erasureClass: String
 
   init(_ report: OperatorReport, from: UTCInstant, to: UTCInstant) {
     generatedAt = report.generatedAt
@@ -137,6 +140,27 @@ struct ReportPage {
     outputs = Self.outputs(report)
     footprint = Self.footprint(report.footprint)
     (footprintSummary, footprintClass) = Self.footprintSummary(report.footprint)
+    erasure = Self.erasure(report.erasure)
+    let left = report.erasure.check.lingeringRows
+    erasureSummary =
+      left == 0
+      ? "No row of ours is left about an account or contact deleted by \(report.erasure.check.deletedBy) (\(report.erasure.check.tables.count) tables checked)."
+      : "\(Self.grouped(Int(left))) rows are left about accounts or contacts deleted by \(report.erasure.check.deletedBy): run history-retention, then rinjobs erasure."
+    erasureClass = left == 0 ? "ok" : "bad"
+  }
+
+  /// The tables with rows left now, then what was erased per day.
+  static func erasure(_ erasure: ReportErasure) -> [Table] {
+    [
+      table(
+        "Rows left about deleted accounts and contacts", ["table", "rows"],
+        erasure.check.lingering.map { [$0.table, grouped(Int($0.rows))] }, id: "erasure-left"),
+      table(
+        "Erased per day", ["day", "accounts", "contacts", "rows erased", "rows swept"],
+        erasure.days.map {
+          [$0.day, grouped($0.accounts), grouped($0.contacts), grouped($0.rows), grouped($0.swept)]
+        }, id: "erasure-days"),
+    ]
   }
 
   func render() throws -> String {

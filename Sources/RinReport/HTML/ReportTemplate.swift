@@ -161,6 +161,21 @@ enum ReportTemplate {
     </tbody></table></div>
     {{/footprint}}
     </section>
+
+    <section id="erasure" aria-labelledby="erasure-h">
+    <h2 id="erasure-h">Erasure</h2>
+    <p id="erasure-summary" class="{{erasureClass}}">{{erasureSummary}}</p>
+    <p class="muted">Checked now, as rinjobs erasure does with its 26-hour window (docs/OPERATIONS.md "Erasure"); erased and swept rows from history-retention's runs. Ids and counts only.</p>
+    {{#erasure}}
+    <div class="scroll"><table id="{{note}}">
+    <caption>{{caption}}</caption>
+    <thead><tr>{{#headers}}<th scope="col">{{.}}</th>{{/headers}}</tr></thead>
+    <tbody>
+    {{#rows}}<tr>{{#cells}}<td>{{.}}</td>{{/cells}}</tr>{{/rows}}
+    {{#empty}}<tr><td class="muted" colspan="5">none</td></tr>{{/empty}}
+    </tbody></table></div>
+    {{/erasure}}
+    </section>
     </body>
     </html>
 

@@ -32,6 +32,14 @@ struct ErasureCommandLineTests {
     return tables
   }
 
+  /// `rinjobs report --json`'s erasure section at the check's clock.
+  static func reportErasure(_ db: TestDatabase, config: String) async throws -> [String: Any] {
+    let report = try await db.run("rinjobs", ["report", "--json", "--now", nextDay], config: config)
+    #expect(report.exitCode == 0, "\(report.stderr)")
+    let json = try JSONSerialization.jsonObject(with: Data(report.stdout.utf8)) as? [String: Any]
+    return try #require(json?["erasure"] as? [String: Any], "\(report.stdout.prefix(500))")
+  }
+
   @Test(arguments: Backend.available) func theCheckNamesWhatOutlivedADeletionUntilRetentionErasesIt(
     backend: Backend
   ) async throws {
@@ -62,6 +70,9 @@ struct ErasureCommandLineTests {
     let text = try String(contentsOfFile: metrics, encoding: .utf8)
     #expect(text.contains(#"rinjobs_erasure_lingering_rows{table="badge_counts"} 1"#), "\(text)")
     #expect(text.contains(#"rinjobs_erasure_lingering_rows{table="owner_examinations"} 0"#), "\(text)")
+    // The report's section says the same.
+    let report = try await Self.reportErasure(db, config: config)
+    #expect(((report["check"] as? [String: Any])?["lingering_rows"] as? NSNumber)?.int64Value ?? 0 >= 3)
     // A wider window does not hold the account's rows against the night yet.
     #expect(try await Self.check(db, config: config, ["--window", "3d"]).exitCode == 0)
 
@@ -70,5 +81,9 @@ struct ErasureCommandLineTests {
     #expect(retention.exitCode == 0, "\(retention.stderr)")
     let after = try await Self.check(db, config: config)
     #expect(after.exitCode == 0, "\(Self.lingering(after.json))")
+    let reported = try await Self.reportErasure(db, config: config)
+    #expect(((reported["check"] as? [String: Any])?["lingering_rows"] as? NSNumber)?.int64Value == 0)
+    let days = reported["days"] as? [[String: Any]] ?? []
+    #expect(days.contains { ($0["accounts"] as? NSNumber)?.intValue == 1 }, "\(days)")
   }
 }

@@ -108,6 +108,7 @@ struct ReportCommandLineTests {
       #expect(Self.number(in: dom, id: "failed-\(job)") == failed, "\(job) failed runs")
     }
     #expect(Self.number(in: dom, id: "failed-enrichment-fetch") == 1)
+    #expect(dom.contains("id=\"erasure-summary\""), "the Erasure section is on the page")
 
     let tiers = try db.strings(
       """
