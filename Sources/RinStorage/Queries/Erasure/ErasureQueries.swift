@@ -22,11 +22,20 @@ public struct ErasableTable: Sendable, Equatable {
   public var name: String
   public var namesAccounts: Bool
   public var namesContacts: Bool
+  /// Keyed by job first (`owner_examinations`, `changed_owners`, `periodic_pass_owners`): a
+  /// delete by owner names every job, so that the key is used rather than read whole.
+  public var isKeyedByJob: Bool
 
-  public init(name: String, namesAccounts: Bool, namesContacts: Bool) {
+  public init(name: String, namesAccounts: Bool, namesContacts: Bool, isKeyedByJob: Bool = false) {
     self.name = name
     self.namesAccounts = namesAccounts
     self.namesContacts = namesContacts
+    self.isKeyedByJob = isKeyedByJob
+  }
+
+  /// `job IN (every job) AND ` for a table keyed by job first; nothing for another.
+  var jobPrefix: SQLFragment {
+    isKeyedByJob ? "job IN (\(SQLDialect.list(JobName.allCases.map { .text($0.rawValue) }))) AND " : ""
   }
 }
 
@@ -61,7 +70,9 @@ extension ErasureQueries {
     try sql.forEachRow(sql.dialect.tablesNamingOwnersOrContacts) { row in
       guard let name = row.text(0), !services.contains(name) else { return }
       tables.append(
-        ErasableTable(name: name, namesAccounts: row.integer(1) > 0, namesContacts: row.integer(2) > 0))
+        ErasableTable(
+          name: name, namesAccounts: row.integer(1) > 0, namesContacts: row.integer(2) > 0,
+          isKeyedByJob: row.integer(3) > 0))
     }
     return tables
   }
@@ -133,7 +144,8 @@ extension ErasureQueries {
     for table in tables {
       let name = SQLDialect.quoted(table.name)
       if table.namesAccounts {
-        erased[table.name] = try sql.execute("DELETE FROM \(literal: name) WHERE user_id IN (\(owners))")
+        erased[table.name] = try sql.execute(
+          "DELETE FROM \(literal: name) WHERE \(table.jobPrefix)user_id IN (\(owners))")
       } else if table.namesContacts {
         erased[table.name] = try sql.execute(
           "DELETE FROM \(literal: name) WHERE contact_id IN (SELECT id FROM contacts WHERE user_id IN (\(owners)))"
