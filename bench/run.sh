@@ -17,6 +17,9 @@
 # Done-when figures. --windows short: history-retention keeps 30d (the outbox 14d); default: its
 # defaults. Cached (result and a resume point every 30 days) in CACHE/year/:
 #   bench/run.sh --year [--days 365] [--windows short|default] [--sizes S] [--pg-sizes S] [--out FILE]
+# Erasure (issue 70): from the fortnight's cached start, a night (nightly + history-retention)
+# with 1 % of the accounts deleted against a quiet one, RUNS pairs each on a fresh copy:
+#   bench/run.sh --erasure [--sizes S] [--pg-sizes S] [--runs 3] [--out FILE]
 # CACHE, kept between runs and work trees: --cache DIR, else $RIN_BENCH_CACHE, else
 # /var/cache/rin-jobs-bench.
 set -euo pipefail

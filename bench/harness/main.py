@@ -57,6 +57,9 @@ def parse(argv):
                    help="with --fortnight: skip the two extra nights that measure a sign-up's first night")
     p.add_argument("--pg-sizes", default=None,
                    help="with --fortnight or --year: sizes on PostgreSQL (default S,M; with --year S; empty for none)")
+    p.add_argument("--erasure", action="store_true",
+                   help="issue 70: a night with 1 %% of the accounts deleted against a quiet one, from the "
+                        "fortnight's cached start (--sizes for SQLite, --pg-sizes for PostgreSQL; --runs pairs)")
     p.add_argument("--freshness", action="store_true",
                    help="what a `rinjobs freshness` check costs after a night at --sizes / --pg-sizes (issue 54)")
     p.add_argument("--division", action="store_true",
@@ -67,9 +70,9 @@ def parse(argv):
     p.add_argument("--rinjobs", required=True, help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.sizes is None:
-        args.sizes = "S" if args.year else "M" if args.fortnight or args.division or args.freshness else "S,M,L"
+        args.sizes = "S" if args.year or args.erasure else "M" if args.fortnight or args.division or args.freshness else "S,M,L"
     if args.pg_sizes is None:
-        args.pg_sizes = "S" if args.year else "M" if args.freshness else "S,M"
+        args.pg_sizes = "S" if args.year or args.erasure else "M" if args.freshness else "S,M"
     if args.days is None:
         args.days = 365 if args.year else 14
     args.sizes = [s.strip().upper() for s in args.sizes.split(",") if s.strip()]
@@ -108,7 +111,7 @@ def facts(path: Path) -> dict:
 def main(argv):
     args = parse(argv)
     repo = Path(__file__).resolve().parents[2]
-    if not args.fortnight and not args.division and not args.year and not args.freshness:
+    if not args.fortnight and not args.division and not args.year and not args.freshness and not args.erasure:
         report.check(_out_path(repo, args.out or "BENCHMARKS.md"))
     rinjobs = Path(args.rinjobs).resolve()
     cache = Cache(repo, rinjobs, args.cache)
@@ -126,6 +129,8 @@ def main(argv):
         return _division(args, argv, repo, cache, runner, [j for j in nightly if j in built])
     if args.freshness:
         return _freshness(args, argv, repo, cache, runner)
+    if args.erasure:
+        return _erasure(args, argv, repo, cache, runner, [j for j in nightly if j in built])
 
     results, size_facts, clustered, sharded = {}, {}, {}, {}
     for name in args.sizes:
@@ -214,6 +219,23 @@ def _freshness(args, argv, repo, cache, runner):
         clear_scratch(cache)
     _write_report(args, argv, repo, cache, "freshness",
                   lambda command: freshness.render(results, command, machine.describe(repo)),
+                  json.dumps(results, indent=2) + "\n")
+
+
+def _erasure(args, argv, repo, cache, runner, jobs):
+    """`--erasure`: writes its report into the cache (or --out), like the fortnight."""
+    from . import erasure, fortnight
+
+    run = erasure.Erasure(fortnight.Fortnight(runner, cache, jobs, 1, log, sign_up_probe=False), args.runs, log)
+    results = []
+    for name in args.sizes:
+        results.append(run.sqlite(settings.SIZES[name]))
+        clear_scratch(cache)
+    for name in args.pg_sizes:
+        results.append(run.postgres(settings.SIZES[name]))
+        clear_scratch(cache)
+    _write_report(args, argv, repo, cache, "erasure",
+                  lambda command: erasure.render(results, command, machine.describe(repo)),
                   json.dumps(results, indent=2) + "\n")
 
 

@@ -1,0 +1,160 @@
+"""bench/run.sh --erasure (issue 70): what a night costs when 1 % of the accounts were deleted.
+
+From the fortnight's cached start (the seeded database after its first night and hour, on each
+backend), on a fresh copy for every run: history-retention once at 03:45 after the first night
+(erasure's first run walks every deletion the seed made and sweeps every table: a one-off that
+both variants pay before what is measured), then day 1 of bench/day_of_changes.sql at noon, and
+for the *deletion* variant 1 % of the live accounts deleted (`deleted_at`, `id % 100 = 37`) ten
+minutes after it. Measured: the nightly pipeline at 02:30 (with the loopback provider) and
+history-retention at 03:15, which erases what the deletions left; the process's CPU of both, and
+on PostgreSQL the server's (every PostgreSQL process, from /proc, as the fortnight counts it) and
+the dead tuples the night left in `score_snapshots`' partitions and in every table
+(`pg_stat_user_tables`). The median of RUNS pairs is reported, with the ratio deletion / quiet.
+"""
+
+import statistics
+import time
+
+from . import settings
+from .cache import remove_database
+from .changes import day_of_changes
+from .config import write_config
+from .fortnight import PG_DB, Run, _checked, change_at, iso, night_now, server_cpu
+from .measure import load_average, measure, run_checked
+
+DELETED_SHARE_SQL = "UPDATE users SET deleted_at = {at} WHERE deleted_at IS NULL AND id % 100 = 37;\n"
+# history-retention after the first night's hour, and after the measured night: the retention
+# pipeline's :15 slot, after the nightly's 02:30.
+SETTLE_AT = night_now(0) + 4_500
+RETENTION_AFTER = 2_700
+
+
+class Erasure:
+    def __init__(self, fortnight, runs: int, log):
+        self.fortnight = fortnight
+        self.runs = runs
+        self.log = log
+        self.rinjobs = fortnight.rinjobs
+        self.cache = fortnight.cache
+
+    def _retention(self, storage: str, at: int, postmaster=None) -> Run:
+        # The provider's name, as the pipelines' one pipelines.yaml gives it: erasure hashes a
+        # deleted contact's numbers under it. Nothing is asked of the provider.
+        config = write_config(self.cache.scratch, storage, provider_url="http://127.0.0.1:9")
+
+        def go():
+            argv = [self.rinjobs, "run", "history-retention", "--config", str(config), "--now", iso(at), "--json"]
+            m = _checked(measure(argv, cwd=self.cache.scratch, env=self.fortnight.runner.env,
+                                 timeout=self.fortnight.timeout), f"history-retention at {iso(at)}")
+            return Run(wall=m.wall, cpu=m.cpu, jobs={"history-retention": {"wall": m.wall, "cpu": m.cpu}},
+                       load1=m.load1)
+
+        return self.fortnight._with_server(postmaster, go)
+
+    def _night(self, storage: str, apply, delete: bool, postmaster=None, cluster=None) -> dict:
+        self._retention(storage, SETTLE_AT, postmaster)
+        apply(day_of_changes(self.cache.repo, 1, change_at(1), new_accounts=False))
+        if delete:
+            apply(DELETED_SHARE_SQL.format(at=change_at(1) + 600))
+        if postmaster:
+            time.sleep(0.2)  # the changes' backends are reaped before the server's CPU is read
+        nightly = self.fortnight._nightly(storage, 1, postmaster, cluster)
+        retention = self._retention(storage, night_now(1) + RETENTION_AFTER, postmaster)
+        result = {
+            "nightly": nightly.__dict__, "retention": retention.__dict__,
+            "cpu": nightly.cpu + retention.cpu, "wall": nightly.wall + retention.wall, "load": load_average(),
+        }
+        if postmaster:
+            result["server_cpu"] = nightly.server_cpu + retention.server_cpu
+        return result
+
+    def _pairs(self, backend: str, size, night) -> dict:
+        runs = {"quiet": [], "deletion": []}
+        for index in range(self.runs):
+            for variant in ("quiet", "deletion"):
+                result = night(variant == "deletion")
+                runs[variant].append(result)
+                server = f", server {result['server_cpu']:.2f} s" if "server_cpu" in result else ""
+                self.log(f"  {backend} {size.name} run {index + 1} {variant}: nightly + retention "
+                         f"{result['cpu']:.2f} s cpu{server} (retention {result['retention']['cpu']:.2f} s)")
+        summary = {"backend": backend, "size": size.name, "users": size.users, "runs": runs}
+        for key in ("cpu", "server_cpu"):
+            if key in runs["quiet"][0]:
+                quiet = statistics.median(r[key] for r in runs["quiet"])
+                deletion = statistics.median(r[key] for r in runs["deletion"])
+                summary[key] = {"quiet": quiet, "deletion": deletion, "ratio": deletion / quiet}
+        summary["retention_cpu"] = {v: statistics.median(r["retention"]["cpu"] for r in runs[v]) for v in runs}
+        summary["load"] = statistics.median(r["load"] for v in runs for r in runs[v])
+        return summary
+
+    def sqlite(self, size: settings.Size) -> dict:
+        start, _, _ = self.fortnight._sqlite_start(size)
+
+        def night(delete: bool) -> dict:
+            db = self.cache.scratch_copy(start, "erasure.sqlite")
+            try:
+                return self._night(str(db), lambda sql: run_checked(["sqlite3", "-bail", db], input=sql), delete)
+            finally:
+                remove_database(db)
+
+        return self._pairs("SQLite", size, night)
+
+    def postgres(self, size: settings.Size) -> dict:
+        from .pg_cluster import Cluster, _without_pgoptions
+
+        folder, _, running = self.fortnight._postgres_start(size)
+        if running:
+            running.stop()
+
+        def night(delete: bool) -> dict:
+            cluster = Cluster(data_from=folder / "data", profile=True)
+            try:
+                cluster.create_profile(PG_DB)
+                url = cluster.url(PG_DB)
+
+                def apply(sql):
+                    run_checked([f"{cluster.bin}/psql", "-q", "-X", "-v", "ON_ERROR_STOP=1", url], input=sql,
+                                env=_without_pgoptions())
+
+                result = self._night(url, apply, delete, cluster.postmaster, cluster)
+                time.sleep(1.0)  # the statistics collector's view of the night's deletes
+                out = run_checked(
+                    [f"{cluster.bin}/psql", "-q", "-X", "-At", "-F", "|", url, "-c",
+                     "SELECT coalesce(sum(n_dead_tup) FILTER (WHERE relname LIKE 'score_snapshots%'), 0), "
+                     "coalesce(sum(n_dead_tup), 0) FROM pg_stat_user_tables"],
+                    env=_without_pgoptions())
+                snapshots, total = (int(v) for v in out.strip().split("|"))
+                result["dead_tuples"] = {"score_snapshots": snapshots, "all": total}
+                return result
+            finally:
+                cluster.stop()
+
+        summary = self._pairs("PostgreSQL", size, night)
+        summary["dead_tuples"] = {
+            v: statistics.median(r["dead_tuples"]["score_snapshots"] for r in summary["runs"][v])
+            for v in summary["runs"]}
+        summary["dead_tuples_all"] = {
+            v: statistics.median(r["dead_tuples"]["all"] for r in summary["runs"][v]) for v in summary["runs"]}
+        return summary
+
+
+def render(results: list, command: str, described: dict) -> str:
+    lines = ["# A night with 1 % of the accounts deleted (issue 70)", "",
+             f"Command: `{command}`. Machine: {described}.", "",
+             "Each figure: the median of the runs, nightly pipeline + history-retention after it; "
+             "target: the deletion night at most 1.2 × the quiet night.", "",
+             "| backend | size | users | rinjobs CPU quiet → deletion (ratio) | server CPU quiet → deletion (ratio) "
+             "| history-retention CPU quiet → deletion | dead tuples in score_snapshots (all tables) | load |",
+             "|---|---|---|---|---|---|---|---|"]
+    for r in results:
+        cpu = r["cpu"]
+        server = (f"{r['server_cpu']['quiet']:.2f} → {r['server_cpu']['deletion']:.2f} s "
+                  f"(**{r['server_cpu']['ratio']:.2f} ×**)") if "server_cpu" in r else "n/a"
+        dead = (f"{r['dead_tuples']['quiet']:,.0f} → {r['dead_tuples']['deletion']:,.0f} "
+                f"({r['dead_tuples_all']['quiet']:,.0f} → {r['dead_tuples_all']['deletion']:,.0f})") \
+            if "dead_tuples" in r else "n/a"
+        lines.append(
+            f"| {r['backend']} | {r['size']} | {r['users']:,} | {cpu['quiet']:.2f} → {cpu['deletion']:.2f} s "
+            f"(**{cpu['ratio']:.2f} ×**) | {server} | {r['retention_cpu']['quiet']:.2f} → "
+            f"{r['retention_cpu']['deletion']:.2f} s | {dead} | {r['load']:.2f} |")
+    return "\n".join(lines) + "\n"
