@@ -51,8 +51,20 @@ class Erasure:
 
         return self.fortnight._with_server(postmaster, go)
 
+    def _check(self, storage: str, at: int, postmaster=None) -> Run:
+        def go():
+            argv = [self.rinjobs, "erasure", "--db", storage, "--now", iso(at), "--json"]
+            m = measure(argv, cwd=self.cache.scratch, env=self.fortnight.runner.env, timeout=self.fortnight.timeout)
+            if m.exit_code not in (0, 1):
+                raise RuntimeError(f"rinjobs erasure exited {m.exit_code}: {m.stderr[-2000:]}")
+            return Run(wall=m.wall, cpu=m.cpu, load1=m.load1)
+
+        return self.fortnight._with_server(postmaster, go)
+
     def _night(self, storage: str, apply, delete: bool, postmaster=None, cluster=None) -> dict:
-        self._retention(storage, SETTLE_AT, postmaster)
+        # Erasure's first run: every deletion the seed made, and the sweep of every table (what
+        # a week's sweep costs at this size).
+        settle = self._retention(storage, SETTLE_AT, postmaster)
         apply(day_of_changes(self.cache.repo, 1, change_at(1), new_accounts=False))
         if delete:
             apply(DELETED_SHARE_SQL.format(at=change_at(1) + 600))
@@ -60,8 +72,11 @@ class Erasure:
             time.sleep(0.2)  # the changes' backends are reaped before the server's CPU is read
         nightly = self.fortnight._nightly(storage, 1, postmaster, cluster)
         retention = self._retention(storage, night_now(1) + RETENTION_AFTER, postmaster)
+        # The check a day later, every table read whole (its exit: 0 when nothing is left).
+        check = self._check(storage, night_now(1) + 86_400 + 10_800, postmaster)
         result = {
-            "nightly": nightly.__dict__, "retention": retention.__dict__,
+            "nightly": nightly.__dict__, "retention": retention.__dict__, "settle": settle.__dict__,
+            "check": check.__dict__,
             "cpu": nightly.cpu + retention.cpu, "wall": nightly.wall + retention.wall, "load": load_average(),
         }
         if postmaster:
@@ -84,6 +99,12 @@ class Erasure:
                 deletion = statistics.median(r[key] for r in runs["deletion"])
                 summary[key] = {"quiet": quiet, "deletion": deletion, "ratio": deletion / quiet}
         summary["retention_cpu"] = {v: statistics.median(r["retention"]["cpu"] for r in runs[v]) for v in runs}
+        every = [r for v in runs for r in runs[v]]
+        summary["sweep_cpu"] = statistics.median(r["settle"]["cpu"] for r in every)
+        summary["check_cpu"] = statistics.median(r["check"]["cpu"] for r in every)
+        if "server_cpu" in runs["quiet"][0]:
+            summary["sweep_server_cpu"] = statistics.median(r["settle"]["server_cpu"] for r in every)
+            summary["check_server_cpu"] = statistics.median(r["check"]["server_cpu"] for r in every)
         summary["load"] = statistics.median(r["load"] for v in runs for r in runs[v])
         return summary
 
@@ -157,4 +178,12 @@ def render(results: list, command: str, described: dict) -> str:
             f"| {r['backend']} | {r['size']} | {r['users']:,} | {cpu['quiet']:.2f} → {cpu['deletion']:.2f} s "
             f"(**{cpu['ratio']:.2f} ×**) | {server} | {r['retention_cpu']['quiet']:.2f} → "
             f"{r['retention_cpu']['deletion']:.2f} s | {dead} | {r['load']:.2f} |")
+    lines += ["", "Erasure's first run (every deletion the seed made, and the sweep of every table: what the "
+              "weekly sweep costs) and `rinjobs erasure` a day after the night (every table read whole), "
+              "medians of every run:", ""]
+    for r in results:
+        server = (f"; server {r['sweep_server_cpu']:.2f} s and {r['check_server_cpu']:.2f} s"
+                  if "sweep_server_cpu" in r else "")
+        lines.append(f"- {r['backend']} {r['size']}: first run with the sweep {r['sweep_cpu']:.2f} s rinjobs CPU, "
+                     f"the check {r['check_cpu']:.2f} s{server}")
     return "\n".join(lines) + "\n"

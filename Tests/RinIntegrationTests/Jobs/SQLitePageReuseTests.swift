@@ -19,6 +19,13 @@ struct SQLitePageReuseTests {
     config.jobs.historyRetention.keep.scoreSnapshots = .seconds(8 * Self.day)
     config.jobs.historyRetention.deleteBatchSize = 500
     let first = CalendarDate(utcInstant: UTCInstant(seconds: TestClock.now))
+    // The accounts the snapshots are of: rows of an account that does not exist are erased
+    // (docs/OPERATIONS.md "Erasure").
+    try db.execute(
+      """
+      WITH RECURSIVE u(id) AS (SELECT 1 UNION ALL SELECT id + 1 FROM u WHERE id < ?)
+      INSERT INTO users (id, display_name, created_at) SELECT id, 'User', ? FROM u
+      """, [Self.users, TestClock.now - 400 * Self.day])
     var pages: [Int] = []
     for night in 0..<36 {
       let asOf = first.adding(days: night)
