@@ -85,10 +85,13 @@ struct BatchBoundaryExactnessTests {
         10
       ),
       "user_state": ("SELECT user_id, score_changed_at, score_card_expires_at FROM user_state", 3),
-      "notification_outbox": ("SELECT user_id, kind, deep_link, payload, dedupe_key FROM notification_outbox", 5),
+      "notification_outbox": (
+        "SELECT user_id, kind, deep_link, payload, dedupe_key FROM notification_outbox", 5
+      ),
       "invite_prompt_queue": ("SELECT user_id, \"trigger\", created_at FROM invite_prompt_queue", 3),
       "upcoming_events": (
-        "SELECT user_id, contact_id, kind, ref_id, occurs_on, days_until, dismissed_at FROM upcoming_events", 7
+        "SELECT user_id, contact_id, kind, ref_id, occurs_on, days_until, dismissed_at FROM upcoming_events",
+        7
       ),
       "circle_suggestions": (
         "SELECT user_id, circle_id, pattern, pattern_value, contact_ids, confidence, fingerprint, status, created_at FROM circle_suggestions",
@@ -115,7 +118,8 @@ struct BatchBoundaryExactnessTests {
 
   /// Returns whether they are the same: the first night that differs is the one to read.
   @discardableResult
-  static func expectSameOutputs(_ tiny: TestDatabase, _ whole: TestDatabase, after run: String) throws -> Bool {
+  static func expectSameOutputs(_ tiny: TestDatabase, _ whole: TestDatabase, after run: String) throws -> Bool
+  {
     let (got, want) = (try outputs(tiny), try outputs(whole))
     for table in want.keys.sorted() {
       let missing = Set(want[table]!).subtracting(got[table]!).sorted().prefix(4)
@@ -188,7 +192,9 @@ struct BatchBoundaryExactnessTests {
     let stub = try await ProviderStub.start(apiKey: "batch-secret", fallback: .fakePeople, keepRecords: false)
     defer { Task { await stub.stop() } }
     let environment = RuntimeEnvironment(variables: [Self.apiKeyVariable: "batch-secret"])
-    let tiny = try await offPool { try TestDatabase(backend, seedUsers: 120, seed: 71, now: Self.firstMidnight) }
+    let tiny = try await offPool {
+      try TestDatabase(backend, seedUsers: 120, seed: 71, now: Self.firstMidnight)
+    }
     let whole = try await offPool {
       try TestDatabase(backend, seedUsers: 120, seed: 71, now: Self.firstMidnight)
     }
@@ -205,13 +211,15 @@ struct BatchBoundaryExactnessTests {
       for (job, offset) in Self.runs {
         let options = TestClock.options(now: midnight + offset)
         let a = await tiny.run(
-          job, options, config: Self.withShortWindows(Self.withProvider(Self.tinyBatches(tiny.path, night: night), stub)),
+          job, options,
+          config: Self.withShortWindows(Self.withProvider(Self.tinyBatches(tiny.path, night: night), stub)),
           environment: environment)
         let b = await whole.run(
           job, options, config: Self.withShortWindows(Self.withProvider(Self.oneBatch(whole.path), stub)),
           environment: environment)
         #expect(a.status == .succeeded && b.status == .succeeded, "\(a.error ?? "") \(b.error ?? "")")
-        guard try Self.expectSameOutputs(tiny, whole, after: "night \(night), \(type(of: job)) at +\(offset) s")
+        guard
+          try Self.expectSameOutputs(tiny, whole, after: "night \(night), \(type(of: job)) at +\(offset) s")
         else { break nights }
       }
     }
@@ -223,76 +231,94 @@ struct BatchBoundaryExactnessTests {
     try await Self.liveNights(backend)
   }
 
-  /// The mechanism on its own: owners A < B share a contact's keys, whose cached answers from
-  /// the first night outlast A's next visit but not B's (`RefreshPhase`). A gains a contact with
-  /// those keys and B's contact changes, so both are examined tonight. In one batch the keys
-  /// are asked again for B before A's values are written from them; with a batch each, A's
-  /// values came from the old answers first. What A is given must not depend on that.
-  @Test func anOwnerGetsTheSameAnswersWhetherOrNotItsBatchHoldsAnotherOwnerOfTheKey() async throws {
-    let stub = try await ProviderStub.start(apiKey: "batch-secret", fallback: .fakePeople, keepRecords: false)
-    defer { Task { await stub.stop() } }
-    let environment = RuntimeEnvironment(variables: [Self.apiKeyVariable: "batch-secret"])
-    let ttl = Duration.seconds(30 * 86_400)
-    func config(_ db: TestDatabase, batchSize: Int) -> RinConfig {
-      var config = Self.withProvider(RinConfig.defaults(storageURL: db.path), stub)
-      config.jobs.enrichmentFetch.provider?.matchTTL = ttl
-      config.jobs.enrichmentFetch.provider?.noMatchTTL = ttl
-      config.jobs.enrichmentFetch.batchSize = batchSize
-      return config
+  /// Answers last 30 days; with a batch of `batchSize` examined owners.
+  static func sharedKeyConfig(_ db: TestDatabase, _ stub: ProviderStub, batchSize: Int) -> RinConfig {
+    var config = Self.withProvider(RinConfig.defaults(storageURL: db.path), stub)
+    config.jobs.enrichmentFetch.provider?.matchTTL = Self.sharedKeyTTL
+    config.jobs.enrichmentFetch.provider?.noMatchTTL = Self.sharedKeyTTL
+    config.jobs.enrichmentFetch.batchSize = batchSize
+    return config
+  }
+
+  static let sharedKeyTTL = Duration.seconds(30 * 86_400)
+
+  /// Owners A < B for night `night`: B has a contact the provider enriched (on the first night,
+  /// its answers expiring at `expires`), and its next visit is after `expires`; A's is before.
+  /// Returns A, B and B's contact.
+  static func ownersSharingKeys(_ db: TestDatabase, night: Int64, expires: Int64) throws -> (
+    a: Int64, b: Int64, contact: Int64
+  ) {
+    let phase = RefreshPhase(shortestTTL: Self.sharedKeyTTL)
+    func visitsBefore(_ owner: Int64) -> Bool {
+      phase.horizon(owner: owner, now: UTCInstant(seconds: night)).seconds < expires
     }
-    let first = Self.firstMidnight + 9000
-    let tiny = try await offPool { try TestDatabase(.sqlite, seedUsers: 40, seed: 71, now: Self.firstMidnight) }
-    let whole = try await offPool { try TestDatabase(.sqlite, seedUsers: 40, seed: 71, now: Self.firstMidnight) }
-    for db in [tiny, whole] {
-      let run = await db.run(
-        EnrichmentFetchJob(), TestClock.options(now: first), config: config(db, batchSize: 1000),
-        environment: environment)
-      #expect(run.status == .succeeded, "\(run.error ?? "")")
-    }
-    // Night 10: the first night's answers expire on day 30.
-    let night = first + 10 * Self.day
-    let expires = first + ttl.components.seconds
-    let phase = RefreshPhase(shortestTTL: ttl)
-    let enriched = try tiny.strings(
+    let enriched = try db.strings(
       """
       SELECT DISTINCT c.user_id || ' ' || c.id FROM contacts c JOIN contact_enrichments x ON x.contact_id = c.id
       WHERE x.source = 'fake-people' AND c.deleted_at IS NULL ORDER BY c.user_id DESC, c.id
       """
     ).map { $0.split(separator: " ").compactMap { Int64($0) } }
-    let later = enriched.first { phase.horizon(owner: $0[0], now: UTCInstant(seconds: night)).seconds >= expires }
-    let b = try #require(later)
-    let users = try tiny.strings("SELECT id FROM users WHERE deleted_at IS NULL AND id < ? ORDER BY id", [b[0]])
-    let a = try #require(
-      users.compactMap { Int64($0) }.first {
-        phase.horizon(owner: $0, now: UTCInstant(seconds: night)).seconds < expires
-      })
-    let stamp = night - 12 * 3600
+    let b = try #require(enriched.first { !visitsBefore($0[0]) })
+    let users = try db.strings("SELECT id FROM users WHERE deleted_at IS NULL AND id < ? ORDER BY id", [b[0]])
+    let a = try #require(users.compactMap { Int64($0) }.first(where: visitsBefore))
+    return (a, b[0], b[1])
+  }
+
+  /// A's new contact has the numbers and addresses of B's `contact`, which gains an address:
+  /// both owners are examined tonight, and both contacts ask the same keys.
+  static func shareKeys(_ db: TestDatabase, a: Int64, contact: Int64, at stamp: Int64) throws {
+    try db.execute(
+      "INSERT INTO contacts (id, user_id, given_name, created_at, updated_at) VALUES (900071, ?, 'Copy', ?, ?)",
+      [a, stamp, stamp])
+    try db.execute(
+      "INSERT INTO contact_phones (contact_id, raw, label) SELECT 900071, raw, label FROM contact_phones WHERE contact_id = ? ORDER BY raw",
+      [contact])
+    try db.execute(
+      "INSERT INTO contact_emails (contact_id, address, label) SELECT 900071, address, label FROM contact_emails WHERE contact_id = ? ORDER BY address",
+      [contact])
+    try db.execute(
+      "INSERT INTO contact_emails (contact_id, address, label) VALUES (?, 'new.address.71@initech.com', 'work')",
+      [contact])
+    try db.execute("UPDATE contacts SET updated_at = ? WHERE id = ?", [stamp, contact])
+  }
+
+  /// The mechanism on its own: owners A < B share a contact's keys, whose cached answers from
+  /// the first night outlast A's next visit but not B's (`RefreshPhase`). Before issue 71, one
+  /// batch asked the keys again for B before A's values were written (A's `fetched_at`
+  /// tonight), while a batch each gave A the first night's answers (`fetched_at` then): the
+  /// night A's score counted them enriched, and told A its score changed, moved with it.
+  @Test func anOwnerGetsTheSameAnswersWhetherOrNotItsBatchHoldsAnotherOwnerOfTheKey() async throws {
+    let stub = try await ProviderStub.start(apiKey: "batch-secret", fallback: .fakePeople, keepRecords: false)
+    defer { Task { await stub.stop() } }
+    let environment = RuntimeEnvironment(variables: [Self.apiKeyVariable: "batch-secret"])
+    let first = Self.firstMidnight + 9000
+    let tiny = try await offPool { try TestDatabase(.sqlite, seedUsers: 40, seed: 71, now: Self.firstMidnight) }
+    let whole = try await offPool { try TestDatabase(.sqlite, seedUsers: 40, seed: 71, now: Self.firstMidnight) }
     for db in [tiny, whole] {
-      // A's new contact has B's contact's numbers and addresses; B's contact gains an address.
-      try db.execute(
-        "INSERT INTO contacts (id, user_id, given_name, created_at, updated_at) VALUES (900071, ?, 'Copy', ?, ?)",
-        [a, stamp, stamp])
-      try db.execute(
-        "INSERT INTO contact_phones (contact_id, raw, label) SELECT 900071, raw, label FROM contact_phones WHERE contact_id = ? ORDER BY raw",
-        [b[1]])
-      try db.execute(
-        "INSERT INTO contact_emails (contact_id, address, label) SELECT 900071, address, label FROM contact_emails WHERE contact_id = ? ORDER BY address",
-        [b[1]])
-      try db.execute(
-        "INSERT INTO contact_emails (contact_id, address, label) VALUES (?, 'new.address.71@initech.com', 'work')",
-        [b[1]])
-      try db.execute("UPDATE contacts SET updated_at = ? WHERE id = ?", [stamp, b[1]])
+      for (job, now) in [(EnrichmentFetchJob(), first), (DailyScoreJob(), first + 600)] as [(any Job, Int64)] {
+        let run = await db.run(
+          job, TestClock.options(now: now), config: Self.sharedKeyConfig(db, stub, batchSize: 1000),
+          environment: environment)
+        #expect(run.status == .succeeded, "\(run.error ?? "")")
+      }
     }
-    let a1 = await tiny.run(
-      EnrichmentFetchJob(), TestClock.options(now: night), config: config(tiny, batchSize: 1),
-      environment: environment)
-    let b1 = await whole.run(
-      EnrichmentFetchJob(), TestClock.options(now: night), config: config(whole, batchSize: 1000),
-      environment: environment)
-    #expect(a1.status == .succeeded && b1.status == .succeeded)
-    let given = "SELECT field || '|' || value || '|' || fetched_at FROM contact_enrichments WHERE contact_id = 900071 ORDER BY 1"
+    // Night 10, with the first night's answers expiring on day 30.
+    let night = first + 10 * Self.day
+    let (a, b, contact) = try Self.ownersSharingKeys(
+      tiny, night: night, expires: first + Self.sharedKeyTTL.components.seconds)
+    for (db, size) in [(tiny, 1), (whole, 1000)] {
+      try Self.shareKeys(db, a: a, contact: contact, at: night - 12 * 3600)
+      for (job, now) in [(EnrichmentFetchJob(), night), (DailyScoreJob(), night + 600)] as [(any Job, Int64)] {
+        let run = await db.run(
+          job, TestClock.options(now: now), config: Self.sharedKeyConfig(db, stub, batchSize: size),
+          environment: environment)
+        #expect(run.status == .succeeded, "\(run.error ?? "")")
+      }
+    }
+    let given =
+      "SELECT field || '|' || value || '|' || fetched_at FROM contact_enrichments WHERE contact_id = 900071 ORDER BY 1"
     #expect(try whole.strings(given).count > 0, "A's new contact was enriched")
-    #expect(try tiny.strings(given) == whole.strings(given), "owner \(a) (sharing keys with owner \(b[0]))")
-    try Self.expectSameOutputs(tiny, whole, after: "night 10's enrichment-fetch")
+    #expect(try tiny.strings(given) == whole.strings(given), "owner \(a) (sharing keys with owner \(b))")
+    try Self.expectSameOutputs(tiny, whole, after: "night 10's enrichment-fetch and daily-score")
   }
 }
