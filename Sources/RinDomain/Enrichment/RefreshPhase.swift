@@ -39,15 +39,6 @@ public struct RefreshPhase: Sendable, Equatable {
     return UTCInstant(seconds: (today + (ahead == 0 ? periodDays : ahead)) * Self.day)
   }
 
-  /// The latest `horizon` any owner has at `now`: the start of the day a period after `now`'s.
-  /// A key is asked again when its answer ends before this, whichever owners' contacts share it
-  /// (issue 71): a horizon of the owners that happen to share a batch would make a key asked
-  /// again or not, and an owner given tonight's answer or the old one, by where the batch ends.
-  /// Still at most a period before the answer would expire.
-  public func latestHorizon(now: UTCInstant) -> UTCInstant {
-    UTCInstant(seconds: (Self.dayNumber(now) + periodDays) * Self.day)
-  }
-
   /// When an owner whose earliest answer expires at `expiry` is due: the start of its last
   /// visit day on or before `expiry`'s day. At or before `now` means at the next run (an answer
   /// a visit could not ask again, such as one the day's provider budget left out).

@@ -195,11 +195,8 @@ public struct EnrichmentFetchJob: Job {
     }
   }
 
-  /// Asks the provider for the batch's keys that have no cache row lasting until the latest
-  /// visit of any owner (`RecheckRule.answersNeededUntil`). Not until the next visit of the
-  /// owners the batch holds (issue 71): a key two owners share was then asked again when both
-  /// were in one batch, and an owner in an earlier batch kept the old answer otherwise, so that
-  /// its values' `fetched_at`, and the night its score counted them, depended on batch sizes.
+  /// Asks the provider for the batch's keys that have no cache row lasting until their owners'
+  /// next visit (`RefreshPhase`): the latest of them, when owners share a key.
   private func lookUp(
     _ prepared: PreparedBatch, plan: ProviderPlan, recheck: RecheckRule, context: JobContext,
     tally: inout EnrichmentTally
@@ -208,9 +205,15 @@ public struct EnrichmentFetchJob: Job {
     let expiries = try context.read {
       try $0.enrichment.lookupExpiries(provider: plan.name, keys: Array(wanted.keys))
     }
-    let neededUntil = recheck.answersNeededUntil
+    var neededUntil: [String: UTCInstant] = [:]
+    for contact in prepared.contacts where !contact.skipsProvider {
+      let horizon = recheck.horizon(owner: contact.row.userID)
+      for lookup in contact.channels.lookups {
+        neededUntil[lookup.id] = max(neededUntil[lookup.id] ?? horizon, horizon)
+      }
+    }
     let missing = wanted.values.filter { lookup in
-      guard let expiresAt = expiries[lookup.id], expiresAt > neededUntil else {
+      guard let expiresAt = expiries[lookup.id], expiresAt > neededUntil[lookup.id] ?? context.now else {
         return !tally.givenUp.contains(lookup.id)
       }
       tally.cacheHits += 1
@@ -218,7 +221,8 @@ public struct EnrichmentFetchJob: Job {
     }.sorted { $0.id < $1.id }
     guard !missing.isEmpty else { return }
     try await calls.lookUp(
-      missing, expired: Set(expiries.keys), neededUntil: neededUntil, plan: plan, context: context,
-      tally: &tally)
+      missing, expired: Set(expiries.keys),
+      neededUntil: missing.compactMap { neededUntil[$0.id] }.max() ?? context.now, plan: plan,
+      context: context, tally: &tally)
   }
 }

@@ -46,13 +46,6 @@ struct RecheckRule: Sendable {
     refresh?.horizon(owner: owner, now: now) ?? now
   }
 
-  /// The instant a cached answer must outlast to answer a key tonight, the same for every key
-  /// and owner (`RefreshPhase.latestHorizon`): which answer an owner is given never depends on
-  /// which other owners' contacts share its batch. Now without a provider.
-  var answersNeededUntil: UTCInstant {
-    refresh?.latestHorizon(now: now) ?? now
-  }
-
   /// When `owner`, whose earliest answer expires at `expiry`, is next due (`RefreshPhase.due`).
   func due(owner: Int64, expiry: UTCInstant) -> UTCInstant {
     refresh?.due(owner: owner, expiry: expiry, now: now) ?? expiry
