@@ -292,10 +292,15 @@ struct BatchBoundaryExactnessTests {
     defer { Task { await stub.stop() } }
     let environment = RuntimeEnvironment(variables: [Self.apiKeyVariable: "batch-secret"])
     let first = Self.firstMidnight + 9000
-    let tiny = try await offPool { try TestDatabase(.sqlite, seedUsers: 40, seed: 71, now: Self.firstMidnight) }
-    let whole = try await offPool { try TestDatabase(.sqlite, seedUsers: 40, seed: 71, now: Self.firstMidnight) }
+    let tiny = try await offPool {
+      try TestDatabase(.sqlite, seedUsers: 40, seed: 71, now: Self.firstMidnight)
+    }
+    let whole = try await offPool {
+      try TestDatabase(.sqlite, seedUsers: 40, seed: 71, now: Self.firstMidnight)
+    }
     for db in [tiny, whole] {
-      for (job, now) in [(EnrichmentFetchJob(), first), (DailyScoreJob(), first + 600)] as [(any Job, Int64)] {
+      for (job, now) in [(EnrichmentFetchJob(), first), (DailyScoreJob(), first + 600)] as [(any Job, Int64)]
+      {
         let run = await db.run(
           job, TestClock.options(now: now), config: Self.sharedKeyConfig(db, stub, batchSize: 1000),
           environment: environment)
@@ -308,7 +313,8 @@ struct BatchBoundaryExactnessTests {
       tiny, night: night, expires: first + Self.sharedKeyTTL.components.seconds)
     for (db, size) in [(tiny, 1), (whole, 1000)] {
       try Self.shareKeys(db, a: a, contact: contact, at: night - 12 * 3600)
-      for (job, now) in [(EnrichmentFetchJob(), night), (DailyScoreJob(), night + 600)] as [(any Job, Int64)] {
+      for (job, now) in [(EnrichmentFetchJob(), night), (DailyScoreJob(), night + 600)] as [(any Job, Int64)]
+      {
         let run = await db.run(
           job, TestClock.options(now: now), config: Self.sharedKeyConfig(db, stub, batchSize: size),
           environment: environment)
