@@ -121,7 +121,10 @@ struct EnrichmentApplier {
     let checks = prepared.contacts.map { contact in
       let expiries =
         contact.skipsProvider || provider == nil
-        ? [] : contact.channels.lookups.map { cached[$0.id]?.expiresAt }
+        ? []
+        : contact.channels.lookups.map {
+          prepared.answer($0.id, owner: contact.row.userID, current: cached)?.expiresAt
+        }
       let dueAt = EnrichmentCheck.dueAt(expiries: expiries, at: now)
       if let dueAt { dueByOwner[contact.row.userID] = min(dueByOwner[contact.row.userID] ?? dueAt, dueAt) }
       return (
@@ -149,7 +152,9 @@ struct EnrichmentApplier {
       guard !contact.channels.lookups.isEmpty else { continue }
       var matches: [ProviderMatch] = []
       for lookup in contact.channels.lookups {
-        guard let row = rows[lookup.id], row.expiresAt > now, row.status == .match else { continue }
+        guard let row = prepared.answer(lookup.id, owner: contact.row.userID, current: rows),
+          row.expiresAt > now, row.status == .match
+        else { continue }
         guard let cached = CachedMatch.read(row.response) else {
           batch.counts.addSkipped("cached provider response unreadable")
           continue

@@ -59,10 +59,11 @@ public struct EnrichmentFetchJob: Job {
       prepare: { ids in
         let owners = window.restricted(to: ids)
         ownersUnchanged += owners.unchanged
-        let prepared = try await prepare(owners, recheck: recheck, forProvider: plan != nil, context: context)
+        var prepared = try await prepare(owners, recheck: recheck, forProvider: plan != nil, context: context)
         unchanged += prepared.unchanged
         if let plan {
-          try await lookUp(prepared, plan: plan, recheck: recheck, context: context, tally: &tally)
+          prepared.earlierAnswers = try await lookUp(
+            prepared, plan: plan, recheck: recheck, context: context, tally: &tally)
           try circuit?.recordIfOpened(
             plan.client.circuitBreaker, keysDeferred: tally.keysDeferred, context: context)
         }
@@ -196,11 +197,13 @@ public struct EnrichmentFetchJob: Job {
   }
 
   /// Asks the provider for the batch's keys that have no cache row lasting until their owners'
-  /// next visit (`RefreshPhase`): the latest of them, when owners share a key.
+  /// next visit (`RefreshPhase`): the latest of them, when owners share a key. Returns the rows
+  /// it is about to replace that an owner before the first asker still takes its answers from
+  /// (`PreparedBatch.answer`).
   private func lookUp(
     _ prepared: PreparedBatch, plan: ProviderPlan, recheck: RecheckRule, context: JobContext,
     tally: inout EnrichmentTally
-  ) async throws {
+  ) async throws -> [String: PreparedBatch.EarlierAnswer] {
     let wanted = prepared.providerLookups
     let expiries = try context.read {
       try $0.enrichment.lookupExpiries(provider: plan.name, keys: Array(wanted.keys))
@@ -219,10 +222,44 @@ public struct EnrichmentFetchJob: Job {
       tally.cacheHits += 1
       return false
     }.sorted { $0.id < $1.id }
-    guard !missing.isEmpty else { return }
+    guard !missing.isEmpty else { return [:] }
+    let earlier = try earlierAnswers(
+      prepared, missing: missing, expiries: expiries, plan: plan, recheck: recheck, context: context)
     try await calls.lookUp(
       missing, expired: Set(expiries.keys),
       neededUntil: missing.compactMap { neededUntil[$0.id] }.max() ?? context.now, plan: plan,
       context: context, tally: &tally)
+    return earlier
+  }
+
+  /// Of the cached rows of `missing`, those that outlast the next visit of some owner that
+  /// comes before every owner whose next visit they do not (issue 71): as the batch stood, that
+  /// owner was given them, and a batch ending between the two would give them still.
+  private func earlierAnswers(
+    _ prepared: PreparedBatch, missing: [ProviderLookup], expiries: [String: UTCInstant], plan: ProviderPlan,
+    recheck: RecheckRule, context: JobContext
+  ) throws -> [String: PreparedBatch.EarlierAnswer] {
+    let asked = Set(missing.map(\.id))
+    var firstAsker: [String: Int64] = [:]
+    var firstUser: [String: Int64] = [:]
+    for contact in prepared.contacts where !contact.skipsProvider {
+      let owner = contact.row.userID
+      let horizon = recheck.horizon(owner: owner)
+      for lookup in contact.channels.lookups where asked.contains(lookup.id) {
+        guard let expiresAt = expiries[lookup.id] else { continue }
+        firstUser[lookup.id] = min(firstUser[lookup.id] ?? owner, owner)
+        if expiresAt <= horizon { firstAsker[lookup.id] = min(firstAsker[lookup.id] ?? owner, owner) }
+      }
+    }
+    let keys = Set(firstAsker.filter { key, asker in firstUser[key].map { $0 < asker } ?? false }.keys)
+    guard !keys.isEmpty else { return [:] }
+    let rows = try context.read { try $0.enrichment.lookups(provider: plan.name, keys: keys) }
+    var earlier: [String: PreparedBatch.EarlierAnswer] = [:]
+    for (key, row) in rows {
+      if let asker = firstAsker[key] {
+        earlier[key] = PreparedBatch.EarlierAnswer(row: row, firstAsker: asker)
+      }
+    }
+    return earlier
   }
 }

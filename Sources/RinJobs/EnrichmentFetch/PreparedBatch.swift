@@ -37,6 +37,24 @@ struct PreparedBatch: Sendable {
   var unchangedDueAt: [Int64: UTCInstant] = [:]
   /// The contacts' digests to store, as read (`EnrichmentOwners.digestsToStore`).
   var digests: [ContactDigest] = []
+  /// The answers the batch's lookups replaced, for the owners before the first that asked again.
+  var earlierAnswers: [String: EarlierAnswer] = [:]
+
+  /// A cached answer as it stood before the batch asked its key again, and the first owner (in
+  /// id order) whose next visit it did not outlast (`RefreshPhase`).
+  struct EarlierAnswer: Sendable {
+    var row: LookupRow
+    var firstAsker: Int64
+  }
+
+  /// The answer to key `id` for a contact of `owner`: as a walk of one owner per batch would
+  /// give it (issue 71). An owner before the first who asked again gets the answer as it stood,
+  /// which outlasts its next visit; the others get `current`, tonight's if it was asked again.
+  /// So what an owner is given never depends on which owners share its batch.
+  func answer(_ id: String, owner: Int64, current: [String: LookupRow]) -> LookupRow? {
+    if let earlier = earlierAnswers[id], owner < earlier.firstAsker { return earlier.row }
+    return current[id]
+  }
 
   /// Contacts per parallel slice: parsing numbers (libphonenumber) is most of a batch's CPU.
   static let sliceSize = 2_000

@@ -1,0 +1,330 @@
+import Foundation
+import RinConfiguration
+import RinDomain
+import RinJobs
+import RinProviderStub
+import RinRuntime
+import RinTestSupport
+import Testing
+
+@testable import RinStorage
+
+/// issue 71: what the jobs write and what users are told must not depend on where a run's
+/// batches end. The same seed lives the same nights twice: once cut into tiny batches whose
+/// boundaries move from night to night (a `batch_size` of 1 to 4, and on some nights a
+/// `batch_target` so short that the sizer cuts every batch after the first to one user, as a
+/// loaded PostgreSQL does with its 200 ms), once in batches as large as the jobs allow. Every
+/// output table and the outbox, row by row, must be the same after every night.
+@Suite("every job: outputs do not depend on batch boundaries", .onItsOwnThread)
+struct BatchBoundaryExactnessTests {
+  static let day: Int64 = 86_400
+  /// 2026-10-23T00:00:00Z, as `NightlyIncrementalExactnessTests`.
+  static let firstMidnight: Int64 = 1_792_713_600
+  /// Past the 30 days of the retention windows; the provider's answers (`withProvider`) expire
+  /// within days, so that many are asked again at their owners' visits (`RefreshPhase`).
+  static let nights = 32
+  /// The day of changes draws a quarter of the users each day, as in
+  /// `NightlyIncrementalExactnessTests`.
+  static let drawModulus = 4
+  static let apiKeyVariable = "BATCH_BOUNDARY_KEY"
+
+  /// `bench/day_of_changes.sql` for draw `day`, stamped `at`, as single statements.
+  static func dayOfChanges(day: Int, at: Int64) throws -> [String] {
+    let url = Executable.repositoryRoot.appendingPathComponent("bench/day_of_changes.sql")
+    let text = try String(contentsOf: url, encoding: .utf8)
+      .replacingOccurrences(of: "{{DAY}}", with: String(day))
+      .replacingOccurrences(of: "{{AT}}", with: String(at))
+      .replacingOccurrences(of: "{{MOD}}", with: String(drawModulus))
+    let code = text.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("--") }
+    return code.joined(separator: "\n").split(separator: ";").map {
+      $0.trimmingCharacters(in: .whitespacesAndNewlines)
+    }.filter { !$0.isEmpty && $0 != "BEGIN" && $0 != "COMMIT" }
+  }
+
+  /// Both databases ask the same loopback provider, which answers a key the same whoever asks.
+  static func withProvider(_ config: RinConfig, _ stub: ProviderStub) -> RinConfig {
+    var config = config
+    config.jobs.enrichmentFetch.provider = EnrichmentProviderSettings(
+      name: "fake-people", url: stub.baseURL, apiKeyEnv: Self.apiKeyVariable, batchSize: 100,
+      requestsPerMinute: 100_000, matchTTL: .seconds(6 * 86_400), noMatchTTL: .seconds(3 * 86_400),
+      concurrency: 2)
+    return config
+  }
+
+  /// Tiny and uneven: the ceiling moves each night, and every third night a 1 ms target makes
+  /// the time-sized batches as small as they get.
+  static func tinyBatches(_ path: String, night: Int) -> RinConfig {
+    var config = RinConfig.defaults(storageURL: path)
+    let size = [3, 1, 2, 4][night % 4]
+    config.jobs.dailyScore.batchSize = size
+    config.jobs.circlePatterns.batchSize = size
+    config.jobs.enrichmentFetch.batchSize = size
+    config.jobs.upcomingBirthdays.batchSize = size
+    config.jobs.badgeRecount.batchSize = size
+    config.storage.batchTarget = night % 3 == 2 ? .milliseconds(1) : .seconds(60)
+    return config
+  }
+
+  /// As few batches as the jobs allow: the largest ceilings, and a target no batch reaches.
+  static func oneBatch(_ path: String) -> RinConfig {
+    var config = RinConfig.defaults(storageURL: path)
+    config.jobs.dailyScore.batchSize = 100_000
+    config.jobs.circlePatterns.batchSize = 100_000
+    config.jobs.enrichmentFetch.batchSize = 100_000
+    config.jobs.upcomingBirthdays.batchSize = 100_000
+    config.jobs.badgeRecount.batchSize = 100_000
+    config.storage.batchTarget = .seconds(60)
+    return config
+  }
+
+  /// Every table the jobs write for users, ids of generated rows aside.
+  static func outputs(_ db: TestDatabase) throws -> [String: [String]] {
+    let queries: [String: (SQLFragment, Int)] = [
+      "score_snapshots": (
+        "SELECT user_id, as_of, score, quality, position, stability, trust, tier, delta, formula_version FROM score_snapshots",
+        10
+      ),
+      "user_state": ("SELECT user_id, score_changed_at, score_card_expires_at FROM user_state", 3),
+      "notification_outbox": (
+        "SELECT user_id, kind, deep_link, payload, dedupe_key FROM notification_outbox", 5
+      ),
+      "invite_prompt_queue": ("SELECT user_id, \"trigger\", created_at FROM invite_prompt_queue", 3),
+      "upcoming_events": (
+        "SELECT user_id, contact_id, kind, ref_id, occurs_on, days_until, dismissed_at FROM upcoming_events",
+        7
+      ),
+      "circle_suggestions": (
+        "SELECT user_id, circle_id, pattern, pattern_value, contact_ids, confidence, fingerprint, status, created_at FROM circle_suggestions",
+        9
+      ),
+      "contact_enrichments": (
+        "SELECT contact_id, field, value, source, confidence, fetched_at, seen_at FROM contact_enrichments", 7
+      ),
+      "contacts.rin_user_id": ("SELECT id, rin_user_id FROM contacts WHERE rin_user_id IS NOT NULL", 2),
+      "badge_counts": ("SELECT user_id, home, circles, score, profile, computed_at FROM badge_counts", 6),
+    ]
+    return try db.storage.read { tx in
+      var result: [String: [String]] = [:]
+      for (table, (query, columns)) in queries {
+        var rows: [String] = []
+        try tx.sql.forEachRow(query) { row in
+          rows.append((0..<columns).map { row.value($0).display }.joined(separator: "|"))
+        }
+        result[table] = rows.sorted()
+      }
+      return result
+    }
+  }
+
+  /// Returns whether they are the same: the first night that differs is the one to read.
+  @discardableResult
+  static func expectSameOutputs(_ tiny: TestDatabase, _ whole: TestDatabase, after run: String) throws -> Bool
+  {
+    let (got, want) = (try outputs(tiny), try outputs(whole))
+    for table in want.keys.sorted() {
+      let missing = Set(want[table]!).subtracting(got[table]!).sorted().prefix(4)
+      let extra = Set(got[table]!).subtracting(want[table]!).sorted().prefix(4)
+      #expect(
+        got[table] == want[table],
+        "after \(run), \(table) in tiny batches: missing \(Array(missing)), extra \(Array(extra))")
+    }
+    return got == want
+  }
+
+  /// The nightly pipeline at 02:30, the hourly at 03:00 and the retention pipeline at 03:15
+  /// (pipelines.yaml), each job at its pipeline's instant, as the bench's year runs them.
+  static let runs: [(any Job, Int64)] = [
+    (EnrichmentFetchJob(), 9000), (CirclePatternsJob(), 9000), (DailyScoreJob(), 9000),
+    (BadgeRecountJob(), 9000), (UpcomingBirthdaysJob(), 10_800), (AttributionExpiryJob(), 11_700),
+    (HistoryRetentionJob(), 11_700),
+  ]
+
+  /// The bench's short windows: retention reaches the first nights within the test.
+  static func withShortWindows(_ config: RinConfig) -> RinConfig {
+    var config = config
+    config.jobs.historyRetention.keep.scoreSnapshots = .seconds(30 * 86_400)
+    config.jobs.historyRetention.keep.notificationOutbox = .seconds(14 * 86_400)
+    config.jobs.historyRetention.keep.circleSuggestions = .seconds(30 * 86_400)
+    config.jobs.historyRetention.keep.jobRuns = .seconds(30 * 86_400)
+    return config
+  }
+
+  /// What the app and the delivery service write at `at` (bench/harness/year.py): each queued
+  /// invite prompt shown (every other one dismissed) and taken off the queue; the outbox sent,
+  /// but for a backlog of three days for users with id % 50 = 0.
+  static func appAndDelivery(_ db: TestDatabase, at: Int64) throws {
+    try db.execute(
+      """
+      INSERT INTO user_state (user_id, invite_prompts_shown)
+        SELECT DISTINCT q.user_id, 0 FROM invite_prompt_queue q
+        WHERE NOT EXISTS (SELECT 1 FROM user_state s WHERE s.user_id = q.user_id) ORDER BY q.user_id
+      """)
+    try db.execute(
+      """
+      UPDATE user_state SET invite_prompts_shown = coalesce(invite_prompts_shown, 0) + 1,
+        last_invite_prompt_at = ?,
+        last_invite_dismissed_at = CASE WHEN user_id % 2 = 0 THEN ? ELSE last_invite_dismissed_at END
+      WHERE user_id IN (SELECT user_id FROM invite_prompt_queue)
+      """, [at - 3_600, at - 3_000])
+    try db.execute("DELETE FROM invite_prompt_queue")
+    try db.execute(
+      """
+      UPDATE notification_outbox SET sent_at = created_at + 300
+      WHERE sent_at IS NULL AND (user_id % 50 <> 0 OR created_at < ?)
+      """, [at - 3 * Self.day])
+  }
+
+  /// Five users lose most of their contacts on day 2 and get them back on day 25.
+  static func lossAndReturn(_ db: TestDatabase, night: Int, at: Int64) throws {
+    let owners = "SELECT id FROM users WHERE deleted_at IS NULL AND id % 23 = 5"
+    if night == 2 {
+      try db.execute(
+        "UPDATE contacts SET deleted_at = ?, updated_at = ? WHERE deleted_at IS NULL AND id % 5 <> 0 AND user_id IN (\(owners))",
+        [at, at])
+    } else if night == 25 {
+      try db.execute(
+        "UPDATE contacts SET deleted_at = NULL, updated_at = ? WHERE deleted_at = ? AND user_id IN (\(owners))",
+        [at, at - 23 * Self.day])
+    }
+  }
+
+  static func liveNights(_ backend: Backend) async throws {
+    let stub = try await ProviderStub.start(apiKey: "batch-secret", fallback: .fakePeople, keepRecords: false)
+    defer { Task { await stub.stop() } }
+    let environment = RuntimeEnvironment(variables: [Self.apiKeyVariable: "batch-secret"])
+    let tiny = try await offPool {
+      try TestDatabase(backend, seedUsers: 120, seed: 71, now: Self.firstMidnight)
+    }
+    let whole = try await offPool {
+      try TestDatabase(backend, seedUsers: 120, seed: 71, now: Self.firstMidnight)
+    }
+    nights: for night in 0..<Self.nights {
+      let midnight = Self.firstMidnight + Int64(night) * Self.day
+      if night > 0 {
+        let noon = midnight - 12 * 3600
+        for db in [tiny, whole] {
+          try Self.appAndDelivery(db, at: noon)
+          for statement in try Self.dayOfChanges(day: night, at: noon) { try db.execute(statement) }
+          try Self.lossAndReturn(db, night: night, at: noon)
+        }
+      }
+      for (job, offset) in Self.runs {
+        let options = TestClock.options(now: midnight + offset)
+        let a = await tiny.run(
+          job, options,
+          config: Self.withShortWindows(Self.withProvider(Self.tinyBatches(tiny.path, night: night), stub)),
+          environment: environment)
+        let b = await whole.run(
+          job, options, config: Self.withShortWindows(Self.withProvider(Self.oneBatch(whole.path), stub)),
+          environment: environment)
+        #expect(a.status == .succeeded && b.status == .succeeded, "\(a.error ?? "") \(b.error ?? "")")
+        guard
+          try Self.expectSameOutputs(tiny, whole, after: "night \(night), \(type(of: job)) at +\(offset) s")
+        else { break nights }
+      }
+    }
+    // The nights told users things: the comparison is not between two empty outboxes.
+    #expect(try whole.int("SELECT count(DISTINCT kind) FROM notification_outbox") >= 2)
+  }
+
+  @Test(arguments: Backend.available) func tinyBatchesEqualOneBatch(backend: Backend) async throws {
+    try await Self.liveNights(backend)
+  }
+
+  /// Answers last 30 days; with a batch of `batchSize` examined owners.
+  static func sharedKeyConfig(_ db: TestDatabase, _ stub: ProviderStub, batchSize: Int) -> RinConfig {
+    var config = Self.withProvider(RinConfig.defaults(storageURL: db.path), stub)
+    config.jobs.enrichmentFetch.provider?.matchTTL = Self.sharedKeyTTL
+    config.jobs.enrichmentFetch.provider?.noMatchTTL = Self.sharedKeyTTL
+    config.jobs.enrichmentFetch.batchSize = batchSize
+    return config
+  }
+
+  static let sharedKeyTTL = Duration.seconds(30 * 86_400)
+
+  /// Owners A < B for night `night`: B has a contact the provider enriched (on the first night,
+  /// its answers expiring at `expires`), and its next visit is after `expires`; A's is before.
+  /// Returns A, B and B's contact.
+  static func ownersSharingKeys(_ db: TestDatabase, night: Int64, expires: Int64) throws -> (
+    a: Int64, b: Int64, contact: Int64
+  ) {
+    let phase = RefreshPhase(shortestTTL: Self.sharedKeyTTL)
+    func visitsBefore(_ owner: Int64) -> Bool {
+      phase.horizon(owner: owner, now: UTCInstant(seconds: night)).seconds < expires
+    }
+    let enriched = try db.strings(
+      """
+      SELECT DISTINCT c.user_id || ' ' || c.id FROM contacts c JOIN contact_enrichments x ON x.contact_id = c.id
+      WHERE x.source = 'fake-people' AND c.deleted_at IS NULL ORDER BY c.user_id DESC, c.id
+      """
+    ).map { $0.split(separator: " ").compactMap { Int64($0) } }
+    let b = try #require(enriched.first { !visitsBefore($0[0]) })
+    let users = try db.strings("SELECT id FROM users WHERE deleted_at IS NULL AND id < ? ORDER BY id", [b[0]])
+    let a = try #require(users.compactMap { Int64($0) }.first(where: visitsBefore))
+    return (a, b[0], b[1])
+  }
+
+  /// A's new contact has the numbers and addresses of B's `contact`, which gains an address:
+  /// both owners are examined tonight, and both contacts ask the same keys.
+  static func shareKeys(_ db: TestDatabase, a: Int64, contact: Int64, at stamp: Int64) throws {
+    try db.execute(
+      "INSERT INTO contacts (id, user_id, given_name, created_at, updated_at) VALUES (900071, ?, 'Copy', ?, ?)",
+      [a, stamp, stamp])
+    try db.execute(
+      "INSERT INTO contact_phones (contact_id, raw, label) SELECT 900071, raw, label FROM contact_phones WHERE contact_id = ? ORDER BY raw",
+      [contact])
+    try db.execute(
+      "INSERT INTO contact_emails (contact_id, address, label) SELECT 900071, address, label FROM contact_emails WHERE contact_id = ? ORDER BY address",
+      [contact])
+    try db.execute(
+      "INSERT INTO contact_emails (contact_id, address, label) VALUES (?, 'new.address.71@initech.com', 'work')",
+      [contact])
+    try db.execute("UPDATE contacts SET updated_at = ? WHERE id = ?", [stamp, contact])
+  }
+
+  /// The mechanism on its own: owners A < B share a contact's keys, whose cached answers from
+  /// the first night outlast A's next visit but not B's (`RefreshPhase`). Before issue 71, one
+  /// batch asked the keys again for B before A's values were written (A's `fetched_at`
+  /// tonight), while a batch each gave A the first night's answers (`fetched_at` then): the
+  /// night A's score counted them enriched, and told A its score changed, moved with it.
+  @Test func anOwnerGetsTheSameAnswersWhetherOrNotItsBatchHoldsAnotherOwnerOfTheKey() async throws {
+    let stub = try await ProviderStub.start(apiKey: "batch-secret", fallback: .fakePeople, keepRecords: false)
+    defer { Task { await stub.stop() } }
+    let environment = RuntimeEnvironment(variables: [Self.apiKeyVariable: "batch-secret"])
+    let first = Self.firstMidnight + 9000
+    let tiny = try await offPool {
+      try TestDatabase(.sqlite, seedUsers: 40, seed: 71, now: Self.firstMidnight)
+    }
+    let whole = try await offPool {
+      try TestDatabase(.sqlite, seedUsers: 40, seed: 71, now: Self.firstMidnight)
+    }
+    for db in [tiny, whole] {
+      for (job, now) in [(EnrichmentFetchJob(), first), (DailyScoreJob(), first + 600)] as [(any Job, Int64)]
+      {
+        let run = await db.run(
+          job, TestClock.options(now: now), config: Self.sharedKeyConfig(db, stub, batchSize: 1000),
+          environment: environment)
+        #expect(run.status == .succeeded, "\(run.error ?? "")")
+      }
+    }
+    // Night 10, with the first night's answers expiring on day 30.
+    let night = first + 10 * Self.day
+    let (a, b, contact) = try Self.ownersSharingKeys(
+      tiny, night: night, expires: first + Self.sharedKeyTTL.components.seconds)
+    for (db, size) in [(tiny, 1), (whole, 1000)] {
+      try Self.shareKeys(db, a: a, contact: contact, at: night - 12 * 3600)
+      for (job, now) in [(EnrichmentFetchJob(), night), (DailyScoreJob(), night + 600)] as [(any Job, Int64)]
+      {
+        let run = await db.run(
+          job, TestClock.options(now: now), config: Self.sharedKeyConfig(db, stub, batchSize: size),
+          environment: environment)
+        #expect(run.status == .succeeded, "\(run.error ?? "")")
+      }
+    }
+    let given =
+      "SELECT field || '|' || value || '|' || fetched_at FROM contact_enrichments WHERE contact_id = 900071 ORDER BY 1"
+    #expect(try whole.strings(given).count > 0, "A's new contact was enriched")
+    #expect(try tiny.strings(given) == whole.strings(given), "owner \(a) (sharing keys with owner \(b))")
+    try Self.expectSameOutputs(tiny, whole, after: "night 10's enrichment-fetch and daily-score")
+  }
+}
