@@ -33,3 +33,26 @@ enum MetricsOutput {
     }
   }
 }
+
+extension MetricsOutput {
+  /// A check's metrics (`rinjobs footprint`, `rinjobs erasure`, `rinjobs freshness`): `text` in
+  /// the file, and each of `groups` (a shard's text each) pushed as the group `job`, shard.
+  static func emitCheck(
+    _ text: String, job: String, groups: [(shard: String, text: String)]? = nil, file: String?, pushURL: URL?,
+    command: String
+  ) async {
+    var failedPushes = 0
+    if let pushURL {
+      let pushed = (groups ?? [("all", text)]).map {
+        MetricsPush.Group(job: job, pipeline: "", shard: $0.shard, text: $0.text)
+      }
+      failedPushes = await MetricsPush(baseURL: pushURL, logger: Logger(label: "rinjobs")).push(pushed)
+        .failedPushes
+    }
+    if let file {
+      OutputCheck.warnOnFailure(command) {
+        try MetricsFile.write(text + MetricsFile.renderPushFailures(failedPushes), to: file)
+      }
+    }
+  }
+}

@@ -48,17 +48,8 @@ struct ErasureCommand: AsyncParsableCommand {
   }
 
   private func emitMetrics(_ result: ErasureCheckResult, config: RinConfig) async {
-    let text = MetricsFile.render(erasure: result)
-    var failedPushes = 0
-    if let pushURL = output.metricsPush ?? config.metrics.pushURL {
-      let group = MetricsPush.Group(job: MetricsFile.erasureJob, pipeline: "", shard: "all", text: text)
-      failedPushes = await MetricsPush(baseURL: pushURL, logger: Logger(label: "rinjobs")).push([group])
-        .failedPushes
-    }
-    if let file = output.metricsFile {
-      OutputCheck.warnOnFailure("rinjobs erasure") {
-        try MetricsFile.write(text + MetricsFile.renderPushFailures(failedPushes), to: file)
-      }
-    }
+    await MetricsOutput.emitCheck(
+      MetricsFile.render(erasure: result), job: MetricsFile.erasureJob, file: output.metricsFile,
+      pushURL: output.metricsPush ?? config.metrics.pushURL, command: "rinjobs erasure")
   }
 }

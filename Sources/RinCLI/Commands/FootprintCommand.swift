@@ -33,17 +33,8 @@ struct FootprintCommand: AsyncParsableCommand {
   }
 
   private func emitMetrics(_ footprint: Footprint, config: RinConfig) async {
-    let text = MetricsFile.render(footprint: footprint)
-    var failedPushes = 0
-    if let pushURL = output.metricsPush ?? config.metrics.pushURL {
-      let group = MetricsPush.Group(job: MetricsFile.footprintJob, pipeline: "", shard: "all", text: text)
-      failedPushes = await MetricsPush(baseURL: pushURL, logger: Logger(label: "rinjobs")).push([group])
-        .failedPushes
-    }
-    if let file = output.metricsFile {
-      OutputCheck.warnOnFailure("rinjobs footprint") {
-        try MetricsFile.write(text + MetricsFile.renderPushFailures(failedPushes), to: file)
-      }
-    }
+    await MetricsOutput.emitCheck(
+      MetricsFile.render(footprint: footprint), job: MetricsFile.footprintJob, file: output.metricsFile,
+      pushURL: output.metricsPush ?? config.metrics.pushURL, command: "rinjobs footprint")
   }
 }

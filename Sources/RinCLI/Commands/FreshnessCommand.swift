@@ -53,19 +53,9 @@ struct FreshnessCommand: AsyncParsableCommand {
   }
 
   private func emitMetrics(_ result: FreshnessResult, config: RinConfig) async {
-    let text = MetricsFile.render(freshness: result)
-    var failedPushes = 0
-    if let pushURL = output.metricsPush ?? config.metrics.pushURL {
-      let groups = MetricsFile.freshnessGroups(result).map {
-        MetricsPush.Group(job: MetricsFile.freshnessJob, pipeline: "", shard: $0.shard, text: $0.text)
-      }
-      failedPushes = await MetricsPush(baseURL: pushURL, logger: Logger(label: "rinjobs")).push(groups)
-        .failedPushes
-    }
-    if let file = output.metricsFile {
-      OutputCheck.warnOnFailure("rinjobs freshness") {
-        try MetricsFile.write(text + MetricsFile.renderPushFailures(failedPushes), to: file)
-      }
-    }
+    await MetricsOutput.emitCheck(
+      MetricsFile.render(freshness: result), job: MetricsFile.freshnessJob,
+      groups: MetricsFile.freshnessGroups(result).map { ($0.shard, $0.text) }, file: output.metricsFile,
+      pushURL: output.metricsPush ?? config.metrics.pushURL, command: "rinjobs freshness")
   }
 }

@@ -21,83 +21,87 @@ struct Erasure {
 
   private var cachedAnswers: CachedAnswerKeys { CachedAnswerKeys(config: context.config) }
 
-  /// The mark of the stamps walked (`verifiedThrough`) and of the last sweep.
-  static let stampsScope = "erasure"
+  /// Where each walk over the deletion stamps stands (`verifiedThrough`), and when the last
+  /// sweep ran.
+  static let accountsScope = "erasure-accounts"
+  static let contactsScope = "erasure-contacts"
   static let sweepScope = "erasure-sweep"
 
   func run() throws {
     let tables = try context.read { try $0.erasure.erasableTables() }
-    let marks = try context.read { tx in
-      (
-        stamps: try tx.changeWatermark(job: .historyRetention, scope: Self.stampsScope),
-        sweep: try tx.changeWatermark(job: .historyRetention, scope: Self.sweepScope)
-      )
-    }
-    let since = marks.stamps?.verifiedThrough
-    context.tally.details.historyRetention.accountsErased = try eraseAccounts(
-      stampedAfter: since, tables: tables)
-    context.tally.details.historyRetention.contactsErased = try eraseContacts(
-      stampedAfter: since, tables: tables)
-    if ErasureWindows.sweepIsDue(lastSweep: marks.sweep?.verifiedThrough, now: context.now) {
-      context.tally.details.historyRetention.erasureSweepRowsDeleted = try sweep(tables)
-      try context.write {
-        try $0.putChangeWatermark(
-          ChangeWatermark(verifiedThrough: context.now, windowEnd: context.now), job: .historyRetention,
-          scope: Self.sweepScope)
-      }
-    }
+    // The services' writes may commit up to `ChangeStamp.margin` after the time they stamp: a
+    // walk's mark never passes that, so the next run looks again at the last hour's deletions.
     let through = ChangeStamp.after(now: context.now, end: context.now)
-    try context.write {
-      try $0.putChangeWatermark(
-        ChangeWatermark(verifiedThrough: max(through, since ?? .min), windowEnd: context.now),
-        job: .historyRetention, scope: Self.stampsScope)
-    }
-  }
-
-  private func eraseAccounts(stampedAfter since: UTCInstant?, tables: [ErasableTable]) throws -> Int {
-    var cursor: ErasureCursor?
-    var erased = 0
-    while true {
-      try context.stopIfRequested(batchesCommitted: 0, done: "erasing \(erased) deleted accounts")
-      let batch = try context.read {
-        try $0.erasure.deletedAccounts(stampedAfter: since, from: cursor, limit: Self.accountsPerTransaction)
-      }
-      guard let last = batch.last else { return erased }
-      let accounts = batch.map(\.id)
-      let rows = try context.write { tx in
+    var batches = 0
+    context.tally.details.historyRetention.accountsErased = try walk(
+      "deleted accounts", scope: Self.accountsScope, batch: Self.accountsPerTransaction, through: through,
+      batches: &batches,
+      read: { try $0.erasure.deletedAccounts(stampedAfter: $1, from: $2, limit: $3) },
+      erase: { tx, accounts in
         let keys = cachedAnswers.rowKeys(of: try tx.enrichment.channelsOfContacts(ofOwners: accounts))
         var rows = try tx.erasure.eraseAccounts(accounts, in: tables)
         rows["enrichment_lookups"] = try tx.erasure.deleteCachedAnswers(keys)
         return rows
-      }
-      erased += batch.count
-      countErased(rows)
-      cursor = last.cursor
-      if batch.count < Self.accountsPerTransaction { return erased }
-    }
-  }
-
-  private func eraseContacts(stampedAfter since: UTCInstant?, tables: [ErasableTable]) throws -> Int {
-    var cursor: ErasureCursor?
-    var erased = 0
-    while true {
-      try context.stopIfRequested(batchesCommitted: 0, done: "erasing \(erased) deleted contacts")
-      let batch = try context.read {
-        try $0.erasure.deletedContacts(stampedAfter: since, from: cursor, limit: limit)
-      }
-      guard let last = batch.last else { return erased }
-      let contacts = batch.map(\.contact)
-      let rows = try context.write { tx in
+      })
+    context.tally.details.historyRetention.contactsErased = try walk(
+      "deleted contacts", scope: Self.contactsScope, batch: limit, through: through, batches: &batches,
+      read: { try $0.erasure.deletedContacts(stampedAfter: $1, from: $2, limit: $3) },
+      erase: { tx, contacts in
         let keys = cachedAnswers.rowKeys(of: try tx.enrichment.channelsOfContacts(ids: contacts.map(\.id)))
         var rows = try tx.erasure.eraseContacts(contacts, in: tables)
         rows["enrichment_lookups"] = try tx.erasure.deleteCachedAnswers(keys)
         return rows
-      }
-      erased += batch.count
-      countErased(rows)
-      cursor = last.cursor
-      if batch.count < limit { return erased }
+      })
+    let lastSweep = try context.read {
+      try $0.changeWatermark(job: .historyRetention, scope: Self.sweepScope)
     }
+    if ErasureWindows.sweepIsDue(lastSweep: lastSweep?.verifiedThrough, now: context.now) {
+      context.tally.details.historyRetention.erasureSweepRowsDeleted = try sweep(tables, batches: &batches)
+      try mark(Self.sweepScope, at: context.now)
+    }
+  }
+
+  /// The deletions stamped after the scope's mark, `batch` at a time (`read` gives the next
+  /// batch after a cursor), each batch erased by `erase` in a transaction of its own with the
+  /// mark moved past it: a run stopped by a signal or its time limit leaves the rest to the
+  /// next run, which goes on from there. Returns how many were erased.
+  private func walk<Deleted>(
+    _ what: String, scope: String, batch size: Int, through: UTCInstant, batches: inout Int,
+    read: (StorageTransaction, UTCInstant?, ErasureCursor?, Int) throws -> [StampedDeletion<Deleted>],
+    erase: (StorageTransaction, [Deleted]) throws -> [String: Int]
+  ) throws -> Int {
+    let since = try context.read { try $0.changeWatermark(job: .historyRetention, scope: scope) }?
+      .verifiedThrough
+    var cursor: ErasureCursor?
+    var erased = 0
+    while true {
+      try context.stopIfRequested(batchesCommitted: batches, done: "erasing \(erased) \(what)")
+      let found = try context.read { try read($0, since, cursor, size) }
+      guard let last = found.last else { break }
+      // Deletions stamped before the last one's stamp are all erased now; its ties may not be.
+      let passed = min(UTCInstant(seconds: last.cursor.stamp - 1), through)
+      let rows = try context.write { tx in
+        let rows = try erase(tx, found.map(\.deleted))
+        if passed > (since ?? .min) { try mark(scope, at: passed, in: tx) }
+        return rows
+      }
+      countErased(rows)
+      batches += 1
+      erased += found.count
+      cursor = last.cursor
+      if found.count < size { break }
+    }
+    if through > (since ?? .min) { try mark(scope, at: through) }
+    return erased
+  }
+
+  private func mark(_ scope: String, at instant: UTCInstant, in tx: StorageTransaction? = nil) throws {
+    let put = { (tx: StorageTransaction) in
+      try tx.putChangeWatermark(
+        ChangeWatermark(verifiedThrough: instant, windowEnd: context.now), job: .historyRetention,
+        scope: scope)
+    }
+    if let tx { try put(tx) } else { try context.write(put) }
   }
 
   private func countErased(_ rows: [String: Int]) {
@@ -106,21 +110,29 @@ struct Erasure {
   }
 
   /// Every table of ours, for rows whose account or contact is gone or deleted by now.
-  private func sweep(_ tables: [ErasableTable]) throws -> Int {
+  private func sweep(_ tables: [ErasableTable], batches: inout Int) throws -> Int {
     var deleted = 0
-    while true {
-      try context.stopIfRequested(batchesCommitted: 0, done: "sweeping supersessions for erased rows")
-      let count = try context.write { try $0.erasure.deleteOrphanedSupersessions(limit: limit) }
-      deleted += count
-      if count < limit { break }
+    func repeatUntilShort(_ what: String, _ delete: (StorageTransaction) throws -> Int) throws {
+      while true {
+        try context.stopIfRequested(batchesCommitted: batches, done: "sweeping \(what) for erased rows")
+        let count = try context.write(delete)
+        deleted += count
+        batches += 1
+        if count < limit { break }
+      }
     }
+    try repeatUntilShort("links to accounts gone") {
+      try $0.erasure.unlinkAccountsGone(deletedBy: context.now, limit: limit)
+    }
+    try repeatUntilShort("supersessions") { try $0.erasure.deleteOrphanedSupersessions(limit: limit) }
     for table in tables {
       while true {
-        try context.stopIfRequested(batchesCommitted: 0, done: "sweeping \(table.name) for erased rows")
+        try context.stopIfRequested(batchesCommitted: batches, done: "sweeping \(table.name) for erased rows")
         let count = try context.write {
           try $0.erasure.deleteLingering(in: table, deletedBy: context.now, limit: limit)
         }
         deleted += count
+        batches += 1
         if count == 0 { break }
       }
     }

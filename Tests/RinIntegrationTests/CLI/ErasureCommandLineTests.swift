@@ -2,6 +2,8 @@ import Foundation
 import RinTestSupport
 import Testing
 
+@testable import RinStorage
+
 /// `rinjobs erasure` through the executable on both backends (issue 70): after history-retention
 /// no table of ours keeps a row about a deleted account or contact past the window (exit 0);
 /// before it, the check names the tables that do (exit 1); a table added later is checked
@@ -52,10 +54,11 @@ struct ErasureCommandLineTests {
     let clean = try await Self.check(db, config: config)
     #expect(clean.exitCode == 0, "\(clean.stdout)")
     #expect(clean.stdout.contains("none left"))
-    // A table of ours added by a later migration, which no code names: checked all the same.
-    try db.execute("CREATE TABLE later_owner_notes (user_id INTEGER NOT NULL, note INTEGER)")
+    // A table the services keep beside theirs in the same schema: theirs to erase, never ours
+    // to count or delete.
+    try db.execute("CREATE TABLE service_owner_notes (user_id INTEGER NOT NULL, note INTEGER)")
     let account = try db.int("SELECT min(user_id) FROM badge_counts")
-    try db.execute("INSERT INTO later_owner_notes (user_id, note) VALUES (?, 1)", [account])
+    try db.execute("INSERT INTO service_owner_notes (user_id, note) VALUES (?, 1)", [account])
     // The account is deleted just after the night (2026-11-23T02:45Z): past the 26-hour window
     // at the check's clock, a day later.
     try db.execute("UPDATE users SET deleted_at = ? WHERE id = ?", [1_795_401_900, account])
@@ -63,7 +66,15 @@ struct ErasureCommandLineTests {
     let found = try await Self.check(db, config: config, ["--metrics-file", metrics])
     #expect(found.exitCode == 1, "\(found.stdout)")
     let tables = Self.lingering(found.json)
-    #expect(tables["badge_counts"] == 1 && tables["later_owner_notes"] == 1, "\(tables)")
+    #expect(tables["badge_counts"] == 1 && tables["service_owner_notes"] == nil, "\(tables)")
+    // Every table of ours that names accounts or contacts is checked, found from the schema.
+    let checked = Set((found.json["tables"] as? [[String: Any]] ?? []).compactMap { $0["table"] as? String })
+    #expect(
+      checked.isSuperset(of: [
+        "score_snapshots", "contact_enrichments", "contact_states", "score_contact_facts",
+        "owner_examinations",
+        "notification_outbox", "upcoming_events", "contacts.rin_user_id",
+      ]) && !checked.contains("contacts") && !checked.contains("reminders"), "\(checked.sorted())")
     #expect((tables["score_snapshots"] ?? 0) >= 1, "\(tables)")
     #expect(found.stdout.contains("badge_counts: 1 rows"), "\(found.stdout)")
     #expect(try Promtool.checkMetrics(atPath: metrics) == nil)
@@ -81,6 +92,8 @@ struct ErasureCommandLineTests {
     #expect(retention.exitCode == 0, "\(retention.stderr)")
     let after = try await Self.check(db, config: config)
     #expect(after.exitCode == 0, "\(Self.lingering(after.json))")
+    let notes = try db.storage.read { try $0.sql.fetchInt("SELECT count(*) FROM service_owner_notes") }
+    #expect(notes == 1, "the services' table is theirs")
     let reported = try await Self.reportErasure(db, config: config)
     #expect(((reported["check"] as? [String: Any])?["lingering_rows"] as? NSNumber)?.int64Value == 0)
     let days = reported["days"] as? [[String: Any]] ?? []

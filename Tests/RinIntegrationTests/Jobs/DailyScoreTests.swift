@@ -169,12 +169,12 @@ struct DailyScoreTests {
     try db.execute("UPDATE users SET deleted_at = ?, created_at = 0 WHERE id = 3", [end])
     _ = await db.run(DailyScoreJob(), Self.options())
     #expect(try db.int("SELECT count(*) FROM score_snapshots WHERE user_id IN (1, 2)") == 0)
+    // Deleted after as_of, before the night: erased, not scored (docs/OPERATIONS.md "Erasure").
     #expect(
-      try db.int("SELECT count(*) FROM score_snapshots WHERE user_id = 3") == 1, "deleted after as_of: scored"
+      try db.int("SELECT count(*) FROM score_snapshots WHERE user_id = 3") == 0,
+      "deleted after as_of: not scored"
     )
-    let live = try db.int(
-      "SELECT count(*) FROM users WHERE created_at < ? AND (deleted_at IS NULL OR deleted_at >= ?)",
-      [end, end])
+    let live = try db.int("SELECT count(*) FROM users WHERE created_at < ? AND deleted_at IS NULL", [end])
     #expect(try db.int("SELECT count(*) FROM score_snapshots") == live)
   }
 

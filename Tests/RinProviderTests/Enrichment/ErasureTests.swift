@@ -189,12 +189,33 @@ extension EnrichmentEndToEnd {
           config: EnrichmentSeededTests.config(db, stub))
         #expect(retention.status == .succeeded, "\(retention.error ?? "")")
       }
+      // A second account goes after midnight, and the hourly runs erase it before the night:
+      // neither the night nor a catch-up of a day it was live writes anything about it.
       let third = first + 2 * Self.day
+      let late = try incremental.int(
+        "SELECT min(user_id) FROM badge_counts WHERE user_id <> ? AND user_id IN (SELECT id FROM users WHERE deleted_at IS NULL)",
+        [account])
+      for db in [incremental, full] {
+        try db.execute("UPDATE users SET deleted_at = ? WHERE id = ?", [third + 1800, late])
+        // Two hourly runs: the second's mark is past the deletion when the night begins.
+        for at in [third + 4500, third + 8100] {
+          let retention = await db.run(
+            HistoryRetentionJob(), TestClock.options(now: at), config: EnrichmentSeededTests.config(db, stub))
+          #expect(retention.status == .succeeded, "\(retention.error ?? "")")
+        }
+      }
       for (db, isFull) in [(incremental, false), (full, true)] {
         try await Self.night(db, stub, midnight: third, full: isFull)
+        // A catch-up of the day before, when the account was live: it writes nothing about it.
+        var catchUp = TestClock.options(now: third + 4 * 3600, full: isFull)
+        catchUp.asOf = CalendarDate(utcInstant: UTCInstant(seconds: third - Self.day))
+        let run = await db.run(DailyScoreJob(), catchUp, config: EnrichmentSeededTests.config(db, stub))
+        #expect(run.status == .succeeded, "\(run.error ?? "")")
       }
       let left = try Self.rowsNaming(account: account, contact: contact, in: incremental)
       #expect(left == [:], "\(left)")
+      let leftOfLate = try Self.rowsNaming(account: Int64(late), contact: contact, in: incremental)
+      #expect(leftOfLate == [:], "deleted after midnight: \(leftOfLate)")
       let after = try incremental.storage.lingeringRows(deletedBy: UTCInstant(seconds: third + 4 * 3600))
       #expect(after.allSatisfy { $0.rows == 0 }, "\(after.filter { $0.rows > 0 })")
       let (got, want) = (

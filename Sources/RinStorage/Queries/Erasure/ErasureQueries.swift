@@ -50,6 +50,12 @@ public struct ErasureCursor: Sendable, Equatable {
   }
 }
 
+/// A deletion a walk over the stamps found, and where the walk stands after it.
+public struct StampedDeletion<Deleted: Sendable>: Sendable {
+  public var deleted: Deleted
+  public var cursor: ErasureCursor
+}
+
 /// A deleted contact and its owner.
 public struct DeletedContact: Sendable, Equatable {
   public var id: Int64
@@ -62,13 +68,14 @@ public struct DeletedContact: Sendable, Equatable {
 }
 
 extension ErasureQueries {
-  /// Every table of ours with a `user_id` or `contact_id` column, by name; the services' tables
-  /// and, on PostgreSQL, partitions (their partitioned table stands for them) left out.
+  /// Every table of ours with a `user_id` or `contact_id` column, by name: a table our
+  /// migrations create (`Migrations.tablesCreated`) and not one of the services' input tables;
+  /// on PostgreSQL, partitions are left out (their partitioned table stands for them).
   public func erasableTables() throws -> [ErasableTable] {
     var tables: [ErasableTable] = []
-    let services = Set(DataContract.inputTables)
+    let ours = Migrations.tablesCreated.subtracting(DataContract.inputTables)
     try sql.forEachRow(sql.dialect.tablesNamingOwnersOrContacts) { row in
-      guard let name = row.text(0), !services.contains(name) else { return }
+      guard let name = row.text(0), ours.contains(name) else { return }
       tables.append(
         ErasableTable(
           name: name, namesAccounts: row.integer(1) > 0, namesContacts: row.integer(2) > 0,
@@ -80,39 +87,47 @@ extension ErasureQueries {
   /// Up to `limit` accounts with `deleted_at` set whose change stamp (`users_by_change`) is after
   /// `since` (nil: any), in stamp order from after `cursor`.
   public func deletedAccounts(stampedAfter since: UTCInstant?, from cursor: ErasureCursor?, limit: Int)
-    throws -> [(id: Int64, cursor: ErasureCursor)]
+    throws -> [StampedDeletion<Int64>]
   {
-    let stamp = sql.dialect.createdOrDeletedStamp("u")
-    var found: [(id: Int64, cursor: ErasureCursor)] = []
-    try sql.forEachBatchRow(
-      """
-      SELECT u.id, \(literal: stamp) FROM users u
-      WHERE u.deleted_at IS NOT NULL AND \(stampedAfter(stamp, id: "u.id", since: since, cursor: cursor))
-      ORDER BY \(literal: stamp), u.id LIMIT \(.integer(Int64(limit)))
-      """
-    ) { row in
-      guard let id = row.int64(0) else { return }
-      found.append((id, ErasureCursor(stamp: row.integer(1), id: id)))
-    }
-    return found
+    try deleted(
+      "users u", stamp: sql.dialect.createdOrDeletedStamp("u"), columns: "u.id", since: since, cursor: cursor,
+      limit: limit
+    ) { row in row.int64(0) }
   }
 
   /// Up to `limit` contacts with `deleted_at` set whose change stamp (`contacts_by_change`) is
   /// after `since` (nil: any), in stamp order from after `cursor`.
   public func deletedContacts(stampedAfter since: UTCInstant?, from cursor: ErasureCursor?, limit: Int)
-    throws -> [(contact: DeletedContact, cursor: ErasureCursor)]
+    throws -> [StampedDeletion<DeletedContact>]
   {
-    let stamp = sql.dialect.contactChangeStamp("c")
-    var found: [(contact: DeletedContact, cursor: ErasureCursor)] = []
+    try deleted(
+      "contacts c", stamp: sql.dialect.contactChangeStamp("c"), columns: "c.id, c.user_id", since: since,
+      cursor: cursor, limit: limit
+    ) { row in
+      guard let id = row.int64(0), let owner = row.int64(1) else { return nil }
+      return DeletedContact(id: id, ownerID: owner)
+    }
+  }
+
+  /// The rows of `table` (with its alias) with `deleted_at` set, walked by their stamp
+  /// expression's index: `columns` (the id first), then the stamp, decoded by `decode`.
+  private func deleted<Deleted>(
+    _ table: String, stamp: String, columns: String, since: UTCInstant?, cursor: ErasureCursor?, limit: Int,
+    decode: (any SQLRowReader) -> Deleted?
+  ) throws -> [StampedDeletion<Deleted>] {
+    let alias = String(table.split(separator: " ").last ?? "")
+    let stampColumn = columns.split(separator: ",").count
+    var found: [StampedDeletion<Deleted>] = []
     try sql.forEachBatchRow(
       """
-      SELECT c.id, c.user_id, \(literal: stamp) FROM contacts c
-      WHERE c.deleted_at IS NOT NULL AND \(stampedAfter(stamp, id: "c.id", since: since, cursor: cursor))
-      ORDER BY \(literal: stamp), c.id LIMIT \(.integer(Int64(limit)))
+      SELECT \(literal: columns), \(literal: stamp) FROM \(literal: table)
+      WHERE \(literal: alias).deleted_at IS NOT NULL AND \(stampedAfter(stamp, id: "\(alias).id", since: since, cursor: cursor))
+      ORDER BY \(literal: stamp), \(literal: alias).id LIMIT \(.integer(Int64(limit)))
       """
     ) { row in
-      guard let id = row.int64(0), let owner = row.int64(1) else { return }
-      found.append((DeletedContact(id: id, ownerID: owner), ErasureCursor(stamp: row.integer(2), id: id)))
+      guard let id = row.int64(0), let deleted = decode(row) else { return }
+      found.append(
+        StampedDeletion(deleted: deleted, cursor: ErasureCursor(stamp: row.integer(stampColumn), id: id)))
     }
     return found
   }
@@ -123,8 +138,10 @@ extension ErasureQueries {
   {
     let after: SQLFragment = since.map { "\(literal: stamp) > \($0)" } ?? "1 = 1"
     guard let cursor else { return after }
+    // `>=` first: the index range starts at the cursor; the `OR` only settles its ties.
     return """
-      \(after) AND (\(literal: stamp) > \(cursor.stamp) OR (\(literal: stamp) = \(cursor.stamp) AND \(literal: id) > \(cursor.id)))
+      \(after) AND \(literal: stamp) >= \(cursor.stamp)
+        AND (\(literal: stamp) > \(cursor.stamp) OR \(literal: id) > \(cursor.id))
       """
   }
 
@@ -141,16 +158,16 @@ extension ErasureQueries {
       DELETE FROM circle_suggestion_supersessions WHERE suggestion_id IN (
         SELECT id FROM circle_suggestions WHERE user_id IN (\(owners)))
       """)
+    let theirContacts: SQLFragment = "contact_id IN (SELECT id FROM contacts WHERE user_id IN (\(owners)))"
     for table in tables {
       let name = SQLDialect.quoted(table.name)
-      if table.namesAccounts {
-        erased[table.name] = try sql.execute(
-          "DELETE FROM \(literal: name) WHERE \(table.jobPrefix)user_id IN (\(owners))")
-      } else if table.namesContacts {
-        erased[table.name] = try sql.execute(
-          "DELETE FROM \(literal: name) WHERE contact_id IN (SELECT id FROM contacts WHERE user_id IN (\(owners)))"
-        )
-      }
+      // With both columns, both conditions: whichever the table is keyed by (`contact_states`
+      // by contact, `score_contact_facts` by owner first) reaches the rows through its key.
+      let condition: SQLFragment =
+        table.namesAccounts && table.namesContacts
+        ? "user_id IN (\(owners)) AND \(theirContacts)"
+        : table.namesAccounts ? "\(table.jobPrefix)user_id IN (\(owners))" : theirContacts
+      erased[table.name] = try sql.execute("DELETE FROM \(literal: name) WHERE \(condition)")
     }
     erased.merge(try unlinkFromOtherBooks(accounts), uniquingKeysWith: +)
     erased["user_state"] = try sql.execute(
@@ -165,16 +182,10 @@ extension ErasureQueries {
   /// a column of ours) are unlinked and lose their `rin_user` enrichment. Their owners' score
   /// tallies and those contacts' score facts are forgotten, so that daily-score counts them
   /// again: with the link gone, the deleted account's stamp no longer leads its pass to them.
-  private func unlinkFromOtherBooks(_ accounts: [Int64]) throws -> [String: Int] {
-    let linked: SQLFragment = "SELECT id FROM contacts WHERE rin_user_id IN (\(SQLDialect.list(accounts)))"
-    var owners = Set<Int64>()
-    try sql.forEachBatchRow(
-      "SELECT DISTINCT user_id FROM contacts WHERE rin_user_id IN (\(SQLDialect.list(accounts)))"
-    ) {
-      if let owner = $0.int64(0) { owners.insert(owner) }
-    }
-    guard !owners.isEmpty else { return [:] }
-    let ownerList = SQLDialect.list(owners.sorted())
+  func unlinkFromOtherBooks(_ accounts: [Int64]) throws -> [String: Int] {
+    let accountList = SQLDialect.list(accounts)
+    let linked: SQLFragment = "SELECT id FROM contacts WHERE rin_user_id IN (\(accountList))"
+    let linkers: SQLFragment = "SELECT user_id FROM contacts WHERE rin_user_id IN (\(accountList))"
     var erased: [String: Int] = [:]
     erased["contact_enrichments"] = try sql.execute(
       """
@@ -182,10 +193,10 @@ extension ErasureQueries {
         AND value IN (\(SQLDialect.list(accounts.map { SQLValue.text(String($0)) }))) AND contact_id IN (\(linked))
       """)
     _ = try sql.execute(
-      "DELETE FROM score_contact_facts WHERE user_id IN (\(ownerList)) AND contact_id IN (\(linked))")
-    try tx.dailyScore.forgetScoreTallies(of: owners.sorted())
+      "DELETE FROM score_contact_facts WHERE user_id IN (\(linkers)) AND contact_id IN (\(linked))")
+    _ = try sql.execute("DELETE FROM score_owner_tallies WHERE user_id IN (\(linkers))")
     erased["contacts"] = try sql.execute(
-      "UPDATE contacts SET rin_user_id = NULL WHERE rin_user_id IN (\(SQLDialect.list(accounts)))")
+      "UPDATE contacts SET rin_user_id = NULL WHERE rin_user_id IN (\(accountList))")
     return erased
   }
 

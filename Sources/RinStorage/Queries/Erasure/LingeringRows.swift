@@ -8,23 +8,89 @@ extension ErasureQueries {
   /// Deletes up to `limit` rows' worth of `table`'s rows whose account or contact is gone or
   /// deleted at or before `deletedBy`: the rows of up to `limit` such owners or contacts.
   /// Returns how many rows left. Reads the whole table: the sweep runs once a period.
+  ///
+  /// A contact deleted outright leaves no stamp: the periodic pass finds it by the digest in
+  /// `contact_states` that no contact matches any more. Its row going here, its owner is left
+  /// for circle-patterns' and enrichment-fetch's next examination (`periodic_pass_owners`) and
+  /// daily-score counts the owner again, as the pass would have made them.
   public func deleteLingering(in table: ErasableTable, deletedBy: UTCInstant, limit: Int) throws -> Int {
     let name = SQLDialect.quoted(table.name)
     var deleted = 0
-    for column in ["user_id", "contact_id"]
-    where column == "user_id" ? table.namesAccounts : table.namesContacts {
-      let condition = column == "user_id" ? accountGone(deletedBy) : contactGone(deletedBy)
+    if table.namesAccounts {
       deleted += try sql.execute(
         """
-        DELETE FROM \(literal: name) WHERE \(literal: column) IN (
-          SELECT t.\(literal: column) FROM \(literal: name) t WHERE \(condition) LIMIT \(.integer(Int64(limit))))
+        DELETE FROM \(literal: name) WHERE user_id IN (
+          SELECT t.user_id FROM \(literal: name) t WHERE \(accountGone(deletedBy)) LIMIT \(.integer(Int64(limit))))
         """)
+    }
+    if table.namesContacts {
+      var contacts: [Int64] = []
+      var owners = Set<Int64>()
+      let owner = table.namesAccounts ? "t.user_id" : "NULL"
+      try sql.forEachBatchRow(
+        """
+        SELECT t.contact_id, \(literal: owner) FROM \(literal: name) t WHERE \(contactGone(deletedBy))
+        LIMIT \(.integer(Int64(limit)))
+        """
+      ) { row in
+        if let contact = row.int64(0) { contacts.append(contact) }
+        if let user = row.int64(1) { owners.insert(user) }
+      }
+      if !contacts.isEmpty {
+        deleted += try sql.execute(
+          "DELETE FROM \(literal: name) WHERE contact_id IN (\(SQLDialect.list(Set(contacts).sorted())))")
+        try reexamine(owners)
+      }
     }
     if deleted > 0 {
       changes.record(
         table.name, .delete, count: deleted, sample: "\(deleted) rows of accounts or contacts gone")
     }
     return deleted
+  }
+
+  /// Owners still live whose rows lost a contact deleted outright: examined again by every job
+  /// that keeps state about their book.
+  private func reexamine(_ owners: Set<Int64>) throws {
+    guard !owners.isEmpty else { return }
+    var live = Set<Int64>()
+    try sql.forEachBatchRow(
+      "SELECT id FROM users WHERE id IN (\(SQLDialect.list(owners.sorted()))) AND deleted_at IS NULL"
+    ) { row in if let id = row.int64(0) { live.insert(id) } }
+    guard !live.isEmpty else { return }
+    for job in [JobName.circlePatterns, .enrichmentFetch] { try tx.queueOwnersFoundByPass(job: job, live) }
+    try tx.dailyScore.forgetScoreTallies(of: live.sorted())
+  }
+
+  /// Links of other books to up to `limit` accounts gone or deleted at or before `deletedBy`
+  /// (`contacts.rin_user_id`, a column of ours; the accounts' ids read from its partial index),
+  /// undone as an account's erasure undoes them (`unlinkFromOtherBooks`). Returns how many
+  /// accounts.
+  public func unlinkAccountsGone(deletedBy: UTCInstant, limit: Int) throws -> Int {
+    var accounts: [Int64] = []
+    try sql.forEachBatchRow(
+      """
+      SELECT DISTINCT c.rin_user_id FROM contacts c WHERE c.rin_user_id IS NOT NULL AND NOT EXISTS (
+        SELECT 1 FROM users u WHERE u.id = c.rin_user_id AND (u.deleted_at IS NULL OR u.deleted_at > \(deletedBy)))
+      LIMIT \(.integer(Int64(limit)))
+      """
+    ) { row in if let id = row.int64(0) { accounts.append(id) } }
+    guard !accounts.isEmpty else { return 0 }
+    let unlinked = try unlinkFromOtherBooks(accounts)
+    changes.record(
+      "contacts", .update, count: unlinked["contacts"] ?? 0,
+      sample: "links to \(accounts.count) accounts gone")
+    return accounts.count
+  }
+
+  /// Contacts of other books still linked to an account gone or deleted at or before
+  /// `deletedBy`.
+  public func countLinksToAccountsGone(deletedBy: UTCInstant) throws -> Int64 {
+    try sql.fetchInt(
+      """
+      SELECT count(*) FROM contacts c WHERE c.rin_user_id IS NOT NULL AND NOT EXISTS (
+        SELECT 1 FROM users u WHERE u.id = c.rin_user_id AND (u.deleted_at IS NULL OR u.deleted_at > \(deletedBy)))
+      """) ?? 0
   }
 
   /// Deletes up to `limit` supersession times whose suggestion is gone (it went with its
@@ -77,9 +143,13 @@ extension Storage {
   /// Read-only; each table is read whole (docs/OPERATIONS.md "Erasure").
   public func lingeringRows(deletedBy: UTCInstant) throws -> [(table: String, rows: Int64)] {
     try read { tx in
-      try tx.erasure.erasableTables().map { table in
-        (table.name, try tx.erasure.countLingering(in: table, deletedBy: deletedBy))
+      let tables = try tx.erasure.erasableTables().map { table in
+        (table: table.name, rows: try tx.erasure.countLingering(in: table, deletedBy: deletedBy))
       }
+      // The one column of ours on a services' table that names an account.
+      return tables + [
+        ("contacts.rin_user_id", try tx.erasure.countLinksToAccountsGone(deletedBy: deletedBy))
+      ]
     }
   }
 }

@@ -5,8 +5,9 @@ public struct UserSelection: Sendable, Equatable {
   /// `id mod N = K`, or `all`.
   public var shard: RunShard
   public var userIDs: [Int64]?
-  /// Live at this instant (created before it, not deleted before it); nil means live now
-  /// (`deleted_at IS NULL`).
+  /// Created before this instant and not deleted; nil means live now (`deleted_at IS NULL`).
+  /// An account deleted since the instant is not selected either: what would be written about
+  /// it is erased (docs/OPERATIONS.md "Erasure"), so a night for an earlier day writes none.
   public var liveAt: UTCInstant?
 
   public init(shard: RunShard = .all, userIDs: [Int64]? = nil, liveAt: UTCInstant? = nil) {
@@ -21,7 +22,7 @@ public struct UserSelection: Sendable, Equatable {
 
   func whereClause() -> SQLFragment {
     let liveness: SQLFragment =
-      liveAt.map { "created_at < \($0) AND (deleted_at IS NULL OR deleted_at >= \($0))" }
+      liveAt.map { "created_at < \($0) AND deleted_at IS NULL" }
       ?? "deleted_at IS NULL"
     return ([liveness] + membershipClause()).joined(separator: " AND ")
   }
