@@ -8,7 +8,8 @@ extension MetricsFile {
   public static let erasureJob = "erasure"
 
   /// `rinjobs_erasure_lingering_rows{table}` for every table checked (0 included, so that an
-  /// alert's series exists before anything lingers), and `rinjobs_erasure_checked_timestamp_seconds`.
+  /// alert's series exists before anything lingers), and
+  /// `rinjobs_erasure_deleted_by_timestamp_seconds`.
   public static func render(erasure: ErasureCheckResult) -> String {
     let registry = PrometheusCollectorRegistry()
     for table in erasure.tables {

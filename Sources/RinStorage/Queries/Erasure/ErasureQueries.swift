@@ -258,23 +258,17 @@ extension ErasureQueries {
 
 extension ErasureQueries {
   /// Deletes the cached provider answers under `keys` (a deleted contact's numbers and
-  /// addresses, hashed as enrichment-fetch hashes them); returns how many rows left.
+  /// addresses, hashed as enrichment-fetch hashes them); returns how many rows left. One
+  /// statement a key, prepared once: a list of key pairs (`(key_high, key_low) IN (…)`) read
+  /// SQLite's whole cache for every statement.
   public func deleteCachedAnswers(_ keys: Set<LookupCacheKey.RowKey>) throws -> Int {
-    guard !keys.isEmpty else { return 0 }
     var deleted = 0
-    // Bounded statements: a deleted account's book can hold thousands of keys.
-    let sorted = keys.sorted { ($0.high, $0.low) < ($1.high, $1.low) }
-    for start in stride(from: 0, to: sorted.count, by: Self.keysPerStatement) {
-      let chunk = sorted[start..<min(start + Self.keysPerStatement, sorted.count)]
-      let pairs = chunk.map { key -> SQLFragment in "(\(key.high), \(key.low))" }
-      var list: SQLFragment = ""
-      for (index, pair) in pairs.enumerated() { list.append(index == 0 ? pair : ", \(pair)") }
-      deleted += try sql.execute("DELETE FROM enrichment_lookups WHERE (key_high, key_low) IN (\(list))")
+    for key in keys.sorted(by: { ($0.high, $0.low) < ($1.high, $1.low) }) {
+      deleted += try sql.execute(
+        "DELETE FROM enrichment_lookups WHERE key_high = \(key.high) AND key_low = \(key.low)")
     }
     changes.record(
       "enrichment_lookups", .delete, count: deleted, sample: "\(deleted) cached answers of deleted contacts")
     return deleted
   }
-
-  static let keysPerStatement = 500
 }
