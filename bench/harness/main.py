@@ -175,13 +175,7 @@ def _fortnight(args, argv, repo, cache, runner, jobs):
 
     run = fortnight.Fortnight(runner, cache, jobs, args.days, log, full_every=args.full_every,
                               sign_up_probe=args.sign_up_probe)
-    series = []
-    for name in args.sizes:
-        series.append(run.sqlite(settings.SIZES[name]))
-        clear_scratch(cache)
-    for name in args.pg_sizes:
-        series.append(run.postgres(settings.SIZES[name]))
-        clear_scratch(cache)
+    series = _each_backend(args, cache, run)
     _write_report(args, argv, repo, cache, "fortnight",
                   lambda command: fortnight.render(series, jobs, command, machine.describe(repo)),
                   json.dumps(fortnight.raw(series), indent=2) + "\n")
@@ -193,13 +187,7 @@ def _year(args, argv, repo, cache, runner, jobs):
 
     run = year.Year(fortnight.Fortnight(runner, cache, jobs, args.days, log, sign_up_probe=False), repo,
                     args.days, args.windows, log)
-    results = []
-    for name in args.sizes:
-        results.append(run.sqlite(settings.SIZES[name]))
-        clear_scratch(cache)
-    for name in args.pg_sizes:
-        results.append(run.postgres(settings.SIZES[name]))
-        clear_scratch(cache)
+    results = _each_backend(args, cache, run)
     _write_report(args, argv, repo, cache, "year",
                   lambda command: year_report.render(results, command, machine.describe(repo)),
                   json.dumps(year_report.raw(results), indent=2) + "\n")
@@ -210,13 +198,7 @@ def _freshness(args, argv, repo, cache, runner):
     from . import freshness
 
     run = freshness.Freshness(runner, cache, args.runs, log)
-    results = []
-    for name in args.sizes:
-        results.append(run.sqlite(settings.SIZES[name]))
-        clear_scratch(cache)
-    for name in args.pg_sizes:
-        results.append(run.postgres(settings.SIZES[name]))
-        clear_scratch(cache)
+    results = _each_backend(args, cache, run)
     _write_report(args, argv, repo, cache, "freshness",
                   lambda command: freshness.render(results, command, machine.describe(repo)),
                   json.dumps(results, indent=2) + "\n")
@@ -227,13 +209,7 @@ def _erasure(args, argv, repo, cache, runner, jobs):
     from . import erasure, fortnight
 
     run = erasure.Erasure(fortnight.Fortnight(runner, cache, jobs, 1, log, sign_up_probe=False), args.runs, log)
-    results = []
-    for name in args.sizes:
-        results.append(run.sqlite(settings.SIZES[name]))
-        clear_scratch(cache)
-    for name in args.pg_sizes:
-        results.append(run.postgres(settings.SIZES[name]))
-        clear_scratch(cache)
+    results = _each_backend(args, cache, run)
     _write_report(args, argv, repo, cache, "erasure",
                   lambda command: erasure.render(results, command, machine.describe(repo)),
                   json.dumps(results, indent=2) + "\n")
@@ -245,13 +221,20 @@ def _division(args, argv, repo, cache, runner, jobs):
 
     counts = [int(n) for n in args.division_shards.split(",") if n.strip()]
     run = division.Division(fortnight.Fortnight(runner, cache, jobs, 2, log), counts, log)
-    series = [run.sqlite(settings.SIZES[name]) for name in args.sizes]
-    clear_scratch(cache)
-    for name in args.pg_sizes:
-        series.append(run.postgres(settings.SIZES[name]))
-        clear_scratch(cache)
+    series = _each_backend(args, cache, run)
     _write_report(args, argv, repo, cache, "division",
                   lambda command: division.render(series, command, machine.describe(repo)), division.raw(series))
+
+
+def _each_backend(args, cache, run):
+    """`run.sqlite` at each of --sizes, then `run.postgres` at each of --pg-sizes, the scratch
+    folder cleared after each: the results in that order."""
+    results = []
+    for sizes, backend in ((args.sizes, run.sqlite), (args.pg_sizes, run.postgres)):
+        for name in sizes:
+            results.append(backend(settings.SIZES[name]))
+            clear_scratch(cache)
+    return results
 
 
 def _write_report(args, argv, repo, cache, kind, render, raw_json):
