@@ -108,7 +108,7 @@ def _seconds_a_day(r: dict) -> list:
     sizes = statistics.fmean(phases.get("sizes", [0]))
     year = 365 * (total - sizes * len(phases.get("sizes", [])) / len(nights)) + 14 * sizes
     return [f"- a simulated day: **{total:.2f} s** on average (median {statistics.median(walls):.2f} s): the three "
-            f"pipelines {jobs:.2f} s, the harness (changes, sign-ups, readouts, sizes) {total - jobs:.2f} s; "
+            f"pipelines {jobs:.2f} s, the harness (changes, sign-ups, readouts, output digests, sizes) {total - jobs:.2f} s; "
             f"per phase (mean s; sizes on the nights measured): {parts}; the whole run {r.get('wall', 0) / 60:.1f} min, "
             f"its end's recompute check included (a 365-day year at this pace: about {year / 60:.0f} min and the check)"]
 
