@@ -15,8 +15,11 @@
 # the database's size, the nightly's rows read, wall and server CPU; at the end a --full
 # recompute on a copy, milestone prompts and dedupe keys checked, the backends compared and the
 # Done-when figures. --windows short: history-retention keeps 30d (the outbox 14d); default: its
-# defaults. Cached (result and a resume point every 30 days) in CACHE/year/:
-#   bench/run.sh --year [--days 365] [--windows short|default] [--sizes S] [--pg-sizes S] [--out FILE]
+# defaults. Every night each output table and the outbox rows written are kept as digests, and
+# the backends compared night by night (issue 71). --burners N: N CPU burners (busy shell loops)
+# run beside both backends' years, so the year runs loaded; cached apart from an alone year, the
+# median load in the report. Cached (result and a resume point every 30 days) in CACHE/year/:
+#   bench/run.sh --year [--days 365] [--windows short|default] [--sizes S] [--pg-sizes S] [--burners N] [--out FILE]
 # Erasure (issue 70): from the fortnight's cached start, a night (nightly + history-retention)
 # with 1 % of the accounts deleted against a quiet one, RUNS pairs each on a fresh copy:
 #   bench/run.sh --erasure [--sizes S] [--pg-sizes S] [--runs 3] [--out FILE]

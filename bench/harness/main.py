@@ -50,6 +50,9 @@ def parse(argv):
     p.add_argument("--windows", choices=["short", "default"], default="short",
                    help="with --year: history-retention's windows: short (30d, the outbox 14d: the issue's "
                         "Done-when) or default (400d/30d/180d/90d)")
+    p.add_argument("--burners", type=int, default=0,
+                   help="with --year: CPU burners (busy shell loops) running beside the year on both backends, "
+                        "so that it runs loaded (issue 71; default 0: alone); cached apart from an alone year")
     p.add_argument("--full-every", default=None, dest="full_every",
                    help="with --fortnight: circle-patterns' and enrichment-fetch's full_every (default: "
                         "pipelines.yaml's, 7d); the first night is the same whatever it is")
@@ -79,6 +82,8 @@ def parse(argv):
     args.pg_sizes = [s.strip().upper() for s in args.pg_sizes.split(",") if s.strip()]
     if args.days < 1:
         p.error("--days must be at least 1")
+    if args.burners < 0:
+        p.error("--burners must be 0 or more")
     args.jobs = [j.strip() for j in args.jobs.split(",") if j.strip()]
     args.compare_layouts = [s.strip().upper() for s in args.compare_layouts.split(",") if s.strip()]
     args.shards = [s.strip().upper() for s in args.shards.split(",") if s.strip()]
@@ -184,10 +189,12 @@ def _fortnight(args, argv, repo, cache, runner, jobs):
 def _year(args, argv, repo, cache, runner, jobs):
     """`--year`: writes its report into the cache (or --out), like the fortnight."""
     from . import fortnight, year, year_report
+    from .load import cpu_burners
 
     run = year.Year(fortnight.Fortnight(runner, cache, jobs, args.days, log, sign_up_probe=False), repo,
-                    args.days, args.windows, log)
-    results = _each_backend(args, cache, run)
+                    args.days, args.windows, log, burners=args.burners)
+    with cpu_burners(args.burners, log):
+        results = _each_backend(args, cache, run)
     _write_report(args, argv, repo, cache, "year",
                   lambda command: year_report.render(results, command, machine.describe(repo)),
                   json.dumps(year_report.raw(results), indent=2) + "\n")

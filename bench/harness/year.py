@@ -18,7 +18,11 @@ pipeline at RUN_NOW and the hourly run), each simulated day d = 1..DAYS is:
 - a readout: the outbox rows the day's runs wrote (every dedupe key is recorded: a key written
   again, even after retention deleted its first row, is a failure), the invite prompt queue (every
   `score_milestone` row is recorded before the app takes it: a user queued twice is a failure),
-  and on PostgreSQL the dead tuples retention left (n_dead_tup, summed over partitions).
+  and on PostgreSQL the dead tuples retention left (n_dead_tup, summed over partitions);
+- the night's digests (issue 71): each output table's rows (year_db.OUTPUTS) and the outbox rows
+  the night wrote, as a count and a hash, so that the report compares the backends night by
+  night and not only after the last; and the 1-minute load average, since a year can run with
+  CPU burners beside it (--burners, load.py) and its time-sized batches shrink under load.
 
 At the end of each simulated month, at the fill point and at the end, each table's rows and bytes
 and the database's size (year_db.py). After the last night, on a copy of the final database,
@@ -48,8 +52,9 @@ from .changes import day_of_changes
 from .config import production_pipeline_jobs
 from .fortnight import (PG_DB, Fortnight, Run, _checked, _file_hash, change_at, iso, measure_pipeline,
                         night_now, sign_ups_a_day)
+from .load import load_1min
 from .measure import measure, run_checked
-from .year_db import PostgresDB, SqliteDB, output_lines
+from .year_db import PostgresDB, SqliteDB, digest, outbox_key, output_digests, output_lines
 
 RETENTION_JOB = "history-retention"
 WINDOWS = {
@@ -72,7 +77,7 @@ UNSENT_MODULUS = 50  # users with id % 50 = 0: their rows wait UNSENT_DAYS for t
 UNSENT_DAYS = 3
 MILESTONE = "score_milestone"
 # What decides a year's result (the report's code does not: a cached year is reported anew).
-HARNESS_FILES = ["year.py", "year_db.py", "fortnight.py", "changes.py", "config.py"]
+HARNESS_FILES = ["year.py", "year_db.py", "fortnight.py", "changes.py", "config.py", "load.py"]
 
 
 def window_days(windows: dict) -> int:
@@ -103,7 +108,7 @@ COMMIT;
 
 
 class Year:
-    def __init__(self, fortnight: Fortnight, repo: Path, days: int, windows_name: str, log):
+    def __init__(self, fortnight: Fortnight, repo: Path, days: int, windows_name: str, log, burners=0):
         self.f = fortnight
         self.runner = fortnight.runner
         self.cache = fortnight.cache
@@ -112,6 +117,8 @@ class Year:
         self.windows_name = windows_name
         self.windows = WINDOWS[windows_name]
         self.log = log
+        # Started and stopped by the caller (load.cpu_burners); known here for the key and the result.
+        self.burners = burners
         self.rinjobs = fortnight.rinjobs
         self.retention_built = self._has_retention_job()
         pipelines = {name: production_pipeline_jobs(repo, name) for name in ("hourly", "retention")}
@@ -158,7 +165,7 @@ class Year:
             harness.update((Path(__file__).parent / name).read_bytes())
         harness.update((self.repo / "bench" / "day_of_changes.sql").read_bytes())
         return self.cache.stamp(size) | {
-            "days": self.days, "windows": self.windows, "pipelines": self.pipelines,
+            "days": self.days, "windows": self.windows, "pipelines": self.pipelines, "burners": self.burners,
             "rinjobs": _file_hash(Path(self.rinjobs)), "rinjobs-dev": _file_hash(stub.dev_tool(Path(self.rinjobs))),
             "harness": harness.hexdigest()[:16], "first_night": settings.RUN_NOW,
         }
@@ -300,6 +307,9 @@ class Year:
         t = time.perf_counter()
         self._readout(db, state, night)
         phases["readout"] = time.perf_counter() - t
+        t = time.perf_counter()
+        night["outputs"] = output_digests(db)
+        phases["outputs"] = time.perf_counter() - t
         if self._measures_sizes(day):
             t = time.perf_counter()
             state["sizes"][str(day)] = db.sizes()
@@ -329,15 +339,16 @@ class Year:
         return Fortnight._with_server(postmaster, lambda: go(None))
 
     def _readout(self, db, state: dict, night: dict):
-        """The outbox rows written since the last readout, the prompt queue, dead tuples."""
+        """The outbox rows written since the last readout, the prompt queue, dead tuples, the load."""
         rows = db.rows(
             f"SELECT 'o', id, user_id, kind, dedupe_key FROM notification_outbox WHERE id > {int(state['last_outbox_id'])} "
             f"UNION ALL SELECT 'q', NULL, user_id, \"trigger\", NULL FROM invite_prompt_queue")
-        kinds, day = {}, night["day"]
+        kinds, written, day = {}, [], night["day"]
         for tag, ident, user, kind, key in rows:
             if tag == "o":
                 state["last_outbox_id"] = max(state["last_outbox_id"], int(ident))
                 kinds[kind] = kinds.get(kind, 0) + 1
+                written.append(f"{user}|{kind}|{outbox_key(key)}")
                 if key in state["keys"]:
                     state["duplicates"].append({"key": key, "first": state["keys"][key], "again": day})
                 else:
@@ -345,6 +356,8 @@ class Year:
             elif kind == MILESTONE:
                 state["milestones"].setdefault(user, []).append(day)
         night["notifications"] = kinds
+        night["outbox"] = digest(written)
+        night["load"] = load_1min()
         dead = db.dead_tuples()
         if dead is not None:
             night["dead_tuples"] = dead
@@ -370,7 +383,7 @@ class Year:
             "first_night": state["first_night"], "nights": state["nights"], "sizes": state["sizes"],
             "keys_written": len(state["keys"]), "duplicates": state["duplicates"],
             "milestone_users": len(state["milestones"]), "repeated_milestones": repeated,
-            "recompute": recompute, "folder": str(folder),
+            "recompute": recompute, "folder": str(folder), "burners": self.burners,
         }
 
     def _recompute(self, db, size) -> dict:

@@ -5,7 +5,9 @@ import gzip
 import statistics
 from pathlib import Path
 
+from .load import BURNER
 from .year import COMPARED_NIGHTS, FILL_MARGIN, MILESTONE, RETENTION_JOB, window_days
+from .year_db import outbox_key
 
 TARGET_GROWTH = 0.10
 TARGET_RATIO = 1.1
@@ -70,11 +72,26 @@ def render(results: list, command: str, described: dict) -> str:
         lines += ["", f"Windows ({r['windows_name']}): {windows}"
                   + ("" if r["retention_built"] else f" — **this build has no {RETENTION_JOB}: nothing was pruned**")
                   + ".", ""]
+        lines += [_load(results), ""]
     for r in results:
         lines += _backend(r)
     if len(results) > 1:
         lines += _compare(results)
     return "\n".join(lines) + "\n"
+
+
+def _load(results: list) -> str:
+    """Alone or loaded, and how loaded: the same seed must tell users the same either way (issue 71)."""
+    burners = results[0].get("burners", 0)
+    how = (f"with {burners} CPU burner{'s' if burners > 1 else ''} beside it (`{' '.join(BURNER[:2])} "
+           f"'{BURNER[2]}'`, on both backends)" if burners else "alone (no CPU burner beside it)")
+    loads = []
+    for r in results:
+        sampled = [n["load"] for n in r["nights"] if n.get("load") is not None]
+        if sampled:
+            loads.append(f"{r['backend']} {statistics.median(sampled):.2f}")
+    return (f"The year ran {how}; the 1-minute load average sampled once a night, median: "
+            + (", ".join(loads) or "not recorded") + ".")
 
 
 def _seconds_a_day(r: dict) -> list:
@@ -91,7 +108,7 @@ def _seconds_a_day(r: dict) -> list:
     sizes = statistics.fmean(phases.get("sizes", [0]))
     year = 365 * (total - sizes * len(phases.get("sizes", [])) / len(nights)) + 14 * sizes
     return [f"- a simulated day: **{total:.2f} s** on average (median {statistics.median(walls):.2f} s): the three "
-            f"pipelines {jobs:.2f} s, the harness (changes, sign-ups, readouts, sizes) {total - jobs:.2f} s; "
+            f"pipelines {jobs:.2f} s, the harness (changes, sign-ups, readouts, output digests, sizes) {total - jobs:.2f} s; "
             f"per phase (mean s; sizes on the nights measured): {parts}; the whole run {r.get('wall', 0) / 60:.1f} min, "
             f"its end's recompute check included (a 365-day year at this pace: about {year / 60:.0f} min and the check)"]
 
@@ -302,7 +319,7 @@ def _compare(results: list) -> list:
     out.append(f"- notifications queued per night, kind by kind: equal on {len(days) - len(differ)} of {len(days)} "
                f"nights; over the year ({a['backend']} / {b['backend']}): {totals}")
     if differ:
-        out.append(f"- the first nights that differ: " + "; ".join(
+        out.append("- the first nights that differ: " + "; ".join(
             f"{d}: " + ", ".join(f"{k} {na[d].get(k, 0)}/{nb[d].get(k, 0)}" for k in kinds
                                   if na[d].get(k, 0) != nb[d].get(k, 0)) for d in differ[:8]))
     ka, kb = _keys(a), _keys(b)
@@ -319,17 +336,48 @@ def _compare(results: list) -> list:
             x, y = oa.get(table, set()), ob.get(table, set())
             cells.append(f"{table} " + ("equal" if x == y else f"**{len(x - y):,} / {len(y - x):,} rows differ**"))
         out.append("- the output tables after the last night: " + ", ".join(cells))
-    return out + [""]
+    return out + _night_by_night(a, b) + [""]
+
+
+OUTBOX_WRITTEN = "the night's outbox"
+
+
+def _digests(r: dict) -> dict:
+    """Night → what it compares by: each output table's digest and that of the outbox rows it wrote."""
+    return {n["day"]: n["outputs"] | {OUTBOX_WRITTEN: n["outbox"]} for n in r["nights"] if "outputs" in n}
+
+
+def _night_by_night(a: dict, b: dict) -> list:
+    """Every output table and the outbox rows written, compared after each night: a difference on a
+    night that later nights undo would not show after the last (issue 71)."""
+    da, db = _digests(a), _digests(b)
+    days = sorted(set(da) & set(db))
+    if not days:
+        return []
+    differ = []
+    for d in days:
+        tables = [t for t in sorted(set(da[d]) | set(db[d])) if da[d].get(t) != db[d].get(t)]
+        if tables:
+            differ.append((d, tables))
+    line = (f"- every output table and the night's outbox, night by night: equal on {len(days) - len(differ)} "
+            f"of {len(days)} nights")
+    if not differ:
+        return [line]
+
+    def rows(x, table):
+        return f"{x[table]['rows']:,}" if table in x else "–"
+
+    return [line + f"; the first that differ ({a['backend']} / {b['backend']} rows): " + "; ".join(
+        f"{d}: " + ", ".join(f"{t} {rows(da[d], t)} / {rows(db[d], t)}" for t in tables)
+        for d, tables in differ[:8])]
 
 
 def _keys(r):
     path = Path(r["folder"]) / "keys.txt.gz"
     if not path.exists():
         return None
-    import re
-    run_id = re.compile(r"^(contact_enrichment:\d+):\d+$")
     with gzip.open(path, "rt") as f:
-        return {run_id.sub(r"\1:RUN", line.split("\t")[0]) for line in f}
+        return {outbox_key(line.split("\t")[0]) for line in f}
 
 
 def _outputs(r):
