@@ -308,7 +308,8 @@ class Year:
         self._readout(db, state, night)
         phases["readout"] = time.perf_counter() - t
         t = time.perf_counter()
-        night["outputs"] = output_digests(db)
+        first_kept = iso(now - int(self.windows["score_snapshots"].rstrip("d")) * settings.DAY)[:10]
+        night["outputs"] = output_digests(db, snapshots_from=first_kept)
         phases["outputs"] = time.perf_counter() - t
         if self._measures_sizes(day):
             t = time.perf_counter()

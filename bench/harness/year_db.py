@@ -51,8 +51,11 @@ def outbox_key(key: str) -> str:
     return OUTBOX_KEY_RUN_ID.sub(r"\1:RUN", key)
 
 
-def output_lines(db) -> dict:
-    """OUTPUTS of `db`, each table's rows as sorted `a|b|c` lines."""
+def output_lines(db, snapshots_from=None) -> dict:
+    """OUTPUTS of `db`, each table's rows as sorted `a|b|c` lines; with `snapshots_from` (a
+    YYYY-MM-DD), the snapshots from that day on: the days the score history screen reads.
+    Older days leave PostgreSQL a partition at a time and SQLite by the day (docs/OPERATIONS.md
+    "Retention"), so only the window compares across backends."""
     out = {}
     # Values repeat (ids across fields, confidences, sources): normalised once each, which the
     # nightly digests (a year of them) notice.
@@ -65,6 +68,8 @@ def output_lines(db) -> dict:
         return text
 
     for table, query in OUTPUTS.items():
+        if table == "score_snapshots" and snapshots_from:
+            query += f" WHERE as_of >= '{snapshots_from}'"
         lines = []
         for row in db.rows(query):
             fields = [field(v) for v in row]
@@ -82,8 +87,8 @@ def digest(lines: list) -> dict:
     return {"rows": len(lines), "digest": hashlib.sha256(text.encode()).hexdigest()[:16]}
 
 
-def output_digests(db) -> dict:
-    return {table: digest(lines) for table, lines in output_lines(db).items()}
+def output_digests(db, snapshots_from=None) -> dict:
+    return {table: digest(lines) for table, lines in output_lines(db, snapshots_from).items()}
 
 
 class SqliteDB:
