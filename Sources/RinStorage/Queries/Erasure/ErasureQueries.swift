@@ -155,10 +155,13 @@ extension ErasureQueries {
     // Keyed by suggestion, not by owner: it goes with the owner's suggestions.
     erased["circle_suggestion_supersessions"] = try sql.execute(
       """
-      DELETE FROM circle_suggestion_supersessions WHERE suggestion_id IN (
-        SELECT id FROM circle_suggestions WHERE user_id IN (\(owners)))
+      DELETE FROM circle_suggestion_supersessions
+      WHERE \(sql.dialect.isIn("suggestion_id", subquery: "SELECT id FROM circle_suggestions WHERE user_id IN (\(owners))"))
       """)
-    let theirContacts: SQLFragment = "contact_id IN (SELECT id FROM contacts WHERE user_id IN (\(owners)))"
+    // A few accounts' contacts are thousands of rows: as a plain `IN (subquery)` PostgreSQL
+    // hashed them against a scan of the whole table (all of `contact_enrichments`, each batch).
+    let theirContacts = sql.dialect.isIn(
+      "contact_id", subquery: "SELECT id FROM contacts WHERE user_id IN (\(owners))")
     for table in tables {
       let name = SQLDialect.quoted(table.name)
       // With both columns, both conditions: whichever the table is keyed by (`contact_states`
@@ -190,11 +193,16 @@ extension ErasureQueries {
     erased["contact_enrichments"] = try sql.execute(
       """
       DELETE FROM contact_enrichments WHERE field = 'rin_user'
-        AND value IN (\(SQLDialect.list(accounts.map { SQLValue.text(String($0)) }))) AND contact_id IN (\(linked))
+        AND value IN (\(SQLDialect.list(accounts.map { SQLValue.text(String($0)) })))
+        AND \(sql.dialect.isIn("contact_id", subquery: linked))
       """)
     _ = try sql.execute(
-      "DELETE FROM score_contact_facts WHERE user_id IN (\(linkers)) AND contact_id IN (\(linked))")
-    _ = try sql.execute("DELETE FROM score_owner_tallies WHERE user_id IN (\(linkers))")
+      """
+      DELETE FROM score_contact_facts
+      WHERE \(sql.dialect.isIn("user_id", subquery: linkers)) AND \(sql.dialect.isIn("contact_id", subquery: linked))
+      """)
+    _ = try sql.execute(
+      "DELETE FROM score_owner_tallies WHERE \(sql.dialect.isIn("user_id", subquery: linkers))")
     erased["contacts"] = try sql.execute(
       "UPDATE contacts SET rin_user_id = NULL WHERE rin_user_id IN (\(accountList))")
     return erased
