@@ -61,7 +61,7 @@ struct ReliabilityConcurrencyTests {
       }
       checks.record(
         "\(job): no attempt of 3 proved anything: \(lateAtTheGate) had a run reach the gate late, "
-          + "\(endedBeforeTheHold) a winner end before the test held it")
+          + "\(endedBeforeTheHold) a winner end before the test held it or the others wait past 40 s")
     }
   }
 }
