@@ -166,6 +166,17 @@ extern "C" int rin_phone_parse_by_library(const char *raw, const char *default_r
   return fill(util, number, util.GetLengthOfGeographicalAreaCode(number), out);
 }
 
+extern "C" int rin_phone_e164_of_any_number(const char *raw, const char *default_region, char *out,
+                                           size_t out_len) {
+  if (raw == nullptr || default_region == nullptr || out == nullptr) return 0;
+  const PhoneNumberUtil &util = *PhoneNumberUtil::GetInstance();
+  PhoneNumber number;
+  if (util.Parse(raw, default_region, &number) != PhoneNumberUtil::NO_PARSING_ERROR) return 0;
+  std::string e164;
+  util.Format(number, PhoneNumberUtil::E164, &e164);
+  return copy(e164, out, out_len) ? 1 : 0;
+}
+
 extern "C" uint64_t rin_phone_metadata_digest(void) {
   // FNV-1a over the compiled-in metadata: a new libphonenumber release changes it.
   const auto *bytes = static_cast<const unsigned char *>(i18n::phonenumbers::metadata_get());

@@ -21,6 +21,22 @@ public enum PhoneNormalizer {
     parse(raw: raw, defaultRegion: defaultRegion, with: rin_phone_parse_by_library)
   }
 
+  /// The E.164 form of whatever `raw` parses into, valid or not: `parse(…)?.e164` wherever that
+  /// answers, without the type lookup that decides validity (most of `parse`'s time). For
+  /// finding rows keyed by valid numbers' forms, where a key too many costs a lookup that finds
+  /// nothing and a key too few would leave a row behind.
+  public static func e164OfAnyNumber(raw: String, defaultRegion: String) -> String? {
+    guard raw.utf8.count <= maxInputLength else { return nil }
+    var buffer = [CChar](repeating: 0, count: 32)
+    let parsed = raw.withCString { text in
+      defaultRegion.withCString { region in
+        rin_phone_e164_of_any_number(text, region, &buffer, buffer.count)
+      }
+    }
+    guard parsed == 1 else { return nil }
+    return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+
   /// A digest of libphonenumber's metadata: a stored answer of `parse` holds while it is unchanged.
   public static let metadataDigest = Int64(bitPattern: rin_phone_metadata_digest())
 

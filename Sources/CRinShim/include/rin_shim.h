@@ -27,6 +27,12 @@ int rin_phone_parse(const char *raw, const char *default_region, rin_phone *out)
 /// `GetLengthOfGeographicalAreaCode`): the reference the tests hold `rin_phone_parse` to.
 int rin_phone_parse_by_library(const char *raw, const char *default_region, rin_phone *out);
 
+/// 1 when `raw` parses (with `default_region`) into a number, valid or not, with its E.164 form
+/// in `out` (at most `out_len` bytes with the terminating zero); 0 otherwise. Wherever
+/// `rin_phone_parse` answers, the same E.164 form: it is that parse without the type lookup that
+/// decides validity (most of its time), for finding what was keyed by valid numbers' forms.
+int rin_phone_e164_of_any_number(const char *raw, const char *default_region, char *out, size_t out_len);
+
 /// A digest of libphonenumber's compiled-in metadata: what a parse's answer depends on besides
 /// the text and the region, so a stored answer is reused only under the same metadata.
 uint64_t rin_phone_metadata_digest(void);

@@ -1,16 +1,22 @@
 import RinConfiguration
 import RinDomain
+import RinNormalize
 import RinStorage
 
 /// The cache rows of the provider's answers about a deleted contact's numbers and addresses
 /// (docs/OPERATIONS.md "Erasure"): hashed as enrichment-fetch hashes them when it asks
 /// (`ContactChannels`), so that the same normalization finds the same rows. Without a provider
 /// configured there is nothing cached to find.
+///
+/// Numbers are read by `AnyNumberNormalizer`: the E.164 form of every number that parses, valid
+/// or not, is the form enrichment-fetch hashed for every valid one, so the keys found are those
+/// it could have asked and a few more (whose deletes find nothing), without the validity check
+/// that was most of erasure's time (BENCHMARKS.md "Erasure (issue 70)").
 struct CachedAnswerKeys {
   let provider: String?
   let normalizer: any ContactNormalizing
 
-  init(config: RinConfig, normalizer: any ContactNormalizing = RinContactNormalizer()) {
+  init(config: RinConfig, normalizer: any ContactNormalizing = AnyNumberNormalizer()) {
     provider = config.jobs.enrichmentFetch.provider?.name
     self.normalizer = normalizer
   }
@@ -26,4 +32,18 @@ struct CachedAnswerKeys {
     }
     return keys
   }
+}
+
+/// `RinContactNormalizer` for every number that parses, valid or not
+/// (`PhoneNormalizer.e164OfAnyNumber`); its email rules unchanged.
+struct AnyNumberNormalizer: ContactNormalizing {
+  private let production = RinContactNormalizer()
+
+  func e164(raw: String, ownerRegion: String?) -> String? {
+    PhoneNormalizer.e164OfAnyNumber(raw: raw, defaultRegion: PhoneNormalizer.region(from: ownerRegion))
+  }
+
+  var parserDigest: Int64 { production.parserDigest }
+
+  func email(_ raw: String) -> String? { production.email(raw) }
 }

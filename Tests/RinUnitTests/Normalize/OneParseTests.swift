@@ -48,4 +48,26 @@ struct OneParseTests {
         == PhoneNormalizer.parseByLibrary(raw: raw, defaultRegion: region))
   }
 
+  /// Erasure finds a deleted contact's cached answers by `e164OfAnyNumber`: it must give every
+  /// valid number's form exactly, and it may give more (numbers `parse` rejects).
+  @Test func theFormOfAnyNumberIsTheValidFormWhereverThereIsOne() throws {
+    let phones = try SeededPhone.all(users: 60, seed: 31)
+    let regions = Set(phones.map(\.region)).union(["ZZ", "BS", "AR", "MX", "CN", "IT"])
+    var valid = 0
+    var onlyAny = 0
+    var differing = 0
+    for raw in phones.map(\.raw) {
+      for region in regions {
+        let any = PhoneNormalizer.e164OfAnyNumber(raw: raw, defaultRegion: region)
+        guard let parsed = PhoneNormalizer.parse(raw: raw, defaultRegion: region) else {
+          if any != nil { onlyAny += 1 }
+          continue
+        }
+        valid += 1
+        if any != parsed.e164 { differing += 1 }
+      }
+    }
+    #expect(valid > 1_000 && onlyAny > 0, "valid \(valid), parsed but not valid \(onlyAny)")
+    #expect(differing == 0, "\(differing) valid numbers got another form")
+  }
 }

@@ -265,18 +265,47 @@ extension ErasureQueries {
 }
 
 extension ErasureQueries {
+  /// Key pairs per statement on PostgreSQL: a batch of five accounts has a few thousand.
+  static let cachedAnswersPerStatement = 5_000
+
   /// Deletes the cached provider answers under `keys` (a deleted contact's numbers and
-  /// addresses, hashed as enrichment-fetch hashes them); returns how many rows left. One
-  /// statement a key, prepared once: a list of key pairs (`(key_high, key_low) IN (…)`) read
-  /// SQLite's whole cache for every statement.
+  /// addresses, hashed as enrichment-fetch hashes them); returns how many rows left.
+  /// - SQLite: one statement a key, prepared once: a list of key pairs
+  ///   (`(key_high, key_low) IN (…)`) read the whole cache for every statement.
+  /// - PostgreSQL: one statement for thousands of keys, bound as two JSON arrays: the first
+  ///   words probe the key's index (`= ANY(ARRAY(…))`), the pairs filter the rows found, so
+  ///   that a key whose first word another key shares is never taken with it. A statement a
+  ///   key cost the server a round trip each: 9,290 of them on an erasure night at S.
   public func deleteCachedAnswers(_ keys: Set<LookupCacheKey.RowKey>) throws -> Int {
+    let sorted = keys.sorted(by: { ($0.high, $0.low) < ($1.high, $1.low) })
     var deleted = 0
-    for key in keys.sorted(by: { ($0.high, $0.low) < ($1.high, $1.low) }) {
-      deleted += try sql.execute(
-        "DELETE FROM enrichment_lookups WHERE key_high = \(key.high) AND key_low = \(key.low)")
+    if sql.dialect.isPostgres {
+      var start = sorted.startIndex
+      while start < sorted.endIndex {
+        let end = min(start + Self.cachedAnswersPerStatement, sorted.endIndex)
+        deleted += try deleteCachedAnswers(together: sorted[start..<end])
+        start = end
+      }
+    } else {
+      for key in sorted {
+        deleted += try sql.execute(
+          "DELETE FROM enrichment_lookups WHERE key_high = \(key.high) AND key_low = \(key.low)")
+      }
     }
     changes.record(
       "enrichment_lookups", .delete, count: deleted, sample: "\(deleted) cached answers of deleted contacts")
     return deleted
+  }
+
+  private func deleteCachedAnswers(together keys: ArraySlice<LookupCacheKey.RowKey>) throws -> Int {
+    let highs = sql.dialect.integerSet(Array(Set(keys.map(\.high))).sorted())
+    let pairs = SQLValue.text("[" + keys.map { "[\($0.high),\($0.low)]" }.joined(separator: ",") + "]")
+    return try sql.execute(
+      """
+      DELETE FROM enrichment_lookups
+      WHERE \(sql.dialect.isIn("key_high", subquery: highs))
+        AND (key_high, key_low) IN (
+          SELECT (p->>0)::bigint, (p->>1)::bigint FROM jsonb_array_elements(\(pairs)::jsonb) p)
+      """)
   }
 }
