@@ -187,22 +187,26 @@ extension ErasureQueries {
   /// again: with the link gone, the deleted account's stamp no longer leads its pass to them.
   func unlinkFromOtherBooks(_ accounts: [Int64]) throws -> [String: Int] {
     let accountList = SQLDialect.list(accounts)
-    let linked: SQLFragment = "SELECT id FROM contacts WHERE rin_user_id IN (\(accountList))"
-    let linkers: SQLFragment = "SELECT user_id FROM contacts WHERE rin_user_id IN (\(accountList))"
+    // Read once through `contacts_by_rin_user_with_owner`; each statement below probes keys.
+    var contacts: [Int64] = []
+    var owners = Set<Int64>()
+    try sql.forEachBatchRow("SELECT id, user_id FROM contacts WHERE rin_user_id IN (\(accountList))") { row in
+      guard let contact = row.int64(0), let owner = row.int64(1) else { return }
+      contacts.append(contact)
+      owners.insert(owner)
+    }
+    guard !contacts.isEmpty else { return [:] }
+    let dialect = sql.dialect
+    let linked = dialect.isIn("contact_id", subquery: dialect.integerSet(contacts))
+    let linkers = dialect.isIn("user_id", subquery: dialect.integerSet(owners.sorted()))
     var erased: [String: Int] = [:]
     erased["contact_enrichments"] = try sql.execute(
       """
       DELETE FROM contact_enrichments WHERE field = 'rin_user'
-        AND value IN (\(SQLDialect.list(accounts.map { SQLValue.text(String($0)) })))
-        AND \(sql.dialect.isIn("contact_id", subquery: linked))
+        AND value IN (\(SQLDialect.list(accounts.map { SQLValue.text(String($0)) }))) AND \(linked)
       """)
-    _ = try sql.execute(
-      """
-      DELETE FROM score_contact_facts
-      WHERE \(sql.dialect.isIn("user_id", subquery: linkers)) AND \(sql.dialect.isIn("contact_id", subquery: linked))
-      """)
-    _ = try sql.execute(
-      "DELETE FROM score_owner_tallies WHERE \(sql.dialect.isIn("user_id", subquery: linkers))")
+    _ = try sql.execute("DELETE FROM score_contact_facts WHERE \(linkers) AND \(linked)")
+    _ = try sql.execute("DELETE FROM score_owner_tallies WHERE \(linkers)")
     erased["contacts"] = try sql.execute(
       "UPDATE contacts SET rin_user_id = NULL WHERE rin_user_id IN (\(accountList))")
     return erased
