@@ -20,6 +20,10 @@
 # run beside both backends' years, so the year runs loaded; cached apart from an alone year, the
 # median load in the report. Cached (result and a resume point every 30 days) in CACHE/year/:
 #   bench/run.sh --year [--days 365] [--windows short|default] [--sizes S] [--pg-sizes S] [--burners N] [--out FILE]
+# The two backends' years can run at once, each in a process of its own (--sizes S --pg-sizes ""
+# beside --sizes "" --pg-sizes S, with the same --days, --windows and --burners; each has its own
+# scratch folder); the same command with both sizes then finds both years in the cache and
+# writes the comparison.
 # Erasure (issue 70): from the fortnight's cached start, a night (nightly + history-retention)
 # with 1 % of the accounts deleted against a quiet one, RUNS pairs each on a fresh copy:
 #   bench/run.sh --erasure [--sizes S] [--pg-sizes S] [--runs 3] [--out FILE]

@@ -5,8 +5,13 @@ The cache folder is `--cache DIR`, else `$RIN_BENCH_CACHE`, else /var/cache/rin-
 A cached file is valid while its stamp matches: the seed arguments and a hash of the code that
 decides the file's content (the seeder and the schema with its migrations). Change either and
 the next bench run seeds again.
+
+Each bench process has a scratch folder of its own (`scratch/PID`), so that two can run at once
+(the year's two backends, each in a process of its own): they share the cached files, which are
+only replaced whole (`os.replace`), never their scratch copies or pipelines.yaml.
 """
 
+import atexit
 import hashlib
 import json
 import os
@@ -61,9 +66,10 @@ class Cache:
         self.repo = repo
         self.rinjobs = rinjobs
         self.folder = cache_folder(folder)
-        self.scratch = self.folder / "scratch"
+        self.scratch = self.folder / "scratch" / str(os.getpid())
         self.folder.mkdir(parents=True, exist_ok=True)
-        self.scratch.mkdir(exist_ok=True)
+        self.scratch.mkdir(parents=True, exist_ok=True)
+        atexit.register(shutil.rmtree, self.scratch, ignore_errors=True)
         self.code_hash = seed_code_hash(repo)
 
     def stamp(self, size: settings.Size, layout: str = settings.CREATION_ORDER) -> dict:
@@ -223,5 +229,19 @@ def remove_database(path: Path):
 
 
 def clear_scratch(cache: Cache):
+    """Empties this process's scratch folder, and removes those of processes that are gone."""
     shutil.rmtree(cache.scratch, ignore_errors=True)
-    cache.scratch.mkdir(exist_ok=True)
+    cache.scratch.mkdir(parents=True, exist_ok=True)
+    for folder in cache.scratch.parent.iterdir():
+        if folder.is_dir() and folder.name.isdigit() and not _alive(int(folder.name)):
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True

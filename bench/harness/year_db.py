@@ -17,31 +17,42 @@ from .measure import run_checked
 DEAD_TUPLE_TABLES = ("score_snapshots", "notification_outbox", "circle_suggestions", "job_runs")
 
 # What every job wrote, ids of generated rows and clocks aside (as the exactness tests compare:
-# NightlyIncrementalExactnessTests), in one order. enrichment-fetch's notification key ends in its
-# run id, which differs between any two runs: masked (OUTBOX_KEY_RUN_ID).
+# NightlyIncrementalExactnessTests), in one order: each table's columns, and which of them are
+# REAL (SQLite prints 60.0 where PostgreSQL prints 60: those are read one by one and normalised;
+# every other column is joined into the row's text by the database itself, which keeps a year's
+# nightly digests cheap). enrichment-fetch's notification key ends in its run id, which differs
+# between any two runs: masked (OUTBOX_KEY_RUN_ID).
+OUTPUT_COLUMNS = {
+    "score_snapshots": ("score_snapshots", "user_id, as_of, score, tier, delta, formula_version",
+                        "quality, position, stability, trust"),
+    "user_state": ("user_state", "user_id, score_changed_at, score_card_expires_at", ""),
+    "notification_outbox": ("notification_outbox", "user_id, kind, deep_link, payload, dedupe_key", ""),
+    "invite_prompt_queue": ("invite_prompt_queue", "user_id, \"trigger\", created_at", ""),
+    "upcoming_events": ("upcoming_events", "user_id, contact_id, kind, ref_id, occurs_on, days_until, dismissed_at",
+                        ""),
+    "circle_suggestions": ("circle_suggestions", "user_id, circle_id, pattern, pattern_value, contact_ids, "
+                           "fingerprint, status", "confidence"),
+    "contact_enrichments": ("contact_enrichments", "contact_id, field, value, source", "confidence"),
+    "badge_counts": ("badge_counts", "user_id, home, circles, score, profile", ""),
+    "contacts.rin_user_id": ("contacts", "id, rin_user_id", ""),
+}
+OUTPUT_FILTERS = {"contacts.rin_user_id": "rin_user_id IS NOT NULL"}
+# The same, as plain queries (a column per field).
 OUTPUTS = {
-    "score_snapshots": "SELECT user_id, as_of, score, quality, position, stability, trust, tier, delta, "
-                       "formula_version FROM score_snapshots",
-    "user_state": "SELECT user_id, score_changed_at, score_card_expires_at FROM user_state",
-    "notification_outbox": "SELECT user_id, kind, deep_link, payload, dedupe_key FROM notification_outbox",
-    "invite_prompt_queue": "SELECT user_id, \"trigger\", created_at FROM invite_prompt_queue",
-    "upcoming_events": "SELECT user_id, contact_id, kind, ref_id, occurs_on, days_until, dismissed_at "
-                       "FROM upcoming_events",
-    "circle_suggestions": "SELECT user_id, circle_id, pattern, pattern_value, contact_ids, confidence, "
-                          "fingerprint, status FROM circle_suggestions",
-    "contact_enrichments": "SELECT contact_id, field, value, source, confidence FROM contact_enrichments",
-    "badge_counts": "SELECT user_id, home, circles, score, profile FROM badge_counts",
-    "contacts.rin_user_id": "SELECT id, rin_user_id FROM contacts WHERE rin_user_id IS NOT NULL",
+    name: f"SELECT {text}{', ' + reals if reals else ''} FROM {table}"
+          + (f" WHERE {OUTPUT_FILTERS[name]}" if name in OUTPUT_FILTERS else "")
+    for name, (table, text, reals) in OUTPUT_COLUMNS.items()
 }
 OUTBOX_KEY_RUN_ID = re.compile(r"^(contact_enrichment:\d+):\d+$")
 _NUMBER = re.compile(r"^-?\d+(\.\d+)?([eE][-+]?\d+)?$")
+NULL = "∅"
 
 
 def normal(value):
-    """One field as both backends print it: numbers as Python floats (SQLite's 60.0 and
-    PostgreSQL's 60 are the same REAL), everything else as its text."""
+    """One REAL field as both backends print it: as a Python float (SQLite's 60.0 and
+    PostgreSQL's 60 are the same REAL); null as NULL."""
     if value is None:
-        return None
+        return NULL
     text = str(value)
     return repr(float(text)) if _NUMBER.match(text) else text
 
@@ -51,32 +62,46 @@ def outbox_key(key: str) -> str:
     return OUTBOX_KEY_RUN_ID.sub(r"\1:RUN", key)
 
 
-def output_lines(db, snapshots_from=None) -> dict:
-    """OUTPUTS of `db`, each table's rows as sorted `a|b|c` lines; with `snapshots_from` (a
-    YYYY-MM-DD), the snapshots from that day on: the days the score history screen reads.
-    Older days leave PostgreSQL a partition at a time and SQLite by the day (docs/OPERATIONS.md
-    "Retention"), so only the window compares across backends."""
-    out = {}
-    # Values repeat (ids across fields, confidences, sources): normalised once each, which the
-    # nightly digests (a year of them) notice.
-    normalised = {None: "∅"}
+def _row_text(columns: str) -> str:
+    """The SQL of one text per row: the columns' text joined by `|`, null as NULL. Integers and
+    text print the same on both backends."""
+    return " || '|' || ".join(f"coalesce(CAST({c.strip()} AS TEXT), '{NULL}')" for c in columns.split(","))
 
-    def field(value):
+
+def output_lines(db, snapshots_from=None) -> dict:
+    """OUTPUTS of `db`, each table's rows as sorted `a|b|c` lines (its REAL columns last); with
+    `snapshots_from` (a YYYY-MM-DD), the snapshots from that day on: the days the score history
+    screen reads. Older days leave PostgreSQL a partition at a time and SQLite by the day
+    (docs/OPERATIONS.md "Retention"), so only the window compares across backends."""
+    out = {}
+    # REAL values repeat (confidences, qualities): normalised once each.
+    normalised = {}
+
+    def real(value):
         text = normalised.get(value)
         if text is None:
             text = normalised[value] = normal(value)
         return text
 
-    for table, query in OUTPUTS.items():
-        if table == "score_snapshots" and snapshots_from:
-            query += f" WHERE as_of >= '{snapshots_from}'"
-        lines = []
-        for row in db.rows(query):
-            fields = [field(v) for v in row]
-            if table == "notification_outbox":
+    for name, (table, text, reals) in OUTPUT_COLUMNS.items():
+        conditions = [OUTPUT_FILTERS[name]] if name in OUTPUT_FILTERS else []
+        if name == "score_snapshots" and snapshots_from:
+            conditions.append(f"as_of >= '{snapshots_from}'")
+        where = f" WHERE {' AND '.join(conditions)}" if conditions else ""
+        if name == "notification_outbox":
+            # The key's run id is masked in its own field: a few thousand rows, read field by field.
+            lines = []
+            for row in db.rows(f"SELECT {text} FROM {table}{where}"):  # every value as text
+                fields = [NULL if v is None else v for v in row]
                 fields[4] = outbox_key(fields[4])
-            lines.append("|".join(fields))
-        out[table] = sorted(lines)
+                lines.append("|".join(fields))
+        elif reals:
+            lines = ["|".join((row[0], *map(real, row[1:])))
+                     for row in db.rows(f"SELECT {_row_text(text)}, {reals} FROM {table}{where}", native=True)]
+        else:
+            lines = [row[0] for row in db.rows(f"SELECT {_row_text(text)} FROM {table}{where}", native=True)]
+        lines.sort()
+        out[name] = lines
     return out
 
 
@@ -101,9 +126,13 @@ class SqliteDB:
     def apply(self, sql: str):
         run_checked(["sqlite3", "-bail", str(self.path)], input=sql)
 
-    def rows(self, query: str) -> list:
+    def rows(self, query: str, native=False) -> list:
+        """Each value as its text (None for null), as PostgreSQL's rows are; `native`: as SQLite
+        gives it (a number stays a number), for a reader that normalises what it needs."""
         db = sqlite3.connect(self.path, timeout=120)
         try:
+            if native:
+                return db.execute(query).fetchall()
             return [tuple(None if v is None else str(v) for v in row) for row in db.execute(query)]
         finally:
             db.close()
@@ -147,7 +176,7 @@ class PostgresDB:
         run_checked([f"{self.cluster.bin}/psql", "-q", "-X", "-v", "ON_ERROR_STOP=1", self.storage],
                     input=sql, env=self._env)
 
-    def rows(self, query: str) -> list:
+    def rows(self, query: str, native=False) -> list:
         text = run_checked([f"{self.cluster.bin}/psql", "-q", "-X", "-v", "ON_ERROR_STOP=1", self.storage,
                             "-c", f"COPY ({query}) TO STDOUT"], env=self._env)
         return [tuple(_copy_value(v) for v in line.split("\t")) for line in text.split("\n") if line]
