@@ -6,6 +6,8 @@
 /// the only users it can be; a number without one is in no bucket: no user can change it.
 public struct VerifiedUsersDigest: Sendable {
   private var byBucket: [Int64: UInt64] = [:]
+  /// The buckets with a verified user (a sum of digests alone could come to zero).
+  private var occupied: Set<Int64> = []
 
   public init() {}
 
@@ -13,7 +15,9 @@ public struct VerifiedUsersDigest: Sendable {
     var hash = FNV1a()
     hash.add(String(userID))
     hash.add(number)
-    byBucket[RinPhoneSuffixes.bucket(verifiedE164: number), default: 0] &+= hash.value
+    let bucket = RinPhoneSuffixes.bucket(verifiedE164: number)
+    byBucket[bucket, default: 0] &+= hash.value
+    occupied.insert(bucket)
   }
 
   /// The digest of an owner whose contacts' numbers fall in `buckets` (distinct); buckets
@@ -27,6 +31,12 @@ public struct VerifiedUsersDigest: Sendable {
       digest &+= (users ^ UInt64(bitPattern: bucket)) &* 0x0000_0100_0000_01B3
     }
     return Int64(bitPattern: digest)
+  }
+
+  /// Whether any verified user's number falls in one of `buckets`: when none does, no number
+  /// in them is any verified user's (a number equal to a user's `phone_e164` shares its bucket).
+  public func holdsUsers(inAnyOf buckets: some Sequence<Int64>) -> Bool {
+    buckets.contains(where: occupied.contains)
   }
 
   /// A contact's key: the digest of its numbers' `buckets` mixed with the digest of the parser

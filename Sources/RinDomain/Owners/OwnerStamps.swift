@@ -60,11 +60,13 @@ public struct OwnerStamps: Sendable, Equatable {
     return Int64(bitPattern: hash.value)
   }
 
-  /// The owner's region as an examination read it (`StoredOwnerExamination.regionDigest`):
-  /// enrichment-fetch's contact checks depend on it.
-  public static func regionDigest(_ region: String?) -> Int64 {
+  /// The owner's region and the phone parser as an examination read them
+  /// (`StoredOwnerExamination.regionDigest`): enrichment-fetch's contact checks depend on both
+  /// (the buckets of numbers their digits cannot judge come from a parse in the owner's region).
+  public static func regionDigest(_ region: String?, parser: Int64) -> Int64 {
     var hash = FNV1a()
     hash.add(region)
+    hash.add(String(parser))
     return Int64(bitPattern: hash.value)
   }
 

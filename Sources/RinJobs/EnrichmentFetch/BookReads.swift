@@ -26,6 +26,9 @@ struct BookReads: Equatable {
   var stampedAfter: Int64 = .max
   /// Contacts of `inPart` owners not stamped since, whose checks cannot tell: read by key.
   var contacts: [Int64] = []
+  /// Contacts of `inPart` owners not stamped since that their checks settle without a read
+  /// (`RecheckRule.recheckedByBuckets`), each with the check to store.
+  var recheckedByBuckets: [LiveContactCheck] = []
 
   /// `live`: every live contact of `owners.examined`, with its check.
   static func plan(_ owners: EnrichmentOwners, live: [LiveContactCheck], recheck: RecheckRule) -> BookReads {
@@ -36,13 +39,20 @@ struct BookReads: Equatable {
     }
     var stamped: [Int64: Int] = [:]
     var byKey: [Int64: [Int64]] = [:]
+    var rechecked: [Int64: [LiveContactCheck]] = [:]
     var count: [Int64: Int] = [:]
     for contact in live {
       guard let after = threshold[contact.userID] else { continue }
       count[contact.userID, default: 0] += 1
       if contact.stamp > after {
         stamped[contact.userID, default: 0] += 1
-      } else if !recheck.isUnchanged(unstamped: contact.check, owner: contact.userID) {
+      } else if recheck.isUnchanged(unstamped: contact.check, owner: contact.userID) {
+        continue
+      } else if let check = recheck.recheckedByBuckets(unstamped: contact.check, owner: contact.userID) {
+        var settled = contact
+        settled.check = check
+        rechecked[contact.userID, default: []].append(settled)
+      } else {
         byKey[contact.userID, default: []].append(contact.contactID)
       }
     }
@@ -57,6 +67,7 @@ struct BookReads: Equatable {
       reads.inPart.append(user)
       reads.stampedAfter = min(reads.stampedAfter, after)
       reads.contacts += byKey[user, default: []]
+      reads.recheckedByBuckets += rechecked[user, default: []]
     }
     return reads
   }

@@ -131,6 +131,9 @@ public struct EnrichmentFetchJob: Job {
     var prepared = await PreparedBatch.make(
       rows, checks: checks, recheck: recheck, normalizer: normalizer, forProvider: forProvider)
     prepared.addUnchangedByCheck(reads.unread(live, read: rows.map(\.id)))
+    prepared.recheckedByBuckets = reads.recheckedByBuckets.compactMap { contact in
+      contact.check.map { (contact.contactID, contact.userID, $0) }
+    }
     prepared.owners = owners
     prepared.digests = owners.digestsToStore(rows)
     // An examined owner without numbers has no buckets: stored as such, not left as before.
@@ -150,6 +153,8 @@ public struct EnrichmentFetchJob: Job {
     }
     batch.counts.addRead("users unchanged", prepared.owners.unchanged)
     batch.counts.addRead("contacts left to their checks (not read)", prepared.leftToChecks)
+    batch.counts.addRead(
+      "contacts whose checks settled a verified user's change (not read)", prepared.recheckedByBuckets.count)
     batch.counts.addUnstampedCorrections(0)
     guard !prepared.owners.examined.isEmpty else { return }
     let applied = try applier.apply(batch, prepared)
@@ -159,7 +164,8 @@ public struct EnrichmentFetchJob: Job {
     try batch.tx.enrichment.saveEnrichmentOwnerBuckets(prepared.buckets)
     try batch.tx.saveOwnerExaminations(
       job: name, prepared.owners.records(buckets: prepared.buckets, dueAt: dueAt, recheck: recheck, now: now))
-    try batch.tx.enrichment.saveEnrichmentState(checks: applied.checks, digests: prepared.digests)
+    try batch.tx.enrichment.saveEnrichmentState(
+      checks: applied.checks + prepared.recheckedByBuckets, digests: prepared.digests)
     try batch.tx.forgetOwnersFoundByPass(job: name, prepared.owners.foundByPass)
   }
 

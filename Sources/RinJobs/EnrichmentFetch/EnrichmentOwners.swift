@@ -21,9 +21,9 @@ struct EnrichmentOwners: Sendable {
   /// The batch's owners the periodic pass found (all examined), to forget once written.
   var foundByPass: Set<Int64> = []
   /// The examined owners whose contacts' checks can tell which contacts changed, so that
-  /// their books may be read in part (`BookReads`): examined as `changed`, with the region of
-  /// their last examination (every contact's check depends on it), nothing due and nothing found
-  /// by the pass.
+  /// their books may be read in part (`BookReads`): examined as `changed`, with the region and
+  /// the parser of their last examination (every contact's check depends on them), nothing due
+  /// and nothing found by the pass.
   var readableInPart: Set<Int64> = []
   /// Why each examined owner is examined, and when it was last.
   var reasonOf: [Int64: OwnerExamination] = [:]
@@ -62,7 +62,7 @@ struct EnrichmentOwners: Sendable {
       owners.reasons[reason, default: 0] += 1
       if reason == .periodic { owners.periodic.insert(user) }
       if reason == .changed, !found.contains(user), let before = stored[user],
-        before.regionDigest == OwnerStamps.regionDigest(owner.region),
+        before.regionDigest == recheck.regionDigest(owner.region),
         before.dueAt.map({ $0 > context.now }) ?? true
       {
         owners.readableInPart.insert(user)
@@ -126,7 +126,7 @@ struct EnrichmentOwners: Sendable {
         StoredOwnerExamination(
           fingerprint: owner.fingerprint(stampedRows, settings: recheck.settingsDigest), examinedAt: now,
           dueAt: dueAt[user].map { recheck.due(owner: user, expiry: $0) }, stampedRows: stampedRows,
-          regionDigest: OwnerStamps.regionDigest(owner.region))
+          regionDigest: recheck.regionDigest(owner.region))
       )
     }
   }

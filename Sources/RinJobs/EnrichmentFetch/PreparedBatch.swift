@@ -26,6 +26,9 @@ struct PreparedBatch: Sendable {
   var unchanged: Int
   /// Of those, the ones not read at all: known by their checks (`BookReads`).
   var leftToChecks = 0
+  /// Of those, the ones whose checks are stored again with tonight's verified users
+  /// (`BookReads.recheckedByBuckets`).
+  var recheckedByBuckets: [(contactID: Int64, userID: Int64, check: EnrichmentCheck)] = []
   /// Each key the provider could be asked about, once.
   var providerLookups: [String: ProviderLookup]
   /// The owners examined (`EnrichmentOwners`): the contacts above are theirs.

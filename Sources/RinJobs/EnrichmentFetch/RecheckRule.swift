@@ -84,6 +84,26 @@ struct RecheckRule: Sendable {
       at: horizon(owner: owner), rinUsersUnchanged: rinUsersUnchanged)
   }
 
+  /// A contact not stamped since its owner's last examination under the same region and parser
+  /// (`EnrichmentOwners.readableInPart`) whose check differs from tonight's only in the verified
+  /// users its numbers' buckets hold, when none of those buckets holds one tonight: its numbers
+  /// are nobody's, so the Rin-network source links it to no one, as reading it would find; its
+  /// provider answers are as its check kept them (same settings, not due), as for a contact the
+  /// check leaves alone. Returns the check to store with tonight's key, nil when the contact
+  /// must be read. A verified user's deletion ends so in the books that held its number.
+  func recheckedByBuckets(unstamped check: EnrichmentCheck?, owner: Int64) -> EnrichmentCheck? {
+    guard var check, let seen = check.rinUsers, check.settings == settingsKey,
+      check.dueAt.map({ $0 > horizon(owner: owner) }) ?? true, !verified.holdsUsers(inAnyOf: seen.buckets)
+    else { return nil }
+    check.rinUsers = RinUsersSeen(buckets: seen.buckets, key: key(of: seen.buckets))
+    return check
+  }
+
+  /// `OwnerStamps.regionDigest` under tonight's parser.
+  func regionDigest(_ region: String?) -> Int64 {
+    OwnerStamps.regionDigest(region, parser: parserDigest)
+  }
+
   /// The key of a contact whose numbers fall in `buckets` under tonight's verified users.
   func key(of buckets: some Sequence<Int64>) -> Int64 {
     verified.key(of: buckets, parser: parserDigest)

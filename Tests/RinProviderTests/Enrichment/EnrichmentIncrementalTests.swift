@@ -352,6 +352,61 @@ extension EnrichmentEndToEnd {
           == 1, "the number with an extension links to the user who verified it")
     }
 
+    /// A verified user's deletion changes the books that held their number, but a contact whose
+    /// numbers now fall in buckets without any verified user is settled by its check alone (its
+    /// numbers can be nobody's): stored with tonight's key, not read, not parsed. The result is a
+    /// full check's, and the next night leaves those owners alone.
+    @Test(arguments: Backend.available) func aDeletedUsersContactsAreSettledByTheirChecks(backend: Backend)
+      async throws
+    {
+      let stub = try await ProviderStub.start(
+        apiKey: "seeded-secret", fallback: .fakePeople, keepRecords: false)
+      defer { Task { await stub.stop() } }
+      let incremental = try await offPool { try TestDatabase(backend, seedUsers: 15, seed: 5) }
+      let full = try await offPool { try TestDatabase(backend, seedUsers: 15, seed: 5) }
+      func run(_ db: TestDatabase, now: Int64) async -> RunSummary {
+        var config = EnrichmentSeededTests.config(db, stub)
+        // No owner's periodic pass comes round: every examination is the deletion's.
+        config.jobs.enrichmentFetch.fullEvery = .seconds(60 * 86_400)
+        return await db.run(
+          EnrichmentFixture.job, TestClock.options(now: now), config: config,
+          environment: RuntimeEnvironment(variables: ["SEEDED_KEY": "seeded-secret"]))
+      }
+      for db in [incremental, full] {
+        #expect(await run(db, now: TestClock.now).status == .succeeded)
+      }
+      // The verified user the most other books link to.
+      let leaves = try incremental.int(
+        """
+        SELECT c.rin_user_id FROM contacts c JOIN users u ON u.id = c.rin_user_id
+        WHERE c.deleted_at IS NULL AND u.deleted_at IS NULL
+        GROUP BY c.rin_user_id ORDER BY count(*) DESC, c.rin_user_id LIMIT 1
+        """)
+      let linking = try incremental.int(
+        "SELECT count(*) FROM contacts WHERE rin_user_id = ? AND deleted_at IS NULL", [leaves])
+      try #require(linking >= 2)
+      for db in [incremental, full] {
+        try db.execute("UPDATE users SET deleted_at = ? WHERE id = ?", [TestClock.now + 3_600, leaves])
+      }
+      try Self.forgetChecks(full)
+      let nightAt = TestClock.now + 86_400
+      let night = await run(incremental, now: nightAt)
+      #expect(night.status == .succeeded, "\(night.error ?? "")")
+      #expect(await run(full, now: nightAt).status == .succeeded)
+      try Self.expectSameResult(incremental, full)
+      let settled =
+        night.counts.read["contacts whose checks settled a verified user's change (not read)"] ?? 0
+      #expect(settled >= linking, "\(night.counts.read)")
+      #expect(
+        (night.counts.read["contacts"] ?? 0) - (night.details.enrichmentFetch.contactsUnchanged ?? 0)
+          < linking,
+        "the linking contacts were not checked again: \(night.counts.read)")
+
+      let next = await run(incremental, now: nightAt + 86_400)
+      #expect(next.status == .succeeded)
+      #expect((next.counts.read["users examined (changed)"] ?? 0) == 0, "\(next.counts.read)")
+    }
+
     @Test(arguments: Backend.available) func changedSettingsRecheckEveryContact(backend: Backend) async throws
     {
       let stub = try await ProviderStub.start(
