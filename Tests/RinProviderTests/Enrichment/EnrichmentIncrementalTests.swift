@@ -78,6 +78,17 @@ extension EnrichmentEndToEnd {
         sourceLocation: sourceLocation)
     }
 
+    /// A run in which no owner's periodic pass comes round: every examination is the change's.
+    static func runWithoutPeriodicPass(_ db: TestDatabase, _ stub: ProviderStub, now: Int64) async
+      -> RunSummary
+    {
+      var config = EnrichmentSeededTests.config(db, stub)
+      config.jobs.enrichmentFetch.fullEvery = .seconds(60 * 86_400)
+      return await db.run(
+        EnrichmentFixture.job, TestClock.options(now: now), config: config,
+        environment: RuntimeEnvironment(variables: ["SEEDED_KEY": "seeded-secret"]))
+    }
+
     /// The same 15 seeded users twice (one to run incrementally, one to check in full), each
     /// through its first night against `stub`.
     static func twoDatabasesAfterTheirFirstNight(_ backend: Backend, _ stub: ProviderStub) async throws
@@ -276,12 +287,7 @@ extension EnrichmentEndToEnd {
       let incremental = try await offPool { try TestDatabase(backend, seedUsers: 15, seed: 5) }
       let full = try await offPool { try TestDatabase(backend, seedUsers: 15, seed: 5) }
       func run(_ db: TestDatabase, now: Int64) async -> RunSummary {
-        var config = EnrichmentSeededTests.config(db, stub)
-        // No owner's periodic pass comes round: every examination tonight is the change's.
-        config.jobs.enrichmentFetch.fullEvery = .seconds(60 * 86_400)
-        return await db.run(
-          EnrichmentFixture.job, TestClock.options(now: now), config: config,
-          environment: RuntimeEnvironment(variables: ["SEEDED_KEY": "seeded-secret"]))
+        await Self.runWithoutPeriodicPass(db, stub, now: now)
       }
       // The user who verifies tonight and the one who leaves: the two known by the fewest
       // owners, so that few are examined. Three owners get a contact: two know them by numbers
@@ -365,12 +371,7 @@ extension EnrichmentEndToEnd {
       let incremental = try await offPool { try TestDatabase(backend, seedUsers: 15, seed: 5) }
       let full = try await offPool { try TestDatabase(backend, seedUsers: 15, seed: 5) }
       func run(_ db: TestDatabase, now: Int64) async -> RunSummary {
-        var config = EnrichmentSeededTests.config(db, stub)
-        // No owner's periodic pass comes round: every examination is the deletion's.
-        config.jobs.enrichmentFetch.fullEvery = .seconds(60 * 86_400)
-        return await db.run(
-          EnrichmentFixture.job, TestClock.options(now: now), config: config,
-          environment: RuntimeEnvironment(variables: ["SEEDED_KEY": "seeded-secret"]))
+        await Self.runWithoutPeriodicPass(db, stub, now: now)
       }
       for db in [incremental, full] {
         #expect(await run(db, now: TestClock.now).status == .succeeded)
