@@ -8,25 +8,66 @@ public struct VerifiedUsersDigest: Sendable {
   private var byBucket: [Int64: UInt64] = [:]
   /// The buckets with a verified user (a sum of digests alone could come to zero).
   private var occupied: Set<Int64> = []
+  /// Verified users deleted lately (`addDeparted`), by bucket: when each was deleted, and the
+  /// digest they added to their bucket while live.
+  private var departed: [Int64: [(deletedAt: UTCInstant, digest: UInt64)]] = [:]
 
   public init() {}
 
   public mutating func add(userID: Int64, verifiedE164 number: String) {
+    let bucket = RinPhoneSuffixes.bucket(verifiedE164: number)
+    byBucket[bucket, default: 0] &+= Self.userDigest(userID, number)
+    occupied.insert(bucket)
+  }
+
+  /// A user who had verified `number` and was deleted at `deletedAt`: not in any bucket's
+  /// digest, but known, so that the digest an owner had before the departure can be told apart
+  /// from any other change (`digest(of:beforeDeparturesSince:)`).
+  public mutating func addDeparted(userID: Int64, verifiedE164 number: String, deletedAt: UTCInstant) {
+    let bucket = RinPhoneSuffixes.bucket(verifiedE164: number)
+    departed[bucket, default: []].append((deletedAt, Self.userDigest(userID, number)))
+  }
+
+  private static func userDigest(_ userID: Int64, _ number: String) -> UInt64 {
     var hash = FNV1a()
     hash.add(String(userID))
     hash.add(number)
-    let bucket = RinPhoneSuffixes.bucket(verifiedE164: number)
-    byBucket[bucket, default: 0] &+= hash.value
-    occupied.insert(bucket)
+    return hash.value
   }
 
   /// The digest of an owner whose contacts' numbers fall in `buckets` (distinct); buckets
   /// without a verified user add nothing. A bucket no longer written (-1, once every number the
   /// digits could not judge) holds nobody: an owner stored with it is examined once more.
   public func digest(of buckets: some Sequence<Int64>) -> Int64 {
+    digest(of: buckets) { byBucket[$0] ?? 0 }
+  }
+
+  /// The digest `digest(of:)` gave while the verified users deleted at or after `since` were
+  /// still live (as `addDeparted` knows them). When an owner's stored digest is this one, the
+  /// only change among the verified users of their buckets is those departures.
+  public func digest(of buckets: some Sequence<Int64>, beforeDeparturesSince since: UTCInstant) -> Int64 {
+    digest(of: buckets) { bucket in
+      var users = byBucket[bucket] ?? 0
+      for user in departed[bucket] ?? [] where user.deletedAt >= since { users &+= user.digest }
+      return users
+    }
+  }
+
+  /// Of `buckets`, those a verified user deleted at or after `since` was in.
+  public func bucketsLeft(in buckets: some Sequence<Int64>, since: UTCInstant) -> [Int64] {
+    buckets.filter { bucket in departed[bucket]?.contains { $0.deletedAt >= since } ?? false }
+  }
+
+  /// Whether a verified user's number falls in `bucket`.
+  public func holdsUsers(in bucket: Int64) -> Bool {
+    occupied.contains(bucket)
+  }
+
+  private func digest(of buckets: some Sequence<Int64>, users: (Int64) -> UInt64) -> Int64 {
     var digest: UInt64 = 0
     for bucket in buckets {
-      guard let users = byBucket[bucket], users != 0 else { continue }
+      let users = users(bucket)
+      guard users != 0 else { continue }
       // Mixed with the bucket, so that equal user sums in two buckets do not cancel out.
       digest &+= (users ^ UInt64(bitPattern: bucket)) &* 0x0000_0100_0000_01B3
     }

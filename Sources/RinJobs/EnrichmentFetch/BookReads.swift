@@ -59,8 +59,11 @@ struct BookReads: Equatable {
     var reads = BookReads()
     for user in owners.examined {
       let read = stamped[user, default: 0] + byKey[user, default: []].count
-      // Read by key, a contact costs about what it costs read with its whole book.
-      guard let after = threshold[user], read * 2 <= count[user, default: 0] else {
+      // Read by key, a contact costs about what it costs read with its whole book. An owner
+      // whose verified users only left has only their contacts in `live`: never read whole.
+      guard let after = threshold[user],
+        owners.departuresOnly[user] != nil || read * 2 <= count[user, default: 0]
+      else {
         reads.whole.append(user)
         continue
       }

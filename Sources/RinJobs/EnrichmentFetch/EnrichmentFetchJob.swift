@@ -111,7 +111,11 @@ public struct EnrichmentFetchJob: Job {
       owners.examined.isEmpty
       ? ([], [], BookReads())
       : try context.read { tx in
-        let live = try tx.enrichment.enrichmentChecks(of: owners.examined)
+        // An owner whose verified users only left has the checks read of just the contacts
+        // that were in their buckets.
+        let live =
+          try tx.enrichment.enrichmentChecks(of: owners.examined.filter { owners.departuresOnly[$0] == nil })
+          + tx.enrichment.enrichmentChecks(ids: owners.departuresOnly.values.flatMap { $0 }.sorted())
         let reads = BookReads.plan(owners, live: live, recheck: recheck)
         var rows = try tx.enrichment.enrichmentContacts(of: reads.whole)
         if !reads.inPart.isEmpty {
@@ -119,7 +123,11 @@ public struct EnrichmentFetchJob: Job {
           var seen = Set(rows.map(\.id))
           for row in try tx.enrichment.enrichmentContacts(of: reads.inPart, stampedAfter: reads.stampedAfter)
             + tx.enrichment.enrichmentContacts(ids: reads.contacts)
-          where seen.insert(row.id).inserted {
+          where owners.departuresOnly[row.userID].map({ $0.contains(row.id) }) ?? true
+            && seen.insert(row.id).inserted
+          {
+            // Of an owner whose verified users only left, a contact stamped before the owner's
+            // own threshold (read for another owner's) is as its unread check saw it.
             rows.append(row)
           }
           rows.sort { $0.id < $1.id }
@@ -130,7 +138,8 @@ public struct EnrichmentFetchJob: Job {
     for contact in live { checks[contact.contactID] = contact.check }
     var prepared = await PreparedBatch.make(
       rows, checks: checks, recheck: recheck, normalizer: normalizer, forProvider: forProvider)
-    prepared.addUnchangedByCheck(reads.unread(live, read: rows.map(\.id)))
+    prepared.addUnchangedByCheck(reads.unread(live, read: rows.map(\.id)), recheck: recheck)
+    prepared.addKept(owners.kept, recheck: recheck)
     prepared.recheckedByBuckets = reads.recheckedByBuckets.compactMap { contact in
       contact.check.map { (contact.contactID, contact.userID, $0) }
     }
@@ -138,6 +147,9 @@ public struct EnrichmentFetchJob: Job {
     prepared.digests = owners.digestsToStore(rows)
     // An examined owner without numbers has no buckets: stored as such, not left as before.
     for owner in owners.examined where prepared.buckets[owner] == nil { prepared.buckets[owner] = [] }
+    for owner in owners.examined where prepared.occupied[owner] == nil {
+      prepared.occupied[owner] = OccupiedBuckets()
+    }
     return prepared
   }
 
@@ -155,13 +167,16 @@ public struct EnrichmentFetchJob: Job {
     batch.counts.addRead("contacts left to their checks (not read)", prepared.leftToChecks)
     batch.counts.addRead(
       "contacts whose checks settled a verified user's change (not read)", prepared.recheckedByBuckets.count)
+    batch.counts.addRead(
+      "users whose departed verified users' contacts alone were checked", prepared.owners.departuresOnly.count
+    )
     batch.counts.addUnstampedCorrections(0)
     guard !prepared.owners.examined.isEmpty else { return }
     let applied = try applier.apply(batch, prepared)
     // Nothing the services stamped moved for these owners, yet their contacts' values did.
     batch.counts.addUnstampedCorrections(applied.written.intersection(prepared.owners.periodic).count)
     let dueAt = prepared.unchangedDueAt.merging(applied.dueAt) { min($0, $1) }
-    try batch.tx.enrichment.saveEnrichmentOwnerBuckets(prepared.buckets)
+    try batch.tx.enrichment.saveEnrichmentOwnerBuckets(prepared.buckets, occupied: prepared.occupied)
     try batch.tx.saveOwnerExaminations(
       job: name, prepared.owners.records(buckets: prepared.buckets, dueAt: dueAt, recheck: recheck, now: now))
     try batch.tx.enrichment.saveEnrichmentState(

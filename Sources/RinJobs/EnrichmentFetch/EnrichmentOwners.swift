@@ -25,6 +25,14 @@ struct EnrichmentOwners: Sendable {
   /// the parser of their last examination (every contact's check depends on them), nothing due
   /// and nothing found by the pass.
   var readableInPart: Set<Int64> = []
+  /// The examined owners whose only change is that verified users in their buckets left
+  /// (`VerifiedUsersDigest.digest(of:beforeDeparturesSince:)`), readable in part, with the
+  /// contacts that were in those users' buckets (`OccupiedBuckets`): the only ones whose checks
+  /// can differ. The rest of such a book is neither read nor its checks.
+  var departuresOnly: [Int64: Set<Int64>] = [:]
+  /// What is kept of the `departuresOnly` owners as stored: their buckets (the same, since
+  /// none of their contacts changed), the contacts in occupied buckets, and when they are due.
+  var kept: [Int64: (buckets: Set<Int64>, occupied: OccupiedBuckets, dueAt: UTCInstant?)] = [:]
   /// Why each examined owner is examined, and when it was last.
   var reasonOf: [Int64: OwnerExamination] = [:]
   var lastExaminedAt: [Int64: UTCInstant] = [:]
@@ -47,7 +55,7 @@ struct EnrichmentOwners: Sendable {
     owners.foundByPass = found
     for user in ids {
       var owner = stamps[user, default: OwnerStamps()]
-      owner.related = recheck.verified.digest(of: buckets[user] ?? [])
+      owner.related = recheck.verified.digest(of: buckets[user]?.buckets ?? [])
       let stampedRows = summed.contains(user) ? owner.stampedRows : stored[user]?.stampedRows ?? 0
       let reason = OwnerExamination.reason(
         stored: stored[user], fingerprint: owner.fingerprint(stampedRows, settings: recheck.settingsDigest),
@@ -66,6 +74,18 @@ struct EnrichmentOwners: Sendable {
         before.dueAt.map({ $0 > context.now }) ?? true
       {
         owners.readableInPart.insert(user)
+        if let kept = buckets[user], let occupied = kept.occupied {
+          // A departure stamped within the margin before the examination may have been
+          // counted live by it, or not: taken as live, a mismatch sends the owner the usual way.
+          let since = ChangeStamp.after(now: before.examinedAt, end: before.examinedAt)
+          var earlier = owner
+          earlier.related = recheck.verified.digest(of: kept.buckets, beforeDeparturesSince: since)
+          if earlier.fingerprint(stampedRows, settings: recheck.settingsDigest) == before.fingerprint {
+            owners.departuresOnly[user] = occupied.contacts(
+              in: recheck.verified.bucketsLeft(in: kept.buckets, since: since))
+            owners.kept[user] = (Set(kept.buckets), occupied, before.dueAt)
+          }
+        }
       }
       owners.reasonOf[user] = reason
       owners.lastExaminedAt[user] = stored[user]?.examinedAt
@@ -105,6 +125,8 @@ struct EnrichmentOwners: Sendable {
     }
     owners.periodic = periodic.intersection(batch)
     owners.readableInPart = readableInPart.intersection(batch)
+    owners.departuresOnly = departuresOnly.filter { batch.contains($0.key) }
+    owners.kept = kept.filter { batch.contains($0.key) }
     owners.foundByPass = foundByPass.intersection(batch)
     owners.unchanged = ids.count - owners.examined.count
     return owners
@@ -121,12 +143,14 @@ struct EnrichmentOwners: Sendable {
       var owner = stamps[user, default: OwnerStamps()]
       owner.related = recheck.verified.digest(of: buckets[user] ?? [])
       let stampedRows = stampedRows[user] ?? owner.stampedRows
+      var due = dueAt[user].map { recheck.due(owner: user, expiry: $0) }
+      // Its unread contacts' expiries are not known, only the due time they gave before.
+      if let kept = kept[user], let before = kept.dueAt { due = min(due ?? before, before) }
       return (
         user,
         StoredOwnerExamination(
           fingerprint: owner.fingerprint(stampedRows, settings: recheck.settingsDigest), examinedAt: now,
-          dueAt: dueAt[user].map { recheck.due(owner: user, expiry: $0) }, stampedRows: stampedRows,
-          regionDigest: recheck.regionDigest(owner.region))
+          dueAt: due, stampedRows: stampedRows, regionDigest: recheck.regionDigest(owner.region))
       )
     }
   }

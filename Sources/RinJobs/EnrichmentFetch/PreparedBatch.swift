@@ -36,6 +36,8 @@ struct PreparedBatch: Sendable {
   /// The buckets of every examined owner's contacts' numbers (`RinPhoneSuffixes.bucket`),
   /// checked or unchanged; an examined owner without numbers has an empty set.
   var buckets: [Int64: Set<Int64>] = [:]
+  /// Per examined owner, their contacts in buckets that hold a verified user tonight.
+  var occupied: [Int64: OccupiedBuckets] = [:]
   /// Per examined owner, the earliest `due_at` of their contacts left unchanged.
   var unchangedDueAt: [Int64: UTCInstant] = [:]
   /// The contacts' digests to store, as read (`EnrichmentOwners.digestsToStore`).
@@ -69,7 +71,7 @@ struct PreparedBatch: Sendable {
   ) async -> PreparedBatch {
     // Each contact's fingerprint is computed once: to compare with its stored check, then kept.
     var due: [(row: EnrichmentContactRow, fingerprint: Int64)] = []
-    var buckets: [Int64: Set<Int64>] = [:]
+    var batch = PreparedBatch(contacts: [], unchanged: 0, providerLookups: [:])
     var unchangedDueAt: [Int64: UTCInstant] = [:]
     for row in rows {
       let fingerprint = RecheckRule.fingerprint(row)
@@ -80,16 +82,17 @@ struct PreparedBatch: Sendable {
       }
       if let seen = checks[row.id]?.rinUsers {
         // The buckets its check kept: its numbers and region are the same (same fingerprint).
-        buckets[row.userID, default: []].formUnion(seen.buckets)
+        batch.add(row.id, of: row.userID, buckets: seen.buckets, recheck: recheck)
       } else {
         // Left alone without kept buckets only when every number is judged by its digits
         // (`RinPhoneSuffixes.mayMatch`), so they need no parse; the parser stays the judge
         // should that ever change.
         let region = row.ownerRegion
-        buckets[row.userID, default: []].formUnion(
-          row.phones.compactMap { raw in
+        batch.add(
+          row.id, of: row.userID,
+          buckets: row.phones.compactMap { raw in
             RinPhoneSuffixes.bucket(raw: raw, e164: { normalizer.e164(raw: $0, ownerRegion: region) })
-          })
+          }, recheck: recheck)
       }
       if let dueAt = checks[row.id]?.dueAt {
         unchangedDueAt[row.userID] = min(unchangedDueAt[row.userID] ?? dueAt, dueAt)
@@ -114,22 +117,55 @@ struct PreparedBatch: Sendable {
       return done
     }
     let contacts = slices.indices.flatMap { prepared[$0] ?? [] }
-    for contact in contacts { buckets[contact.row.userID, default: []].formUnion(contact.channels.buckets) }
+    for contact in contacts {
+      batch.add(contact.row.id, of: contact.row.userID, buckets: contact.channels.buckets, recheck: recheck)
+    }
     var lookups: [String: ProviderLookup] = [:]
     for contact in contacts where !contact.skipsProvider {
       for lookup in contact.channels.lookups { lookups[lookup.id] = lookup }
     }
-    return PreparedBatch(
-      contacts: contacts, unchanged: unchanged, providerLookups: lookups, buckets: buckets,
-      unchangedDueAt: unchangedDueAt)
+    batch.contacts = contacts
+    batch.unchanged = unchanged
+    batch.providerLookups = lookups
+    batch.unchangedDueAt = unchangedDueAt
+    return batch
+  }
+
+  /// `contact` of `owner` has numbers in `buckets`: the owner's buckets, and the contacts of
+  /// theirs in buckets that hold a verified user tonight.
+  private mutating func add(
+    _ contact: Int64, of owner: Int64, buckets contactBuckets: some Collection<Int64>,
+    recheck: RecheckRule
+  ) {
+    buckets[owner, default: []].formUnion(contactBuckets)
+    occupied[owner, default: OccupiedBuckets()].add(
+      contact: contact, buckets: contactBuckets, isOccupied: recheck.verified.holdsUsers(in:))
+  }
+
+  /// Owners whose verified users only left (`EnrichmentOwners.departuresOnly`): their buckets
+  /// and occupied buckets as stored (none of their contacts changed), the latter without those
+  /// that no longer hold a verified user.
+  mutating func addKept(
+    _ kept: [Int64: (buckets: Set<Int64>, occupied: OccupiedBuckets, dueAt: UTCInstant?)],
+    recheck: RecheckRule
+  ) {
+    for (owner, stored) in kept {
+      buckets[owner, default: []].formUnion(stored.buckets)
+      let still = stored.occupied.keeping(recheck.verified.holdsUsers(in:))
+      var merged = occupied[owner] ?? OccupiedBuckets()
+      for (bucket, contacts) in still.contactsByBucket {
+        for contact in contacts { merged.add(contact: contact, buckets: [bucket], isOccupied: { _ in true }) }
+      }
+      occupied[owner] = merged
+    }
   }
 
   /// Contacts of owners read in part (`BookReads`) that were not read: unchanged by their
   /// checks, which kept their numbers' buckets and due time.
-  mutating func addUnchangedByCheck(_ contacts: [LiveContactCheck]) {
+  mutating func addUnchangedByCheck(_ contacts: [LiveContactCheck], recheck: RecheckRule) {
     for contact in contacts {
       guard let check = contact.check else { continue }
-      buckets[contact.userID, default: []].formUnion(check.rinUsers?.buckets ?? [])
+      add(contact.contactID, of: contact.userID, buckets: check.rinUsers?.buckets ?? [], recheck: recheck)
       if let dueAt = check.dueAt {
         unchangedDueAt[contact.userID] = min(unchangedDueAt[contact.userID] ?? dueAt, dueAt)
       }

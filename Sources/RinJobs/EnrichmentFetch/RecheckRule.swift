@@ -33,12 +33,19 @@ struct RecheckRule: Sendable {
         suffixes.add(verifiedE164: phone)
         verified.add(userID: user, verifiedE164: phone)
       }
+      try $0.enrichment.forEachDepartedVerifiedUser(deletedAfter: now.saturating(plus: -departuresLookBack)) {
+        verified.addDeparted(userID: $0, verifiedE164: $1, deletedAt: $2)
+      }
     }
     return RecheckRule(
       settings: settings, settingsKey: EnrichmentCheck.settingsKey(settings), suffixes: suffixes,
       verified: verified, parserDigest: parserDigest, now: now,
       refresh: refresh)
   }
+
+  /// How far back verified users' departures are known (`VerifiedUsersDigest.addDeparted`): an
+  /// owner last examined before then whose buckets changed has its checks read, as any other.
+  static let departuresLookBack: Int64 = 8 * 86_400
 
   /// An examination of `owner` tonight asks again the answers expiring before this instant: its
   /// next visit (`RefreshPhase.horizon`), or now without a provider.

@@ -205,5 +205,8 @@ enum Migrations {
     Step(
       name: "keep each contact's state for every job in one row",
       sql: ContactStateSchema.merged, postgres: ContactStateSchema.mergedOnPostgres),
+    Step(
+      name: "remember which of each owner's contacts share a bucket with a verified user",
+      sql: RuntimeSchema.enrichmentOwnerOccupiedBuckets),
   ]
 }

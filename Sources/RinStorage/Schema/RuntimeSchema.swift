@@ -204,6 +204,14 @@ enum RuntimeSchema {
     ALTER TABLE owner_examinations ADD COLUMN region_digest INTEGER;
     """
 
+  /// enrichment-fetch: per owner, the contacts whose numbers fall in a bucket that held a
+  /// verified Rin user at the owner's last examination (`OccupiedBuckets`: ids only), so that a
+  /// night on which such users only left reads those contacts rather than the whole book. Null
+  /// until the owner's next examination.
+  static let enrichmentOwnerOccupiedBuckets = """
+    ALTER TABLE enrichment_owner_buckets ADD COLUMN occupied TEXT;
+    """
+
   /// The slot that `--catch-up latest` ran in place of a missed one, on the missed slot's
   /// skipped pipeline row (ISO 8601, as `slot`): the scheduler asks the column, not the JSON of
   /// `counts`, which keeps `superseded_by` too. Rows written before are filled from their counts.

@@ -408,6 +408,84 @@ extension EnrichmentEndToEnd {
       #expect((next.counts.read["users examined (changed)"] ?? 0) == 0, "\(next.counts.read)")
     }
 
+    /// An owner whose only change is that a verified user in their buckets left has only the
+    /// contacts that were in that user's buckets checked, not the rest of the book: those linked
+    /// to the user, and one whose numbers are also another user's (ambiguous, so linked to
+    /// nobody, and no link leads to it), which the departure leaves that other user's. The
+    /// result is a full check's.
+    @Test(arguments: Backend.available) func aDepartedUsersContactsAloneAreCheckedAgain(backend: Backend)
+      async throws
+    {
+      let stub = try await ProviderStub.start(
+        apiKey: "seeded-secret", fallback: .fakePeople, keepRecords: false)
+      defer { Task { await stub.stop() } }
+      let incremental = try await offPool { try TestDatabase(backend, seedUsers: 15, seed: 5) }
+      let full = try await offPool { try TestDatabase(backend, seedUsers: 15, seed: 5) }
+      func run(_ db: TestDatabase, now: Int64) async -> RunSummary {
+        await Self.runWithoutPeriodicPass(db, stub, now: now)
+      }
+      for db in [incremental, full] {
+        #expect(await run(db, now: TestClock.now).status == .succeeded)
+      }
+      let leaves = try incremental.int(
+        """
+        SELECT c.rin_user_id FROM contacts c JOIN users u ON u.id = c.rin_user_id
+        WHERE c.deleted_at IS NULL AND u.deleted_at IS NULL
+        GROUP BY c.rin_user_id ORDER BY count(*) DESC, c.rin_user_id LIMIT 1
+        """)
+      // A new contact, in the book of an owner linked to the user who leaves, with that user's
+      // number and a second user's.
+      let owner = try incremental.int(
+        "SELECT user_id FROM contacts WHERE rin_user_id = ? AND deleted_at IS NULL ORDER BY id LIMIT 1",
+        [leaves])
+      let stays = try incremental.int(
+        """
+        SELECT min(id) FROM users WHERE phone_verified = 1 AND deleted_at IS NULL
+          AND phone_e164 IS NOT NULL AND id NOT IN (?, ?)
+        """, [leaves, owner])
+      let ambiguous = try incremental.int("SELECT max(id) + 1 FROM contacts")
+      let dayAt = TestClock.now + 43_200
+      for db in [incremental, full] {
+        try db.execute(
+          "INSERT INTO contacts (id, user_id, given_name, created_at) VALUES (?, ?, 'Two Numbers', ?)",
+          [ambiguous, owner, dayAt])
+        try db.execute(
+          """
+          INSERT INTO contact_phones (contact_id, raw, label)
+            SELECT ?, phone_e164, 'mobile' FROM users WHERE id IN (?, ?)
+          """, [ambiguous, leaves, stays])
+        #expect(await run(db, now: TestClock.now + 86_400).status == .succeeded)
+      }
+      #expect(
+        try incremental.int("SELECT count(*) FROM contacts WHERE id = ? AND rin_user_id IS NULL", [ambiguous])
+          == 1)
+      let linking = try incremental.int(
+        "SELECT count(*) FROM contacts WHERE rin_user_id = ? AND deleted_at IS NULL", [leaves])
+      try #require(linking >= 2)
+      for db in [incremental, full] {
+        try db.execute(
+          "UPDATE users SET deleted_at = ? WHERE id = ?", [TestClock.now + 86_400 + 3_600, leaves])
+      }
+      try Self.forgetChecks(full)
+      let nightAt = TestClock.now + 2 * 86_400
+      let night = await run(incremental, now: nightAt)
+      #expect(night.status == .succeeded, "\(night.error ?? "")")
+      #expect(await run(full, now: nightAt).status == .succeeded)
+      try Self.expectSameResult(incremental, full)
+      #expect(try incremental.int("SELECT rin_user_id FROM contacts WHERE id = ?", [ambiguous]) == stays)
+      let owners = night.counts.read["users examined (changed)"] ?? 0
+      #expect(owners >= 2, "\(night.counts.read)")
+      #expect(
+        night.counts.read["users whose departed verified users' contacts alone were checked"] == owners,
+        "\(night.counts.read)")
+      // Only the contacts in the departed user's bucket: those linked to it, and the ambiguous one.
+      #expect((night.counts.read["contacts"] ?? 0) == linking + 1, "\(night.counts.read)")
+
+      let next = await run(incremental, now: nightAt + 86_400)
+      #expect(next.status == .succeeded)
+      #expect((next.counts.read["users examined (changed)"] ?? 0) == 0, "\(next.counts.read)")
+    }
+
     @Test(arguments: Backend.available) func changedSettingsRecheckEveryContact(backend: Backend) async throws
     {
       let stub = try await ProviderStub.start(

@@ -4,6 +4,16 @@ extension EnrichmentQueries {
   /// Every live contact of these owners, with its change stamp and its stored check (nil when
   /// it has none): one probe of `contact_states` per contact.
   public func enrichmentChecks(of userIDs: [Int64]) throws -> [LiveContactCheck] {
+    try enrichmentChecks(where: "c.user_id IN (\(SQLDialect.list(userIDs)))")
+  }
+
+  /// These contacts, those of them still live, with their change stamps and stored checks.
+  public func enrichmentChecks(ids: [Int64]) throws -> [LiveContactCheck] {
+    guard !ids.isEmpty else { return [] }
+    return try enrichmentChecks(where: "c.id IN (\(SQLDialect.list(ids)))")
+  }
+
+  private func enrichmentChecks(where condition: SQLFragment) throws -> [LiveContactCheck] {
     var checks: [LiveContactCheck] = []
     let dialect = sql.dialect
     try sql.forEachRow(
@@ -12,7 +22,7 @@ extension EnrichmentQueries {
         k.check_fingerprint, k.check_settings, k.check_due_at, k.check_buckets, k.check_verified_key
       FROM contacts c
       \(literal: dialect.join(rowsOf: "contact_states", as: "k", whose: "contact_id", equals: "c.id", keepingUnmatched: true))
-      WHERE c.user_id IN (\(SQLDialect.list(userIDs))) AND c.deleted_at IS NULL
+      WHERE \(condition) AND c.deleted_at IS NULL
       """
     ) { row in
       guard let contact = row.int64(0), let user = row.int64(1) else { return }
@@ -76,29 +86,55 @@ extension EnrichmentQueries {
     }
   }
 
+  /// Every user deleted after `instant` who had verified a number, with the number and the
+  /// deletion's time.
+  public func forEachDepartedVerifiedUser(
+    deletedAfter instant: UTCInstant,
+    _ body: (_ userID: Int64, _ phone: String, _ deletedAt: UTCInstant) -> Void
+  ) throws {
+    try sql.forEachRow(
+      """
+      SELECT id, phone_e164, deleted_at FROM users
+      WHERE phone_verified = 1 AND deleted_at > \(instant) AND phone_e164 IS NOT NULL
+      """
+    ) { row in
+      if let user = row.int64(0), let phone = row.text(1), let deletedAt = row.instant(2) {
+        body(user, phone, deletedAt)
+      }
+    }
+  }
+
   /// The buckets of each owner's contacts' numbers as last stored (`enrichment_owner_buckets`,
-  /// one row per owner), by owner.
-  public func enrichmentOwnerBuckets(of userIDs: [Int64]) throws -> [Int64: [Int64]] {
-    var found: [Int64: [Int64]] = [:]
+  /// one row per owner), and the contacts in those that held a verified user, by owner.
+  public func enrichmentOwnerBuckets(of userIDs: [Int64]) throws -> [Int64: StoredOwnerBuckets] {
+    var found: [Int64: StoredOwnerBuckets] = [:]
     let owners = OwnerSet(userIDs)
     try sql.forEachRow(
-      "SELECT user_id, buckets FROM enrichment_owner_buckets WHERE \(owners.condition(on: "user_id"))"
+      "SELECT user_id, buckets, occupied FROM enrichment_owner_buckets WHERE \(owners.condition(on: "user_id"))"
     ) { row in
       guard let user = row.int64(0), owners.includes(user), let list = row.text(1) else { return }
-      found[user] = BucketList.parse(list) ?? list.split(separator: ",").compactMap { Int64($0) }
+      found[user] = StoredOwnerBuckets(
+        buckets: BucketList.parse(list) ?? list.split(separator: ",").compactMap { Int64($0) },
+        occupied: row.text(2).flatMap(OccupiedBuckets.parse))
     }
     return found
   }
 
-  /// Stores the buckets of these owners' contacts' numbers, replacing what was stored.
-  public func saveEnrichmentOwnerBuckets(_ buckets: [Int64: Set<Int64>]) throws {
+  /// Stores the buckets of these owners' contacts' numbers and the contacts in those that hold
+  /// a verified user, replacing what was stored.
+  public func saveEnrichmentOwnerBuckets(_ buckets: [Int64: Set<Int64>], occupied: [Int64: OccupiedBuckets])
+    throws
+  {
     try Self.ownerBucketUpsert.execute(
       buckets.sorted { $0.key < $1.key }.map { owner, buckets in
-        [.integer(owner), .text(BucketList.text(buckets.sorted()))]
+        [
+          .integer(owner), .text(BucketList.text(buckets.sorted())),
+          occupied[owner].map { .text($0.text) } ?? .null,
+        ]
       }, on: sql)
   }
 
   private static let ownerBucketUpsert = MultiRowStatement(
-    head: "INSERT INTO enrichment_owner_buckets (user_id, buckets) VALUES", columns: 2,
-    tail: "ON CONFLICT (user_id) DO UPDATE SET buckets = excluded.buckets")
+    head: "INSERT INTO enrichment_owner_buckets (user_id, buckets, occupied) VALUES", columns: 3,
+    tail: "ON CONFLICT (user_id) DO UPDATE SET buckets = excluded.buckets, occupied = excluded.occupied")
 }

@@ -16,6 +16,19 @@ public struct EnrichmentContactRow: Sendable, Equatable {
   public var stamp: Int64 = 0
 }
 
+/// What enrichment-fetch stored of an owner's buckets (`enrichmentOwnerBuckets(of:)`): the
+/// buckets of their contacts' numbers, and the contacts in those that held a verified user
+/// (nil when stored before that was kept).
+public struct StoredOwnerBuckets: Sendable, Equatable {
+  public var buckets: [Int64]
+  public var occupied: OccupiedBuckets?
+
+  public init(buckets: [Int64], occupied: OccupiedBuckets? = nil) {
+    self.buckets = buckets
+    self.occupied = occupied
+  }
+}
+
 /// A live contact of an examined owner, with its stored check (`enrichmentChecks(of:)`).
 public struct LiveContactCheck: Sendable, Equatable {
   public var contactID: Int64
