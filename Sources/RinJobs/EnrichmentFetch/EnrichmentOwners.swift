@@ -74,7 +74,12 @@ struct EnrichmentOwners: Sendable {
         before.dueAt.map({ $0 > context.now }) ?? true
       {
         owners.readableInPart.insert(user)
-        if let kept = buckets[user], let occupied = kept.occupied {
+        // Its unread contacts must not expire before its next visit, as the in-part path asks of
+        // each unread check; every one expires at or after the owner's due time. (That time is
+        // a visit day's start: usually the next visit's, so `>` would rule most owners out.)
+        if let kept = buckets[user], let occupied = kept.occupied,
+          before.dueAt.map({ $0 >= recheck.horizon(owner: user) }) ?? true
+        {
           // A departure stamped within the margin before the examination may have been
           // counted live by it, or not: taken as live, a mismatch sends the owner the usual way.
           let since = ChangeStamp.after(now: before.examinedAt, end: before.examinedAt)

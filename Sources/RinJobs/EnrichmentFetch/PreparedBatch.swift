@@ -143,8 +143,9 @@ struct PreparedBatch: Sendable {
   }
 
   /// Owners whose verified users only left (`EnrichmentOwners.departuresOnly`): their buckets
-  /// and occupied buckets as stored (none of their contacts changed), the latter without those
-  /// that no longer hold a verified user.
+  /// and occupied buckets as stored, the latter without those that no longer hold a verified
+  /// user. Right only because their fingerprint matched: no contact was written since, so none
+  /// changed its numbers.
   mutating func addKept(
     _ kept: [Int64: (buckets: Set<Int64>, occupied: OccupiedBuckets, dueAt: UTCInstant?)],
     recheck: RecheckRule
