@@ -79,11 +79,15 @@ extension EnrichmentEndToEnd {
     }
 
     /// A run in which no owner's periodic pass comes round: every examination is the change's.
-    static func runWithoutPeriodicPass(_ db: TestDatabase, _ stub: ProviderStub, now: Int64) async
-      -> RunSummary
-    {
+    static func runWithoutPeriodicPass(
+      _ db: TestDatabase, _ stub: ProviderStub, now: Int64, cacheLifetime: Duration? = nil
+    ) async -> RunSummary {
       var config = EnrichmentSeededTests.config(db, stub)
       config.jobs.enrichmentFetch.fullEvery = .seconds(60 * 86_400)
+      if let cacheLifetime {
+        config.jobs.enrichmentFetch.provider?.matchTTL = cacheLifetime
+        config.jobs.enrichmentFetch.provider?.noMatchTTL = cacheLifetime
+      }
       return await db.run(
         EnrichmentFixture.job, TestClock.options(now: now), config: config,
         environment: RuntimeEnvironment(variables: ["SEEDED_KEY": "seeded-secret"]))
@@ -481,6 +485,37 @@ extension EnrichmentEndToEnd {
       let next = await run(incremental, now: nightAt + 86_400)
       #expect(next.status == .succeeded)
       #expect((next.counts.read["users examined (changed)"] ?? 0) == 0, "\(next.counts.read)")
+    }
+
+    /// The cache's lifetimes grow from 30 and 90 days to a year on the night of a departure: the
+    /// owners' visits are a year apart, the next one further than the due time their buckets
+    /// were kept for, and a visit asks again every answer expiring before it. The departed
+    /// user's owners then go the usual way, as they do without the list of their buckets.
+    @Test(arguments: Backend.available) func aDepartureAfterTheCacheLivesLongerReadsTheUsualWay(
+      backend: Backend
+    ) async throws {
+      let stub = try await ProviderStub.start(
+        apiKey: "seeded-secret", fallback: .fakePeople, keepRecords: false)
+      defer { Task { await stub.stop() } }
+      let (incremental, usual) = try await Self.twoDatabasesAfterTheirFirstNight(
+        backend, stub, withoutPeriodicPass: true)
+      let leaves = try Self.mostLinkedVerifiedUser(incremental)
+      for db in [incremental, usual] {
+        try db.execute("UPDATE users SET deleted_at = ? WHERE id = ?", [TestClock.now + 3_600, leaves])
+      }
+      try usual.execute("UPDATE enrichment_owner_buckets SET occupied = NULL")
+      let nightAt = TestClock.now + 86_400
+      let year = Duration.seconds(365 * 86_400)
+      let night = await Self.runWithoutPeriodicPass(incremental, stub, now: nightAt, cacheLifetime: year)
+      #expect(night.status == .succeeded, "\(night.error ?? "")")
+      #expect(
+        await Self.runWithoutPeriodicPass(usual, stub, now: nightAt, cacheLifetime: year).status == .succeeded
+      )
+      try Self.expectSameResult(incremental, usual)
+      #expect((night.counts.read["users examined (changed)"] ?? 0) >= 2, "\(night.counts.read)")
+      #expect(
+        (night.counts.read["users whose departed verified users' contacts alone were checked"] ?? 0) == 0,
+        "\(night.counts.read)")
     }
 
     @Test(arguments: Backend.available) func changedSettingsRecheckEveryContact(backend: Backend) async throws
