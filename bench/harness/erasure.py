@@ -14,8 +14,14 @@ together, which is also about what a night costs when the deletions land after t
 run before the nightly (erasure then runs after it): the process's CPU, and
 on PostgreSQL the server's (every PostgreSQL process, from /proc, as the fortnight counts it) and
 the dead tuples the night left in `score_snapshots`' partitions and in every table
-(`pg_stat_user_tables`). The median of RUNS pairs is reported, with the ratio deletion / quiet;
-the target (at most 1.2 ×) is the night's.
+(`pg_stat_user_tables`). Erasure's first run (the *settle* above) is run once, and every
+night starts from a copy of what it left; the check once, after the last deletion night.
+
+The machine is a shared VM whose speed drifts by tens of percent over minutes (two identical
+quiet nights at M differed by 40 %, BENCHMARKS.md), so the variants alternate within each pair
+(quiet first in odd pairs, deletion first in even ones) and the ratio reported is the median of
+the RUNS pairs' own ratios (beside the medians of each variant, and every pair's ratio); the
+target (at most 1.2 ×) is the night's. `--runs 0` only prepares the cached starts.
 """
 
 import statistics
@@ -25,7 +31,7 @@ from . import settings
 from .cache import remove_database
 from .changes import day_of_changes
 from .config import write_config
-from .fortnight import PG_DB, Run, _checked, change_at, iso, night_now, server_cpu
+from .fortnight import PG_DB, Run, _checked, change_at, iso, night_now
 from .measure import load_average, measure, run_checked
 
 DELETED_SHARE_SQL = "UPDATE users SET deleted_at = {at} WHERE deleted_at IS NULL AND id % 100 = 37;\n"
@@ -70,10 +76,12 @@ class Erasure:
 
         return self.fortnight._with_server(postmaster, go)
 
-    def _night(self, storage: str, apply, delete: bool, postmaster=None, cluster=None) -> dict:
-        # Erasure's first run: every deletion the seed made, and the sweep of every table (what
-        # a week's sweep costs at this size).
-        settle = self._retention(storage, SETTLE_AT, postmaster)
+    def _settle(self, storage: str, postmaster=None) -> Run:
+        """Erasure's first run: every deletion the seed made, and the sweep of every table (what a
+        week's sweep costs at this size). Both variants start from what it leaves."""
+        return self._retention(storage, SETTLE_AT, postmaster)
+
+    def _night(self, storage: str, apply, delete: bool, check: bool, postmaster=None, cluster=None) -> dict:
         apply(day_of_changes(self.cache.repo, 1, change_at(1), new_accounts=False))
         if delete:
             apply(DELETED_SHARE_SQL.format(at=change_at(1) + DELETED_AFTER_CHANGES))
@@ -86,24 +94,26 @@ class Erasure:
             hour.server_cpu = sum(h.server_cpu for h in hours)
         nightly = self.fortnight._nightly(storage, 1, postmaster, cluster)
         retention = self._retention(storage, night_now(1) + RETENTION_AFTER, postmaster)
-        # The check a day later, every table read whole (its exit: 0 when nothing is left).
-        check = self._check(storage, night_now(1) + 86_400 + 10_800, postmaster)
         result = {
-            "nightly": nightly.__dict__, "retention": retention.__dict__, "settle": settle.__dict__,
-            "check": check.__dict__, "hour": hour.__dict__,
+            "nightly": nightly.__dict__, "retention": retention.__dict__, "hour": hour.__dict__,
             "cpu": nightly.cpu + retention.cpu, "wall": nightly.wall + retention.wall, "load": load_average(),
             "with_hour_cpu": nightly.cpu + retention.cpu + hour.cpu,
         }
         if postmaster:
             result["server_cpu"] = nightly.server_cpu + retention.server_cpu
             result["with_hour_server_cpu"] = result["server_cpu"] + hour.server_cpu
+        if check:
+            # The check a day later, every table read whole (its exit: 0 when nothing is left).
+            result["check"] = self._check(storage, night_now(1) + 86_400 + 10_800, postmaster).__dict__
         return result
 
-    def _pairs(self, backend: str, size, night) -> dict:
+    def _pairs(self, backend: str, size, settle: Run, night) -> dict:
         runs = {"quiet": [], "deletion": []}
         for index in range(self.runs):
-            for variant in ("quiet", "deletion"):
-                result = night(variant == "deletion")
+            order = ("quiet", "deletion") if index % 2 == 0 else ("deletion", "quiet")
+            for variant in order:
+                last = index == self.runs - 1 and variant == "deletion"
+                result = night(variant == "deletion", last)
                 runs[variant].append(result)
                 server = f", server {result['server_cpu']:.2f} s" if "server_cpu" in result else ""
                 self.log(f"  {backend} {size.name} run {index + 1} {variant}: the night (nightly + retention) "
@@ -114,32 +124,41 @@ class Erasure:
             if key in runs["quiet"][0]:
                 quiet = statistics.median(r[key] for r in runs["quiet"])
                 deletion = statistics.median(r[key] for r in runs["deletion"])
-                summary[key] = {"quiet": quiet, "deletion": deletion, "ratio": deletion / quiet}
+                pairs = [d[key] / q[key] for q, d in zip(runs["quiet"], runs["deletion"])]
+                summary[key] = {"quiet": quiet, "deletion": deletion, "ratio": statistics.median(pairs),
+                                "ratio_of_medians": deletion / quiet, "pairs": pairs}
         summary["retention_cpu"] = {v: statistics.median(r["retention"]["cpu"] for r in runs[v]) for v in runs}
         summary["hour_cpu"] = {v: statistics.median(r["hour"]["cpu"] for r in runs[v]) for v in runs}
         if "server_cpu" in runs["quiet"][0]:
             summary["hour_server_cpu"] = {
                 v: statistics.median(r["hour"]["server_cpu"] for r in runs[v]) for v in runs}
-        every = [r for v in runs for r in runs[v]]
-        summary["sweep_cpu"] = statistics.median(r["settle"]["cpu"] for r in every)
-        summary["check_cpu"] = statistics.median(r["check"]["cpu"] for r in every)
+        check = runs["deletion"][-1]["check"]
+        summary["settle"], summary["check"] = settle.__dict__, check
+        summary["sweep_cpu"], summary["check_cpu"] = settle.cpu, check["cpu"]
         if "server_cpu" in runs["quiet"][0]:
-            summary["sweep_server_cpu"] = statistics.median(r["settle"]["server_cpu"] for r in every)
-            summary["check_server_cpu"] = statistics.median(r["check"]["server_cpu"] for r in every)
+            summary["sweep_server_cpu"], summary["check_server_cpu"] = settle.server_cpu, check["server_cpu"]
         summary["load"] = statistics.median(r["load"] for v in runs for r in runs[v])
         return summary
 
     def sqlite(self, size: settings.Size) -> dict:
         start, _, _ = self.fortnight._sqlite_start(size)
+        if not self.runs:
+            return None
+        settled = self.cache.scratch_copy(start, "erasure-settled.sqlite")
+        settle = self._settle(str(settled))
 
-        def night(delete: bool) -> dict:
-            db = self.cache.scratch_copy(start, "erasure.sqlite")
+        def night(delete: bool, check: bool) -> dict:
+            db = self.cache.scratch_copy(settled, "erasure.sqlite")
             try:
-                return self._night(str(db), lambda sql: run_checked(["sqlite3", "-bail", db], input=sql), delete)
+                return self._night(str(db), lambda sql: run_checked(["sqlite3", "-bail", db], input=sql), delete,
+                                   check)
             finally:
                 remove_database(db)
 
-        return self._pairs("SQLite", size, night)
+        try:
+            return self._pairs("SQLite", size, settle, night)
+        finally:
+            remove_database(settled)
 
     def postgres(self, size: settings.Size) -> dict:
         from .pg_cluster import Cluster, _without_pgoptions
@@ -147,9 +166,17 @@ class Erasure:
         folder, _, running = self.fortnight._postgres_start(size)
         if running:
             running.stop()
+        if not self.runs:
+            return None
+        settled = Cluster(data_from=folder / "data", profile=True)
+        try:
+            settled.create_profile(PG_DB)
+            settle = self._settle(settled.url(PG_DB), settled.postmaster)
+        finally:
+            settled.halt()
 
-        def night(delete: bool) -> dict:
-            cluster = Cluster(data_from=folder / "data", profile=True)
+        def night(delete: bool, check: bool) -> dict:
+            cluster = Cluster(data_from=f"{settled.dir}/data", profile=True)
             try:
                 cluster.create_profile(PG_DB)
                 url = cluster.url(PG_DB)
@@ -158,7 +185,7 @@ class Erasure:
                     run_checked([f"{cluster.bin}/psql", "-q", "-X", "-v", "ON_ERROR_STOP=1", url], input=sql,
                                 env=_without_pgoptions())
 
-                result = self._night(url, apply, delete, cluster.postmaster, cluster)
+                result = self._night(url, apply, delete, check, cluster.postmaster, cluster)
                 time.sleep(1.0)  # the statistics collector's view of the night's deletes
                 out = run_checked(
                     [f"{cluster.bin}/psql", "-q", "-X", "-At", "-F", "|", url, "-c",
@@ -171,7 +198,10 @@ class Erasure:
             finally:
                 cluster.stop()
 
-        summary = self._pairs("PostgreSQL", size, night)
+        try:
+            summary = self._pairs("PostgreSQL", size, settle, night)
+        finally:
+            settled.stop()
         summary["dead_tuples"] = {
             v: statistics.median(r["dead_tuples"]["score_snapshots"] for r in summary["runs"][v])
             for v in summary["runs"]}
@@ -181,10 +211,12 @@ class Erasure:
 
 
 def render(results: list, command: str, described: dict) -> str:
+    results = [r for r in results if r]  # `--runs 0` prepares the starts and measures nothing
     lines = ["# A night with 1 % of the accounts deleted (issue 70)", "",
              f"Command: `{command}`. Machine: {described}.", "",
-             "Each figure: the median of the runs. The night: the nightly pipeline and history-retention "
-             "after it; target: the deletion night at most 1.2 × the quiet night. The erasure hours: the "
+             "Each time: the median of the runs; each ratio: the median of the pairs' ratios (a pair's two "
+             "nights run back to back, their order alternating). The night: the nightly pipeline and "
+             "history-retention after it; target: the deletion night at most 1.2 × the quiet night. The erasure hours: the "
              "retention pipeline's two runs after the deletions (12:15, which erases them, and 13:15, which "
              "walks the last hour's deletions again).", "",
              "| backend | size | users | the night, rinjobs CPU quiet → deletion (ratio) | the night, server CPU "
@@ -209,9 +241,16 @@ def render(results: list, command: str, described: dict) -> str:
             f"| {r['backend']} | {r['size']} | {r['users']:,} | {cpu['quiet']:.2f} → {cpu['deletion']:.2f} s "
             f"(**{cpu['ratio']:.2f} ×**) | {server} | {r['retention_cpu']['quiet']:.2f} → "
             f"{r['retention_cpu']['deletion']:.2f} s | {hour} | {both} | {dead} | {r['load']:.2f} |")
+    lines += ["", "Every pair's ratio, the night (in the order run):", ""]
+    for r in results:
+        for key, label in (("cpu", "rinjobs"), ("server_cpu", "server")):
+            if key in r:
+                pairs = ", ".join(f"{x:.2f}" for x in r[key]["pairs"])
+                lines.append(f"- {r['backend']} {r['size']}, {label}: {pairs} (ratio of the medians "
+                             f"{r[key]['ratio_of_medians']:.2f} ×)")
     lines += ["", "Erasure's first run (every deletion the seed made, and the sweep of every table: what the "
-              "weekly sweep costs) and `rinjobs erasure` a day after the night (every table read whole), "
-              "medians of every run:", ""]
+              "weekly sweep costs), once, and `rinjobs erasure` a day after the last deletion night (every "
+              "table read whole):", ""]
     for r in results:
         server = (f"; server {r['sweep_server_cpu']:.2f} s and {r['check_server_cpu']:.2f} s"
                   if "sweep_server_cpu" in r else "")
