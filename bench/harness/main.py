@@ -94,8 +94,8 @@ def parse(argv):
     for j in args.jobs:
         if j not in known:
             p.error(f"unknown job {j}: expected one of {', '.join(known)}")
-    if args.runs < 1:
-        p.error("--runs must be at least 1")
+    if args.runs < (0 if args.erasure else 1):
+        p.error("--runs must be at least 1 (0 with --erasure: the starts prepared, nothing measured)")
     return args
 
 
