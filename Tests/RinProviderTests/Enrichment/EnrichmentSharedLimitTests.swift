@@ -74,7 +74,9 @@ extension EnrichmentEndToEnd {
       // Starts are 60/rpm seconds apart whichever worker sends them: over the run, the requests
       // came at the rate (four workers each keeping it on its own would send four times as many).
       // The stub sees arrivals, not starts: on a loaded machine a request that left late lands
-      // next to the ones after it, so a single second may hold a few more than the rate.
+      // next to the ones after it. Up to a second late (seen: 16 in a second at load 10, with
+      // 10 a second allowed), a second holds at most two seconds' starts; four workers keeping
+      // the rate each would send 40, and a burst of their 16 concurrent requests 26.
       let arrivals = stub.records.map(\.receivedAt).sorted()
       #expect(arrivals.count >= 20, "enough requests to see a rate: \(arrivals.count)")
       let perSecond = Double(requestsPerMinute) / 60
@@ -82,7 +84,7 @@ extension EnrichmentEndToEnd {
       #expect(
         Double(arrivals.count - 1) <= perSecond * span * 1.1 + 3,
         "\(arrivals.count) requests in \(span) s at \(perSecond) a second")
-      let allowed = requestsPerMinute / 60 + 4
+      let allowed = 2 * requestsPerMinute / 60 + 1
       let busiest =
         arrivals.indices.map { start in
           arrivals[start...].prefix { $0 < arrivals[start] + 1.0 }.count
