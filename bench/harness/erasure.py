@@ -28,7 +28,7 @@ import statistics
 import time
 
 from . import settings
-from .cache import remove_database
+from .cache import checkpoint, remove_database
 from .changes import day_of_changes
 from .config import write_config
 from .fortnight import PG_DB, Run, _checked, change_at, iso, night_now
@@ -146,6 +146,7 @@ class Erasure:
             return None
         settled = self.cache.scratch_copy(start, "erasure-settled.sqlite")
         settle = self._settle(str(settled))
+        checkpoint(settled)  # the copies below take the file alone
 
         def night(delete: bool, check: bool) -> dict:
             db = self.cache.scratch_copy(settled, "erasure.sqlite")
