@@ -162,7 +162,7 @@ class Erasure:
             remove_database(settled)
 
     def postgres(self, size: settings.Size) -> dict:
-        from .pg_cluster import Cluster, _without_pgoptions
+        from .pg_cluster import Cluster
 
         folder, _, running = self.fortnight._postgres_start(size)
         if running:
@@ -171,10 +171,24 @@ class Erasure:
             return None
         settled = Cluster(data_from=folder / "data", profile=True)
         try:
-            settled.create_profile(PG_DB)
-            settle = self._settle(settled.url(PG_DB), settled.postmaster)
+            try:
+                settled.create_profile(PG_DB)
+                settle = self._settle(settled.url(PG_DB), settled.postmaster)
+            finally:
+                settled.halt()  # its data directory, stopped cleanly, is what every night copies
+            summary = self._pairs("PostgreSQL", size, settle, self._postgres_night(settled))
         finally:
-            settled.halt()
+            settled.stop()
+        summary["dead_tuples"] = {
+            v: statistics.median(r["dead_tuples"]["score_snapshots"] for r in summary["runs"][v])
+            for v in summary["runs"]}
+        summary["dead_tuples_all"] = {
+            v: statistics.median(r["dead_tuples"]["all"] for r in summary["runs"][v]) for v in summary["runs"]}
+        return summary
+
+    def _postgres_night(self, settled):
+        """One night on a server started from a copy of `settled`'s data directory."""
+        from .pg_cluster import Cluster, _without_pgoptions
 
         def night(delete: bool, check: bool) -> dict:
             cluster = Cluster(data_from=f"{settled.dir}/data", profile=True)
@@ -199,16 +213,7 @@ class Erasure:
             finally:
                 cluster.stop()
 
-        try:
-            summary = self._pairs("PostgreSQL", size, settle, night)
-        finally:
-            settled.stop()
-        summary["dead_tuples"] = {
-            v: statistics.median(r["dead_tuples"]["score_snapshots"] for r in summary["runs"][v])
-            for v in summary["runs"]}
-        summary["dead_tuples_all"] = {
-            v: statistics.median(r["dead_tuples"]["all"] for r in summary["runs"][v]) for v in summary["runs"]}
-        return summary
+        return night
 
 
 def render(results: list, command: str, described: dict) -> str:
