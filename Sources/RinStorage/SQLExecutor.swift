@@ -1,5 +1,11 @@
-/// Reads one column of the current row. Only valid inside the row callback.
-protocol SQLRowReader {
+/// Reads one column of the current row. Only valid inside the row callback. Read through
+/// `RowDecoder`, which finds a column by its name; the positions are the backends' business.
+package protocol SQLRowReader {
+  /// How many columns the result has, and their names: checked against a row type's `Columns`
+  /// once per statement.
+  var columnCount: Int { get }
+  func columnName(_ index: Int) -> String
+  func isNull(_ index: Int) -> Bool
   func int64(_ index: Int) -> Int64?
   /// A column that always holds an integer (a key, or a NOT NULL integer of a table of ours),
   /// read without asking its type first; anything else reads as the backend converts it.
@@ -24,7 +30,7 @@ extension SQLRowReader {
 /// module is written once against it, as an `SQLFragment` with `?` placeholders: a backend that
 /// wants another form (PostgreSQL's `$1`) rewrites the whole statement itself, so fragments can
 /// be joined freely.
-protocol SQLExecutor {
+package protocol SQLExecutor {
   var dialect: SQLDialect { get }
   /// Runs a statement (cached and reused by the backend); returns the number of rows changed.
   @discardableResult

@@ -15,7 +15,7 @@ extension SQLValue {
 
   public init(_ instant: UTCInstant?) { self = instant.map { .integer($0.seconds) } ?? .null }
 
-  static func instant(_ instant: UTCInstant) -> SQLValue { .integer(instant.seconds) }
+  package static func instant(_ instant: UTCInstant) -> SQLValue { .integer(instant.seconds) }
 }
 
 extension SQLRowReader {

@@ -41,6 +41,8 @@ public struct StorageError: Error, CustomStringConvertible, Sendable {
       name: "permission denied", isTemporary: false, needsOperator: true)
     public static let unsupportedURL = Code(name: "unsupported storage URL", isTemporary: false)
     public static let sqlFailure = Code(name: "SQL failure", isTemporary: false)
+    /// A table of ours holds a NULL or a value of the wrong type where its row type needs one.
+    public static let malformedRow = Code(name: "malformed row", isTemporary: false)
   }
 
   public let code: Code

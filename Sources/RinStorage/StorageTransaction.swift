@@ -3,9 +3,9 @@
 /// job's own under a namespace of its own (`tx.dailyScore`, …, `tx.report`, `tx.runtime`; see
 /// `QueryGroup`).
 public final class StorageTransaction {
-  let sql: any SQLExecutor
+  package let sql: any SQLExecutor
   /// What this transaction wrote; merged into the run's totals only when it commits.
-  public internal(set) var changes = ChangeSet()
+  public package(set) var changes = ChangeSet()
 
   /// In a dry run nothing reaches the file, so there is nothing to scrub from it.
   let isDryRun: Bool

@@ -1,17 +1,6 @@
 /// Outbox kinds, dedupe keys and deep links (docs/CONTRACT.md §2, notifications). One key per event, ever: the key is
 /// what makes a rerun or a resumed run unable to notify twice.
 public enum Notifications {
-  /// A silent badge update; one per change of counts, so A → B → A notifies every time.
-  public static func badgeKey(user: Int64, computedAt: UTCInstant) -> String {
-    "badge:\(user):\(computedAt.seconds)"
-  }
-
-  /// The badge push's payload: the four counts as JSON, keys sorted (what `JSONEncoder` with
-  /// sorted keys wrote before; built by hand because the encoder showed in the job's profile).
-  public static func badgePayload(_ counts: BadgeCounts) -> String {
-    #"{"circles":\#(counts.circles),"home":\#(counts.home),"profile":\#(counts.profile),"score":\#(counts.score)}"#
-  }
-
   /// The Score tab (docs/CONTRACT.md §2, notifications).
   public static let scoreDeepLink = "rin://score"
 

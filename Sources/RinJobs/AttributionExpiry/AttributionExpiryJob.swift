@@ -14,7 +14,7 @@ public struct AttributionExpiryJob: Job {
   public func run(_ context: JobContext) async throws {
     let settings = context.config.jobs.attributionExpiry
     let cutoff = ClickRetention.cutoff(now: context.now, window: settings.window)
-    context.tally.details.attributionExpiry.clicksDeletedThrough = cutoff
+    context.tally.details[AttributionExpiryDetails.self].clicksDeletedThrough = cutoff
     var deleted = 0
     var batches = 0
     while true {
@@ -29,26 +29,26 @@ public struct AttributionExpiryJob: Job {
       deleted += count
       context.logger.debug("batch committed", metadata: ["clicks_deleted": "\(count)"])
       if count > 0 { batches += 1 }
-      context.tally.details.attributionExpiry.clicksDeleted = deleted
-      context.tally.details.attributionExpiry.deleteBatches = batches
+      context.tally.details[AttributionExpiryDetails.self].clicksDeleted = deleted
+      context.tally.details[AttributionExpiryDetails.self].deleteBatches = batches
       if count < settings.deleteBatchSize { break }
     }
     let (oldest, withoutTime) = try context.read { tx in
       (try tx.attributionExpiry.oldestInviteClick(), try tx.attributionExpiry.countInviteClicksWithoutTime())
     }
-    context.tally.details.attributionExpiry.oldestClickKept = .init(oldest)
+    context.tally.details[AttributionExpiryDetails.self].oldestClickKept = .init(oldest)
     context.addSkipped("invite click with missing or malformed clicked_at (kept)", withoutTime)
     if deleted > 0 {
       // Deleted clicks stay readable in the files (dead rows, copies of moved rows) until the
       // kept ones are written into fresh storage.
       if let rewritten = try context.write({ try $0.attributionExpiry.rewriteInviteClicks() }) {
-        context.tally.details.attributionExpiry.clicksRewritten = rewritten
+        context.tally.details[AttributionExpiryDetails.self].clicksRewritten = rewritten
       }
     }
     if try !context.storage.checkpointWriteAheadLog() {
       context.logger.warning(
         "a reader kept the write-ahead log from being checkpointed; a later checkpoint completes it")
-      context.tally.details.attributionExpiry.walCheckpoint = .incomplete
+      context.tally.details[AttributionExpiryDetails.self].walCheckpoint = .incomplete
     }
   }
 }

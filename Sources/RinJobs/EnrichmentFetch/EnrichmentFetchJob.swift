@@ -74,9 +74,9 @@ public struct EnrichmentFetchJob: Job {
       })
     try changes.finish(context)
     // Contacts whose inputs, settings and cached answers were as at their last check.
-    context.tally.details.enrichmentFetch.contactsUnchanged = unchanged
+    context.tally.details[EnrichmentFetchDetails.self].contactsUnchanged = unchanged
     // Owners none of whose inputs changed: their contacts were not read.
-    context.tally.details.enrichmentFetch.ownersUnchanged = ownersUnchanged
+    context.tally.details[EnrichmentFetchDetails.self].ownersUnchanged = ownersUnchanged
     if plan != nil { try emptyKeyClaimsIfIdle(context) }
     if let plan {
       try report(plan, circuit: &circuit, tally: tally, settings: settings, context: context)
@@ -98,7 +98,7 @@ public struct EnrichmentFetchJob: Job {
       context.logger.info(
         "no enrichment provider configured (jobs.enrichment-fetch.provider): running the Rin-network source only"
       )
-      context.tally.details.enrichmentFetch.provider = "none (Rin-network source only)"
+      context.tally.details[EnrichmentFetchDetails.self].provider = "none (Rin-network source only)"
     }
     return plan
   }
@@ -190,14 +190,14 @@ public struct EnrichmentFetchJob: Job {
     _ plan: ProviderPlan, circuit: inout ProviderCircuit?, tally: EnrichmentTally,
     settings: EnrichmentFetchSettings, context: JobContext
   ) throws {
-    calls.addDetails(tally, plan: plan, to: &context.tally.details.enrichmentFetch)
+    calls.addDetails(tally, plan: plan, to: &context.tally.details[EnrichmentFetchDetails.self])
     tally.logGivenUpRequests(context.logger)
     if var health = try circuit?.finish(
       plan.client.circuitBreaker, keysDeferred: tally.keysDeferred, context: context)
     {
       health.dailyLimitReached = plan.client.statistics.stoppedByDailyLimit > 0
       context.tally.providerHealth = health
-      context.tally.details.enrichmentFetch.providerAvailable = health.available
+      context.tally.details[EnrichmentFetchDetails.self].providerAvailable = health.available
     }
     if plan.client.statistics.stoppedByDailyLimit > 0, let limit = settings.provider?.maxLookupsPerDay {
       context.logger.warning(

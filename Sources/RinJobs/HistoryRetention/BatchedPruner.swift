@@ -23,7 +23,7 @@ struct BatchedPruner {
       total += count
       if count > 0 {
         batches += 1
-        context.tally.details.historyRetention.deleteBatches = batches
+        context.tally.details[HistoryRetentionDetails.self].deleteBatches = batches
         context.logger.debug("batch committed", metadata: ["deleted": "\(count)", "rows": "\(what)"])
       }
       if count < limit { break }

@@ -33,7 +33,7 @@ struct Erasure {
     // walk's mark never passes that, so the next run looks again at the last hour's deletions.
     let through = ChangeStamp.after(now: context.now, end: context.now)
     var batches = 0
-    context.tally.details.historyRetention.accountsErased = try walk(
+    context.tally.details[HistoryRetentionDetails.self].accountsErased = try walk(
       "deleted accounts", scope: Self.accountsScope, batch: Self.accountsPerTransaction, through: through,
       batches: &batches,
       read: { try $0.erasure.deletedAccounts(stampedAfter: $1, from: $2, limit: $3) },
@@ -43,7 +43,7 @@ struct Erasure {
         rows["enrichment_lookups"] = try tx.erasure.deleteCachedAnswers(keys)
         return rows
       })
-    context.tally.details.historyRetention.contactsErased = try walk(
+    context.tally.details[HistoryRetentionDetails.self].contactsErased = try walk(
       "deleted contacts", scope: Self.contactsScope, batch: limit, through: through, batches: &batches,
       read: { try $0.erasure.deletedContacts(stampedAfter: $1, from: $2, limit: $3) },
       erase: { tx, contacts in
@@ -56,7 +56,8 @@ struct Erasure {
       try $0.changeWatermark(job: .historyRetention, scope: Self.sweepScope)
     }
     if ErasureWindows.sweepIsDue(lastSweep: lastSweep?.verifiedThrough, now: context.now) {
-      context.tally.details.historyRetention.erasureSweepRowsDeleted = try sweep(tables, batches: &batches)
+      context.tally.details[HistoryRetentionDetails.self].erasureSweepRowsDeleted = try sweep(
+        tables, batches: &batches)
       try mark(Self.sweepScope, at: context.now)
     }
   }
@@ -105,8 +106,8 @@ struct Erasure {
   }
 
   private func countErased(_ rows: [String: Int]) {
-    let before = context.tally.details.historyRetention.erasedRows ?? 0
-    context.tally.details.historyRetention.erasedRows = before + rows.values.reduce(0, +)
+    let before = context.tally.details[HistoryRetentionDetails.self].erasedRows ?? 0
+    context.tally.details[HistoryRetentionDetails.self].erasedRows = before + rows.values.reduce(0, +)
   }
 
   /// Every table of ours, for rows whose account or contact is gone or deleted by now.

@@ -20,30 +20,33 @@ public struct HistoryRetentionJob: Job {
     var pruner = BatchedPruner(context: context, limit: settings.deleteBatchSize)
     let keep = settings.keep
     let firstDay = HistoryWindows.firstSnapshotDayKept(now: context.now, window: keep.scoreSnapshots)
-    context.tally.details.historyRetention.snapshotsDeletedBefore = firstDay
+    context.tally.details[HistoryRetentionDetails.self].snapshotsDeletedBefore = firstDay
     try keepSnapshotPartitions(context, firstKeptDay: firstDay, window: keep.scoreSnapshots)
     let snapshots = try pruner.prune("snapshots") {
       try $0.historyRetention.pruneScoreSnapshots(before: firstDay, limit: $1)
     }
-    context.tally.details.historyRetention.snapshotsDeleted = snapshots
+    context.tally.details[HistoryRetentionDetails.self].snapshotsDeleted = snapshots
     let sentCutoff = HistoryWindows.cutoff(now: context.now, window: keep.notificationOutbox)
-    context.tally.details.historyRetention.outboxDeletedThrough = sentCutoff
-    context.tally.details.historyRetention.outboxDeleted = try pruner.prune("sent notifications") {
+    context.tally.details[HistoryRetentionDetails.self].outboxDeletedThrough = sentCutoff
+    context.tally.details[HistoryRetentionDetails.self].outboxDeleted = try pruner.prune("sent notifications")
+    {
       try $0.historyRetention.deleteSentNotifications(sentAtOrBefore: sentCutoff, limit: $1)
     }
     let supersededCutoff = HistoryWindows.cutoff(now: context.now, window: keep.circleSuggestions)
-    context.tally.details.historyRetention.suggestionsDeleted = try pruner.prune("superseded suggestions") {
+    context.tally.details[HistoryRetentionDetails.self].suggestionsDeleted = try pruner.prune(
+      "superseded suggestions"
+    ) {
       try $0.historyRetention.deleteSupersededSuggestions(supersededAtOrBefore: supersededCutoff, limit: $1)
     }
     let runsCutoff = HistoryWindows.ledgerCutoff(
       now: context.now, wallClock: context.wallClock.now, window: keep.jobRuns)
-    context.tally.details.historyRetention.runsDeleted = try pruner.prune("ledger rows") {
+    context.tally.details[HistoryRetentionDetails.self].runsDeleted = try pruner.prune("ledger rows") {
       try $0.historyRetention.deleteRuns(startedBefore: runsCutoff, limit: $1)
     }
-    context.tally.details.historyRetention.checkpointsDeleted = try pruner.prune("checkpoints") {
+    context.tally.details[HistoryRetentionDetails.self].checkpointsDeleted = try pruner.prune("checkpoints") {
       try $0.historyRetention.deleteCheckpoints(updatedBefore: runsCutoff, limit: $1)
     }
-    context.tally.details.historyRetention.lookupsExpiredDeleted = try pruneExpiredLookups(
+    context.tally.details[HistoryRetentionDetails.self].lookupsExpiredDeleted = try pruneExpiredLookups(
       context, limit: settings.deleteBatchSize)
     try reportUnsent(context)
   }
@@ -86,9 +89,9 @@ public struct HistoryRetentionJob: Job {
         spanDays: DayPartitioning.spanDays(windowDays: windowDays))
     }
     guard !partitions.created.isEmpty || !partitions.dropped.isEmpty else { return }
-    context.tally.details.historyRetention.snapshotPartitionsCreated = partitions.created.count
-    context.tally.details.historyRetention.snapshotPartitionsDropped = partitions.dropped.count
-    context.tally.details.historyRetention.snapshotsInDroppedPartitions = partitions.rowsDropped
+    context.tally.details[HistoryRetentionDetails.self].snapshotPartitionsCreated = partitions.created.count
+    context.tally.details[HistoryRetentionDetails.self].snapshotPartitionsDropped = partitions.dropped.count
+    context.tally.details[HistoryRetentionDetails.self].snapshotsInDroppedPartitions = partitions.rowsDropped
   }
 
   /// Unsent rows are never deleted; many waiting over a day mean the delivery service is down.
@@ -97,7 +100,7 @@ public struct HistoryRetentionJob: Job {
     let unsent = try context.read {
       try $0.historyRetention.countUnsentNotifications(queuedBefore: queuedBefore)
     }
-    context.tally.details.historyRetention.outboxUnsentOverADay = unsent
+    context.tally.details[HistoryRetentionDetails.self].outboxUnsentOverADay = unsent
     if unsent > 0 {
       context.logger.warning(
         "notifications unsent for over a day (kept): is the delivery service sending?",

@@ -159,7 +159,7 @@ public struct OperatorReport: Sendable, Encodable {
       guard let counts else { continue }
       let day = CalendarDate(utcInstant: record.startedAt).description
       var entry = days[day] ?? EnrichmentDay(day: day)
-      let details = counts.details.enrichmentFetch
+      let details = counts.details[EnrichmentFetchDetails.self]
       entry.matches += details.matches ?? 0
       entry.noMatches += details.noMatches ?? 0
       entry.cacheHits += details.cacheHits ?? 0

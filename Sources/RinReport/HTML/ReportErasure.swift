@@ -1,4 +1,5 @@
 import RinDomain
+import RinRuntime
 import RinStorage
 
 /// The report's "Erasure" section (docs/OPERATIONS.md "Erasure"): what `rinjobs erasure` finds
@@ -23,7 +24,7 @@ public struct ReportErasure: Sendable, Encodable {
     let tables = try storage.lingeringRows(deletedBy: deletedBy)
     var days: [String: Day] = [:]
     for (record, counts) in ledger where record.job == .job(.historyRetention) && !record.dryRun {
-      guard let details = counts?.details.historyRetention else { continue }
+      guard let details = counts?.details[HistoryRetentionDetails.self] else { continue }
       let day = CalendarDate(utcInstant: record.startedAt).description
       var entry = days[day] ?? Day(day: day)
       entry.accounts += details.accountsErased ?? 0

@@ -203,7 +203,7 @@ extension MetricsFile {
       usersProcessed: summary.counts.usersProcessed, provider: summary.provider, skips: skips,
       pausedSeconds: summary.paused?.seconds ?? [:],
       unstampedCorrections: summary.counts.unstampedCorrections,
-      outboxUnsentOverADay: summary.details.historyRetention.outboxUnsentOverADay
+      outboxUnsentOverADay: summary.details[HistoryRetentionDetails.self].outboxUnsentOverADay
     )
   }
 }

@@ -24,6 +24,14 @@ final class PostgresRowReader: SQLRowReader {
 
   private func type(_ index: Int) -> Oid { PQftype(result.handle, Int32(index)) }
 
+  var columnCount: Int { Int(PQnfields(result.handle)) }
+
+  func columnName(_ index: Int) -> String {
+    PQfname(result.handle, Int32(index)).map { String(cString: $0) } ?? ""
+  }
+
+  func isNull(_ index: Int) -> Bool { PQgetisnull(result.handle, row, Int32(index)) != 0 }
+
   func int64(_ index: Int) -> Int64? {
     guard let bytes = bytes(index) else { return nil }
     if type(index) == OID.bool { return bytes.pointee == CChar(UInt8(ascii: "t")) ? 1 : 0 }

@@ -29,13 +29,14 @@ struct AttributionExpirySeededTests {
     let before = try db.contentDigest()
     let dry = await db.run(AttributionExpiryJob(), TestClock.options(dryRun: true))
     #expect(try db.contentDigest() == before)
-    #expect(dry.details.attributionExpiry.clicksDeleted == gone)
+    #expect(dry.details[AttributionExpiryDetails.self].clicksDeleted == gone)
 
     let attributions = try db.contentDigest(of: ["attributions"])
     let real = await db.run(AttributionExpiryJob(), TestClock.options())
     #expect(real.status == .succeeded)
-    #expect(real.details.attributionExpiry.clicksDeleted == gone)
-    #expect(real.details.attributionExpiry.oldestClickKept?.description == "2026-11-15T12:00:01Z")
+    #expect(real.details[AttributionExpiryDetails.self].clicksDeleted == gone)
+    #expect(
+      real.details[AttributionExpiryDetails.self].oldestClickKept?.description == "2026-11-15T12:00:01Z")
     #expect(try db.read { try Int64.fetchAll($0, sql: "SELECT id FROM invite_clicks ORDER BY id") } == kept)
     #expect(try db.contentDigest(of: ["attributions"]) == attributions)
 

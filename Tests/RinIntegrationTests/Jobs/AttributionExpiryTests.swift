@@ -59,9 +59,12 @@ struct AttributionExpiryTests {
     let attributions = try db.contentDigest(of: ["attributions"])
     let summary = await Self.run(db)
     #expect(try remainingIDs(db) == [4, 5, 6, 7, 8])
-    #expect(summary.details.attributionExpiry.clicksDeleted == 3)
-    #expect(summary.details.attributionExpiry.oldestClickKept?.description == "2026-11-15T12:00:01Z")
-    #expect(summary.details.attributionExpiry.clicksDeletedThrough?.description == "2026-11-15T12:00:00Z")
+    #expect(summary.details[AttributionExpiryDetails.self].clicksDeleted == 3)
+    #expect(
+      summary.details[AttributionExpiryDetails.self].oldestClickKept?.description == "2026-11-15T12:00:01Z")
+    #expect(
+      summary.details[AttributionExpiryDetails.self].clicksDeletedThrough?.description
+        == "2026-11-15T12:00:00Z")
     #expect(summary.counts.skipped["invite click with missing or malformed clicked_at (kept)"] == 2)
     #expect(summary.changes.tables["invite_clicks"]?.deleted == 3)
     #expect(try db.contentDigest(of: ["attributions"]) == attributions, "attributions are kept forever")
@@ -76,26 +79,26 @@ struct AttributionExpiryTests {
     let before = try db.contentDigest()
     let dry = await Self.run(db, config, dryRun: true)
     #expect(try db.contentDigest() == before)
-    #expect(dry.details.attributionExpiry.clicksDeleted == 10)
-    #expect(dry.details.attributionExpiry.deleteBatches == 4)
+    #expect(dry.details[AttributionExpiryDetails.self].clicksDeleted == 10)
+    #expect(dry.details[AttributionExpiryDetails.self].deleteBatches == 4)
     #expect(dry.changes.tables["invite_clicks"]?.deleted == 10)
     #expect(
-      dry.details.attributionExpiry.oldestClickKept?.description == "2026-11-15T12:00:01Z",
+      dry.details[AttributionExpiryDetails.self].oldestClickKept?.description == "2026-11-15T12:00:01Z",
       "what would be kept")
 
     let real = await Self.run(db, config)
     #expect(real.changes == dry.changes)
     var reported = real.details
     // SQLite writes the kept click into fresh pages; PostgreSQL has nothing to scrub that way.
-    #expect(reported.attributionExpiry.clicksRewritten == 1)
-    reported.attributionExpiry.clicksRewritten = nil
+    #expect(reported[AttributionExpiryDetails.self].clicksRewritten == 1)
+    reported[AttributionExpiryDetails.self].clicksRewritten = nil
     #expect(reported == dry.details)
     #expect(try remainingIDs(db) == [11])
 
     let after = try db.contentDigest()
     let again = await Self.run(db, config)
     #expect(again.changes.isEmpty)
-    #expect(again.details.attributionExpiry.clicksDeleted == 0)
+    #expect(again.details[AttributionExpiryDetails.self].clicksDeleted == 0)
     #expect(try db.contentDigest() == after)
   }
 
@@ -105,9 +108,9 @@ struct AttributionExpiryTests {
     let db = try TestDatabase(backend)
     try Self.insertClicks(db, (0..<6).map { Self.cutoff - $0 })
     let summary = await Self.run(db, Self.config(db, batch: 3))
-    #expect(summary.details.attributionExpiry.clicksDeleted == 6)
-    #expect(summary.details.attributionExpiry.deleteBatches == 2)
-    #expect(summary.details.attributionExpiry.oldestClickKept == .init(nil))
+    #expect(summary.details[AttributionExpiryDetails.self].clicksDeleted == 6)
+    #expect(summary.details[AttributionExpiryDetails.self].deleteBatches == 2)
+    #expect(summary.details[AttributionExpiryDetails.self].oldestClickKept == .init(nil))
     #expect(try remainingIDs(db).isEmpty)
   }
 
@@ -120,8 +123,8 @@ struct AttributionExpiryTests {
     // A second deleting run in the same process rewrites the table again.
     try Self.insertClicks(db, [TestClock.now - 2 * day], firstID: 4)
     let again = await Self.run(db, Self.config(db, window: .seconds(day)))
-    #expect(again.details.attributionExpiry.clicksDeleted == 1)
-    #expect(again.details.attributionExpiry.clicksRewritten == 1)
+    #expect(again.details[AttributionExpiryDetails.self].clicksDeleted == 1)
+    #expect(again.details[AttributionExpiryDetails.self].clicksRewritten == 1)
     #expect(try remainingIDs(db) == [3])
   }
 
@@ -152,9 +155,9 @@ struct AttributionExpiryTests {
     #expect(try occurrences(of: "GONEHASH", in: db) >= 3_000, "the search finds hashes that are there")
 
     let summary = await Self.run(db, Self.config(db, batch: 700))
-    #expect(summary.details.attributionExpiry.clicksDeleted == 3000)
-    #expect(summary.details.attributionExpiry.clicksRewritten == 1_000)
-    #expect(summary.details.attributionExpiry.walCheckpoint == nil)
+    #expect(summary.details[AttributionExpiryDetails.self].clicksDeleted == 3000)
+    #expect(summary.details[AttributionExpiryDetails.self].clicksRewritten == 1_000)
+    #expect(summary.details[AttributionExpiryDetails.self].walCheckpoint == nil)
     #expect(try occurrences(of: "GONEHASH", in: db) == 0)
     #expect(try occurrences(of: "KEEPHASH", in: db) >= 1_000)
     #expect(try remainingIDs(db).count == 1_000)

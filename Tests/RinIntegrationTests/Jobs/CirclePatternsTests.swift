@@ -190,7 +190,7 @@ struct CirclePatternsTests {
     let retention = await db.run(
       HistoryRetentionJob(), TestClock.options(now: TestClock.now + 8 * day), config: config)
     #expect(retention.status == .succeeded, "\(retention.error ?? "")")
-    #expect(retention.details.historyRetention.suggestionsDeleted == 2)
+    #expect(retention.details[HistoryRetentionDetails.self].suggestionsDeleted == 2)
     #expect(try work().isEmpty)
 
     let night = await db.run(CirclePatternsJob(), TestClock.options(now: TestClock.now + 9 * day))

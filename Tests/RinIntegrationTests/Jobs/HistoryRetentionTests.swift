@@ -61,18 +61,20 @@ struct HistoryRetentionTests {
     let before = try db.contentDigest()
     let dry = await Self.run(db, config, dryRun: true)
     #expect(try db.contentDigest() == before, "a dry run commits nothing")
-    #expect(dry.details.historyRetention.snapshotsDeleted == 12)
+    #expect(dry.details[HistoryRetentionDetails.self].snapshotsDeleted == 12)
     let summary = await Self.run(db, config)
-    #expect(summary.details.historyRetention.snapshotsDeleted == 12)
-    #expect(summary.details.historyRetention.snapshotsDeletedBefore == Self.today.adding(days: -8))
-    #expect((summary.details.historyRetention.deleteBatches ?? 0) >= 3, "batches of 5: 5, 5, 2")
+    #expect(summary.details[HistoryRetentionDetails.self].snapshotsDeleted == 12)
+    #expect(
+      summary.details[HistoryRetentionDetails.self].snapshotsDeletedBefore == Self.today.adding(days: -8))
+    #expect((summary.details[HistoryRetentionDetails.self].deleteBatches ?? 0) >= 3, "batches of 5: 5, 5, 2")
     #expect(summary.changes.tables["score_snapshots"]?.deleted == 12)
     #expect(
       try db.strings("SELECT DISTINCT as_of FROM score_snapshots ORDER BY as_of").first
         == Self.today.adding(days: -8).description)
     #expect(try db.int("SELECT count(*) FROM score_snapshots") == 27)
     let again = await Self.run(db, config)
-    #expect(again.details.historyRetention.snapshotsDeleted == 0, "a second run finds nothing more")
+    #expect(
+      again.details[HistoryRetentionDetails.self].snapshotsDeleted == 0, "a second run finds nothing more")
   }
 
   @Test(arguments: Backend.available) func sentNotificationsPastTheWindowGoAndUnsentOnesStayAndAreCounted(
@@ -96,9 +98,9 @@ struct HistoryRetentionTests {
     #expect(
       try db.strings("SELECT dedupe_key FROM notification_outbox ORDER BY id")
         == ["sent-after", "unsent-old", "unsent-two-days", "unsent-new"])
-    #expect(summary.details.historyRetention.outboxDeleted == 2)
-    #expect(summary.details.historyRetention.outboxDeletedThrough == UTCInstant(seconds: cutoff))
-    #expect(summary.details.historyRetention.outboxUnsentOverADay == 2)
+    #expect(summary.details[HistoryRetentionDetails.self].outboxDeleted == 2)
+    #expect(summary.details[HistoryRetentionDetails.self].outboxDeletedThrough == UTCInstant(seconds: cutoff))
+    #expect(summary.details[HistoryRetentionDetails.self].outboxUnsentOverADay == 2)
     let metrics = MetricsFile.render([try MetricsFile.facts(for: summary, storage: db.storage)])
     #expect(metrics.contains(#"rinjobs_outbox_unsent_over_a_day{job="history-retention"} 2"#), "\(metrics)")
   }
@@ -125,7 +127,7 @@ struct HistoryRetentionTests {
     let summary = await Self.run(db, Self.config(db))
     #expect(
       try db.strings("SELECT fingerprint FROM circle_suggestions ORDER BY id") == ["f2", "f3", "f4", "f5"])
-    #expect(summary.details.historyRetention.suggestionsDeleted == 1)
+    #expect(summary.details[HistoryRetentionDetails.self].suggestionsDeleted == 1)
     #expect(try db.int("SELECT count(*) FROM circle_suggestion_supersessions") == 1)
   }
 
@@ -186,8 +188,8 @@ extension HistoryRetentionTests {
       try Int64.fetchAll($0, sql: "SELECT id - 100 FROM job_runs WHERE id BETWEEN 101 AND 109 ORDER BY id")
     }
     #expect(kept == [1, 3, 4, 6, 7, 9])
-    #expect(summary.details.historyRetention.runsDeleted == 3)
-    #expect(summary.details.historyRetention.checkpointsDeleted == 1)
+    #expect(summary.details[HistoryRetentionDetails.self].runsDeleted == 3)
+    #expect(summary.details[HistoryRetentionDetails.self].checkpointsDeleted == 1)
     #expect(try db.strings("SELECT as_of FROM job_checkpoints") == ["2026-11-20"])
   }
 }

@@ -3,6 +3,8 @@ import RinStorage
 import RinTestSupport
 import Testing
 
+@testable import RinJobs
+
 /// A batch of owners that run densely is read as one index range (`OwnerSet`): the rows of the
 /// owners in between that the batch does not hold (deleted, outside the selection) are read too
 /// and must not reach the job.
@@ -35,11 +37,11 @@ struct OwnerRangeReadTests {
     let asked = Set(batch)
     let found: [Set<Int64>] = try db.storage.read { tx in
       [
-        Set(try tx.badgeRecount.storedBadgeCounts(for: batch).keys),
+        Set(try BadgeRecountQueries(tx: tx).storedBadgeCounts(for: batch).keys),
         Set(try tx.ownerExaminations(job: .enrichmentFetch, of: batch).keys),
         Set(try tx.dailyScore.pendingMergeConfidences(of: batch, createdBefore: 1).keys),
         Set(try tx.circlePatterns.userRegions(of: batch).keys),
-        Set(try tx.badgeRecount.badgeInputs(for: batch).keys),
+        Set(try BadgeRecountQueries(tx: tx).badgeInputs(for: batch).keys),
       ]
     }
     for (index, owners) in found.enumerated() { #expect(owners == asked, "read \(index)") }

@@ -45,9 +45,9 @@ extension EnrichmentEndToEnd {
       #expect(summary.counts.skipped["contact has every provider field edited (not looked up)"] == 1)
       #expect(summary.counts.skipped["contact phone malformed"] == 2)
       #expect(summary.counts.skipped["contact email malformed"] == 1)
-      #expect(summary.details.enrichmentFetch.lookupsRequested == 10)
-      #expect(summary.details.enrichmentFetch.matches == 4)
-      #expect(summary.details.enrichmentFetch.noMatches == 6)
+      #expect(summary.details[EnrichmentFetchDetails.self].lookupsRequested == 10)
+      #expect(summary.details[EnrichmentFetchDetails.self].matches == 4)
+      #expect(summary.details[EnrichmentFetchDetails.self].noMatches == 6)
       #expect(summary.changes.notifications["contact_enrichment"] == 3)
 
       // A rerun pays for nothing and changes nothing.
@@ -57,7 +57,7 @@ extension EnrichmentEndToEnd {
       #expect(f.stub.requestCount == 4)
       #expect(try f.db.contentDigest() == before)
       // Owners whose contacts' inputs and cached answers are as at the last check are left alone.
-      #expect((again.details.enrichmentFetch.ownersUnchanged ?? 0) > 0)
+      #expect((again.details[EnrichmentFetchDetails.self].ownersUnchanged ?? 0) > 0)
     }
 
     @Test(arguments: Backend.available) func dryRunSendsNothingAndReportsCacheHitsAndWouldBeLookups(
@@ -86,9 +86,9 @@ extension EnrichmentEndToEnd {
       #expect(summary.status == .succeeded, "\(summary.error ?? "")")
       #expect(f.stub.requestCount == 0)
       #expect(try f.db.contentDigest() == before)
-      #expect(summary.details.enrichmentFetch.cacheHits == 1)
-      #expect(summary.details.enrichmentFetch.wouldBeLookups == 9)
-      #expect(summary.details.enrichmentFetch.wouldBeRequestsAtLeast == 3)
+      #expect(summary.details[EnrichmentFetchDetails.self].cacheHits == 1)
+      #expect(summary.details[EnrichmentFetchDetails.self].wouldBeLookups == 9)
+      #expect(summary.details[EnrichmentFetchDetails.self].wouldBeRequestsAtLeast == 3)
       // What the cache already holds is reported as the enrichments it would write.
       #expect(summary.changes.tables["contact_enrichments"]?.inserted == 4)  // two rin_user, two companies
       #expect(summary.changes.notifications["contact_enrichment"] == 2)
@@ -123,7 +123,7 @@ extension EnrichmentEndToEnd {
       #expect(try f.outbox() == EnrichmentFixture.expectedOutbox)
       #expect(try f.cachedStatuses().count == 10)
       #expect(f.noAnsweredKeyWasRequestedAgain())
-      #expect(summary.details.enrichmentFetch.keysLeftForNextRun == 0)
+      #expect(summary.details[EnrichmentFetchDetails.self].keysLeftForNextRun == 0)
       let retried =
         !ProviderStubBehaviour.answerOutOfOrder.isSameCase(as: behaviour)
         && !ProviderStubBehaviour.answerWithUnknownIDs.isSameCase(as: behaviour)
@@ -145,7 +145,7 @@ extension EnrichmentEndToEnd {
       f.stub.setAnswer(.itemStatus(500), forLookedUp: "gus@example.com")
       let first = await f.run(config: f.config(concurrency: 1))
       #expect(first.status == .succeeded, "\(first.error ?? "")")
-      #expect(first.details.enrichmentFetch.keysLeftForNextRun == 4)
+      #expect(first.details[EnrichmentFetchDetails.self].keysLeftForNextRun == 4)
       let firstKeys = Set(f.stub.records[0].items.compactMap { $0["email"] ?? $0["phone"] })
       let cached = try f.cachedStatuses()
       #expect(cached.count == 6)

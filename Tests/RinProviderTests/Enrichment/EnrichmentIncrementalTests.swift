@@ -137,9 +137,10 @@ extension EnrichmentEndToEnd {
       )
       // Left alone: every contact of an owner not examined, and the unchanged ones of the others.
       let checked =
-        (quiet.counts.read["contacts"] ?? 0) - (quiet.details.enrichmentFetch.contactsUnchanged ?? 0)
+        (quiet.counts.read["contacts"] ?? 0)
+        - (quiet.details[EnrichmentFetchDetails.self].contactsUnchanged ?? 0)
       #expect(checked * 10 <= contacts, "\(checked) of \(contacts) contacts checked on a quiet night")
-      #expect((quiet.details.enrichmentFetch.ownersUnchanged ?? 0) > 0)
+      #expect((quiet.details[EnrichmentFetchDetails.self].ownersUnchanged ?? 0) > 0)
 
       for db in [incremental, full] { try Self.changeBetweenNights(db) }
       try Self.forgetChecks(full)
@@ -408,7 +409,8 @@ extension EnrichmentEndToEnd {
         night.counts.read["contacts whose checks settled a verified user's change (not read)"] ?? 0
       #expect(settled >= linking, "\(night.counts.read)")
       #expect(
-        (night.counts.read["contacts"] ?? 0) - (night.details.enrichmentFetch.contactsUnchanged ?? 0)
+        (night.counts.read["contacts"] ?? 0)
+          - (night.details[EnrichmentFetchDetails.self].contactsUnchanged ?? 0)
           < linking,
         "the linking contacts were not checked again: \(night.counts.read)")
 
@@ -531,7 +533,7 @@ extension EnrichmentEndToEnd {
         EnrichmentFixture.job, TestClock.options(now: TestClock.now + 60), config: config,
         environment: RuntimeEnvironment(variables: ["SEEDED_KEY": "seeded-secret"]))
       #expect(rerun.status == .succeeded, "\(rerun.error ?? "")")
-      #expect(rerun.details.enrichmentFetch.contactsUnchanged == 0)
+      #expect(rerun.details[EnrichmentFetchDetails.self].contactsUnchanged == 0)
       #expect(
         try db.int(
           "SELECT count(*) FROM contact_enrichments WHERE source = 'fake-people' AND confidence < 0.6")

@@ -27,7 +27,7 @@ extension EnrichmentEndToEnd {
       #expect(seconds < OutageFixture.boundSeconds, "ran \(seconds) s")
 
       // Asked at most the breaker's failures plus the requests in flight beside them.
-      let asked = try #require(summary.details.enrichmentFetch.providerRequests)
+      let asked = try #require(summary.details[EnrichmentFetchDetails.self].providerRequests)
       let allowed = OutageFixture.failures + OutageFixture.concurrency
       #expect(asked >= OutageFixture.failures / 2, "the failures that open it were asked (with retries)")
       #expect(asked <= allowed, "asked \(asked)")
@@ -37,10 +37,10 @@ extension EnrichmentEndToEnd {
       let provider = try #require(summary.provider)
       #expect(!provider.available)
       #expect(provider.cause == Self.cause(outage))
-      #expect(summary.details.enrichmentFetch.keysLeftForNextRun == wanted)
+      #expect(summary.details[EnrichmentFetchDetails.self].keysLeftForNextRun == wanted)
       #expect(provider.keysDeferred >= wanted - allowed * f.batchSize)
-      #expect(summary.details.enrichmentFetch.keysDeferred == provider.keysDeferred)
-      #expect(summary.details.enrichmentFetch.providerAvailable == false)
+      #expect(summary.details[EnrichmentFetchDetails.self].keysDeferred == provider.keysDeferred)
+      #expect(summary.details[EnrichmentFetchDetails.self].providerAvailable == false)
       #expect(try f.db.int("SELECT count(*) FROM enrichment_lookups") == 0)
 
       // The Rin-network source ran to the end: a run without provider finds no link to add.
@@ -107,7 +107,7 @@ extension EnrichmentEndToEnd {
       let provider = try #require(back.summary.provider)
       #expect(provider.available)
       #expect(provider.keysDeferred == 0)
-      #expect(back.summary.details.enrichmentFetch.keysLeftForNextRun == 0)
+      #expect(back.summary.details[EnrichmentFetchDetails.self].keysLeftForNextRun == 0)
       let records = Array(f.stub.records.dropFirst(askedWhileDown))
       try #require(records.count >= 2)
       #expect(
@@ -137,7 +137,7 @@ extension EnrichmentEndToEnd {
       #expect(f.stub.requestCount == asked + 1, "one probe, no retry")
       #expect(again.summary.provider?.available == false)
       #expect(again.summary.provider?.openedAt == "2026-11-22T12:30:00Z", "a new cool-down starts")
-      #expect(again.summary.details.enrichmentFetch.keysLeftForNextRun == wanted)
+      #expect(again.summary.details[EnrichmentFetchDetails.self].keysLeftForNextRun == wanted)
     }
   }
 }

@@ -40,7 +40,7 @@ extension EnrichmentEndToEnd {
       let dry = await Self.run(db, stub, TestClock.options(dryRun: true))
       #expect(dry.status == .succeeded, "\(dry.error ?? "")")
       #expect(stub.requestCount == 0)
-      let wouldBe = try #require(dry.details.enrichmentFetch.wouldBeLookups)
+      let wouldBe = try #require(dry.details[EnrichmentFetchDetails.self].wouldBeLookups)
       #expect(wouldBe > 100)
 
       let summary = await Self.run(db, stub, TestClock.options())

@@ -252,7 +252,7 @@ extension EnrichmentEndToEnd {
       let retention = await db.run(
         HistoryRetentionJob(), TestClock.options(now: first + 7 * Self.day + 4 * 3600))
       #expect(retention.status == .succeeded, "\(retention.error ?? "")")
-      #expect((retention.details.historyRetention.erasureSweepRowsDeleted ?? 0) > 0)
+      #expect((retention.details[HistoryRetentionDetails.self].erasureSweepRowsDeleted ?? 0) > 0)
       let swept = try db.storage.lingeringRows(
         deletedBy: UTCInstant(seconds: first + 7 * Self.day + 4 * 3600))
       #expect(swept.allSatisfy { $0.rows == 0 }, "\(swept.filter { $0.rows > 0 })")

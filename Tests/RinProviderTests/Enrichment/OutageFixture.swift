@@ -114,7 +114,7 @@ final class OutageFixture: Sendable {
   func keysWanted() async throws -> Int {
     let (result, _) = try await run("rin-enrichment-fetch", ["--now", Self.now, "--json", "--dry-run"])
     let summary = try #require(JSONText.decode(RunSummary.self, from: result.stdout), "\(result.stderr)")
-    return try #require(summary.details.enrichmentFetch.wouldBeLookups)
+    return try #require(summary.details[EnrichmentFetchDetails.self].wouldBeLookups)
   }
 
   /// The enrichment ledger row's `counts` column, newest first.

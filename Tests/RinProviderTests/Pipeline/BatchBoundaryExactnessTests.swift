@@ -303,7 +303,7 @@ struct BatchBoundaryExactnessTests {
           let run = await life.db.run(job, options, config: config, environment: environment)
           #expect(
             run.status == .succeeded, "\(life.name), night \(night), \(type(of: job)): \(run.error ?? "")")
-          let provider = run.details.enrichmentFetch
+          let provider = run.details[EnrichmentFetchDetails.self]
           #expect(
             (provider.keysLeftForNextRun ?? 0) == 0,
             "\(life.name), night \(night): the provider left keys unanswered (retries \(provider.providerRetries ?? 0))"

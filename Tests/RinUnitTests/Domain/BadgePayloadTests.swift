@@ -3,6 +3,8 @@ import RinRuntime
 import RinTestSupport
 import Testing
 
+@testable import RinJobs
+
 @Suite("Badge payload")
 struct BadgePayloadTests {
   /// The payload is built by hand now; clients still get what `JSONEncoder` wrote before.
@@ -11,6 +13,6 @@ struct BadgePayloadTests {
     BadgeCounts(home: -1, circles: 0, score: 1, profile: 999_999),
   ])
   func isWhatTheJSONEncoderWrote(_ counts: BadgeCounts) {
-    #expect(Notifications.badgePayload(counts) == JSONText.encode(counts))
+    #expect(BadgeNotification.payload(counts) == JSONText.encode(counts))
   }
 }

@@ -1,4 +1,5 @@
 import RinDomain
+import RinJobs
 import RinTestSupport
 import Testing
 
@@ -10,11 +11,11 @@ import Testing
 struct RunDetailsTests {
   @Test func typedDetailsAreWrittenAsTextsByKey() throws {
     var details = RunDetails()
-    details.enrichmentFetch.provider = "acme"
-    details.enrichmentFetch.matches = 4
-    details.enrichmentFetch.longestWaitForOtherWorkersMS = 250
-    details.enrichmentFetch.providerAvailable = false
-    details.enrichmentFetch.requestsGivenUp["HTTP 500"] = 2
+    details[EnrichmentFetchDetails.self].provider = "acme"
+    details[EnrichmentFetchDetails.self].matches = 4
+    details[EnrichmentFetchDetails.self].longestWaitForOtherWorkersMS = 250
+    details[EnrichmentFetchDetails.self].providerAvailable = false
+    details[EnrichmentFetchDetails.self].requestsGivenUp["HTTP 500"] = 2
     details.stopReason = .criticalLoad
     let text = try #require(JSONText.encode(details))
     #expect(
@@ -27,11 +28,11 @@ struct RunDetailsTests {
 
   @Test func attributionExpiryDetailsKeepTheirTexts() throws {
     var details = RunDetails()
-    details.attributionExpiry.clicksDeletedThrough = UTCInstant("2026-11-15T12:00:00Z")
-    details.attributionExpiry.clicksDeleted = 3
-    details.attributionExpiry.oldestClickKept = .init(nil)
-    details.attributionExpiry.walCheckpoint = .incomplete
-    details.badgeRecount.badgeDriftUsers = 0
+    details[AttributionExpiryDetails.self].clicksDeletedThrough = UTCInstant("2026-11-15T12:00:00Z")
+    details[AttributionExpiryDetails.self].clicksDeleted = 3
+    details[AttributionExpiryDetails.self].oldestClickKept = .init(nil)
+    details[AttributionExpiryDetails.self].walCheckpoint = .incomplete
+    details[BadgeRecountDetails.self].badgeDriftUsers = 0
     #expect(
       details.texts == [
         "clicks_deleted_through": "2026-11-15T12:00:00Z", "clicks_deleted": "3", "oldest_click_kept": "none",
@@ -44,9 +45,9 @@ struct RunDetailsTests {
     let row =
       #"{"counts":{"read":{},"skipped":{},"users_processed":0},"changes":{},"notifications":{},"details":{"provider":"acme","cache_hits":"1","lookups_requested":"10","matches":"4","no_matches":"6","keys_left_for_next_run":"0"}}"#
     let counts = try #require(JSONText.decode(RunSummary.LedgerCounts.self, from: row))
-    let enrichment = counts.details.enrichmentFetch
+    let enrichment = counts.details[EnrichmentFetchDetails.self]
     #expect(enrichment.matches == 4 && enrichment.noMatches == 6 && enrichment.cacheHits == 1)
     #expect(enrichment.lookupsRequested == 10 && enrichment.keysLeftForNextRun == 0)
-    #expect(counts.details.attributionExpiry == AttributionExpiryDetails())
+    #expect(counts.details[AttributionExpiryDetails.self] == AttributionExpiryDetails())
   }
 }

@@ -2,7 +2,7 @@
 /// per row cost more in binding and stepping than in SQLite's own insert (upcoming-birthdays and
 /// badge-recount write a row for almost every user on a first run). Chunks are 64 rows, then
 /// powers of two for the rest, so that few distinct statement texts are prepared and cached.
-struct MultiRowStatement {
+package struct MultiRowStatement {
   static let chunk = 64
   /// `INSERT INTO t (a, b) VALUES`
   let head: String
@@ -11,6 +11,13 @@ struct MultiRowStatement {
   let tail: String
   /// The statement for each chunk size, built once: a chunk's text is about a kilobyte.
   private let texts: [Int: String]
+
+  /// `INSERT INTO Row.table (its columns) VALUES (…), … tail`, written by `execute(rows:on:)`.
+  package init<Row: EncodableRow>(inserting row: Row.Type, tail: String) {
+    self.init(
+      head: "INSERT INTO \(Row.table) (\(Row.Columns.names.joined(separator: ", "))) VALUES",
+      columns: Row.Columns.allCases.count, tail: tail)
+  }
 
   init(head: String, columns: Int, tail: String) {
     self.head = head
@@ -42,6 +49,16 @@ struct MultiRowStatement {
   }
 
   func text(rows: Int) -> String { texts[rows]! }
+
+  /// Writes `rows`, each encoded by column; returns the number of rows changed.
+  @discardableResult
+  package func execute<Row: EncodableRow>(rows: [Row], on sql: any SQLExecutor) throws -> Int {
+    try execute(rows, on: sql) { row, values in
+      var encoder = RowEncoder<Row.Columns>()
+      row.encode(to: &encoder)
+      values.append(contentsOf: encoder.values)
+    }
+  }
 
   /// Runs over `rows` (each `columns` values); returns the number of rows changed.
   @discardableResult

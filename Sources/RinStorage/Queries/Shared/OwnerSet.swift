@@ -13,9 +13,9 @@
 /// the condition to write. A shard's range walks the index entries of every shard's users in
 /// it: up to 8 shards that still costs less than the list (one descent per id); beyond, a
 /// shard reads its list.
-struct OwnerSet: Sendable {
+package struct OwnerSet: Sendable {
   /// The ids, ascending and without repeats.
-  let ids: [Int64]
+  package let ids: [Int64]
   private let range: (low: Int64, high: Int64, stride: Int64)?
 
   /// A range reads at most 1/`slack` more ids than the batch has, beyond which the list wins.
@@ -25,7 +25,7 @@ struct OwnerSet: Sendable {
   /// The widest stride a range takes (a run of at most this many shards).
   static let widestStride: Int64 = 8
 
-  init(_ owners: [Int64]) {
+  package init(_ owners: [Int64]) {
     let ids = Array(Set(owners)).sorted()
     self.ids = ids
     guard ids.count >= Self.smallest, let low = ids.first, let high = ids.last else {
@@ -44,11 +44,11 @@ struct OwnerSet: Sendable {
   }
 
   /// Whether the statement reads an index range rather than a list.
-  var isRange: Bool { range != nil }
+  package var isRange: Bool { range != nil }
 
   /// `column BETWEEN low AND high` (and `column % stride = low % stride` for a stride), or
   /// `column IN (…)`, with its values bound.
-  func condition(on column: String) -> SQLFragment {
+  package func condition(on column: String) -> SQLFragment {
     guard let range else {
       return "\(literal: column) IN (\(SQLDialect.list(ids.isEmpty ? [.null] : ids.map(SQLValue.integer))))"
     }
@@ -59,7 +59,7 @@ struct OwnerSet: Sendable {
 
   /// Whether a row of `owner` belongs to the batch (always, for a list: the statement read
   /// only those).
-  func includes(_ owner: Int64?) -> Bool {
+  package func includes(_ owner: Int64?) -> Bool {
     guard let owner else { return false }
     guard range != nil else { return true }
     // `ids` is sorted: a binary search, rather than a set built per statement.

@@ -1,3 +1,5 @@
+import RinDomain
+
 /// The four tab badges (docs/CONTRACT.md §3.6), as numbers.
 public struct BadgeCounts: Sendable, Equatable, Codable {
   public var home: Int

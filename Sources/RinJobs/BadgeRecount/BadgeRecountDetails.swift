@@ -1,4 +1,5 @@
 import RinDomain
+import RinRuntime
 
 /// badge-recount's details (docs/JOBS.md).
 public struct BadgeRecountDetails: JobDetails {

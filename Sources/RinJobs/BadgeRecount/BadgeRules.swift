@@ -1,3 +1,5 @@
+import RinDomain
+
 /// docs/CONTRACT.md §3.6: what each tab badge counts. Pure: the job gathers the inputs.
 public enum BadgeRules {
   public struct Inputs: Sendable, Equatable {

@@ -1,0 +1,24 @@
+import RinDomain
+import RinStorage
+
+/// The silent push that carries a user's new badge counts (docs/CONTRACT.md §2, notifications).
+enum BadgeNotification {
+  static let kind = "badge"
+
+  /// One per change of counts, so A → B → A notifies every time.
+  static func dedupeKey(user: Int64, computedAt: UTCInstant) -> String {
+    "badge:\(user):\(computedAt.seconds)"
+  }
+
+  /// The four counts as JSON, keys sorted, built by hand: `JSONEncoder` showed in the job's
+  /// profile.
+  static func payload(_ counts: BadgeCounts) -> String {
+    #"{"circles":\#(counts.circles),"home":\#(counts.home),"profile":\#(counts.profile),"score":\#(counts.score)}"#
+  }
+
+  static func message(user: Int64, counts: BadgeCounts, computedAt: UTCInstant) -> OutboxMessage {
+    OutboxMessage(
+      userID: user, kind: kind, deepLink: nil, payload: payload(counts),
+      dedupeKey: dedupeKey(user: user, computedAt: computedAt))
+  }
+}

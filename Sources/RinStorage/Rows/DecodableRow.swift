@@ -1,0 +1,81 @@
+/// A row type: its table and its columns, listed once for the query, the decoder and the
+/// multi-row insert.
+package protocol TableRow {
+  associatedtype Columns: RowColumns
+  /// The table the row comes from or goes to (for a join, the read's name), for statements and
+  /// errors.
+  static var table: String { get }
+}
+
+/// A row of one read, decoded by column name once, as GRDB's `FetchableRecord.init(row:)`: the
+/// type lists its columns (`Columns`), the query selects them (`\(columns: Columns.self)`), and
+/// `init(_:)` reads each by its case. A NULL or a value of the wrong type in a column that must
+/// hold one is an error naming the table, the column and the row (`RowDecoder`).
+package protocol DecodableRow: TableRow {
+  init(_ row: RowDecoder<Columns>) throws
+}
+
+/// A row a multi-row statement writes, each value set by its column's case.
+package protocol EncodableRow: TableRow {
+  func encode(to row: inout RowEncoder<Columns>)
+}
+
+/// The values of one row to write, set by column; unset columns are NULL.
+package struct RowEncoder<Columns: RowColumns> {
+  private(set) var values: [SQLValue]
+
+  init() { values = Array(repeating: .null, count: Columns.allCases.count) }
+
+  package subscript(column: Columns) -> SQLValue {
+    get { values[column.position] }
+    set { values[column.position] = newValue }
+  }
+}
+
+extension SQLFragment.StringInterpolation {
+  /// `a, b, c`: the columns of a row type, in the order its decoder reads them; each after
+  /// `alias.` when the query names its table.
+  package mutating func appendInterpolation<Columns: RowColumns>(
+    columns: Columns.Type, from alias: String? = nil
+  ) {
+    let prefix = alias.map { $0 + "." } ?? ""
+    appendLiteral(Columns.names.map { prefix + $0 }.joined(separator: ", "))
+  }
+}
+
+extension SQLExecutor {
+  /// Streams a query's rows as `Row`s (see `forEachRow`).
+  package func forEach<Row: DecodableRow>(
+    _ type: Row.Type, _ query: SQLFragment, _ body: (Row) throws -> Void
+  ) throws {
+    var checked = false
+    try forEachRow(query) { reader in
+      if !checked {
+        try RowDecoder<Row.Columns>.checkNames(of: reader, table: Row.table)
+        checked = true
+      }
+      try body(Row(RowDecoder(reader: reader, table: Row.table)))
+    }
+  }
+
+  /// A batch's rows as `Row`s, read at once (see `forEachBatchRow`).
+  package func forEachInBatch<Row: DecodableRow>(
+    _ type: Row.Type, _ query: SQLFragment, _ body: (Row) throws -> Void
+  ) throws {
+    var checked = false
+    try forEachBatchRow(query) { reader in
+      if !checked {
+        try RowDecoder<Row.Columns>.checkNames(of: reader, table: Row.table)
+        checked = true
+      }
+      try body(Row(RowDecoder(reader: reader, table: Row.table)))
+    }
+  }
+
+  /// The rows of a query whose result is bounded by a batch, as `Row`s.
+  package func rows<Row: DecodableRow>(_ type: Row.Type, _ query: SQLFragment) throws -> [Row] {
+    var rows: [Row] = []
+    try forEachInBatch(type, query) { rows.append($0) }
+    return rows
+  }
+}

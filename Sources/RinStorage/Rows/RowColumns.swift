@@ -1,0 +1,41 @@
+/// The columns of one read, in the order its query selects them: an enum whose cases, in the
+/// order they are declared, are the columns, each named by its case in snake case (`userID` is
+/// `user_id`, `contactIDs` is `contact_ids`). The query writes the list from here
+/// (`\(columns: Columns.self)`), the decoder finds a column's place from here, and a statement
+/// whose result names other columns fails on its first row, naming them: a column is read by
+/// its name, never by a number written beside the query.
+///
+///     enum Columns: Int, RowColumns { case userID, home, circles, score, profile }
+///
+/// A column computed by the query is selected `AS` its case's name (`count(*) AS pending`).
+package protocol RowColumns: RawRepresentable, CaseIterable, Sendable where RawValue == Int {}
+
+extension RowColumns {
+  /// The column's name in the result.
+  package var name: String { ColumnName.snakeCase(String(describing: self)) }
+
+  /// Where the query selects it: its case's place among all the cases.
+  var position: Int { rawValue }
+
+  /// Every column's name, in order.
+  package static var names: [String] { allCases.map(\.name) }
+}
+
+/// How a case name becomes a column name.
+package enum ColumnName {
+  /// `userID` → `user_id`, `contactIDs` → `contact_ids`, `e164` → `e164`, `scoreChangedAt` →
+  /// `score_changed_at`: a word starts at a capital that follows a small letter or a digit, and a
+  /// run of capitals is one word (with a plural `s` after it).
+  package static func snakeCase(_ name: String) -> String {
+    var result = ""
+    var previous: Character?
+    for character in name {
+      if character.isUppercase, let previous, previous.isLowercase || previous.isNumber {
+        result.append("_")
+      }
+      result.append(contentsOf: character.lowercased())
+      previous = character
+    }
+    return result
+  }
+}

@@ -1,0 +1,106 @@
+import RinDomain
+
+/// Reads the current row's columns by name (`Columns`' cases). Only valid inside the row
+/// callback.
+///
+/// Three kinds of read, by whose the column is:
+/// - `integer`, `double`, `text`, `instant`: a column that must hold a value. NULL or a value
+///   of another type throws a `StorageError` naming the table, the column and the row's key.
+/// - `…IfPresent`: a column that may be NULL; a value of another type still throws.
+/// - `…IfValid`: a column of the services' tables, which hold whatever the services wrote: NULL
+///   or a malformed value reads as nil, and the job counts and skips the row.
+package struct RowDecoder<Columns: RowColumns> {
+  let reader: any SQLRowReader
+  let table: String
+
+  /// A column the schema declares `NOT NULL INTEGER` (a key): read without asking its type
+  /// first, which showed in the profiles of per-contact scans.
+  package func key(_ column: Columns) -> Int64 { reader.integer(column.position) }
+
+  package func integer(_ column: Columns) throws -> Int64 {
+    guard let value = try integerIfPresent(column) else { throw missing(column, "an integer") }
+    return value
+  }
+
+  package func integerIfPresent(_ column: Columns) throws -> Int64? {
+    if reader.isNull(column.position) { return nil }
+    guard let value = reader.int64(column.position) else { throw malformed(column, "an integer") }
+    return value
+  }
+
+  package func integerIfValid(_ column: Columns) -> Int64? { reader.int64(column.position) }
+
+  /// An integer column read as a count or a size.
+  package func count(_ column: Columns) throws -> Int { Int(try integer(column)) }
+
+  package func double(_ column: Columns) throws -> Double {
+    guard let value = try doubleIfPresent(column) else { throw missing(column, "a number") }
+    return value
+  }
+
+  package func doubleIfPresent(_ column: Columns) throws -> Double? {
+    if reader.isNull(column.position) { return nil }
+    guard let value = reader.double(column.position) else { throw malformed(column, "a number") }
+    return value
+  }
+
+  package func doubleIfValid(_ column: Columns) -> Double? { reader.double(column.position) }
+
+  package func text(_ column: Columns) throws -> String {
+    guard let value = reader.text(column.position) else { throw missing(column, "a text") }
+    return value
+  }
+
+  package func textIfPresent(_ column: Columns) -> String? { reader.text(column.position) }
+
+  /// An instant as the tables keep it (seconds since 1970).
+  package func instant(_ column: Columns) throws -> UTCInstant {
+    UTCInstant(seconds: try integer(column))
+  }
+
+  package func instantIfPresent(_ column: Columns) throws -> UTCInstant? {
+    try integerIfPresent(column).map(UTCInstant.init(seconds:))
+  }
+
+  package func instantIfValid(_ column: Columns) -> UTCInstant? {
+    integerIfValid(column).map(UTCInstant.init(seconds:))
+  }
+
+  /// The bytes `text` would decode, without making a `String`; nil for NULL.
+  package func withUTF8<T>(_ column: Columns, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T?
+  {
+    try reader.withUTF8(column.position, body)
+  }
+
+  private func missing(_ column: Columns, _ kind: String) -> StorageError {
+    invalid(column, "NULL where \(kind) belongs")
+  }
+
+  private func malformed(_ column: Columns, _ kind: String) -> StorageError {
+    invalid(column, "a value that is not \(kind)")
+  }
+
+  /// The row is named by its first column, the key every read selects first.
+  private func invalid(_ column: Columns, _ detail: String) -> StorageError {
+    let first = Columns.allCases.first
+    let key = first.map { "\($0.name) \(reader.text($0.position) ?? "NULL")" } ?? "?"
+    return StorageError(
+      .malformedRow, location: "table \(table), row \(key), column \(column.name)", detail: detail,
+      hint:
+        "the table is rin-jobs' own and only its jobs write it: restore it from a backup, or delete the row and let the job's next run write it again"
+    )
+  }
+
+  /// The result's columns are `Columns`' names in order, or the statement and the row type
+  /// disagree (a programming error the first row shows).
+  static func checkNames(of reader: any SQLRowReader, table: String) throws {
+    let expected = Columns.names
+    let found = (0..<reader.columnCount).map(reader.columnName)
+    guard found != expected else { return }
+    throw StorageError(
+      .sqlFailure, location: "a read of \(table)",
+      detail:
+        "the query selects \(found.joined(separator: ", ")) where its row type reads \(expected.joined(separator: ", "))",
+      hint: "select the row type's columns with \\(columns: Row.Columns.self), in its order")
+  }
+}
