@@ -100,12 +100,12 @@ const std::map<int, NationalPrefix> *national_prefixes() {
 }
 
 // GetLengthOfGeographicalAreaCode for a number whose type is known, without finding its region
-// and type again (the library finds both twice more: most of the old cost after parsing). The
-// library's steps, in its order: no metadata for the region (non-geographic entities) → 0;
-// a mobile of a country whose mobiles carry no area code → 0; a region without a national
-// prefix and no Italian leading zero → 0; not geographic → 0; else the national destination
-// code's length. Geographic mobiles (a handful of countries) take the library's own path, so no
-// country list is copied here.
+// and type again (the library's own call finds both twice more: most of its cost after
+// parsing). The library's steps, in its order: no metadata for the region (non-geographic
+// entities) → 0; a mobile of a country whose mobiles carry no area code → 0; a region without
+// a national prefix and no Italian leading zero → 0; not geographic → 0; else the national
+// destination code's length. Geographic mobiles (a handful of countries) take the library's own
+// path, so no country list is copied here.
 int geographical_area_code_length(const PhoneNumberUtil &util, const PhoneNumber &number,
                                   PhoneNumberUtil::PhoneNumberType type) {
   const int code = number.country_code();

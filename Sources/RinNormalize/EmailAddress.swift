@@ -18,7 +18,7 @@ public struct EmailAddress: Sendable, Hashable {
 
   /// `parse(_:)`, with what each host was found to be kept in `hosts` (its registrable domain, or
   /// nil when it is not a host): a batch's addresses share few hosts, and checking a host and
-  /// asking libpsl was a sixth of parsing an address (issue 30).
+  /// asking libpsl is a sixth of parsing an address.
   public static func parse(_ raw: String, hosts: inout [String: String?]) -> EmailAddress? {
     parse(raw) { host in
       if let known = hosts[host] { return known }
@@ -42,7 +42,7 @@ public struct EmailAddress: Sendable, Hashable {
 
   /// The parts before and after the address's one `@`; nil when it has none or several. ASCII
   /// text by its bytes (every character one byte, CR LF aside, which holds no `@`): splitting
-  /// into an array of substrings was a twentieth of circle-patterns' CPU per owner (issue 30).
+  /// into an array of substrings would cost a twentieth of circle-patterns' CPU per owner.
   private static func splitAtTheOneAtSign(_ address: String) -> (Substring, Substring)? {
     let at = UInt8(ascii: "@")
     guard address.utf8.allSatisfy({ $0 < 0x80 }) else {

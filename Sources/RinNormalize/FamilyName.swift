@@ -9,7 +9,7 @@ public enum FamilyName {
     let trimmed = raw.trimmingWhitespace
     guard !trimmed.isEmpty else { return nil }
     // ASCII text has no diacritics and folds to lower case: Foundation's folding, through
-    // NSString and back, was a twentieth of circle-patterns' CPU per examined owner (issue 30).
+    // NSString and back, would cost a twentieth of circle-patterns' CPU per examined owner.
     if trimmed.utf8.allSatisfy({ $0 < 0x80 }) { return trimmed.lowercased() }
     return String(trimmed).folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
   }

@@ -3,8 +3,8 @@ extension String {
   var trimmingWhitespace: Substring {
     // Nearly every value the jobs read starts and ends with a printable ASCII byte: then its
     // first and last characters are not white space (a character of several scalars never is,
-    // but CR LF, whose last byte is LF), and Unicode's properties need no lookup (issue 30: a
-    // tenth of circle-patterns' CPU per examined owner went to them).
+    // but CR LF, whose last byte is LF), and Unicode's properties need no lookup (which would
+    // take a tenth of circle-patterns' CPU per examined owner).
     if let first = utf8.first, let last = utf8.last, first.isPrintableASCII, last.isPrintableASCII {
       return self[...]
     }

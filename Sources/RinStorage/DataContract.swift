@@ -24,15 +24,16 @@ extension DataContract {
   /// - `users`, `invite_links`, `invite_clicks`, `attributions`, `user_state`: the key alone
   ///   (`users_by_phone` is enrichment-fetch's lookup of verified numbers, `invite_clicks_by_time`
   ///   attribution-expiry's: ours).
-  /// - `contact_phones`, `contact_emails`: the plain index on `contact_id`. On SQLite a covering
-  ///   one of ours (`…_with_raw`, `…_with_address`) stood in its place until issue 53 made it
-  ///   again; a file whose migration to it is pending counts the covering one as ours. On
-  ///   PostgreSQL the plain index has the covering one's name (`servicesIndexesOnPostgres`).
-  /// - `circle_members`, `circle_removals`: the plain index was dropped when a covering one of
-  ///   ours replaced it (`…_with_added_at`, `…_with_removed_at`), which counts as ours whole; a
-  ///   database still holding the plain one (PostgreSQL before `rinjobs migrate` drops it)
-  ///   counts it here. `circle_members_by_contact`, a second index by the other column that our
-  ///   first index migration made, was ours (dropped in issue 53: no read of ours used it).
+  /// - `contact_phones`, `contact_emails`: the plain index on `contact_id`. A SQLite file whose
+  ///   migration to it is pending holds a covering one of ours in its place (`…_with_raw`,
+  ///   `…_with_address`), which counts as ours. On PostgreSQL the plain index has the covering
+  ///   one's name (`servicesIndexesOnPostgres`).
+  /// - `circle_members`, `circle_removals`: a covering index of ours replaces the plain one
+  ///   (`…_with_added_at`, `…_with_removed_at`) and counts as ours whole; a database still
+  ///   holding the plain one (PostgreSQL before `rinjobs migrate` drops it) counts it here.
+  ///   `circle_members_by_contact`, a second index by the other column that our first index
+  ///   migration makes, is ours wherever it is left (a later step drops it: no read of ours
+  ///   uses it).
   public static let servicesIndexes: [String: String] = [
     "contacts": "contacts_by_user",
     "contact_phones": "contact_phones_by_contact",

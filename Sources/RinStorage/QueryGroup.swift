@@ -1,10 +1,9 @@
 /// One job's (or the runtime's, or the report's) statements, reached from a transaction as
 /// `tx.<group>` (`tx.dailyScore.snapshots(…)`), so that a job sees its own queries and the
-/// shared ones on `StorageTransaction`, not another job's (issue 42: no type of over 40 methods).
+/// shared ones on `StorageTransaction`, not another job's, and no type has over 40 methods.
 ///
-/// The groups' methods were written as `StorageTransaction` extensions; the members below give
-/// their bodies the same names to use (`sql`, `changes`, `isDryRun`), so a body reads the same
-/// whichever type it is on.
+/// The members below give a group's methods the names a `StorageTransaction` extension's body
+/// uses (`sql`, `changes`, `isDryRun`), so a body reads the same whichever type it is on.
 protocol QueryGroup {
   /// The transaction whose statements these are.
   var tx: StorageTransaction { get }

@@ -110,10 +110,10 @@ extension SQLDialect {
   /// read; on PostgreSQL a visit to the table only where a page was written since the last
   /// vacuum), up to the first one stamped after `since`. A run over the owner's contacts, asked
   /// only of the owners a run's pass over the stamp indexes found, or on a night without that
-  /// pass (`--user`, `--full`, a new shard layout); the index of contacts by owner and stamp
-  /// that made it one seek was dropped (issue 53, docs/OPERATIONS.md "Footprint").
-  /// - SQLite: `+since` keeps the comparison's affinity as it was when the stamp was an index
-  ///   range (the stamp expression has none).
+  /// pass (`--user`, `--full`, a new shard layout): reads that rare are not worth an index of
+  /// contacts by owner and stamp, which would make it one seek (docs/OPERATIONS.md "Footprint").
+  /// - SQLite: `+since` takes `since`'s affinity off, so neither side of the comparison has one
+  ///   (the stamp expression has none).
   /// - PostgreSQL: not the owner's greatest stamp, which it plans as a backward scan of
   ///   `contacts_by_change`, keyed by stamp, filtered by owner: for an owner without a recent
   ///   change, most of that index.

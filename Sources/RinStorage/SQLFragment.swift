@@ -9,8 +9,8 @@ import RinDomain
 /// can never be bound by mistake (it does not compile: write `\(literal: text)`); interpolating another fragment splices its text and its arguments in place, so a
 /// condition used twice binds its values twice, in order; `\(literal:)` writes trusted SQL text
 /// (a table or column name, a keyword of the dialect), never a value. Models: GRDB's `SQL`
-/// literal and postgres-nio's `PostgresQuery` (issue 42). Positional `?` lists, whose order had
-/// to match a separate array by hand, are gone.
+/// literal and postgres-nio's `PostgresQuery`. No positional `?` list has to match a separate
+/// array of values by hand.
 ///
 /// The text keeps SQLite's `?` placeholders: PostgreSQL's connection numbers them as it prepares
 /// a statement. A given statement's text is the same on every call, so both backends' caches of

@@ -2,7 +2,7 @@
 /// instead of making them queue behind it (docs/OPERATIONS.md "Running beside the services").
 /// nil leaves the server's setting (none, by default).
 public struct SessionLimits: Sendable, Hashable {
-  /// `lock_timeout`; nil takes the busy timeout, as before there was a setting of its own.
+  /// `lock_timeout`; nil takes the busy timeout (`storage.busy_timeout`).
   public var lockTimeout: Duration?
   /// `statement_timeout`: none for `migrate` and `seed`, whose index builds and loads are long.
   public var statementTimeout: Duration?

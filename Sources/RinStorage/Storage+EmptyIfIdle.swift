@@ -1,6 +1,6 @@
-/// Tables a run fills and empties itself (issue 53). On PostgreSQL a B-tree keeps the pages its
-/// deleted entries emptied until a vacuum, and the file keeps its largest size after it: the
-/// index of `provider_key_claims`, empty between runs, was 31.6 MB at 500 users after four
+/// Tables a run fills and empties itself. On PostgreSQL a B-tree keeps the pages its deleted
+/// entries emptied until a vacuum, and the file keeps its largest size after it: the index of
+/// `provider_key_claims`, empty between runs, measured 31.6 MB at 500 users after four
 /// nights. SQLite gives a deleted row's pages back to the file's free list, which every table
 /// takes its new pages from: nothing to do there.
 public enum RunScratchTable: String, Sendable, CaseIterable {

@@ -54,7 +54,7 @@ public struct StorageSettings: Sendable, Hashable {
     self.synchronousCommit = pacing.synchronousCommit
   }
 
-  /// How a job paces itself beside the services (issue 40). No sleep and no load limit by
+  /// How a job paces itself beside the services. No sleep and no load limit by
   /// default: on the curve measured at M, pacing bought the services little p99 for its cost to
   /// the nightly (docs/OPERATIONS.md "Running beside the services").
   public struct Pacing: Sendable, Hashable {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The real time, the one place it is read (issue 42): leases, the ledger, the provider's shared
+/// The real time, the one place it is read: leases, the ledger, the provider's shared
 /// rate and key claims, and a `Retry-After` date all take a `WallClock`, so that the demo's
 /// simulated week and the tests can give them another. `--now` is not this: it names the day a
 /// run computes for, and may be in the past. Elapsed times (batches, waits, progress) use a

@@ -36,8 +36,8 @@ public struct VerifiedUsersDigest: Sendable {
   }
 
   /// The digest of an owner whose contacts' numbers fall in `buckets` (distinct); buckets
-  /// without a verified user add nothing. A bucket no longer written (-1, once every number the
-  /// digits could not judge) holds nobody: an owner stored with it is examined once more.
+  /// without a verified user add nothing. Bucket -1, which stored rows may hold and nothing
+  /// writes, holds nobody: an owner stored with it is examined once more.
   public func digest(of buckets: some Sequence<Int64>) -> Int64 {
     digest(of: buckets) { byBucket[$0] ?? 0 }
   }

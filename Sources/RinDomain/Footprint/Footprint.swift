@@ -39,7 +39,7 @@ public struct FootprintRelation: Sendable, Equatable, Encodable {
 }
 
 /// Every table and index of the database in bytes, by group (`FootprintGroup`), with the
-/// figures issue 53 is judged by: kept (state + cache + our indexes) against the services' own,
+/// figures its target is judged by: kept (state + cache + our indexes) against the services' own,
 /// and bytes per user.
 public struct Footprint: Sendable, Equatable {
   /// `sqlite` or `postgres`.
@@ -82,14 +82,15 @@ public struct Footprint: Sendable, Equatable {
   /// State, cache and our indexes: what rin-jobs keeps beyond the services' tables and its outputs.
   public var keptBytes: Int64 { relations.reduce(0) { $0 + ($1.group.isKept ? $1.bytes : 0) } }
 
-  /// `keptBytes` over the services' bytes (issue 53's target: at most 1.5 on SQLite, 1 on
-  /// PostgreSQL); nil when the services' tables hold nothing.
+  /// `keptBytes` over the services' bytes (the target, `keptTarget`: at most 1.5 on SQLite, 1
+  /// on PostgreSQL); nil when the services' tables hold nothing.
   public var keptToServices: Double? {
     let services = total(.services).bytes
     return services > 0 ? Double(keptBytes) / Double(services) : nil
   }
 
-  /// Issue 53's bound on `keptToServices`: 1.5 on SQLite, 1 on PostgreSQL.
+  /// The bound on `keptToServices`: 1.5 on SQLite, 1 on PostgreSQL (docs/OPERATIONS.md
+  /// "Footprint").
   public var keptTarget: Double { backend == "postgres" ? 1 : 1.5 }
 
   /// Whether kept is within `keptTarget` of the services' bytes (nil when they hold nothing).

@@ -4,7 +4,7 @@
 /// blocks of `blockSize` consecutive ids, in id order (the order rows sit in the table and its
 /// indexes), compares a digest of each contact computed by the database with the one stored
 /// when its owner was last examined, and examines only the owners of the contacts that differ
-/// (issue 39; docs/OPERATIONS.md "The periodic pass").
+/// (docs/OPERATIONS.md "The periodic pass").
 ///
 /// Each block has a phase of its own within the period, fixed by its number: its pass comes
 /// round at the instants `offset(block) + k × period` (Unix seconds), and it is read at the

@@ -9,9 +9,9 @@ struct CachedMatch: Codable, Equatable {
   var person: ProviderPerson
 
   /// The row's form: `[likelihood, company, title, birthday]`, null for a field the provider
-  /// did not give: the object with named fields that rows cached before issue 53 hold (and
-  /// `read` still takes) without its names, which were half of it (the demo's matches: 81 bytes
-  /// on average as objects, 38 as arrays).
+  /// did not give: the object with named fields that older cached rows hold (and `read` takes
+  /// too) without its names, which are half of it (the demo's matches: 81 bytes on average as
+  /// objects, 38 as arrays).
   func json() -> String {
     var text = "[\(likelihood)"
     for field in [person.company, person.title, person.birthday] {

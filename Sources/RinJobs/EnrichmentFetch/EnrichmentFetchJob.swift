@@ -254,8 +254,8 @@ public struct EnrichmentFetchJob: Job {
   }
 
   /// Of the cached rows of `missing`, those that outlast the next visit of some owner that
-  /// comes before every owner whose next visit they do not (issue 71): as the batch stood, that
-  /// owner was given them, and a batch ending between the two would give them still.
+  /// comes before every owner whose next visit they do not: that owner is given them as cached,
+  /// as a batch ending between the two would give them.
   private func earlierAnswers(
     _ prepared: PreparedBatch, missing: [ProviderLookup], expiries: [String: UTCInstant], plan: ProviderPlan,
     recheck: RecheckRule, context: JobContext

@@ -53,7 +53,7 @@ struct PreparedBatch: Sendable {
   }
 
   /// The answer to key `id` for a contact of `owner`: as a walk of one owner per batch would
-  /// give it (issue 71). An owner before the first who asked again gets the answer as it stood,
+  /// give it. An owner before the first who asked again gets the answer as it stood,
   /// which outlasts its next visit; the others get `current`, tonight's if it was asked again.
   /// So what an owner is given never depends on which owners share its batch.
   func answer(_ id: String, owner: Int64, current: [String: LookupRow]) -> LookupRow? {

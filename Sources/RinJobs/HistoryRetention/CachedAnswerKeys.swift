@@ -11,7 +11,7 @@ import RinStorage
 /// Numbers are read by `AnyNumberNormalizer`: the E.164 form of every number that parses, valid
 /// or not, is the form enrichment-fetch hashed for every valid one, so the keys found are those
 /// it could have asked and a few more (whose deletes find nothing), without the validity check
-/// that was most of erasure's time (BENCHMARKS.md "Erasure (issue 70)").
+/// that would be most of erasure's time (BENCHMARKS.md "Erasure").
 struct CachedAnswerKeys {
   let provider: String?
   let normalizer: any ContactNormalizing

@@ -3,8 +3,8 @@ import RinDomain
 import RinRuntime
 import RinStorage
 
-/// One batch's owners, and which of them this run examines (docs/JOBS.md "What counts as a
-/// change (issue 30)"): those whose local date turned since their rows were computed, whose
+/// One batch's owners, and which of them this run examines (docs/JOBS.md "upcoming-birthdays",
+/// "What counts as a change"): those whose local date turned since their rows were computed, whose
 /// zone, open reminders or the settings differ, or with a contact stamped since.
 /// The others' rows already are what a full pass would write, and their contacts are not read.
 struct UpcomingBirthdaysInputs {

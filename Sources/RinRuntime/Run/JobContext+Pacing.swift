@@ -2,7 +2,7 @@ import Foundation
 import RinDomain
 import RinStorage
 
-/// How a run paces itself beside the services without being told (issue 40; docs/OPERATIONS.md
+/// How a run paces itself beside the services without being told (docs/OPERATIONS.md
 /// "Running beside the services"), as gh-ost does: it sleeps a share of each batch's time
 /// (`storage.nice_ratio`), pauses while the services keep the server busy (`storage.max_load`),
 /// and stops, resumably, when they keep it very busy (`storage.critical_load`). Nothing of it

@@ -17,7 +17,7 @@ enum PostgresSchema {
       .replacingOccurrences(of: #"\bREAL\b"#, with: "DOUBLE PRECISION", options: .regularExpression)
       // A btree entry holds about 2.7 KB: an index on a free-text input column would make the
       // online services' write of a longer phone or address fail. On PostgreSQL they are
-      // indexed by contact only (the covering index was SQLite's until issue 53 dropped it).
+      // indexed by contact only.
       .replacingOccurrences(of: "ON contact_phones(contact_id, raw)", with: "ON contact_phones(contact_id)")
       .replacingOccurrences(
         of: "ON contact_emails(contact_id, address)", with: "ON contact_emails(contact_id)"

@@ -1,12 +1,12 @@
 import RinDomain
 
-/// One row of state per contact for every job that keeps some (issue 53): the periodic pass's
+/// One row of state per contact for every job that keeps some: the periodic pass's
 /// digests of circle-patterns and enrichment-fetch (`contact_digests`, a row per job with the
 /// job's name in its key), enrichment-fetch's check (`enrichment_checks`, with the settings as
 /// text) and circle-patterns' phone evidence (`circle_phone_evidence`) in fixed-width columns of
 /// one row, keyed by contact alone. A column group is null where its job has not written it.
 /// The settings a check was made under are kept as a 64-bit key (`EnrichmentCheck.settingsKey`),
-/// the check and evidence times not at all: nothing read them.
+/// the check and evidence times not at all: nothing reads them.
 ///
 /// The existing rows are converted in the migration's transaction: a digest of a contact that
 /// no longer exists is kept (the pass reports its owner), a check or evidence only with its

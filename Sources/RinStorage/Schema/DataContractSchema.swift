@@ -82,7 +82,7 @@ enum DataContractSchema {
     """
 
   /// Indexes for the jobs' per-user-batch reads (`user_id BETWEEN ? AND ?`) and joins.
-  /// `circle_members_by_contact` was dropped by `dropCircleMembersByContact` (issue 53).
+  /// A later step, `dropCircleMembersByContact`, drops `circle_members_by_contact`.
   static let jobIndexes = """
     CREATE INDEX contacts_by_user ON contacts(user_id);
     CREATE INDEX contacts_by_rin_user ON contacts(rin_user_id) WHERE rin_user_id IS NOT NULL;
@@ -105,8 +105,8 @@ enum DataContractSchema {
     CREATE INDEX notification_outbox_by_user ON notification_outbox(user_id);
     """
 
-  /// Dropped again on SQLite by `contactPhonesByContactAlone` and `contactEmailsByContactAlone`
-  /// (issue 53).
+  /// Dropped on SQLite by the later steps `contactPhonesByContactAlone` and
+  /// `contactEmailsByContactAlone`.
   static let coveringChannelIndexes = """
     DROP INDEX IF EXISTS contact_phones_by_contact;
     DROP INDEX IF EXISTS contact_emails_by_contact;
@@ -114,12 +114,12 @@ enum DataContractSchema {
     CREATE INDEX contact_emails_by_contact_with_address ON contact_emails(contact_id, address);
     """
 
-  /// A contact's numbers by contact alone again, the services' own index (issue 53): the
-  /// covering index was nearly the table's size and one more entry for every number the services
-  /// write. Every read of the numbers beside their contacts is of the owners examined tonight
-  /// (circle-patterns, enrichment-fetch), of contacts whose facts are stale (daily-score) or of
-  /// the periodic pass's block of ids (a share of the table a night), never of every owner every
-  /// night: a visit to the table per number costs what the day changed. PostgreSQL never had the
+  /// A contact's numbers by contact alone, the services' own index: the covering index is
+  /// nearly the table's size and one more entry for every number the services write. Every read
+  /// of the numbers beside their contacts is of the owners examined tonight (circle-patterns,
+  /// enrichment-fetch), of contacts whose facts are stale (daily-score) or of the periodic
+  /// pass's block of ids (a share of the table a night), never of every owner every night: a
+  /// visit to the table per number costs what the day changed. PostgreSQL has no
   /// covering form (`PostgresSchema.ddl`): its index under the covering one's name is this one,
   /// and the step changes nothing there.
   static let contactPhonesByContactAlone = """
@@ -141,7 +141,7 @@ enum DataContractSchema {
   /// a run over the owner's contacts instead of one seek, asked only of the owners the run's
   /// pass over the stamp indexes found (upcoming-birthdays' candidates) or on a night without that
   /// pass (`ChangeWatermark.Finding.eachOwner`: `--user`, `--full`, a new shard layout), never of
-  /// every owner every night (issue 53).
+  /// every owner every night.
   static let dropContactsByOwnerAndChange = """
     DROP INDEX IF EXISTS contacts_by_owner_and_change;
     """
@@ -150,7 +150,7 @@ enum DataContractSchema {
   /// (`ownersChanged(since:)`) reads the owner's linked contacts from the owner's entries of
   /// `contacts_for_score_by_user` (it has `rin_user_id`): a run over the owner's contacts, on a
   /// night without the pass over the stamps only (`ChangeWatermark.Finding.eachOwner`), where
-  /// the owner's stamp is such a run already (issue 53).
+  /// the owner's stamp is such a run already.
   static let dropContactsWithRinUserByOwner = """
     DROP INDEX IF EXISTS contacts_with_rin_user_by_owner;
     """
@@ -159,7 +159,7 @@ enum DataContractSchema {
   /// reads the circle's entries of `circle_members_by_circle_with_added_at`, which has
   /// `added_at` (on PostgreSQL as an index condition within the circle's run): a run over the
   /// circle's members instead of one seek, on a night without the pass over the stamps only
-  /// (`ChangeWatermark.Finding.eachOwner`; the pass reads `circle_members_by_added_at`) (issue 53).
+  /// (`ChangeWatermark.Finding.eachOwner`; the pass reads `circle_members_by_added_at`).
   static let dropCircleMembersByCircleAndAddedAt = """
     DROP INDEX IF EXISTS circle_members_by_circle_and_added_at;
     """
@@ -167,8 +167,8 @@ enum DataContractSchema {
   /// No query of the jobs reads a membership by its contact alone: every read reaches members
   /// through their circle (`circle_members_by_circle_with_added_at`) or their time added
   /// (`circle_members_by_added_at`). The services' own index on the table is the circle's
-  /// (`DataContract.servicesIndexes`); this second one, from our first index migration, was ours
-  /// (issue 53).
+  /// (`DataContract.servicesIndexes`); this second one, from our first index migration, is
+  /// ours.
   static let dropCircleMembersByContact = """
     DROP INDEX IF EXISTS circle_members_by_contact;
     """
@@ -176,10 +176,10 @@ enum DataContractSchema {
   /// upcoming-birthdays reads all the live birthdays of the owners it recomputes (new, changed,
   /// `--full`; an owner whose date turned reads a day's birthdays from
   /// `contacts_birthday_days_by_user`): through the owner prefix of that index, whose condition
-  /// is this one's, a visit to the table per birthday. On PostgreSQL this index was by owner
-  /// only, so the visits were there already and the reads cost the same; on SQLite it held the
-  /// birthday, and a recomputed owner's birthdays now cost a visit each, as many as the owners
-  /// the day changed have (issue 53).
+  /// is this one's, a visit to the table per birthday. On PostgreSQL this index is by owner
+  /// only, so the visits are there with it too and the reads cost the same; on SQLite it holds
+  /// the birthday, and without it a recomputed owner's birthdays cost a visit each, as many as
+  /// the owners the day changed have.
   static let dropLiveBirthdaysByOwner = """
     DROP INDEX IF EXISTS contacts_birthdays_by_user;
     """
@@ -196,7 +196,7 @@ enum DataContractSchema {
   /// Partial: only the rows the job reads, and a contact without a birthday costs the services
   /// no index write. On PostgreSQL the birthday is left out (`PostgresSchema`): a btree entry
   /// holds about 2.7 KB, and a longer birthday would make the services' write fail. Dropped by
-  /// `dropLiveBirthdaysByOwner` (issue 53).
+  /// `dropLiveBirthdaysByOwner`.
   static let liveBirthdaysByOwner = """
     CREATE INDEX contacts_birthdays_by_user ON contacts(user_id, birthday, deleted_at)
       WHERE deleted_at IS NULL AND birthday IS NOT NULL;
@@ -204,7 +204,7 @@ enum DataContractSchema {
 
   /// daily-score reads every contact of a batch's users: through their owner in this index
   /// alone, one run of entries per user wherever the contacts' ids lie (by `contacts_by_user`
-  /// each contact was a probe into the table).
+  /// each contact is a probe into the table).
   /// `updated_at` tells it whether the facts it derived from a contact last time still hold
   /// (`score_contact_facts`).
   static let contactsForScoreByOwner = """
@@ -233,8 +233,8 @@ enum DataContractSchema {
   /// daily-score asks of each owner whether any of their contacts was created, edited or deleted
   /// since it last counted them (`SQLDialect.contactChangeStamp`): one seek into this index per
   /// owner, whatever the number of contacts, instead of reading them all. PostgreSQL spells the
-  /// expression with `greatest` (`PostgresSchema.ddl`). Dropped by `dropContactsByOwnerAndChange`
-  /// (issue 53).
+  /// expression with `greatest` (`PostgresSchema.ddl`). Dropped by
+  /// `dropContactsByOwnerAndChange`.
   static let contactsByOwnerAndChange = """
     CREATE INDEX contacts_by_owner_and_change
       ON contacts(user_id, (max(created_at, coalesce(updated_at, created_at), coalesce(deleted_at, created_at))));
@@ -243,7 +243,7 @@ enum DataContractSchema {
   /// daily-score asks of each owner whether a Rin user their contacts point to was created or
   /// deleted since it last counted them (*rin* and *mutual* change without a row of the owner's
   /// changing): the owner's linked contacts alone, a few per owner, through this index. Dropped
-  /// by `dropContactsWithRinUserByOwner` (issue 53).
+  /// by `dropContactsWithRinUserByOwner`.
   static let contactsWithRinUserByOwner = """
     CREATE INDEX contacts_with_rin_user_by_owner ON contacts(user_id, rin_user_id)
       WHERE rin_user_id IS NOT NULL;
@@ -251,7 +251,7 @@ enum DataContractSchema {
 
   /// daily-score asks of each owner's circles whether a member was added since it last counted
   /// them: one seek per circle, instead of a run over all of the circle's members. Dropped by
-  /// `dropCircleMembersByCircleAndAddedAt` (issue 53).
+  /// `dropCircleMembersByCircleAndAddedAt`.
   static let circleMembersByCircleAndAddedAt = """
     CREATE INDEX circle_members_by_circle_and_added_at ON circle_members(circle_id, added_at);
     """

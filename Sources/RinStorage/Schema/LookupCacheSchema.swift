@@ -1,4 +1,4 @@
-/// The lookup cache (`enrichment_lookups`) by a binary key (issue 53): the row is keyed by the
+/// The lookup cache (`enrichment_lookups`) by a binary key: the row is keyed by the
 /// first 128 bits of `LookupCacheKey`'s digest as two integers, a match keeps the digest's other
 /// 128 bits to be checked where it is used, and a no-match keeps its expiry alone (no
 /// response, no fetch time: nothing reads them). The existing cache is converted in the

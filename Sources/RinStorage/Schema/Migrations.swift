@@ -176,7 +176,7 @@ enum Migrations {
     Step(
       name: "remember how far retention swept the lookup cache for expired answers",
       sql: RetentionSchema.lookupCacheSweep),
-    // Issue 53: indexes of ours on the services' tables whose reads a kept index serves as well
+    // Indexes of ours on the services' tables whose reads a kept index serves as well
     // (docs/OPERATIONS.md "Footprint"). On PostgreSQL a drop waits for `rinjobs migrate`, which
     // drops it CONCURRENTLY.
     Step(

@@ -49,11 +49,11 @@ enum RuntimeSchema {
   /// when the provider's next request may start (wall clock, microseconds) and how many lookups
   /// were sent on `day` (UTC); and which run is asking for a key now, so that no other asks too
   /// (a hash of the contact's number or address, never the value).
-  /// The key claims keyed by key first (issue 39): with `(provider, lookup_key)`, PostgreSQL
-  /// could answer "these 80 keys" by walking every claim of the provider and comparing each with
-  /// the 80 (its statistics, taken while the table was nearly empty, made that look cheap), 4.5 ms
-  /// a release once a first night's claims had come and gone, 48 s of server time at S. With the
-  /// key first, the keys are the only way into the index. Claims live for a request: the table
+  /// The key claims keyed by key first: keyed `(provider, lookup_key)`, PostgreSQL can answer
+  /// "these 80 keys" by walking every claim of the provider and comparing each with the 80 (its
+  /// statistics, taken while the table is nearly empty, make that look cheap), 4.5 ms a release
+  /// once a first night's claims have come and gone, 48 s of server time at S. With the key
+  /// first, the keys are the only way into the index. Claims live for a request: the table
   /// is made anew, and a claim in flight during the upgrade is lost (its key may be asked twice).
   static let providerKeyClaimsByKeyFirst = """
     DROP TABLE provider_key_claims;
@@ -123,7 +123,7 @@ enum RuntimeSchema {
 
   /// enrichment-fetch: the buckets of each owner's contacts' numbers (`RinPhoneSuffixes.bucket`:
   /// a 20-bit hash of the last seven digits of a number's E.164 form, none for a number without
-  /// one; rows written before issue 30 may hold -1, which no verified user is in),
+  /// one; a stored row may also hold -1, which nothing writes and no verified user is in),
   /// ascending and comma-separated, one row per owner, so that a night tells whether a verified
   /// Rin user an owner's contacts may be has changed without reading their contacts
   /// (`VerifiedUsersDigest`). A bucket stands for about ten suffixes, never for a number.
@@ -166,7 +166,7 @@ enum RuntimeSchema {
       PRIMARY KEY (job, scope, user_id)) WITHOUT ROWID;
     """
 
-  /// The periodic pass over the contact-id range (`PeriodicPass`, issue 39): each job's digest
+  /// The periodic pass over the contact-id range (`PeriodicPass`): each job's digest
   /// of every contact as its owner's last examination saw it, the owners the pass found with a
   /// contact that differs (waiting for their batch), and where each scope's pass stands.
   static let periodicPass = """

@@ -50,7 +50,7 @@ public struct PassedRange: Sendable, Equatable {
   public var differing: [JobName: [DifferingContact]]
 }
 
-/// The periodic pass on the server (issue 39). A live contact's digest for a job is the sum of
+/// The periodic pass on the server. A live contact's digest for a job is the sum of
 /// terms the database computes, a 32-bit hash each: of the row's column the job reads
 /// (`contactTerm`), of each number (`phoneTerm`) and of each address (`emailTerm`). The pass
 /// computes it where the rows are, a block of ids at a time, and compares it there with the

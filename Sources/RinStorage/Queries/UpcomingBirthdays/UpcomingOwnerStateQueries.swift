@@ -38,7 +38,7 @@ extension UpcomingBirthdaysQueries {
   /// `stampsAfter`: a run over each owner's entries of `contacts_for_score_by_user`
   /// (`SQLDialect.contactChanged`), asked of the candidates the run's pass found
   /// (`collectUpcomingOwnersChanged`) or, without a pass, of every owner. (A dismissal changes
-  /// no row the job writes: see docs/JOBS.md "What counts as a change (issue 30)".)
+  /// no row the job writes: see docs/JOBS.md "upcoming-birthdays", "What counts as a change".)
   public func upcomingOwnersChanged(since states: [Int64: UpcomingOwnerState]) throws -> Set<Int64> {
     guard !states.isEmpty else { return [] }
     let owners = states.keys.sorted()
