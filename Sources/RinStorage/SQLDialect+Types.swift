@@ -117,7 +117,7 @@ extension SQLDialect {
   /// - PostgreSQL: not the owner's greatest stamp, which it plans as a backward scan of
   ///   `contacts_by_change`, keyed by stamp, filtered by owner: for an owner without a recent
   ///   change, most of that index.
-  func contactChanged(owner: String, since: String) -> String {
+  package func contactChanged(owner: String, since: String) -> String {
     "EXISTS (SELECT 1 FROM contacts c WHERE c.user_id = \(owner) AND \(contactChangeStamp("c")) > \(isPostgres ? "" : "+")\(since))"
   }
 
