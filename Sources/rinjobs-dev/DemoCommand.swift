@@ -51,8 +51,10 @@ struct DemoCommand: AsyncParsableCommand {
         print("bench/day_of_changes.sql is not beside --config: the days run without changes.")
       }
       print("Simulating \(days) days of slots, \(start.description.prefix(10)) to now …")
-      let failed = await DemoWeek(config: config, storage: storage, changes: changes)
-        .run(from: start, to: end, pipelineOrder: Self.pipelineOrder)
+      let failed = await DemoWeek(
+        config: config, storage: storage, changes: changes, delivery: DemoDelivery(database: db)
+      )
+      .run(from: start, to: end, pipelineOrder: Self.pipelineOrder)
       print("")
       print(try DemoReport.examples(storage))
       print("")

@@ -10,12 +10,14 @@ import RinStorage
 /// The demo's simulated days: every slot of every pipeline from the first day's midnight (UTC) up
 /// to now, in time order, as cron would have run them (the hourly pipelines each hour, the
 /// nightly at its fire time), on a clock set to each slot (`DemoClock`), with a day of the
-/// services' changes (`DemoChanges`) at noon between two nights. The report then has a trend per
+/// services' changes (`DemoChanges`) at noon between two nights and the delivery service sending
+/// the queued notifications before each slot (`DemoDelivery`). The report then has a trend per
 /// job: the first night examines everyone, the next ones only what changed.
 struct DemoWeek {
   let config: RinConfig
   let storage: Storage
   let changes: DemoChanges?
+  let delivery: DemoDelivery
   let clock = DemoClock()
 
   /// One line per day; the last run of each pipeline in full. True when a run failed.
@@ -46,11 +48,18 @@ struct DemoWeek {
         .map { (slot: $0.instant, pipeline: pipeline) }
       }.sorted { $0.slot < $1.slot }
       var changed = false
+      var sent = 0
+      var undelivered: String?
       var counts: [String: (runs: Int, failed: Int)] = [:]
       for (slot, pipeline) in slots {
         if !changed, let changes, slot >= day + .seconds(12 * 3600) {
           changed = true
           line.append(applyChanges(changes, day: dayNumber, at: day + .seconds(12 * 3600)))
+        }
+        do {
+          sent += try delivery.send(at: slot.seconds)
+        } catch {
+          undelivered = undelivered ?? "the delivery service failed: \(error)"
         }
         clock.set(to: slot + .seconds(20))
         var options = PipelineRunOptions()
@@ -69,6 +78,8 @@ struct DemoWeek {
         return
           "\(pipeline.name) \(c.runs) run\(c.runs == 1 ? "" : "s")\(c.failed > 0 ? " (\(c.failed) FAILED)" : "")"
       }
+      line.append("\(sent) notification\(sent == 1 ? "" : "s") sent")
+      if let undelivered { line.append(undelivered) }
       print("\(day.description.prefix(10)): " + (summary + line).joined(separator: ", "))
       day = day + .seconds(86_400)
       dayNumber += 1
