@@ -18,9 +18,11 @@ struct DemoWeek {
   let storage: Storage
   let changes: DemoChanges?
   let delivery: DemoDelivery
+  /// The last run of each pipeline in full (every job's summary), not just its totals.
+  let verbose: Bool
   let clock = DemoClock()
 
-  /// One line per day; the last run of each pipeline in full. True when a run failed.
+  /// One line per day, then the last run of each pipeline. True when a run failed.
   func run(from start: UTCInstant, to end: UTCInstant, pipelineOrder: [String]) async -> Bool {
     var environment = DemoProvider.environment()
     environment.wallClock = clock.wallClock
@@ -87,9 +89,19 @@ struct DemoWeek {
     for pipeline in pipelines {
       guard let report = last[pipeline.name.rawValue] else { continue }
       print("")
-      print(PipelineReportText.render(report))
+      let text = PipelineReportText.render(report)
+      print(verbose ? text : Self.totalsOnly(text))
     }
     return failed
+  }
+
+  /// A pipeline run's lines and its jobs' totals, without each job's own summary: a screen for
+  /// the three pipelines where every job's would take several.
+  static func totalsOnly(_ text: String) -> String {
+    let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    let head = lines.prefix { !$0.isEmpty }
+    let totals = lines.drop { $0 != "  all jobs together:" }
+    return (head + totals).joined(separator: "\n")
   }
 
   private func applyChanges(_ changes: DemoChanges, day: Int, at: UTCInstant) -> String {
