@@ -24,14 +24,7 @@ struct DemoWeek {
 
   /// One line per day, then the last run of each pipeline. True when a run failed.
   func run(from start: UTCInstant, to end: UTCInstant, pipelineOrder: [String]) async -> Bool {
-    var environment = DemoProvider.environment()
-    environment.wallClock = clock.wallClock
-    // Hundreds of runs: their info lines would bury the summary; warnings and errors still show.
-    var logger = Logger(label: "rinjobs.demo")
-    logger.logLevel = .warning
-    let runner = PipelineRunner(
-      config: config, storage: storage, logger: logger, environment: environment,
-      jobs: { JobCatalog.job($0) })
+    let runner = makeRunner()
     let pipelines =
       pipelineOrder.compactMap { config.pipeline(named: $0) }
       + config.pipelines.filter { !pipelineOrder.contains($0.name.rawValue) }
@@ -42,13 +35,7 @@ struct DemoWeek {
     while day <= end {
       let dayEnd = min(day + .seconds(86_400), end)
       var line: [String] = []
-      // Every slot of the day, earliest first; a slot at the same minute keeps the config order.
-      let slots = pipelines.flatMap { pipeline in
-        (CronSchedule(pipeline: pipeline)?.fires(from: day, through: dayEnd) ?? []).filter {
-          $0.instant < dayEnd
-        }
-        .map { (slot: $0.instant, pipeline: pipeline) }
-      }.sorted { $0.slot < $1.slot }
+      let slots = Self.slots(of: pipelines, from: day, to: dayEnd)
       var changed = false
       var sent = 0
       var undelivered: String?
@@ -93,6 +80,31 @@ struct DemoWeek {
       print(verbose ? text : Self.totalsOnly(text))
     }
     return failed
+  }
+
+  /// The runner of every slot, on the demo's clock and provider.
+  private func makeRunner() -> PipelineRunner {
+    var environment = DemoProvider.environment()
+    environment.wallClock = clock.wallClock
+    // Hundreds of runs: their info lines would bury the summary; warnings and errors still show.
+    var logger = Logger(label: "rinjobs.demo")
+    logger.logLevel = .warning
+    return PipelineRunner(
+      config: config, storage: storage, logger: logger, environment: environment,
+      jobs: { JobCatalog.job($0) })
+  }
+
+  /// Every slot from `day` until `dayEnd`, earliest first; a slot at the same minute keeps the
+  /// config order.
+  private static func slots(of pipelines: [PipelineConfig], from day: UTCInstant, to dayEnd: UTCInstant)
+    -> [(slot: UTCInstant, pipeline: PipelineConfig)]
+  {
+    pipelines.flatMap { pipeline in
+      (CronSchedule(pipeline: pipeline)?.fires(from: day, through: dayEnd) ?? []).filter {
+        $0.instant < dayEnd
+      }
+      .map { (slot: $0.instant, pipeline: pipeline) }
+    }.sorted { $0.slot < $1.slot }
   }
 
   /// A pipeline run's lines and its jobs' totals, without each job's own summary: a screen for
