@@ -89,7 +89,7 @@ struct ContactStatesTests {
     )
     for old in ["contact_digests", "enrichment_checks", "circle_phone_evidence"] {
       #expect(throws: (any Error).self, "\(old) is dropped") {
-        try migrated.read { try $0.sql.fetchInt("SELECT count(*) FROM \(literal: old)") }
+        try migrated.read { try $0.sql.integerValue("SELECT count(*) AS value FROM \(literal: old)") }
       }
     }
 
@@ -98,7 +98,8 @@ struct ContactStatesTests {
       try $0.forgetDigestsOfRemovedContacts(jobs: [.circlePatterns], ids: 0..<(gone + 1))
     }
     #expect(removed == [.circlePatterns: [42]])
-    #expect(try migrated.read { try $0.sql.fetchInt("SELECT count(*) FROM contact_states") } == 2)
+    #expect(
+      try migrated.read { try $0.sql.integerValue("SELECT count(*) AS value FROM contact_states") } == 2)
   }
 
   /// A contact deleted outright while both jobs had a digest of it: the pass of one job reports

@@ -53,8 +53,8 @@ extension EnrichmentQueries {
   /// Lookups sent to the provider on `day` (UTC) by all workers.
   public func providerLookups(provider: String, day: CalendarDate) throws -> Int {
     Int(
-      try sql.fetchInt(
-        "SELECT lookups_on_day FROM provider_allowances WHERE provider = \(.text(provider)) AND day = \(SQLValue(day))"
+      try sql.integerValue(
+        "SELECT lookups_on_day AS value FROM provider_allowances WHERE provider = \(.text(provider)) AND day = \(SQLValue(day))"
       ) ?? 0)
   }
 }

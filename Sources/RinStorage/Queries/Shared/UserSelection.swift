@@ -54,7 +54,8 @@ extension StorageTransaction {
 
   public func countUsers(after afterID: Int64, in selection: UserSelection) throws -> Int {
     Int(
-      try sql.fetchInt("SELECT count(*) FROM users WHERE id > \(afterID) AND \(selection.whereClause())") ?? 0
+      try sql.integerValue(
+        "SELECT count(*) AS value FROM users WHERE id > \(afterID) AND \(selection.whereClause())") ?? 0
     )
   }
 }

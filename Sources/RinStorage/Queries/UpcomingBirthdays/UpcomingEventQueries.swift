@@ -39,8 +39,9 @@ extension UpcomingBirthdaysQueries {
     let index = "contacts_birthday_days_by_user"
     var hint = ""
     if let indexedBy = sql.dialect.indexedBy(index),
-      let found = try sql.fetchInt(
-        "SELECT count(*) FROM sqlite_master WHERE type = \(.text("index")) AND name = \(.text(index))"),
+      let found = try sql.integerValue(
+        "SELECT count(*) AS value FROM sqlite_master WHERE type = \(.text("index")) AND name = \(.text(index))"
+      ),
       found > 0
     {
       hint = indexedBy

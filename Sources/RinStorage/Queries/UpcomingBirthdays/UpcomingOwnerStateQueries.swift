@@ -62,7 +62,8 @@ extension UpcomingBirthdaysQueries {
   /// The earliest kept instant of any owner's state: every contact stamped after an owner's
   /// own instant is stamped after this one.
   public func earliestUpcomingStampsAfter() throws -> UTCInstant? {
-    try sql.fetchInt("SELECT min(stamps_after) FROM upcoming_owner_states").map(UTCInstant.init(seconds:))
+    try sql.integerValue("SELECT min(stamps_after) AS value FROM upcoming_owner_states").map(
+      UTCInstant.init(seconds:))
   }
 
   /// Replaces upcoming-birthdays' candidate owners of `scope` (`changed_owners`) by the owners
