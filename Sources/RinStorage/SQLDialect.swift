@@ -14,7 +14,7 @@ package struct SQLDialect: Sendable {
   var isPostgres: Bool { name == SQLDialect.postgres.name }
 
   /// `?, ?, ?` for an `IN (…)` list, binding `values` (one `NULL` for none: `IN ()` is not SQL).
-  static func list(_ values: [SQLValue]) -> SQLFragment {
+  package static func list(_ values: [SQLValue]) -> SQLFragment {
     let values = values.isEmpty ? [SQLValue.null] : values
     return SQLFragment(
       text: Array(repeating: "?", count: values.count).joined(separator: ", "), arguments: values)
@@ -27,7 +27,7 @@ package struct SQLDialect: Sendable {
   }
 
   /// `list` of ids.
-  static func list(_ ids: some Collection<Int64>) -> SQLFragment {
+  package static func list(_ ids: some Collection<Int64>) -> SQLFragment {
     list(ids.map(SQLValue.integer))
   }
 

@@ -85,7 +85,7 @@ extension SQLExecutor {
     try forEachRow(query, body)
   }
 
-  func fetchInt(_ query: SQLFragment) throws -> Int64? {
+  package func fetchInt(_ query: SQLFragment) throws -> Int64? {
     var result: Int64?
     try forEachRow(query) { result = $0.int64(0) }
     return result

@@ -82,7 +82,7 @@ extension SQLFragment: ExpressibleByStringInterpolation {
 
 extension Sequence<SQLFragment> {
   /// The fragments with `separator` between them (`, `, ` OR `).
-  func joined(separator: String) -> SQLFragment {
+  package func joined(separator: String) -> SQLFragment {
     var joined = SQLFragment(text: "", arguments: [])
     for (index, fragment) in enumerated() {
       if index > 0 { joined.append(SQLFragment(text: separator, arguments: [])) }
