@@ -96,14 +96,15 @@ extension CirclePatternsQueries {
     ) { try body($0.circleID, $0.contactID) }
   }
 
-  /// Every live contact of the users, with its family name.
+  /// Every live contact of the users, with its family name. A term SQLite's hash gives no value
+  /// for (a family name the services stored as a blob) counts 0.
   func forEachLiveContactFamilyName(of ids: [Int64], _ body: (ContactFamilyNameRow) throws -> Void) throws {
     let dialect = tx.sql.dialect
     try tx.sql.forEach(
       ContactFamilyNameRow.self,
       """
       SELECT c.user_id, c.id AS contact_id, c.family_name AS value,
-        \(literal: dialect.contactTerm(of: .circlePatterns, "c")) AS digest_term,
+        coalesce(\(literal: dialect.contactTerm(of: .circlePatterns, "c")), 0) AS digest_term,
         \(literal: dialect.contactChangeStamp("c")) AS stamp
       FROM contacts c WHERE c.user_id IN (\(SQLDialect.list(ids))) AND c.deleted_at IS NULL
       """, body)
