@@ -125,7 +125,7 @@ let package = Package(
     .target(
       name: "RinReport",
       dependencies: [
-        "RinConfiguration", "RinDomain", "RinRuntime", "RinStorage",
+        "RinConfiguration", "RinDomain", "RinJobs", "RinRuntime", "RinStorage",
         .product(name: "Prometheus", package: "swift-prometheus"),
         .product(name: "Mustache", package: "swift-mustache"),
       ],

@@ -1,7 +1,7 @@
 extension SQLDialect {
   /// A condition true when `column` holds a number. A SQLite column holds whatever the services
   /// wrote (text in an INTEGER column included); a typed backend's holds a number or null.
-  func isNumber(_ column: String) -> String {
+  package func isNumber(_ column: String) -> String {
     name == SQLDialect.sqlite.name
       ? "typeof(\(column)) IN ('integer', 'real')" : "\(column) IS NOT NULL"
   }
@@ -63,7 +63,7 @@ extension SQLDialect {
   /// page, and `VACUUM` only marks the space reusable: `TRUNCATE` gives the table a new, empty
   /// file (the old one is emptied at commit), under an exclusive lock whose wait ends after half
   /// a second, so that the services' writes queue behind it no longer than that and the copy.
-  func forgettingDeletedRows(of table: String, keptIn copy: String) -> [String] {
+  package func forgettingDeletedRows(of table: String, keptIn copy: String) -> [String] {
     isPostgres
       ? [
         "SET LOCAL lock_timeout = '500ms'", "LOCK TABLE \(table) IN ACCESS EXCLUSIVE MODE",

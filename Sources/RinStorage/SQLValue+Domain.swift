@@ -6,7 +6,7 @@ extension SQLValue {
   package init(_ date: CalendarDate) { self = .text(date.description) }
 
   /// The job's name as `pipelines.yaml` and the command line spell it.
-  init(_ job: JobName) { self = .text(job.rawValue) }
+  package init(_ job: JobName) { self = .text(job.rawValue) }
 }
 
 /// Instants as the tables store them: Unix seconds in an INTEGER column.

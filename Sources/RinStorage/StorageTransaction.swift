@@ -8,7 +8,7 @@ public final class StorageTransaction {
   public package(set) var changes = ChangeSet()
 
   /// In a dry run nothing reaches the file, so there is nothing to scrub from it.
-  let isDryRun: Bool
+  package let isDryRun: Bool
 
   init(sql: any SQLExecutor, isDryRun: Bool) {
     self.sql = sql

@@ -2,8 +2,7 @@ import Foundation
 
 /// A day of the online services' writes between two demo nights: bench/day_of_changes.sql (the
 /// bench's and the tests' draw: deleted accounts, edited contacts, new users, birthdays, …)
-/// through Debian's `sqlite3` shell, which it is written for. It goes through the shell because
-/// no module but RinStorage may run SQL, and RinStorage runs only the jobs' own statements.
+/// through Debian's `sqlite3` shell (`DemoShell`), which it is written for.
 struct DemoChanges {
   let script: String
   let database: String
@@ -24,28 +23,15 @@ struct DemoChanges {
 
   /// Applies draw `day`, stamped `at` (Unix seconds); the shell's error when it fails.
   func apply(day: Int, at: Int64) -> String? {
-    let sql =
-      ".timeout 10000\n"
-      + script.replacingOccurrences(of: "{{DAY}}", with: String(day))
-      .replacingOccurrences(of: "{{AT}}", with: String(at))
-      .replacingOccurrences(of: "{{MOD}}", with: String(modulus))
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["sqlite3", "-bail", database]
-    let input = Pipe()
-    let output = Pipe()
-    process.standardInput = input
-    process.standardOutput = output
-    process.standardError = output
     do {
-      try process.run()
+      _ = try DemoShell.run(
+        script.replacingOccurrences(of: "{{DAY}}", with: String(day))
+          .replacingOccurrences(of: "{{AT}}", with: String(at))
+          .replacingOccurrences(of: "{{MOD}}", with: String(modulus)),
+        on: database)
+      return nil
     } catch {
-      return "sqlite3 could not start (\(error)); install it (scripts/setup.sh)"
+      return error.description
     }
-    input.fileHandleForWriting.write(Data(sql.utf8))
-    try? input.fileHandleForWriting.close()
-    let said = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    return process.terminationStatus == 0 ? nil : "sqlite3 exited \(process.terminationStatus): \(said)"
   }
 }

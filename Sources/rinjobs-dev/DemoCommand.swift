@@ -31,6 +31,8 @@ struct DemoCommand: AsyncParsableCommand {
   @Option(
     help: "Days to simulate, ending now: every slot of every pipeline from the first day's midnight (UTC).")
   var days = 7
+  @Flag(help: "Print every job's summary of each pipeline's last run, not only the pipeline's totals.")
+  var verbose = false
 
   /// Nightly first: it fills what the others read, as it does in production each night.
   static let pipelineOrder = ["nightly", "hourly", "retention"]
@@ -51,12 +53,16 @@ struct DemoCommand: AsyncParsableCommand {
         print("bench/day_of_changes.sql is not beside --config: the days run without changes.")
       }
       print("Simulating \(days) days of slots, \(start.description.prefix(10)) to now …")
-      let failed = await DemoWeek(config: config, storage: storage, changes: changes)
-        .run(from: start, to: end, pipelineOrder: Self.pipelineOrder)
+      let failed = await DemoWeek(
+        config: config, storage: storage, changes: changes, delivery: DemoDelivery(database: db),
+        verbose: verbose
+      )
+      .run(from: start, to: end, pipelineOrder: Self.pipelineOrder)
       print("")
       print(try DemoReport.examples(storage))
       print("")
       let reportPath = try writeReport(config: config, storage: storage, since: start)
+      if !verbose { print("Every job's own summary of those runs: add --verbose.") }
       print("Database: \(storage.location)")
       print("Report: \(reportPath) (open it in a browser; `rinjobs report` writes a new one)")
       print(
@@ -89,7 +95,10 @@ struct DemoCommand: AsyncParsableCommand {
         into: storage,
         options: SeedOptions(users: users, seed: seed, now: dataStart),
         progress: SeedDefaults.progress())
-      print(SeedDefaults.describe(summary, location: storage.location))
+      let rows = summary.rows
+      print(
+        "\(storage.location): seeded in \(String(format: "%.1f", summary.elapsedSeconds)) s: \(rows["users"] ?? 0) users, \(rows["contacts"] ?? 0) contacts, \(rows["circles"] ?? 0) circles"
+      )
     } else {
       print("Using the existing demo database \(db) (delete it to seed a new one).")
     }
@@ -133,9 +142,14 @@ enum DemoReport {
         let sample = try tx.sampleRows(item.table, columns: item.columns, orderBy: item.order, limit: 3)
         lines.append("  \(item.table) (\(total) rows)")
         lines.append("    " + sample.columns.joined(separator: " | "))
-        for row in sample.rows { lines.append("    " + row.joined(separator: " | ")) }
+        for row in sample.rows { lines.append("    " + row.map(shortened).joined(separator: " | ")) }
       }
     }
     return lines.joined(separator: "\n")
+  }
+
+  /// A cell cut to a width that keeps a row on one line (a suggestion's contact ids run long).
+  private static func shortened(_ cell: String) -> String {
+    cell.count <= 40 ? cell : cell.prefix(39) + "…"
   }
 }

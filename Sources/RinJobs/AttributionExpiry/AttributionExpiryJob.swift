@@ -23,7 +23,7 @@ public struct AttributionExpiryJob: Job {
           .interrupted, "stopped by signal after deleting \(deleted) clicks; the next run deletes the rest")
       }
       let count = try context.write {
-        try $0.attributionExpiry.deleteInviteClicks(
+        try AttributionExpiryQueries(tx: $0).deleteInviteClicks(
           clickedAtOrBefore: cutoff, limit: settings.deleteBatchSize)
       }
       deleted += count
@@ -34,14 +34,15 @@ public struct AttributionExpiryJob: Job {
       if count < settings.deleteBatchSize { break }
     }
     let (oldest, withoutTime) = try context.read { tx in
-      (try tx.attributionExpiry.oldestInviteClick(), try tx.attributionExpiry.countInviteClicksWithoutTime())
+      let queries = AttributionExpiryQueries(tx: tx)
+      return (try queries.oldestInviteClick(), try queries.countInviteClicksWithoutTime())
     }
     context.tally.details[AttributionExpiryDetails.self].oldestClickKept = .init(oldest)
     context.addSkipped("invite click with missing or malformed clicked_at (kept)", withoutTime)
     if deleted > 0 {
       // Deleted clicks stay readable in the files (dead rows, copies of moved rows) until the
       // kept ones are written into fresh storage.
-      if let rewritten = try context.write({ try $0.attributionExpiry.rewriteInviteClicks() }) {
+      if let rewritten = try context.write({ try AttributionExpiryQueries(tx: $0).rewriteInviteClicks() }) {
         context.tally.details[AttributionExpiryDetails.self].clicksRewritten = rewritten
       }
     }

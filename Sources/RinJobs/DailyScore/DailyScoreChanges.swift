@@ -46,7 +46,7 @@ struct DailyScoreChanges {
       // the pass's owners are those with a later one.
       try tx.ownersChanged(among: Array(tallies.keys), job: .dailyScore, scope: scope)
     case .eachOwner:
-      try tx.dailyScore.ownersChanged(since: tallies)
+      try DailyScoreQueries(tx: tx).ownersChanged(since: tallies)
     }
   }
 

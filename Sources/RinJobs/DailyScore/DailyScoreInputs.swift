@@ -11,7 +11,7 @@ import RinStorage
 struct DailyScoreInputs {
   var inputs: [Int64: ScoreInputs] = [:]
   /// The tallies of the owners examined tonight, to keep.
-  var talliesToKeep: [(userID: Int64, stored: StoredScoreTally)] = []
+  var talliesToKeep: [ScoreTallyRow] = []
 
   static func read(
     _ batch: UserBatch, window: ScoreWindow, forced: Bool, changes: DailyScoreChanges
@@ -19,7 +19,7 @@ struct DailyScoreInputs {
     let tx = batch.tx
     let ids = batch.userIDs
     var result = DailyScoreInputs()
-    let users = try tx.dailyScore.scoreUsers(ids)
+    let users = try DailyScoreQueries(tx: tx).scoreUsers(ids)
     let (tallies, toKeep) = try currentTallies(
       batch, users: users, window: window, forced: forced, changes: changes)
     result.talliesToKeep = toKeep
@@ -30,7 +30,9 @@ struct DailyScoreInputs {
       i.tenureDays = window.tenureDays(userCreatedAt: user.createdAt)
       result.inputs[user.id] = i
     }
-    for (user, confidences) in try tx.dailyScore.pendingMergeConfidences(of: ids, createdBefore: window.end) {
+    for (user, confidences) in try DailyScoreQueries(tx: tx).pendingMergeConfidences(
+      of: ids, createdBefore: window.end)
+    {
       for confidence in confidences {
         switch MergeSuggestionBand.classify(confidence) {
         case .inBand: result.inputs[user]?.pendingDuplicates += 1
@@ -39,7 +41,9 @@ struct DailyScoreInputs {
         }
       }
     }
-    for (user, count) in try tx.dailyScore.openSecurityItemCounts(of: ids, createdBefore: window.end) {
+    for (user, count) in try DailyScoreQueries(tx: tx).openSecurityItemCounts(
+      of: ids, createdBefore: window.end)
+    {
       result.inputs[user]?.openSecurityItems = count
     }
     batch.counts.addRead("users", result.inputs.count)
@@ -49,11 +53,11 @@ struct DailyScoreInputs {
   /// Each user's tally at `window`: kept where it holds, counted from the contacts where not.
   private static func currentTallies(
     _ batch: UserBatch, users: [ScoreUserRow], window: ScoreWindow, forced: Bool, changes: DailyScoreChanges
-  ) throws -> (tallies: [Int64: ScoreTally], toKeep: [(userID: Int64, stored: StoredScoreTally)]) {
+  ) throws -> (tallies: [Int64: ScoreTally], toKeep: [ScoreTallyRow]) {
     let tx = batch.tx
     let ids = users.map(\.id)
-    let stored = forced ? [:] : try tx.dailyScore.scoreTallies(of: ids)
-    let digests = try tx.dailyScore.circlesDigests(of: ids)
+    let stored = forced ? [:] : try DailyScoreQueries(tx: tx).scoreTallies(of: ids)
+    let digests = try DailyScoreQueries(tx: tx).circlesDigests(of: ids)
     var reasons: [Int64: OwnerExamination] = [:]
     var unstamped: [Int64: StoredScoreTally] = [:]
     for id in ids {
@@ -81,12 +85,14 @@ struct DailyScoreInputs {
     try count(examined, users: users, end: window.end, into: &tallies, batch: batch)
     let stampsAfter = changes.stampsAfter
     // A backfill behind the kept tally leaves it: tomorrow's night starts from the later one.
-    var toKeep: [(userID: Int64, stored: StoredScoreTally)] = []
+    var toKeep: [ScoreTallyRow] = []
     for id in examined where stored[id].map({ window.end >= $0.tally.end }) ?? true {
       guard let tally = tallies[id] else { continue }
       toKeep.append(
-        (id, StoredScoreTally(tally: tally, stampsAfter: stampsAfter, circlesDigest: digests[id, default: 0]))
-      )
+        ScoreTallyRow(
+          userID: id,
+          stored: StoredScoreTally(
+            tally: tally, stampsAfter: stampsAfter, circlesDigest: digests[id, default: 0])))
     }
     return (tallies, toKeep)
   }
@@ -108,7 +114,7 @@ struct DailyScoreInputs {
     func storeTally() {
       if let owner { tallies[owner] = tally }
     }
-    try batch.tx.dailyScore.forEachScoreContact(of: owners, end: end) { user, contact in
+    try DailyScoreQueries(tx: batch.tx).forEachScoreContact(of: owners, end: end) { user, contact in
       if user != owner {
         storeTally()
         owner = nil
@@ -120,7 +126,7 @@ struct DailyScoreInputs {
     }
     storeTally()
     batch.counts.addRead("contacts", contactsRead)
-    for (user, count) in try batch.tx.dailyScore.customCircleCounts(of: owners, end: end) {
+    for (user, count) in try DailyScoreQueries(tx: batch.tx).customCircleCounts(of: owners, end: end) {
       tallies[user]?.customCircles = count
     }
   }

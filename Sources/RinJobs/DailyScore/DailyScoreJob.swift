@@ -19,7 +19,7 @@ public struct DailyScoreJob: Job {
       let read = try DailyScoreInputs.read(
         batch, window: window, forced: context.fullPass, changes: changes)
       let results = read.inputs.mapValues(ScoreFormula.evaluate)
-      let history = try batch.tx.dailyScore.snapshotHistory(
+      let history = try DailyScoreQueries(tx: batch.tx).snapshotHistory(
         of: batch.userIDs, asOf: context.asOf, threshold: MilestoneRule.threshold,
         scores: results.mapValues(\.score))
       // The prompt state matters only to a user reaching the milestone for the first time.
@@ -27,7 +27,7 @@ public struct DailyScoreJob: Job {
         (results[user]?.score ?? .min) >= MilestoneRule.threshold
           && history[user]?.reachedThresholdBefore != true
       }
-      let prompts = try batch.tx.dailyScore.invitePromptStates(of: reaching)
+      let prompts = try DailyScoreQueries(tx: batch.tx).invitePromptStates(of: reaching)
       var writes = DailyScoreWrites()
       for user in batch.userIDs {
         guard let userInputs = read.inputs[user], let result = results[user] else { continue }
@@ -37,7 +37,7 @@ public struct DailyScoreJob: Job {
       }
       try writes.write(
         to: batch.tx, asOf: context.asOf, now: context.now, cardExpiresAt: context.now + Self.cardLifetime)
-      try batch.tx.dailyScore.putScoreTallies(read.talliesToKeep)
+      try DailyScoreQueries(tx: batch.tx).putScoreTallies(read.talliesToKeep)
     }
     try changes.finish(context)
   }
@@ -51,8 +51,8 @@ public struct DailyScoreJob: Job {
     let snapshot = ScoreSnapshotRow(
       userID: user, asOf: context.asOf, score: result.score, quality: result.components.quality,
       position: result.components.position, stability: result.components.stability,
-      trust: result.components.trust, tier: result.tier.rawValue, delta: delta,
-      formulaVersion: ScoreFormula.version)
+      trust: result.components.trust, tier: result.tier, delta: delta,
+      formulaVersion: ScoreFormula.version, computedAt: context.now)
     // Recorded whatever the snapshot: the first day reached stays known when history-retention
     // deletes it. A backfill to an earlier day records that day.
     if history.firstReachesThreshold {

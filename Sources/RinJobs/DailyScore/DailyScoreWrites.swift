@@ -17,10 +17,12 @@ struct DailyScoreWrites {
 
   func write(to tx: StorageTransaction, asOf: CalendarDate, now: UTCInstant, cardExpiresAt: UTCInstant) throws
   {
-    try tx.dailyScore.putScoreSnapshots(snapshots, computedAt: now)
-    try tx.dailyScore.recordScoreMilestones(milestonesReached, on: asOf)
-    try tx.dailyScore.markScoreChanged(userIDs: scoreChanged, at: now, cardExpiresAt: cardExpiresAt)
+    try DailyScoreQueries(tx: tx).putScoreSnapshots(snapshots)
+    try DailyScoreQueries(tx: tx).recordScoreMilestones(milestonesReached, on: asOf)
+    try DailyScoreQueries(tx: tx).markScoreChanged(
+      userIDs: scoreChanged, at: now, cardExpiresAt: cardExpiresAt)
     try tx.enqueue(notifications, at: now)
-    try tx.dailyScore.queueInvitePrompts(userIDs: milestonePrompts, trigger: "score_milestone", at: now)
+    try DailyScoreQueries(tx: tx).queueInvitePrompts(
+      userIDs: milestonePrompts, trigger: "score_milestone", at: now)
   }
 }

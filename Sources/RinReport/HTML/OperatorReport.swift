@@ -1,5 +1,6 @@
 import RinConfiguration
 import RinDomain
+import RinJobs
 import RinRuntime
 import RinStorage
 

@@ -1,10 +1,11 @@
 import Logging
+import RinConfiguration
 import RinDomain
 import RinStorage
 
-/// What a job runs with: what it was given (`input`, read as `context.now`, `context.config`),
-/// the storage, and the tallies it reports (`tally`), which the runner reads when it ends.
-@dynamicMemberLookup
+/// What a job runs with: what it was given (`input`, the most used parts also as `context.now`,
+/// `context.config`), the storage, and the tallies it reports (`tally`), which the runner reads
+/// when it ends.
 public final class JobContext {
   public let input: JobRunInput
   public let storage: Storage
@@ -21,9 +22,16 @@ public final class JobContext {
     self.progress = progress
   }
 
-  public subscript<Value>(dynamicMember keyPath: KeyPath<JobRunInput, Value>) -> Value {
-    input[keyPath: keyPath]
-  }
+  public var job: JobName { input.job }
+  public var runID: Int64 { input.runID }
+  public var config: RinConfig { input.config }
+  public var asOf: CalendarDate { input.asOf }
+  public var now: UTCInstant { input.now }
+  public var wallClock: WallClock { input.wallClock }
+  public var logger: Logger { input.logger }
+  public var resumeAfterUserID: Int64? { input.resumeAfterUserID }
+  public var environment: [String: String] { input.environment }
+  public var fullPass: Bool { input.fullPass }
 
   /// Walks the selected users in ascending id, `batchSize` per transaction. Each batch commits
   /// with its checkpoint, so a later run resumes after it; a stop request (SIGTERM, SIGINT)

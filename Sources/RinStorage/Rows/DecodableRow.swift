@@ -39,7 +39,7 @@ extension SQLFragment.StringInterpolation {
     columns: Columns.Type, from alias: String? = nil
   ) {
     let prefix = alias.map { $0 + "." } ?? ""
-    appendLiteral(Columns.names.map { prefix + $0 }.joined(separator: ", "))
+    appendLiteral(Columns.quotedNames.map { prefix + $0 }.joined(separator: ", "))
   }
 }
 

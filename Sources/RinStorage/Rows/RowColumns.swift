@@ -19,6 +19,10 @@ extension RowColumns {
 
   /// Every column's name, in order.
   package static var names: [String] { allCases.map(\.name) }
+
+  /// Every column's name quoted, as a statement writes them: a column may be named by a
+  /// keyword (`invite_prompt_queue."trigger"`).
+  package static var quotedNames: [String] { names.map { "\"\($0)\"" } }
 }
 
 /// How a case name becomes a column name.

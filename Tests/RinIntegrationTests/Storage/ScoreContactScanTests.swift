@@ -3,6 +3,7 @@ import RinDomain
 import RinTestSupport
 import Testing
 
+@testable import RinJobs
 @testable import RinStorage
 
 /// daily-score reads contact facts in ordered range scans (or probes, for scattered contacts):
@@ -60,7 +61,7 @@ struct ScoreContactScanTests {
   static func scanned(_ db: TestDatabase, users: [Int64], rangesAllowed: Bool) throws -> [Seen] {
     try db.storage.read { tx in
       var seen: [Seen] = []
-      try tx.dailyScore.forEachScoreContact(
+      try DailyScoreQueries(tx: tx).forEachScoreContact(
         of: users, end: UTCInstant(seconds: end), rangesAllowed: rangesAllowed
       ) {
         seen.append(Self.seen($0, $1))

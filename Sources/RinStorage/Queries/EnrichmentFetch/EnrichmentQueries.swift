@@ -10,14 +10,14 @@ extension StorageTransaction {
   public var enrichment: EnrichmentQueries { EnrichmentQueries(tx: self) }
 }
 
-/// What enrichment-fetch's writes invalidate of daily-score's: the one place a job's queries
-/// reach another job's (an enrichment changes a contact's score facts and its owner's tallies).
+/// What enrichment-fetch's writes invalidate of daily-score's (an enrichment changes a contact's
+/// score facts and its owner's tallies).
 extension EnrichmentQueries {
   func forgetScoreContactFacts(userID: Int64, contactIDs: [Int64]) throws {
-    try tx.dailyScore.forgetScoreContactFacts(userID: userID, contactIDs: contactIDs)
+    try tx.forgetScoreContactFacts(userID: userID, contactIDs: contactIDs)
   }
 
   func forgetScoreTallies(of userIDs: [Int64]) throws {
-    try tx.dailyScore.forgetScoreTallies(of: userIDs)
+    try tx.forgetScoreTallies(of: userIDs)
   }
 }

@@ -59,7 +59,7 @@ extension ErasureQueries {
     ) { row in if let id = row.int64(0) { live.insert(id) } }
     guard !live.isEmpty else { return }
     for job in [JobName.circlePatterns, .enrichmentFetch] { try tx.queueOwnersFoundByPass(job: job, live) }
-    try tx.dailyScore.forgetScoreTallies(of: live.sorted())
+    try tx.forgetScoreTallies(of: live.sorted())
   }
 
   /// Links of other books to up to `limit` accounts gone or deleted at or before `deletedBy`

@@ -2,7 +2,7 @@
 /// emails, enrichments, circle members) is read in a few ordered index scans instead of one index
 /// probe per contact: at 5.8 M contacts the probes were most of daily-score's time. Rows of
 /// contacts outside the batch that fall inside a range are dropped by the reader.
-struct ContactIDRanges: Equatable {
+package struct ContactIDRanges: Equatable {
   /// Ranges per query: the query text has this many `BETWEEN` branches, unused ones are empty.
   static let limit = 8
   var ranges: [ClosedRange<Int64>]
@@ -10,7 +10,7 @@ struct ContactIDRanges: Equatable {
   /// Nil when `limit` ranges would cover more than `maxSpanFactor` ids per contact (plus some
   /// slack): scattered contacts (a shard, a user list, contacts added long after their user's
   /// import) are then cheaper to probe one by one than to read around.
-  init?(sortedIDs ids: [Int64], maxSpanFactor: Int64 = 4) {
+  package init?(sortedIDs ids: [Int64], maxSpanFactor: Int64 = 4) {
     guard let first = ids.first, let last = ids.last else {
       ranges = []
       return

@@ -5,17 +5,23 @@ import RinDomain
 /// probe each, for a few contacts among many), those in the contacts' id ranges (one `UNION ALL`
 /// branch per range, so each is an ordered index scan and no row needs de-duplicating), or,
 /// when the contacts are too scattered for ranges, those of the batch's users' contacts.
-struct ContactScope {
-  let ranges: ContactIDRanges?
-  let userIDs: [SQLValue]
+package struct ContactScope {
+  package let ranges: ContactIDRanges?
+  package let userIDs: [SQLValue]
   /// When set, the scope is these contacts, whatever `ranges` and `userIDs` say.
-  var contactIDs: [SQLValue]? = nil
+  package var contactIDs: [SQLValue]? = nil
+
+  package init(ranges: ContactIDRanges?, userIDs: [SQLValue], contactIDs: [SQLValue]? = nil) {
+    self.ranges = ranges
+    self.userIDs = userIDs
+    self.contactIDs = contactIDs
+  }
 
   /// `query` with the scope's condition in place of `{contacts:column}` and `end` bound for
   /// each `:end`. The template's text was split once (`ScopedQuery`); a batch joins the pieces
   /// and counts the values itself, the one place here that builds a fragment from a text and
   /// its arguments apart.
-  func query(_ query: ScopedQuery, end: UTCInstant, dialect: SQLDialect) -> SQLFragment {
+  package func query(_ query: ScopedQuery, end: UTCInstant, dialect: SQLDialect) -> SQLFragment {
     let before = Array(repeating: SQLValue.instant(end), count: query.endsBefore)
     let after = Array(repeating: SQLValue.instant(end), count: query.endsAfter)
     func branch(_ condition: SQLFragment) -> SQLFragment {
@@ -52,7 +58,7 @@ struct ContactScope {
 /// A query over one batch's contacts: `{contacts:column}` marks where the scope's condition on
 /// `column` (a contact id) goes, `:end` the instant. Split once, when the static query is first
 /// used, so that a batch only concatenates (expanding a long text per batch showed in profiles).
-struct ScopedQuery: Sendable {
+package struct ScopedQuery: Sendable {
   let before: String
   let column: String
   let after: String
@@ -62,7 +68,7 @@ struct ScopedQuery: Sendable {
   /// {contacts:alias.key}…`), so that a batch read by owner starts from the owners' contacts.
   let source: (select: String, table: String, alias: String)
 
-  init(_ template: String) {
+  package init(_ template: String) {
     let parts = template.split(separator: "{contacts:", maxSplits: 1, omittingEmptySubsequences: false)
     let rest =
       parts.count == 2 ? parts[1].split(separator: "}", maxSplits: 1, omittingEmptySubsequences: false) : []

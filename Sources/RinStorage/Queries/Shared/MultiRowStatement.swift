@@ -15,7 +15,7 @@ package struct MultiRowStatement {
   /// `INSERT INTO Row.table (its columns) VALUES (…), … tail`, written by `execute(rows:on:)`.
   package init<Row: EncodableRow>(inserting row: Row.Type, tail: String) {
     self.init(
-      head: "INSERT INTO \(Row.table) (\(Row.Columns.names.joined(separator: ", "))) VALUES",
+      head: "INSERT INTO \(Row.table) (\(Row.Columns.quotedNames.joined(separator: ", "))) VALUES",
       columns: Row.Columns.allCases.count, tail: tail)
   }
 
@@ -76,6 +76,21 @@ package struct MultiRowStatement {
     var changed = 0
     try forEachChunk(rows, append) { changed += try sql.executeWrite($0) }
     return changed
+  }
+
+  /// Writes `rows`, each encoded by column, streaming what the `RETURNING` clause gives back as
+  /// `Returned` rows.
+  package func forEachReturned<Row: EncodableRow, Returned: DecodableRow>(
+    _ type: Returned.Type, rows: [Row], on sql: any SQLExecutor, _ body: (Returned) throws -> Void
+  ) throws {
+    try forEachChunk(
+      rows,
+      { row, values in
+        var encoder = RowEncoder<Row.Columns>()
+        row.encode(to: &encoder)
+        values.append(contentsOf: encoder.values)
+      }
+    ) { try sql.forEach(type, $0, body) }
   }
 
   /// Runs over `rows`, streaming what its `RETURNING` clause gives back.

@@ -1,18 +1,63 @@
 import RinDomain
+import RinStorage
 
 /// A `score_owner_tallies` row: what daily-score counted of an owner's contacts, and what tells
 /// whether it still holds.
-public struct StoredScoreTally: Sendable, Equatable {
-  public var tally: ScoreTally
+struct StoredScoreTally: Sendable, Equatable {
+  var tally: ScoreTally
   /// A change of the owner's rows stamped after this instant makes the tally stale.
-  public var stampsAfter: UTCInstant
+  var stampsAfter: UTCInstant
   /// `circlesDigests(of:)` when the tally was taken.
-  public var circlesDigest: Int64
+  var circlesDigest: Int64
+}
 
-  public init(tally: ScoreTally, stampsAfter: UTCInstant, circlesDigest: Int64) {
-    self.tally = tally
-    self.stampsAfter = stampsAfter
-    self.circlesDigest = circlesDigest
+/// An owner's `score_owner_tallies` row as read and written.
+struct ScoreTallyRow: DecodableRow, EncodableRow {
+  enum Columns: Int, RowColumns {
+    case userID, windowEnd, stampsAfter, dueEnd, circlesDigest, contacts, complete, enriched, rin, mutual,
+      organized, customCircles, churnDays
+  }
+  static let table = "score_owner_tallies"
+  let userID: Int64
+  let stored: StoredScoreTally
+
+  init(userID: Int64, stored: StoredScoreTally) {
+    self.userID = userID
+    self.stored = stored
+  }
+
+  init(_ row: RowDecoder<Columns>) throws {
+    userID = row.key(.userID)
+    var tally = ScoreTally(end: try row.instant(.windowEnd))
+    tally.dueEnd = try row.instantIfPresent(.dueEnd)
+    tally.contacts = try row.count(.contacts)
+    tally.complete = try row.count(.complete)
+    tally.enriched = try row.count(.enriched)
+    tally.rin = try row.count(.rin)
+    tally.mutual = try row.count(.mutual)
+    tally.organized = try row.count(.organized)
+    tally.customCircles = try row.count(.customCircles)
+    tally.churnDays = try row.parsed(.churnDays, as: "churn days", ChurnDays.init(text:))
+    stored = StoredScoreTally(
+      tally: tally, stampsAfter: try row.instant(.stampsAfter), circlesDigest: try row.integer(.circlesDigest)
+    )
+  }
+
+  func encode(to row: inout RowEncoder<Columns>) {
+    let t = stored.tally
+    row[.userID] = .integer(userID)
+    row[.windowEnd] = .instant(t.end)
+    row[.stampsAfter] = .instant(stored.stampsAfter)
+    row[.dueEnd] = SQLValue(t.dueEnd)
+    row[.circlesDigest] = .integer(stored.circlesDigest)
+    row[.contacts] = .integer(Int64(t.contacts))
+    row[.complete] = .integer(Int64(t.complete))
+    row[.enriched] = .integer(Int64(t.enriched))
+    row[.rin] = .integer(Int64(t.rin))
+    row[.mutual] = .integer(Int64(t.mutual))
+    row[.organized] = .integer(Int64(t.organized))
+    row[.customCircles] = .integer(Int64(t.customCircles))
+    row[.churnDays] = .text(t.churnDays.text)
   }
 }
 
@@ -20,32 +65,15 @@ public struct StoredScoreTally: Sendable, Equatable {
 /// checked per batch with a fixed number of queries, each reaching an owner's rows through an
 /// index keyed by owner (or by the Rin user a contact points to), never scanning them.
 extension DailyScoreQueries {
-  /// The stored tallies of `userIDs` (a row that cannot be read back is left out: recounted).
-  public func scoreTallies(of userIDs: [Int64]) throws -> [Int64: StoredScoreTally] {
+  /// The stored tallies of `userIDs`.
+  func scoreTallies(of userIDs: [Int64]) throws -> [Int64: StoredScoreTally] {
     var tallies: [Int64: StoredScoreTally] = [:]
     let owners = OwnerSet(userIDs)
-    try sql.forEachBatchRow(
-      """
-      SELECT user_id, window_end, stamps_after, due_end, circles_digest, contacts, complete, enriched,
-        rin, mutual, organized, custom_circles, churn_days
-      FROM score_owner_tallies WHERE \(owners.condition(on: "user_id"))
-      """
+    try sql.forEachInBatch(
+      ScoreTallyRow.self,
+      "SELECT \(columns: ScoreTallyRow.Columns.self) FROM score_owner_tallies WHERE \(owners.condition(on: "user_id"))"
     ) { row in
-      guard let user = row.int64(0), owners.includes(user), let end = row.instant(1),
-        let stampsAfter = row.instant(2),
-        let digest = row.int64(4), let churn = row.text(12).flatMap(ChurnDays.init(text:))
-      else { return }
-      var tally = ScoreTally(end: end)
-      tally.dueEnd = row.instant(3)
-      tally.contacts = Int(row.integer(5))
-      tally.complete = Int(row.integer(6))
-      tally.enriched = Int(row.integer(7))
-      tally.rin = Int(row.integer(8))
-      tally.mutual = Int(row.integer(9))
-      tally.organized = Int(row.integer(10))
-      tally.customCircles = Int(row.integer(11))
-      tally.churnDays = churn
-      tallies[user] = StoredScoreTally(tally: tally, stampsAfter: stampsAfter, circlesDigest: digest)
+      if owners.includes(row.userID) { tallies[row.userID] = row.stored }
     }
     return tallies
   }
@@ -53,17 +81,18 @@ extension DailyScoreQueries {
   /// Per owner, a digest of which circles count for *organized*: the ids of their
   /// `prepopulated` and `custom` circles, folded. A circle's kind has no change time, so the
   /// digest itself is compared; a circle created or deleted has one (`ownersChanged`).
-  public func circlesDigests(of userIDs: [Int64]) throws -> [Int64: Int64] {
+  func circlesDigests(of userIDs: [Int64]) throws -> [Int64: Int64] {
     var digests: [Int64: Int64] = [:]
     let owners = OwnerSet(userIDs)
-    try sql.forEachBatchRow(
+    try sql.forEachInBatch(
+      CirclesDigest.self,
       """
       SELECT user_id, CAST(sum(CASE WHEN kind IN ('prepopulated', 'custom') THEN id % 2147483647 ELSE 0 END)
-        AS BIGINT)
+        AS BIGINT) AS digest
       FROM circles WHERE \(owners.condition(on: "user_id")) GROUP BY user_id
       """
     ) { row in
-      if let user = row.int64(0), owners.includes(user) { digests[user] = row.int64(1) ?? 0 }
+      if owners.includes(row.userID) { digests[row.userID] = row.digest }
     }
     return digests
   }
@@ -75,7 +104,7 @@ extension DailyScoreQueries {
   /// seek or a run in an index keyed by owner, circle or Rin user (the owner's contacts and the
   /// circle's members in the owner's and the circle's covering indexes, never their rows).
   /// Asked only on a night without the pass over the stamps (`DailyScoreChanges`).
-  public func ownersChanged(since tallies: [Int64: StoredScoreTally]) throws -> Set<Int64> {
+  func ownersChanged(since tallies: [Int64: StoredScoreTally]) throws -> Set<Int64> {
     guard !tallies.isEmpty else { return [] }
     var changed = Set<Int64>()
     let owners = tallies.keys.sorted()
@@ -97,31 +126,17 @@ extension DailyScoreQueries {
             OR EXISTS (SELECT 1 FROM circle_members m WHERE m.circle_id = k.id AND m.added_at > t.since)
             OR EXISTS (SELECT 1 FROM circle_removals r WHERE r.circle_id = k.id AND r.removed_at > t.since)))
       """
-    try sql.forEachBatchRow(query) { row in
-      if let user = row.int64(0) { changed.insert(user) }
-    }
+    try sql.forEachInBatch(ChangedOwner.self, query) { changed.insert($0.userID) }
     return changed
   }
 
   /// Keeps the tallies of a batch's examined owners, in multi-row upserts.
-  public func putScoreTallies(_ tallies: [(userID: Int64, stored: StoredScoreTally)]) throws {
-    try Self.tallyUpsert.execute(tallies, on: sql) { entry, values in
-      let t = entry.stored.tally
-      values += [
-        .integer(entry.userID), .instant(t.end), .instant(entry.stored.stampsAfter), SQLValue(t.dueEnd),
-        .integer(entry.stored.circlesDigest), .integer(Int64(t.contacts)), .integer(Int64(t.complete)),
-        .integer(Int64(t.enriched)), .integer(Int64(t.rin)), .integer(Int64(t.mutual)),
-        .integer(Int64(t.organized)), .integer(Int64(t.customCircles)), .text(t.churnDays.text),
-      ]
-    }
+  func putScoreTallies(_ tallies: [ScoreTallyRow]) throws {
+    try Self.tallyUpsert.execute(rows: tallies, on: sql)
   }
 
   private static let tallyUpsert = MultiRowStatement(
-    head: """
-      INSERT INTO score_owner_tallies (user_id, window_end, stamps_after, due_end, circles_digest, contacts,
-        complete, enriched, rin, mutual, organized, custom_circles, churn_days) VALUES
-      """,
-    columns: 13,
+    inserting: ScoreTallyRow.self,
     tail: """
       ON CONFLICT (user_id) DO UPDATE SET window_end = excluded.window_end,
         stamps_after = excluded.stamps_after, due_end = excluded.due_end,
@@ -130,11 +145,26 @@ extension DailyScoreQueries {
         mutual = excluded.mutual, organized = excluded.organized,
         custom_circles = excluded.custom_circles, churn_days = excluded.churn_days
       """)
+}
 
-  /// Forgets the tallies of these owners: their next night counts them again. Our own writes
-  /// that the services' stamps do not show (an enrichment, a contact linked to a Rin user) call it.
-  func forgetScoreTallies(of userIDs: [Int64]) throws {
-    _ = try sql.execute(
-      "DELETE FROM score_owner_tallies WHERE user_id IN (\(SQLDialect.list(userIDs)))")
+/// Which circles of an owner's count for *organized*, folded into one number.
+private struct CirclesDigest: DecodableRow {
+  enum Columns: Int, RowColumns { case userID, digest }
+  static let table = "circles"
+  let userID: Int64
+  let digest: Int64
+
+  init(_ row: RowDecoder<Columns>) throws {
+    userID = row.key(.userID)
+    digest = try row.integer(.digest)
   }
+}
+
+/// An owner with a row changed since their tally.
+private struct ChangedOwner: DecodableRow {
+  enum Columns: Int, RowColumns { case userID }
+  static let table = "score_owner_tallies"
+  let userID: Int64
+
+  init(_ row: RowDecoder<Columns>) throws { userID = row.key(.userID) }
 }

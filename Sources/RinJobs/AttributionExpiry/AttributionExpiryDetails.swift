@@ -1,4 +1,5 @@
 import RinDomain
+import RinRuntime
 
 /// attribution-expiry's details (docs/JOBS.md).
 public struct AttributionExpiryDetails: JobDetails {

@@ -1,3 +1,5 @@
+import RinDomain
+
 /// How long raw invite clicks are kept: the attribution window (docs/CONTRACT.md §3.5).
 public enum ClickRetention {
   /// The latest `clicked_at` that is deleted at `now`: a click with `clicked_at <= now − window`

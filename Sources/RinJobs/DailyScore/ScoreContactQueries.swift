@@ -1,4 +1,5 @@
 import RinDomain
+import RinStorage
 
 extension DailyScoreQueries {
   /// Streams every contact of `ids` created up to `end` (live ones and deleted ones, which churn
@@ -11,7 +12,7 @@ extension DailyScoreQueries {
   /// one run of `circle_members_by_circle_with_added_at`; *mutual* from
   /// `contacts_by_rin_user_with_owner`. Only contacts whose stored facts are missing or stale
   /// reach the child tables (every contact on a first night, the day's changes after it).
-  public func forEachScoreContact(
+  func forEachScoreContact(
     of ids: [Int64], end: UTCInstant, _ body: (_ userID: Int64, ScoreContact) throws -> Void
   ) throws {
     try forEachScoreContact(of: ids, end: end, rangesAllowed: true, body)
@@ -44,16 +45,10 @@ extension DailyScoreQueries {
       }
       try body(userID, contact)
     }
-    try sql.forEachRow(Self.scoreContactsQuery(users: userIDs, end: end)) { row in
+    try sql.forEach(ScoreContactRow.self, Self.scoreContactsQuery(users: userIDs, end: end)) { row in
       // The id, and the owner the query matched by value.
-      let id = row.integer(0)
-      let userID = row.integer(1)
+      let (id, userID, stamp, contact) = (row.id, row.userID, row.stamp, row.contact)
       contactsRead += 1
-      let createdAt = row.instant(2) ?? 0
-      let stamp = row.instant(4) ?? createdAt
-      let contact = ScoreContact(
-        hasName: false, createdAt: createdAt, deletedAt: row.instant(3), isRinUser: row.int64(5) == 1,
-        isMutual: row.int64(6) == 1)
       // A contact not live at `end` counts for churn alone, by its times: its facts are not
       // needed, and none are derived or kept (a deleted contact's are erased, docs/OPERATIONS.md
       // "Erasure").
@@ -98,7 +93,8 @@ extension DailyScoreQueries {
   /// write, does not count.)
   private func organizedContacts(of userIDs: [SQLValue], end: UTCInstant) throws -> OwnerKeyedRows<Void> {
     var organized = OwnerKeyedRows<Void>()
-    try sql.forEachRow(
+    try sql.forEach(
+      CircleMembership.self,
       """
       SELECT k.user_id, m.contact_id FROM circles k JOIN circle_members m ON m.circle_id = k.id
       WHERE k.user_id IN (\(SQLDialect.list(userIDs))) AND k.kind IN ('prepopulated', 'custom')
@@ -107,9 +103,7 @@ extension DailyScoreQueries {
       ORDER BY k.user_id, m.contact_id
       """
     ) { row in
-      if let user = row.int64(0), let contact = row.int64(1) {
-        organized.append(owner: user, contact: contact, ())
-      }
+      if let contact = row.contactID { organized.append(owner: row.userID, contact: contact, ()) }
     }
     return organized
   }
@@ -118,18 +112,53 @@ extension DailyScoreQueries {
   /// Every column is in `contacts_for_score_by_user`: no contact row is read.
   private static func scoreContactsQuery(users: [SQLValue], end: UTCInstant) -> SQLFragment {
     """
-    SELECT c.id, c.user_id, c.created_at, c.deleted_at, coalesce(c.updated_at, c.created_at),
+    SELECT c.id, c.user_id, c.created_at, c.deleted_at, coalesce(c.updated_at, c.created_at) AS stamp,
       CASE WHEN c.rin_user_id IS NOT NULL AND c.created_at < \(end) AND (c.deleted_at IS NULL OR c.deleted_at >= \(end))
       THEN EXISTS (SELECT 1 FROM users r WHERE r.id = c.rin_user_id AND r.created_at < \(end)
         AND (r.deleted_at IS NULL OR r.deleted_at >= \(end)))
-      END,
+      END AS is_rin_user,
       CASE WHEN c.rin_user_id IS NOT NULL AND c.created_at < \(end) AND (c.deleted_at IS NULL OR c.deleted_at >= \(end))
       THEN EXISTS (SELECT 1 FROM contacts b WHERE b.rin_user_id = c.user_id AND b.user_id = c.rin_user_id
         AND b.created_at < \(end) AND (b.deleted_at IS NULL OR b.deleted_at >= \(end)))
-      END
+      END AS is_mutual
     FROM contacts c
     WHERE c.user_id IN (\(SQLDialect.list(users))) AND c.created_at <= \(end)
     ORDER BY c.user_id, c.id
     """
+  }
+}
+
+/// A contact as the score reads it from `contacts_for_score_by_user`, with its existence checks.
+private struct ScoreContactRow: DecodableRow {
+  enum Columns: Int, RowColumns { case id, userID, createdAt, deletedAt, stamp, isRinUser, isMutual }
+  static let table = "contacts"
+  let id: Int64
+  let userID: Int64
+  /// `coalesce(updated_at, created_at)`: the facts derived from an older stamp are stale.
+  let stamp: UTCInstant
+  let contact: ScoreContact
+
+  init(_ row: RowDecoder<Columns>) throws {
+    id = row.key(.id)
+    userID = row.key(.userID)
+    // The services' times: an unreadable creation time reads as the epoch, a deletion time as none.
+    let createdAt = row.instantIfValid(.createdAt) ?? UTCInstant(seconds: 0)
+    stamp = row.instantIfValid(.stamp) ?? createdAt
+    contact = ScoreContact(
+      hasName: false, createdAt: createdAt, deletedAt: row.instantIfValid(.deletedAt),
+      isRinUser: row.integerIfValid(.isRinUser) == 1, isMutual: row.integerIfValid(.isMutual) == 1)
+  }
+}
+
+/// A contact in one of its owner's circles; nil where the services' member row names none.
+private struct CircleMembership: DecodableRow {
+  enum Columns: Int, RowColumns { case userID, contactID }
+  static let table = "circle_members"
+  let userID: Int64
+  let contactID: Int64?
+
+  init(_ row: RowDecoder<Columns>) throws {
+    userID = row.key(.userID)
+    contactID = row.integerIfValid(.contactID)
   }
 }
