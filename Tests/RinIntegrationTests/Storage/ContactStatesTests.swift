@@ -2,6 +2,7 @@ import RinDomain
 import RinTestSupport
 import Testing
 
+@testable import RinJobs
 @testable import RinStorage
 
 /// Each contact's state in one row (issue 53): a database of the release before, with a row per
@@ -67,7 +68,9 @@ struct ContactStatesTests {
     #expect(
       byContact[first.contact] == EnrichmentCheck(fingerprint: 21, settings: key, dueAt: 500, rinUsers: seen))
     #expect(byContact[second.contact] == EnrichmentCheck(fingerprint: 22, settings: key, dueAt: nil))
-    let evidence = try migrated.read { try $0.circlePatterns.circlePhoneEvidence(of: [first.user]) }
+    let evidence = try migrated.read {
+      try CirclePatternsQueries(tx: $0).circlePhoneEvidence(of: [first.user])
+    }
     #expect(
       evidence == [
         first.contact: PhoneEvidence(fingerprint: 31, validNumbers: 2, invalidNumbers: 1, areaCodes: ["212"])

@@ -28,7 +28,7 @@ public struct UserSelection: Sendable, Equatable {
   }
 
   /// The shard and the explicit list, whatever the users' liveness.
-  func membershipClause() -> [SQLFragment] {
+  package func membershipClause() -> [SQLFragment] {
     var conditions: [SQLFragment] = []
     if let shard = shard.part { conditions.append("id % \(shard.count) = \(shard.index)") }
     if let userIDs { conditions.append("id IN (\(SQLDialect.list(userIDs)))") }
