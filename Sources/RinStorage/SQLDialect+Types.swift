@@ -82,7 +82,7 @@ extension SQLDialect {
 
   /// Whether a table can be split into partitions that leave whole (PostgreSQL's declarative
   /// partitioning); SQLite has none, so old rows leave by batched deletes there.
-  var hasTablePartitions: Bool { isPostgres }
+  package var hasTablePartitions: Bool { isPostgres }
 }
 
 extension SQLDialect {

@@ -23,28 +23,29 @@ public struct HistoryRetentionJob: Job {
     context.tally.details[HistoryRetentionDetails.self].snapshotsDeletedBefore = firstDay
     try keepSnapshotPartitions(context, firstKeptDay: firstDay, window: keep.scoreSnapshots)
     let snapshots = try pruner.prune("snapshots") {
-      try $0.historyRetention.pruneScoreSnapshots(before: firstDay, limit: $1)
+      try HistoryRetentionQueries(tx: $0).pruneScoreSnapshots(before: firstDay, limit: $1)
     }
     context.tally.details[HistoryRetentionDetails.self].snapshotsDeleted = snapshots
     let sentCutoff = HistoryWindows.cutoff(now: context.now, window: keep.notificationOutbox)
     context.tally.details[HistoryRetentionDetails.self].outboxDeletedThrough = sentCutoff
     context.tally.details[HistoryRetentionDetails.self].outboxDeleted = try pruner.prune("sent notifications")
     {
-      try $0.historyRetention.deleteSentNotifications(sentAtOrBefore: sentCutoff, limit: $1)
+      try HistoryRetentionQueries(tx: $0).deleteSentNotifications(sentAtOrBefore: sentCutoff, limit: $1)
     }
     let supersededCutoff = HistoryWindows.cutoff(now: context.now, window: keep.circleSuggestions)
     context.tally.details[HistoryRetentionDetails.self].suggestionsDeleted = try pruner.prune(
       "superseded suggestions"
     ) {
-      try $0.historyRetention.deleteSupersededSuggestions(supersededAtOrBefore: supersededCutoff, limit: $1)
+      try HistoryRetentionQueries(tx: $0).deleteSupersededSuggestions(
+        supersededAtOrBefore: supersededCutoff, limit: $1)
     }
     let runsCutoff = HistoryWindows.ledgerCutoff(
       now: context.now, wallClock: context.wallClock.now, window: keep.jobRuns)
     context.tally.details[HistoryRetentionDetails.self].runsDeleted = try pruner.prune("ledger rows") {
-      try $0.historyRetention.deleteRuns(startedBefore: runsCutoff, limit: $1)
+      try HistoryRetentionQueries(tx: $0).deleteRuns(startedBefore: runsCutoff, limit: $1)
     }
     context.tally.details[HistoryRetentionDetails.self].checkpointsDeleted = try pruner.prune("checkpoints") {
-      try $0.historyRetention.deleteCheckpoints(updatedBefore: runsCutoff, limit: $1)
+      try HistoryRetentionQueries(tx: $0).deleteCheckpoints(updatedBefore: runsCutoff, limit: $1)
     }
     context.tally.details[HistoryRetentionDetails.self].lookupsExpiredDeleted = try pruneExpiredLookups(
       context, limit: settings.deleteBatchSize)
@@ -55,7 +56,7 @@ public struct HistoryRetentionJob: Job {
   /// (`LookupCacheSweep`), a window of `limit` rows per transaction; the sweep's place is
   /// recorded once its ranges are done, so a stopped run leaves them to the next.
   private func pruneExpiredLookups(_ context: JobContext, limit: Int) throws -> Int {
-    let sweptUntil = try context.read { try $0.historyRetention.lookupCacheSweptUntil() }
+    let sweptUntil = try context.read { try HistoryRetentionQueries(tx: $0).lookupCacheSweptUntil() }
     var deleted = 0
     var windows = 0
     for range in LookupCacheSweep.ranges(sweptUntil: sweptUntil, now: context.now) {
@@ -63,7 +64,7 @@ public struct HistoryRetentionJob: Job {
       while let from = start {
         try context.stopIfRequested(batchesCommitted: windows, done: "deleting \(deleted) expired lookups")
         let window = try context.write {
-          try $0.historyRetention.deleteExpiredLookups(
+          try HistoryRetentionQueries(tx: $0).deleteExpiredLookups(
             keyHigh: range, from: from, expiredAt: context.now, limit: limit)
         }
         deleted += window.deleted
@@ -72,7 +73,7 @@ public struct HistoryRetentionJob: Job {
       }
     }
     if sweptUntil.map({ context.now > $0 }) ?? true {
-      try context.write { try $0.historyRetention.recordLookupCacheSwept(until: context.now) }
+      try context.write { try HistoryRetentionQueries(tx: $0).recordLookupCacheSwept(until: context.now) }
     }
     return deleted
   }
@@ -84,7 +85,7 @@ public struct HistoryRetentionJob: Job {
   {
     let windowDays = Int(window.components.seconds / 86_400)
     let partitions = try context.write {
-      try $0.historyRetention.maintainScoreSnapshotPartitions(
+      try HistoryRetentionQueries(tx: $0).maintainScoreSnapshotPartitions(
         today: CalendarDate(utcInstant: context.now), firstKeptDay: firstKeptDay,
         spanDays: DayPartitioning.spanDays(windowDays: windowDays))
     }
@@ -98,7 +99,7 @@ public struct HistoryRetentionJob: Job {
   private func reportUnsent(_ context: JobContext) throws {
     let queuedBefore = context.now - HistoryWindows.unsentReportedAfter
     let unsent = try context.read {
-      try $0.historyRetention.countUnsentNotifications(queuedBefore: queuedBefore)
+      try HistoryRetentionQueries(tx: $0).countUnsentNotifications(queuedBefore: queuedBefore)
     }
     context.tally.details[HistoryRetentionDetails.self].outboxUnsentOverADay = unsent
     if unsent > 0 {

@@ -6,9 +6,9 @@ import RinDomain
 /// leave dead tuples for vacuum, bloat the table and its index, and write every row to the WAL.
 /// A `DEFAULT` partition takes any day no partition covers yet, so a write never fails for want
 /// of one; history-retention creates partitions ahead of time, so in production it stays empty.
-enum ScoreSnapshotPartitioning {
+package enum ScoreSnapshotPartitioning {
   static let table = "score_snapshots"
-  static let defaultPartition = "score_snapshots_default"
+  package static let defaultPartition = "score_snapshots_default"
   /// The table as it was before partitioning, attached as the partition of every day before the
   /// conversion's boundary. It leaves whole once that boundary is past the window.
   static let convertedPartition = "score_snapshots_before_partitioning"

@@ -5,6 +5,7 @@ import RinTestSupport
 import Synchronization
 import Testing
 
+@testable import RinJobs
 @testable import RinStorage
 
 /// PostgreSQL's `score_snapshots`, partitioned by `as_of`: a new database has it so, a database
@@ -48,7 +49,7 @@ struct ScoreSnapshotPartitionTests {
 
     // Made ahead from 2025-01-01 (spans of 3 days on day-number boundaries: 2024-12-31 is one).
     let first = try db.storage.write {
-      try $0.historyRetention.maintainScoreSnapshotPartitions(
+      try HistoryRetentionQueries(tx: $0).maintainScoreSnapshotPartitions(
         today: Self.day("2025-01-01"), firstKeptDay: Self.day("2024-12-01"), spanDays: 3)
     }
     #expect(first.created.first == "score_snapshots_from_20241231")
@@ -61,7 +62,7 @@ struct ScoreSnapshotPartitionTests {
     // A dry run says what it would do and does nothing.
     let planned = try await db.storage.dryRun { session in
       try session.write {
-        try $0.historyRetention.maintainScoreSnapshotPartitions(
+        try HistoryRetentionQueries(tx: $0).maintainScoreSnapshotPartitions(
           today: Self.day("2025-01-20"), firstKeptDay: Self.day("2025-01-10"), spanDays: 3)
       }
     }
@@ -72,7 +73,7 @@ struct ScoreSnapshotPartitionTests {
     #expect(try Self.partitions(pg).count == 7)
 
     let night = try db.storage.write {
-      try $0.historyRetention.maintainScoreSnapshotPartitions(
+      try HistoryRetentionQueries(tx: $0).maintainScoreSnapshotPartitions(
         today: Self.day("2025-01-20"), firstKeptDay: Self.day("2025-01-10"), spanDays: 3)
     }
     #expect(night.dropped == planned.dropped)
@@ -87,7 +88,7 @@ struct ScoreSnapshotPartitionTests {
 
     // The DEFAULT partition cannot leave whole: its old rows leave by batched deletes.
     let deleted = try db.storage.write {
-      try $0.historyRetention.pruneScoreSnapshots(before: Self.day("2025-01-20"), limit: 4)
+      try HistoryRetentionQueries(tx: $0).pruneScoreSnapshots(before: Self.day("2025-01-20"), limit: 4)
     }
     #expect(deleted == 4)
     #expect(try Self.count(pg, "SELECT count(*) FROM score_snapshots_default") == 5)
@@ -194,7 +195,7 @@ struct ScoreSnapshotPartitionTests {
     #expect(worst < .seconds(1), "an app read waited \(worst)")
     // A day the converted table cannot hold goes to a partition made ahead (or DEFAULT).
     _ = try db.storage.write {
-      try $0.historyRetention.maintainScoreSnapshotPartitions(
+      try HistoryRetentionQueries(tx: $0).maintainScoreSnapshotPartitions(
         today: CalendarDate(utcInstant: WallClock.system.now),
         firstKeptDay: Self.day("2000-01-01"), spanDays: 40)
     }

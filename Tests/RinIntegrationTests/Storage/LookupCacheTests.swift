@@ -3,6 +3,7 @@ import RinDomain
 import RinTestSupport
 import Testing
 
+@testable import RinJobs
 @testable import RinStorage
 
 /// The lookup cache by a binary key (issue 53): a cache of the earlier format converted by the
@@ -90,7 +91,8 @@ struct LookupCacheTests {
     var windows = 0
     while let from = start {
       let window = try db.storage.write {
-        try $0.historyRetention.deleteExpiredLookups(keyHigh: range, from: from, expiredAt: 2_000, limit: 1)
+        try HistoryRetentionQueries(tx: $0).deleteExpiredLookups(
+          keyHigh: range, from: from, expiredAt: 2_000, limit: 1)
       }
       deleted += window.deleted
       windows += 1

@@ -1,4 +1,5 @@
 import RinDomain
+import RinStorage
 
 extension HistoryRetentionQueries {
   /// Removes up to about `limit` snapshots whose `as_of` is before `day`; returns how many rows
@@ -6,7 +7,7 @@ extension HistoryRetentionQueries {
   /// table `rinjobs migrate` has not partitioned yet): a batched `DELETE` by the day index. A
   /// partitioned table: only its `DEFAULT` partition's rows, the one partition that cannot leave
   /// whole (`maintainScoreSnapshotPartitions` drops the others).
-  public func pruneScoreSnapshots(before day: CalendarDate, limit: Int) throws -> Int {
+  func pruneScoreSnapshots(before day: CalendarDate, limit: Int) throws -> Int {
     if try scoreSnapshotsArePartitioned() {
       return try deleteDefaultPartitionSnapshots(before: day, limit: limit)
     }
@@ -15,7 +16,7 @@ extension HistoryRetentionQueries {
       DELETE FROM score_snapshots WHERE (user_id, as_of) IN (
         SELECT user_id, as_of FROM score_snapshots WHERE as_of < \(SQLValue(day)) ORDER BY as_of LIMIT \(.integer(Int64(limit))))
       """)
-    changes.record(
+    tx.changes.record(
       "score_snapshots", .delete, count: deleted, sample: "\(deleted) snapshots with as_of before \(day)")
     return deleted
   }

@@ -1,4 +1,5 @@
 import RinDomain
+import RinStorage
 
 /// What one pass over `score_snapshots`' partitions did (or, in a dry run, would do).
 public struct SnapshotPartitionChanges: Sendable, Equatable {
@@ -37,7 +38,7 @@ struct ListedSnapshotPartition {
 
 extension HistoryRetentionQueries {
   /// Whether old snapshots leave by dropping partitions here: PostgreSQL, once migrated.
-  public func scoreSnapshotsArePartitioned() throws -> Bool {
+  func scoreSnapshotsArePartitioned() throws -> Bool {
     guard sql.dialect.hasTablePartitions else { return false }
     return try sql.integerValue(
       "SELECT count(*) AS value FROM pg_class WHERE oid = to_regclass('score_snapshots') AND relkind = 'p'")
@@ -49,7 +50,7 @@ extension HistoryRetentionQueries {
   /// migration made (`ScoreSnapshotPartitioning.maintenanceFunctions`), so a role with DML
   /// rights and `EXECUTE` on them suffices. In a dry run nothing changes and the result says
   /// what would.
-  public func maintainScoreSnapshotPartitions(today: CalendarDate, firstKeptDay: CalendarDate, spanDays: Int)
+  func maintainScoreSnapshotPartitions(today: CalendarDate, firstKeptDay: CalendarDate, spanDays: Int)
     throws -> SnapshotPartitionChanges
   {
     var result = SnapshotPartitionChanges()
@@ -60,7 +61,7 @@ extension HistoryRetentionQueries {
     for span in DayPartitioning.spansToCreate(existingEnds: ends, today: today, spanDays: spanDays) {
       let name = DayPartitioning.tableName(parent: "score_snapshots", span)
       result.created.append(name)
-      guard !isDryRun else { continue }
+      guard !tx.isDryRun else { continue }
       _ = try sql.textValue(
         "SELECT rin_create_score_snapshot_partition(\(.text(name)), \(.text(span.start.description)), \(.text(span.end.description)))::text AS value"
       )
@@ -71,12 +72,12 @@ extension HistoryRetentionQueries {
       }
       result.dropped.append(partition.name)
       result.rowsDropped += partition.estimatedRows
-      guard !isDryRun else { continue }
+      guard !tx.isDryRun else { continue }
       _ = try sql.textValue(
         "SELECT rin_drop_score_snapshot_partition(\(.text(partition.name)))::text AS value")
     }
     if !result.dropped.isEmpty {
-      changes.record(
+      tx.changes.record(
         "score_snapshots", .delete, count: result.rowsDropped,
         sample: "\(result.dropped.count) partitions dropped (\(result.dropped.joined(separator: ", ")))")
     }
@@ -94,27 +95,42 @@ extension HistoryRetentionQueries {
         SELECT user_id, as_of FROM \(literal: ScoreSnapshotPartitioning.defaultPartition)
         WHERE as_of < \(.text(firstKeptDay.description)) LIMIT \(limit))
       """)
-    changes.record("score_snapshots", .delete, count: deleted, sample: "\(deleted) before \(firstKeptDay)")
+    tx.changes.record("score_snapshots", .delete, count: deleted, sample: "\(deleted) before \(firstKeptDay)")
     return deleted
   }
 
   func listScoreSnapshotPartitions() throws -> [ListedSnapshotPartition] {
     var partitions: [ListedSnapshotPartition] = []
-    try sql.forEachRow(
+    try sql.forEach(
+      CatalogPartition.self,
       """
-      SELECT c.relname, pg_get_expr(c.relpartbound, c.oid), greatest(c.reltuples, 0)::bigint
+      SELECT c.relname, pg_get_expr(c.relpartbound, c.oid) AS bound, greatest(c.reltuples, 0)::bigint AS estimated_rows
       FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
       WHERE i.inhparent = to_regclass('score_snapshots') ORDER BY c.relname
       """
     ) { row in
       partitions.append(
-        ListedSnapshotPartition(
-          name: row.text(0) ?? "", bound: row.text(1) ?? "", estimatedRows: Int(row.int64(2) ?? 0)))
+        ListedSnapshotPartition(name: row.relname, bound: row.bound, estimatedRows: row.estimatedRows))
     }
     return partitions
   }
 
   private func lastDay(in partition: String) throws -> CalendarDate? {
     try sql.textValue("SELECT max(as_of) AS value FROM \(literal: partition)").flatMap(CalendarDate.init)
+  }
+}
+
+/// A partition of `score_snapshots` as PostgreSQL's catalog lists it.
+private struct CatalogPartition: DecodableRow {
+  enum Columns: Int, RowColumns { case relname, bound, estimatedRows }
+  static let table = "pg_class"
+  let relname: String
+  let bound: String
+  let estimatedRows: Int
+
+  init(_ row: RowDecoder<Columns>) throws {
+    relname = try row.text(.relname)
+    bound = try row.text(.bound)
+    estimatedRows = try row.count(.estimatedRows)
   }
 }
