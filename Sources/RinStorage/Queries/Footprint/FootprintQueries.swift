@@ -29,13 +29,7 @@ extension FootprintQueries {
   /// Every relation with its bytes, by name.
   func relations() throws -> [FootprintRelationRecord] {
     var records: [FootprintRelationRecord] = []
-    try sql.forEachRow(sql.dialect.relationSizes) { row in
-      guard let name = row.text(0), let table = row.text(2) else { return }
-      records.append(
-        FootprintRelationRecord(
-          name: name, isIndex: row.integer(1) == 1, table: table, isKey: row.integer(3) == 1,
-          bytes: row.integer(4), rows: row.int64(5)))
-    }
+    try sql.forEach(RelationSize.self, sql.dialect.relationSizes) { records.append($0.record) }
     return records
   }
 
@@ -108,8 +102,9 @@ extension SQLDialect {
   var relationSizes: SQLFragment {
     guard isPostgres else {
       return """
-        SELECT s.name, coalesce(m.type = 'index', 0), coalesce(m.tbl_name, s.name),
-          coalesce(m.type = 'index' AND m.name LIKE \(.text("sqlite_autoindex_%")), 0), s.bytes, NULL
+        SELECT s.name, coalesce(m.type = 'index', 0) AS is_index, coalesce(m.tbl_name, s.name) AS "table",
+          coalesce(m.type = 'index' AND m.name LIKE \(.text("sqlite_autoindex_%")), 0) AS is_key, s.bytes,
+          NULL AS "rows"
         FROM (SELECT name, sum(pgsize) AS bytes FROM dbstat GROUP BY name) s
         LEFT JOIN sqlite_master m ON m.name = s.name
         ORDER BY s.name
@@ -124,9 +119,9 @@ extension SQLDialect {
         WHERE c.relnamespace = (SELECT n.oid FROM pg_namespace n WHERE n.nspname = current_schema())
           AND c.relkind IN ('r', 'p', 'i', 'I')
       )
-      SELECT r.relname, (r.relkind IN ('i', 'I'))::int, coalesce(t.relname, r.relname),
-        (EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = r.oid AND k.contype IN ('p', 'u')))::int,
-        sum(coalesce(p.bytes, 0))::bigint, round(sum(p.tuples))::bigint
+      SELECT r.relname AS name, (r.relkind IN ('i', 'I'))::int AS is_index, coalesce(t.relname, r.relname) AS "table",
+        (EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = r.oid AND k.contype IN ('p', 'u')))::int AS is_key,
+        sum(coalesce(p.bytes, 0))::bigint AS bytes, round(sum(p.tuples))::bigint AS "rows"
       FROM parts p JOIN pg_class r ON r.oid = p.root
       LEFT JOIN pg_index i ON i.indexrelid = r.oid
       LEFT JOIN pg_class t ON t.oid = coalesce(pg_partition_root(i.indrelid)::oid, i.indrelid)
@@ -153,5 +148,19 @@ extension Storage {
       }
       return try tx.footprint.measure()
     }
+  }
+}
+
+/// A relation's size as the catalogs give it.
+private struct RelationSize: DecodableRow {
+  enum Columns: Int, RowColumns { case name, isIndex, table, isKey, bytes, rows }
+  static let table = "the catalog"
+  let record: FootprintRelationRecord
+
+  init(_ row: RowDecoder<Columns>) throws {
+    record = FootprintRelationRecord(
+      name: try row.text(.name), isIndex: try row.integer(.isIndex) == 1, table: try row.text(.table),
+      isKey: try row.integer(.isKey) == 1, bytes: try row.integer(.bytes),
+      rows: try row.integerIfPresent(.rows))
   }
 }

@@ -46,18 +46,25 @@ extension FreshnessQueries {
   /// The checks recorded in [`from`, `through`], oldest first: the report's days.
   public func records(from: UTCInstant, through: UTCInstant) throws -> [FreshnessCheckRecord] {
     var records: [FreshnessCheckRecord] = []
-    try sql.forEachRow(
+    try sql.forEach(
+      FreshnessCheckRow.self,
       """
-      SELECT checked_at, output, shard, users, stale, oldest FROM freshness_checks
+      SELECT \(columns: FreshnessCheckRow.Columns.self) FROM freshness_checks
       WHERE checked_at >= \(from) AND checked_at <= \(through) ORDER BY checked_at, output, shard
       """
-    ) { row in
-      guard let at = row.instant(0), let output = row.text(1), let shard = row.text(2) else { return }
-      records.append(
-        FreshnessCheckRecord(
-          checkedAt: at, output: output, shard: shard, users: Int(row.integer(3)), stale: Int(row.integer(4)),
-          oldest: row.instant(5)))
-    }
+    ) { records.append($0.record) }
     return records
+  }
+}
+
+private struct FreshnessCheckRow: DecodableRow {
+  enum Columns: Int, RowColumns { case checkedAt, output, shard, users, stale, oldest }
+  static let table = "freshness_checks"
+  let record: FreshnessCheckRecord
+
+  init(_ row: RowDecoder<Columns>) throws {
+    record = FreshnessCheckRecord(
+      checkedAt: try row.instant(.checkedAt), output: try row.text(.output), shard: try row.text(.shard),
+      users: try row.count(.users), stale: try row.count(.stale), oldest: try row.instantIfPresent(.oldest))
   }
 }

@@ -32,14 +32,13 @@ extension FreshnessQueries {
   /// count under 0 without shards): the users an output promises a result to.
   public func promisedUsers(createdBy: UTCInstant, shardCount: Int?) throws -> [Int: Int] {
     var counts: [Int: Int] = [:]
-    try sql.forEachBatchRow(
+    try sql.forEachInBatch(
+      ShardCount.self,
       """
-      SELECT id % \(Int64(shardCount ?? 1)), count(*) FROM users
+      SELECT id % \(Int64(shardCount ?? 1)) AS shard, count(*) AS count FROM users
       WHERE deleted_at IS NULL AND created_at <= \(createdBy) GROUP BY 1
       """
-    ) { row in
-      if let shard = row.int64(0) { counts[Int(shard), default: 0] += Int(row.int64(1) ?? 0) }
-    }
+    ) { counts[$0.shard, default: 0] += $0.count }
     return counts
   }
 
@@ -54,19 +53,19 @@ extension FreshnessQueries {
     createdBy: UTCInstant, cutoff: UTCInstant, cutoffDay: CalendarDate,
     _ body: (FreshnessCandidate) throws -> Void
   ) throws {
-    try sql.forEachRow(
+    try sql.forEach(
+      CandidateRow.self,
       """
-      SELECT u.id, u.created_at,
+      SELECT u.id AS user_id, u.created_at,
         (SELECT s.computed_at FROM score_snapshots s WHERE s.user_id = u.id ORDER BY s.as_of DESC LIMIT 1)
+          AS computed_at
       FROM users u
       WHERE \(Self.promised)\(createdBy) AND NOT EXISTS (
         SELECT 1 FROM score_snapshots s
         WHERE s.user_id = u.id AND s.as_of >= \(cutoffDay) AND s.computed_at > \(cutoff))
       ORDER BY u.id
       """
-    ) { row in
-      try Self.candidate(row, computedAt: 2).map(body)
-    }
+    ) { try $0.candidate.map(body) }
   }
 
   /// Users whose badges badge-recount has not counted after `cutoff` (`badge_checks`), or who
@@ -74,17 +73,16 @@ extension FreshnessQueries {
   public func staleBadgeUsers(
     createdBy: UTCInstant, cutoff: UTCInstant, _ body: (FreshnessCandidate) throws -> Void
   ) throws {
-    try sql.forEachRow(
+    try sql.forEach(
+      CandidateRow.self,
       """
-      SELECT u.id, u.created_at, c.checked_at
+      SELECT u.id AS user_id, u.created_at, c.checked_at AS computed_at
       FROM users u LEFT JOIN badge_checks c ON c.user_id = u.id
       WHERE \(Self.promised)\(createdBy) AND (c.checked_at IS NULL OR c.checked_at <= \(cutoff)
         OR NOT EXISTS (SELECT 1 FROM badge_counts b WHERE b.user_id = u.id))
       ORDER BY u.id
       """
-    ) { row in
-      try Self.candidate(row, computedAt: 2).map(body)
-    }
+    ) { try $0.candidate.map(body) }
   }
 
   /// Users whose upcoming-birthdays state is missing or for a date before `before` (the latest
@@ -93,19 +91,15 @@ extension FreshnessQueries {
   public func upcomingCandidates(
     createdBy: UTCInstant, before: CalendarDate, _ body: (FreshnessCandidate) throws -> Void
   ) throws {
-    try sql.forEachRow(
+    try sql.forEach(
+      UpcomingCandidateRow.self,
       """
-      SELECT u.id, u.created_at, u.timezone, s.today
+      SELECT u.id AS user_id, u.created_at, u.timezone, s.today
       FROM users u LEFT JOIN upcoming_owner_states s ON s.user_id = u.id
       WHERE \(Self.promised)\(createdBy) AND (s.today IS NULL OR s.today < \(before))
       ORDER BY u.id
       """
-    ) { row in
-      guard var candidate = Self.candidate(row, computedAt: nil) else { return }
-      candidate.zone = row.text(2)
-      candidate.today = row.text(3).flatMap(CalendarDate.init)
-      try body(candidate)
-    }
+    ) { try $0.candidate.map(body) }
   }
 
   /// Users of `job`'s examinations (`owner_examinations`) with none, one at or before
@@ -118,34 +112,92 @@ extension FreshnessQueries {
     let filter: SQLFragment =
       everyUser
       ? "" : "AND (e.examined_at IS NULL OR e.examined_at <= \(examinedBy) OR e.due_at <= \(dueBy))"
-    try sql.forEachRow(
+    try sql.forEach(
+      ExaminationCandidateRow.self,
       """
-      SELECT u.id, u.created_at, e.examined_at, e.due_at
+      SELECT u.id AS user_id, u.created_at, e.examined_at AS computed_at, e.due_at
       FROM users u LEFT JOIN owner_examinations e ON e.job = \(.text(job.rawValue)) AND e.user_id = u.id
       WHERE \(Self.promised)\(createdBy) \(filter)
       ORDER BY u.id
       """
-    ) { row in
-      guard var candidate = Self.candidate(row, computedAt: 2) else { return }
-      candidate.dueAt = row.instant(3)
-      try body(candidate)
-    }
+    ) { try $0.candidate.map(body) }
   }
 
   /// `job`'s change watermarks by scope (`all`, `K/N`): how far it checked every owner of each.
   public func changeWatermarks(job: JobName) throws -> [(scope: String, verifiedThrough: UTCInstant)] {
     var marks: [(scope: String, verifiedThrough: UTCInstant)] = []
-    try sql.forEachBatchRow(
-      "SELECT scope, verified_through FROM change_watermarks WHERE job = \(.text(job.rawValue)) ORDER BY scope"
-    ) { row in
-      if let scope = row.text(0), let through = row.instant(1) { marks.append((scope, through)) }
-    }
+    try sql.forEachInBatch(
+      WatermarkRow.self,
+      "SELECT \(columns: WatermarkRow.Columns.self) FROM change_watermarks WHERE job = \(.text(job.rawValue)) ORDER BY scope"
+    ) { marks.append(($0.scope, $0.verifiedThrough)) }
     return marks
   }
+}
 
-  private static func candidate(_ row: any SQLRowReader, computedAt column: Int?) -> FreshnessCandidate? {
-    guard let user = row.int64(0), let createdAt = row.instant(1) else { return nil }
-    return FreshnessCandidate(
-      userID: user, createdAt: createdAt, computedAt: column.flatMap { row.instant($0) })
+private struct ShardCount: DecodableRow {
+  enum Columns: Int, RowColumns { case shard, count }
+  static let table = "users"
+  let shard: Int
+  let count: Int
+
+  init(_ row: RowDecoder<Columns>) throws {
+    shard = try row.count(.shard)
+    count = try row.count(.count)
+  }
+}
+
+/// A promised user and when the output last covered them; nil for a user whose creation time
+/// the services left unreadable (no promise can be dated from it).
+private struct CandidateRow: DecodableRow {
+  enum Columns: Int, RowColumns { case userID, createdAt, computedAt }
+  static let table = "users"
+  let candidate: FreshnessCandidate?
+
+  init(_ row: RowDecoder<Columns>) throws {
+    candidate = row.instantIfValid(.createdAt).map {
+      FreshnessCandidate(userID: row.key(.userID), createdAt: $0, computedAt: row.instantIfValid(.computedAt))
+    }
+  }
+}
+
+private struct UpcomingCandidateRow: DecodableRow {
+  enum Columns: Int, RowColumns { case userID, createdAt, timezone, today }
+  static let table = "users"
+  let candidate: FreshnessCandidate?
+
+  init(_ row: RowDecoder<Columns>) throws {
+    candidate = row.instantIfValid(.createdAt).map {
+      var candidate = FreshnessCandidate(userID: row.key(.userID), createdAt: $0, computedAt: nil)
+      candidate.zone = row.textIfPresent(.timezone)
+      candidate.today = row.textIfPresent(.today).flatMap(CalendarDate.init)
+      return candidate
+    }
+  }
+}
+
+private struct ExaminationCandidateRow: DecodableRow {
+  enum Columns: Int, RowColumns { case userID, createdAt, computedAt, dueAt }
+  static let table = "users"
+  let candidate: FreshnessCandidate?
+
+  init(_ row: RowDecoder<Columns>) throws {
+    candidate = row.instantIfValid(.createdAt).map {
+      var candidate = FreshnessCandidate(
+        userID: row.key(.userID), createdAt: $0, computedAt: row.instantIfValid(.computedAt))
+      candidate.dueAt = row.instantIfValid(.dueAt)
+      return candidate
+    }
+  }
+}
+
+private struct WatermarkRow: DecodableRow {
+  enum Columns: Int, RowColumns { case scope, verifiedThrough }
+  static let table = "change_watermarks"
+  let scope: String
+  let verifiedThrough: UTCInstant
+
+  init(_ row: RowDecoder<Columns>) throws {
+    scope = try row.text(.scope)
+    verifiedThrough = try row.instant(.verifiedThrough)
   }
 }
