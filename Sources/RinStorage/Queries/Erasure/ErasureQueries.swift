@@ -74,12 +74,8 @@ extension ErasureQueries {
   public func erasableTables() throws -> [ErasableTable] {
     var tables: [ErasableTable] = []
     let ours = Migrations.tablesCreated.subtracting(DataContract.inputTables)
-    try sql.forEachRow(sql.dialect.tablesNamingOwnersOrContacts) { row in
-      guard let name = row.text(0), ours.contains(name) else { return }
-      tables.append(
-        ErasableTable(
-          name: name, namesAccounts: row.integer(1) > 0, namesContacts: row.integer(2) > 0,
-          isKeyedByJob: row.integer(3) > 0))
+    try sql.forEach(TableNamingOwners.self, sql.dialect.tablesNamingOwnersOrContacts) { row in
+      if ours.contains(row.table.name) { tables.append(row.table) }
     }
     return tables
   }
@@ -90,9 +86,9 @@ extension ErasureQueries {
     throws -> [StampedDeletion<Int64>]
   {
     try deleted(
-      "users u", stamp: sql.dialect.createdOrDeletedStamp("u"), columns: "u.id", since: since, cursor: cursor,
-      limit: limit
-    ) { row in row.int64(0) }
+      DeletedAccountRow.self, "users u", stamp: sql.dialect.createdOrDeletedStamp("u"), since: since,
+      cursor: cursor,
+      limit: limit)
   }
 
   /// Up to `limit` contacts with `deleted_at` set whose change stamp (`contacts_by_change`) is
@@ -101,33 +97,27 @@ extension ErasureQueries {
     throws -> [StampedDeletion<DeletedContact>]
   {
     try deleted(
-      "contacts c", stamp: sql.dialect.contactChangeStamp("c"), columns: "c.id, c.user_id", since: since,
-      cursor: cursor, limit: limit
-    ) { row in
-      guard let id = row.int64(0), let owner = row.int64(1) else { return nil }
-      return DeletedContact(id: id, ownerID: owner)
-    }
+      DeletedContactRow.self, "contacts c", stamp: sql.dialect.contactChangeStamp("c"), since: since,
+      cursor: cursor, limit: limit)
   }
 
   /// The rows of `table` (with its alias) with `deleted_at` set, walked by their stamp
-  /// expression's index: `columns` (the id first), then the stamp, decoded by `decode`.
-  private func deleted<Deleted>(
-    _ table: String, stamp: String, columns: String, since: UTCInstant?, cursor: ErasureCursor?, limit: Int,
-    decode: (any SQLRowReader) -> Deleted?
-  ) throws -> [StampedDeletion<Deleted>] {
+  /// expression's index: `Row`'s columns of the table, then the stamp.
+  private func deleted<Row: StampedDeletionRow>(
+    _ type: Row.Type, _ table: String, stamp: String, since: UTCInstant?, cursor: ErasureCursor?, limit: Int
+  ) throws -> [StampedDeletion<Row.Deleted>] {
     let alias = String(table.split(separator: " ").last ?? "")
-    let stampColumn = columns.split(separator: ",").count
-    var found: [StampedDeletion<Deleted>] = []
-    try sql.forEachBatchRow(
+    let columns = Row.Columns.allCases.dropLast().map { "\(alias).\($0.name)" }.joined(separator: ", ")
+    var found: [StampedDeletion<Row.Deleted>] = []
+    try sql.forEachInBatch(
+      Row.self,
       """
-      SELECT \(literal: columns), \(literal: stamp) FROM \(literal: table)
+      SELECT \(literal: columns), \(literal: stamp) AS stamp FROM \(literal: table)
       WHERE \(literal: alias).deleted_at IS NOT NULL AND \(stampedAfter(stamp, id: "\(alias).id", since: since, cursor: cursor))
       ORDER BY \(literal: stamp), \(literal: alias).id LIMIT \(.integer(Int64(limit)))
       """
     ) { row in
-      guard let id = row.int64(0), let deleted = decode(row) else { return }
-      found.append(
-        StampedDeletion(deleted: deleted, cursor: ErasureCursor(stamp: row.integer(stampColumn), id: id)))
+      found.append(StampedDeletion(deleted: row.deleted, cursor: ErasureCursor(stamp: row.stamp, id: row.id)))
     }
     return found
   }
@@ -190,10 +180,11 @@ extension ErasureQueries {
     // Read once through `contacts_by_rin_user_with_owner`; each statement below probes keys.
     var contacts: [Int64] = []
     var owners = Set<Int64>()
-    try sql.forEachBatchRow("SELECT id, user_id FROM contacts WHERE rin_user_id IN (\(accountList))") { row in
-      guard let contact = row.int64(0), let owner = row.int64(1) else { return }
-      contacts.append(contact)
-      owners.insert(owner)
+    try sql.forEachInBatch(
+      LinkedContact.self, "SELECT id, user_id FROM contacts WHERE rin_user_id IN (\(accountList))"
+    ) { row in
+      contacts.append(row.id)
+      owners.insert(row.userID)
     }
     guard !contacts.isEmpty else { return [:] }
     let dialect = sql.dialect
@@ -243,11 +234,11 @@ extension ErasureQueries {
   private func removeFromSuggestions(_ contacts: [DeletedContact], owners: SQLFragment) throws -> Int {
     let gone = Set(contacts.map(\.id))
     var rewritten: [(id: Int64, list: String)] = []
-    try sql.forEachBatchRow("SELECT id, contact_ids FROM circle_suggestions WHERE user_id IN (\(owners))") {
-      row in
-      guard let id = row.int64(0), let list = row.text(1) else { return }
-      let kept = SuggestionContactList.removing(gone, from: list)
-      if kept != list { rewritten.append((id, kept)) }
+    try sql.forEachInBatch(
+      SuggestionContacts.self, "SELECT id, contact_ids FROM circle_suggestions WHERE user_id IN (\(owners))"
+    ) { row in
+      let kept = SuggestionContactList.removing(gone, from: row.contactIDs)
+      if kept != row.contactIDs { rewritten.append((row.id, kept)) }
     }
     for row in rewritten {
       _ = try sql.execute(
@@ -311,5 +302,78 @@ extension ErasureQueries {
         AND (key_high, key_low) IN (
           SELECT (p->>0)::bigint, (p->>1)::bigint FROM jsonb_array_elements(\(pairs)::jsonb) p)
       """)
+  }
+}
+
+/// A table of ours and which of its columns name an account or a contact.
+private struct TableNamingOwners: DecodableRow {
+  enum Columns: Int, RowColumns { case name, namesAccounts, namesContacts, isKeyedByJob }
+  static let table = "the catalog"
+  let table: ErasableTable
+
+  init(_ row: RowDecoder<Columns>) throws {
+    table = ErasableTable(
+      name: try row.text(.name), namesAccounts: try row.integer(.namesAccounts) > 0,
+      namesContacts: try row.integer(.namesContacts) > 0, isKeyedByJob: try row.integer(.isKeyedByJob) > 0)
+  }
+}
+
+/// A deleted row as the stamp walk reads it: its own columns, then its stamp (the last case).
+private protocol StampedDeletionRow: DecodableRow {
+  associatedtype Deleted
+  var id: Int64 { get }
+  var stamp: Int64 { get }
+  var deleted: Deleted { get }
+}
+
+private struct DeletedAccountRow: StampedDeletionRow {
+  enum Columns: Int, RowColumns { case id, stamp }
+  static let table = "users"
+  let id: Int64
+  let stamp: Int64
+  var deleted: Int64 { id }
+
+  init(_ row: RowDecoder<Columns>) throws {
+    id = row.key(.id)
+    stamp = try row.integer(.stamp)
+  }
+}
+
+private struct DeletedContactRow: StampedDeletionRow {
+  enum Columns: Int, RowColumns { case id, userID, stamp }
+  static let table = "contacts"
+  let id: Int64
+  let stamp: Int64
+  let deleted: DeletedContact
+
+  init(_ row: RowDecoder<Columns>) throws {
+    id = row.key(.id)
+    stamp = try row.integer(.stamp)
+    deleted = DeletedContact(id: id, ownerID: row.key(.userID))
+  }
+}
+
+/// A contact of another book linked to an erased account.
+private struct LinkedContact: DecodableRow {
+  enum Columns: Int, RowColumns { case id, userID }
+  static let table = "contacts"
+  let id: Int64
+  let userID: Int64
+
+  init(_ row: RowDecoder<Columns>) throws {
+    id = row.key(.id)
+    userID = row.key(.userID)
+  }
+}
+
+private struct SuggestionContacts: DecodableRow {
+  enum Columns: Int, RowColumns { case id, contactIDs }
+  static let table = "circle_suggestions"
+  let id: Int64
+  let contactIDs: String
+
+  init(_ row: RowDecoder<Columns>) throws {
+    id = row.key(.id)
+    contactIDs = try row.text(.contactIDs)
   }
 }

@@ -27,14 +27,15 @@ extension ErasureQueries {
       var contacts: [Int64] = []
       var owners = Set<Int64>()
       let owner = table.namesAccounts ? "t.user_id" : "NULL"
-      try sql.forEachBatchRow(
+      try sql.forEachInBatch(
+        LingeringContactRow.self,
         """
-        SELECT t.contact_id, \(literal: owner) FROM \(literal: name) t WHERE \(contactGone(deletedBy))
+        SELECT t.contact_id, \(literal: owner) AS user_id FROM \(literal: name) t WHERE \(contactGone(deletedBy))
         LIMIT \(.integer(Int64(limit)))
         """
       ) { row in
-        if let contact = row.int64(0) { contacts.append(contact) }
-        if let user = row.int64(1) { owners.insert(user) }
+        if let contact = row.contactID { contacts.append(contact) }
+        if let user = row.userID { owners.insert(user) }
       }
       if !contacts.isEmpty {
         deleted += try sql.execute(
@@ -54,9 +55,10 @@ extension ErasureQueries {
   private func reexamine(_ owners: Set<Int64>) throws {
     guard !owners.isEmpty else { return }
     var live = Set<Int64>()
-    try sql.forEachBatchRow(
+    try sql.forEachInBatch(
+      AccountID.self,
       "SELECT id FROM users WHERE id IN (\(SQLDialect.list(owners.sorted()))) AND deleted_at IS NULL"
-    ) { row in if let id = row.int64(0) { live.insert(id) } }
+    ) { live.insert($0.id) }
     guard !live.isEmpty else { return }
     for job in [JobName.circlePatterns, .enrichmentFetch] { try tx.queueOwnersFoundByPass(job: job, live) }
     try tx.forgetScoreTallies(of: live.sorted())
@@ -68,13 +70,14 @@ extension ErasureQueries {
   /// accounts.
   public func unlinkAccountsGone(deletedBy: UTCInstant, limit: Int) throws -> Int {
     var accounts: [Int64] = []
-    try sql.forEachBatchRow(
+    try sql.forEachInBatch(
+      AccountID.self,
       """
-      SELECT DISTINCT c.rin_user_id FROM contacts c WHERE c.rin_user_id IS NOT NULL AND NOT EXISTS (
+      SELECT DISTINCT c.rin_user_id AS id FROM contacts c WHERE c.rin_user_id IS NOT NULL AND NOT EXISTS (
         SELECT 1 FROM users u WHERE u.id = c.rin_user_id AND (u.deleted_at IS NULL OR u.deleted_at > \(deletedBy)))
       LIMIT \(.integer(Int64(limit)))
       """
-    ) { row in if let id = row.int64(0) { accounts.append(id) } }
+    ) { accounts.append($0.id) }
     guard !accounts.isEmpty else { return 0 }
     let unlinked = try unlinkFromOtherBooks(accounts)
     changes.record(
@@ -152,4 +155,26 @@ extension Storage {
       ]
     }
   }
+}
+
+/// A row of one of our tables naming a contact deleted outright, and its owner where the table
+/// names one.
+private struct LingeringContactRow: DecodableRow {
+  enum Columns: Int, RowColumns { case contactID, userID }
+  static let table = "a table of ours"
+  let contactID: Int64?
+  let userID: Int64?
+
+  init(_ row: RowDecoder<Columns>) throws {
+    contactID = try row.integerIfPresent(.contactID)
+    userID = try row.integerIfPresent(.userID)
+  }
+}
+
+private struct AccountID: DecodableRow {
+  enum Columns: Int, RowColumns { case id }
+  static let table = "users"
+  let id: Int64
+
+  init(_ row: RowDecoder<Columns>) throws { id = try row.integer(.id) }
 }
