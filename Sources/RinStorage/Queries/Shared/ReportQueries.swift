@@ -49,49 +49,91 @@ extension ReportQueries {
     var tallies = OutputTallies()
     tallies.scoreAsOf = try sql.textValue("SELECT max(as_of) AS value FROM score_snapshots")
     if let asOf = tallies.scoreAsOf {
-      try sql.forEachRow(
+      tallies.tiers = try sql.rows(
+        TierRow.self,
         """
-        SELECT tier, count(*), sum(CASE WHEN delta > 0 THEN 1 ELSE 0 END),
-          sum(CASE WHEN delta < 0 THEN 1 ELSE 0 END)
+        SELECT tier, count(*) AS users, sum(CASE WHEN delta > 0 THEN 1 ELSE 0 END) AS up,
+          sum(CASE WHEN delta < 0 THEN 1 ELSE 0 END) AS down
         FROM score_snapshots WHERE as_of = \(.text(asOf)) GROUP BY tier ORDER BY tier
         """
-      ) { row in
-        let (users, up, down) = (Int(row.integer(1)), Int(row.integer(2)), Int(row.integer(3)))
-        tallies.tiers.append(
-          .init(tier: row.text(0) ?? "", users: users, up: up, down: down, same: users - up - down))
-      }
+      ).map(\.count)
     }
-    try sql.forEachRow(
-      "SELECT pattern, status, count(*) FROM circle_suggestions GROUP BY pattern, status ORDER BY pattern, status"
-    ) { row in
-      tallies.suggestions.append(
-        .init(pattern: row.text(0) ?? "", status: row.text(1) ?? "", count: Int(row.integer(2))))
-    }
-    try sql.forEachRow(
+    tallies.suggestions = try sql.rows(
+      SuggestionRow.self,
       """
-      SELECT occurs_on, kind, count(*) FROM upcoming_events
+      SELECT pattern, status, count(*) AS count FROM circle_suggestions
+      GROUP BY pattern, status ORDER BY pattern, status
+      """
+    ).map(\.count)
+    tallies.upcoming = try sql.rows(
+      UpcomingRow.self,
+      """
+      SELECT occurs_on, kind, count(*) AS count FROM upcoming_events
       WHERE dismissed_at IS NULL AND occurs_on >= \(SQLValue(upcomingFrom)) AND occurs_on <= \(SQLValue(upcomingTo))
       GROUP BY occurs_on, kind ORDER BY occurs_on, kind
       """
-    ) { row in
-      tallies.upcoming.append(
-        .init(occursOn: row.text(0) ?? "", kind: row.text(1) ?? "", count: Int(row.integer(2))))
-    }
-    let tabs = ["home", "circles", "score", "profile"]
-    let bands = tabs.map { tab in
-      """
-      sum(CASE WHEN \(tab) <= 0 THEN 1 ELSE 0 END), sum(CASE WHEN \(tab) BETWEEN 1 AND 99 THEN 1 ELSE 0 END),
-      sum(CASE WHEN \(tab) > 99 THEN 1 ELSE 0 END)
-      """
-    }
-    try sql.forEachRow("SELECT \(literal: bands.joined(separator: ", ")) FROM badge_counts") { row in
-      for (index, tab) in tabs.enumerated() {
+    ).map(\.count)
+    for tab in ["home", "circles", "score", "profile"] {
+      let bands = try sql.rows(
+        BadgeBandRow.self,
+        """
+        SELECT coalesce(sum(CASE WHEN \(literal: tab) <= 0 THEN 1 ELSE 0 END), 0) AS none,
+          coalesce(sum(CASE WHEN \(literal: tab) BETWEEN 1 AND 99 THEN 1 ELSE 0 END), 0) AS number,
+          coalesce(sum(CASE WHEN \(literal: tab) > 99 THEN 1 ELSE 0 END), 0) AS ninety_nine_plus
+        FROM badge_counts
+        """)
+      for band in bands {
         tallies.badges.append(
-          .init(
-            tab: tab, none: Int(row.integer(3 * index)), number: Int(row.integer(3 * index + 1)),
-            ninetyNinePlus: Int(row.integer(3 * index + 2))))
+          .init(tab: tab, none: band.none, number: band.number, ninetyNinePlus: band.ninetyNinePlus))
       }
     }
     return tallies
+  }
+}
+
+private struct TierRow: DecodableRow {
+  enum Columns: Int, RowColumns { case tier, users, up, down }
+  static let table = "score_snapshots"
+  let count: OutputTallies.TierCount
+
+  init(_ row: RowDecoder<Columns>) throws {
+    let (users, up, down) = (try row.count(.users), try row.count(.up), try row.count(.down))
+    count = .init(tier: try row.text(.tier), users: users, up: up, down: down, same: users - up - down)
+  }
+}
+
+private struct SuggestionRow: DecodableRow {
+  enum Columns: Int, RowColumns { case pattern, status, count }
+  static let table = "circle_suggestions"
+  let count: OutputTallies.SuggestionCount
+
+  init(_ row: RowDecoder<Columns>) throws {
+    count = .init(
+      pattern: try row.text(.pattern), status: try row.text(.status), count: try row.count(.count))
+  }
+}
+
+private struct UpcomingRow: DecodableRow {
+  enum Columns: Int, RowColumns { case occursOn, kind, count }
+  static let table = "upcoming_events"
+  let count: OutputTallies.UpcomingCount
+
+  init(_ row: RowDecoder<Columns>) throws {
+    count = .init(occursOn: try row.text(.occursOn), kind: try row.text(.kind), count: try row.count(.count))
+  }
+}
+
+/// Users by what one tab's badge shows.
+private struct BadgeBandRow: DecodableRow {
+  enum Columns: Int, RowColumns { case none, number, ninetyNinePlus }
+  static let table = "badge_counts"
+  let none: Int
+  let number: Int
+  let ninetyNinePlus: Int
+
+  init(_ row: RowDecoder<Columns>) throws {
+    none = try row.count(.none)
+    number = try row.count(.number)
+    ninetyNinePlus = try row.count(.ninetyNinePlus)
   }
 }
