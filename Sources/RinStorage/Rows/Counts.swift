@@ -57,3 +57,12 @@ extension SQLExecutor {
     try rows(TextValue.self, query).first?.value
   }
 }
+
+/// An owner a query names: `SELECT user_id …`.
+package struct OwnerRow: DecodableRow {
+  package enum Columns: Int, RowColumns { case userID }
+  package static let table = "an owner's rows"
+  package let userID: Int64
+
+  package init(_ row: RowDecoder<Columns>) throws { userID = try row.integer(.userID) }
+}

@@ -72,6 +72,21 @@ extension SQLExecutor {
     }
   }
 
+  /// `forEachInBatch` of a query on a table whose size swings within a run, planned afresh
+  /// every time (see `forEachBatchRowReplanned`).
+  package func forEachInBatchReplanned<Row: DecodableRow>(
+    _ type: Row.Type, _ query: SQLFragment, _ body: (Row) throws -> Void
+  ) throws {
+    var checked = false
+    try forEachBatchRowReplanned(query) { reader in
+      if !checked {
+        try RowDecoder<Row.Columns>.checkNames(of: reader, table: Row.table)
+        checked = true
+      }
+      try body(Row(RowDecoder(reader: reader, table: Row.table)))
+    }
+  }
+
   /// The rows of a query whose result is bounded by a batch, as `Row`s.
   package func rows<Row: DecodableRow>(_ type: Row.Type, _ query: SQLFragment) throws -> [Row] {
     var rows: [Row] = []

@@ -7,13 +7,10 @@ extension StorageTransaction {
   /// The mark of `job` for `scope` (`all` or `INDEX/COUNT`), if a run left one.
   public func changeWatermark(job: JobName, scope: String) throws -> ChangeWatermark? {
     var mark: ChangeWatermark?
-    try sql.forEachBatchRow(
-      "SELECT verified_through, window_end FROM change_watermarks WHERE job = \(.text(job.rawValue)) AND scope = \(.text(scope))"
-    ) { row in
-      if let through = row.instant(0), let end = row.instant(1) {
-        mark = ChangeWatermark(verifiedThrough: through, windowEnd: end)
-      }
-    }
+    try sql.forEachInBatch(
+      WatermarkRow.self,
+      "SELECT \(columns: WatermarkRow.Columns.self) FROM change_watermarks WHERE job = \(.text(job.rawValue)) AND scope = \(.text(scope))"
+    ) { mark = $0.mark }
     return mark
   }
 
@@ -88,14 +85,26 @@ extension StorageTransaction {
     guard !userIDs.isEmpty else { return [] }
     var changed = Set<Int64>()
     let owners = OwnerSet(userIDs)
-    try sql.forEachBatchRowReplanned(
+    try sql.forEachInBatchReplanned(
+      OwnerRow.self,
       """
       SELECT user_id FROM changed_owners
       WHERE job = \(.text(job.rawValue)) AND scope = \(.text(scope)) AND \(owners.condition(on: "user_id"))
       """
     ) { row in
-      if let user = row.int64(0), owners.includes(user) { changed.insert(user) }
+      if owners.includes(row.userID) { changed.insert(row.userID) }
     }
     return changed
+  }
+}
+
+private struct WatermarkRow: DecodableRow {
+  enum Columns: Int, RowColumns { case verifiedThrough, windowEnd }
+  static let table = "change_watermarks"
+  let mark: ChangeWatermark
+
+  init(_ row: RowDecoder<Columns>) throws {
+    mark = ChangeWatermark(
+      verifiedThrough: try row.instant(.verifiedThrough), windowEnd: try row.instant(.windowEnd))
   }
 }

@@ -38,23 +38,42 @@ extension StorageTransaction {
   /// Queues `messages` in a few multi-row statements, each unless its dedupe key was queued
   /// before; `RETURNING` tells which were new, so the change set counts exactly those.
   public func enqueue(_ messages: [OutboxMessage], at instant: UTCInstant) throws {
-    let rows = messages.map {
-      [
-        SQLValue.integer($0.userID), .text($0.kind), SQLValue($0.deepLink), SQLValue($0.payload),
-        .text($0.dedupeKey), .instant(instant),
-      ]
-    }
+    let rows = messages.map { OutboxRow(message: $0, createdAt: instant) }
     var kinds: [String: String] = [:]
     for message in messages { kinds[message.dedupeKey] = message.kind }
-    try Self.outboxInsert.forEachReturnedRow(rows, on: sql) { row in
-      guard let key = row.text(0) else { return }
+    try Self.outboxInsert.forEachReturned(QueuedKey.self, rows: rows, on: sql) { row in
+      let key = row.dedupeKey
       changes.record("notification_outbox", .insert, sample: key)
       changes.recordNotification(kind: kinds[key] ?? "")
     }
   }
 
   private static let outboxInsert = MultiRowStatement(
-    head:
-      "INSERT INTO notification_outbox (user_id, kind, deep_link, payload, dedupe_key, created_at) VALUES",
-    columns: 6, tail: "ON CONFLICT (dedupe_key) DO NOTHING RETURNING dedupe_key")
+    inserting: OutboxRow.self, tail: "ON CONFLICT (dedupe_key) DO NOTHING RETURNING dedupe_key")
+}
+
+/// A notification as the outbox keeps it.
+private struct OutboxRow: EncodableRow {
+  enum Columns: Int, RowColumns { case userID, kind, deepLink, payload, dedupeKey, createdAt }
+  static let table = "notification_outbox"
+  let message: OutboxMessage
+  let createdAt: UTCInstant
+
+  func encode(to row: inout RowEncoder<Columns>) {
+    row[.userID] = .integer(message.userID)
+    row[.kind] = .text(message.kind)
+    row[.deepLink] = SQLValue(message.deepLink)
+    row[.payload] = SQLValue(message.payload)
+    row[.dedupeKey] = .text(message.dedupeKey)
+    row[.createdAt] = .instant(createdAt)
+  }
+}
+
+/// A notification the insert queued (`RETURNING`): its key was new.
+private struct QueuedKey: DecodableRow {
+  enum Columns: Int, RowColumns { case dedupeKey }
+  static let table = "notification_outbox"
+  let dedupeKey: String
+
+  init(_ row: RowDecoder<Columns>) throws { dedupeKey = try row.text(.dedupeKey) }
 }

@@ -7,18 +7,14 @@ extension StorageTransaction {
   public func ownerExaminations(job: JobName, of userIDs: [Int64]) throws -> [Int64: StoredOwnerExamination] {
     var stored: [Int64: StoredOwnerExamination] = [:]
     let owners = OwnerSet(userIDs)
-    try sql.forEachRow(
+    try sql.forEach(
+      OwnerExaminationRow.self,
       """
-      SELECT user_id, fingerprint, examined_at, due_at, stamped_rows, region_digest FROM owner_examinations
+      SELECT \(columns: OwnerExaminationRow.Columns.self) FROM owner_examinations
       WHERE job = \(SQLValue(job)) AND \(owners.condition(on: "user_id"))
       """
     ) { row in
-      guard let user = row.int64(0), owners.includes(user), let fingerprint = row.int64(1),
-        let at = row.instant(2)
-      else { return }
-      stored[user] = StoredOwnerExamination(
-        fingerprint: fingerprint, examinedAt: at, dueAt: row.instant(3), stampedRows: row.int64(4),
-        regionDigest: row.int64(5))
+      if owners.includes(row.userID) { stored[row.userID] = row.examination }
     }
     return stored
   }
@@ -50,4 +46,19 @@ extension StorageTransaction {
         examined_at = excluded.examined_at, due_at = excluded.due_at, stamped_rows = excluded.stamped_rows,
         region_digest = excluded.region_digest
       """)
+}
+
+private struct OwnerExaminationRow: DecodableRow {
+  enum Columns: Int, RowColumns { case userID, fingerprint, examinedAt, dueAt, stampedRows, regionDigest }
+  static let table = "owner_examinations"
+  let userID: Int64
+  let examination: StoredOwnerExamination
+
+  init(_ row: RowDecoder<Columns>) throws {
+    userID = row.key(.userID)
+    examination = StoredOwnerExamination(
+      fingerprint: try row.integer(.fingerprint), examinedAt: try row.instant(.examinedAt),
+      dueAt: try row.instantIfPresent(.dueAt), stampedRows: try row.integerIfPresent(.stampedRows),
+      regionDigest: try row.integerIfPresent(.regionDigest))
+  }
 }

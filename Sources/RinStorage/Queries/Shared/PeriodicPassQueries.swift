@@ -69,10 +69,11 @@ extension StorageTransaction {
     var own: PeriodicPassState?
     var latest: PeriodicPassState?
     let siblings = scope.firstIndex(of: "/").map { String(scope[$0...]) }
-    try sql.forEachBatchRow(
-      "SELECT scope, passed_at, started_at FROM periodic_passes WHERE job = \(SQLValue(job))"
+    try sql.forEachInBatch(
+      PeriodicPassRow.self,
+      "SELECT \(columns: PeriodicPassRow.Columns.self) FROM periodic_passes WHERE job = \(SQLValue(job))"
     ) { row in
-      guard let other = row.text(0), let passed = row.instant(1), let started = row.instant(2) else { return }
+      let (other, passed, started) = (row.scope, row.passedAt, row.startedAt)
       let state = PeriodicPassState(passedAt: passed, startedAt: started)
       if other == scope { own = state }
       if let siblings, other.hasSuffix(siblings) { return }
@@ -239,13 +240,14 @@ extension StorageTransaction {
     guard !userIDs.isEmpty else { return [] }
     var found = Set<Int64>()
     let owners = OwnerSet(userIDs)
-    try sql.forEachBatchRowReplanned(
+    try sql.forEachInBatchReplanned(
+      OwnerRow.self,
       """
       SELECT user_id FROM periodic_pass_owners
       WHERE job = \(SQLValue(job)) AND \(owners.condition(on: "user_id"))
       """
     ) { row in
-      if let user = row.int64(0), owners.includes(user) { found.insert(user) }
+      if owners.includes(row.userID) { found.insert(row.userID) }
     }
     return found
   }
@@ -294,4 +296,18 @@ extension SQLDialect {
 
   /// A `contact_emails` row's term (as `alias`); null for a null address.
   package func emailTerm(_ alias: String) -> String { hash32("'e' || \(alias).address") }
+}
+
+private struct PeriodicPassRow: DecodableRow {
+  enum Columns: Int, RowColumns { case scope, passedAt, startedAt }
+  static let table = "periodic_passes"
+  let scope: String
+  let passedAt: UTCInstant
+  let startedAt: UTCInstant
+
+  init(_ row: RowDecoder<Columns>) throws {
+    scope = try row.text(.scope)
+    passedAt = try row.instant(.passedAt)
+    startedAt = try row.instant(.startedAt)
+  }
 }

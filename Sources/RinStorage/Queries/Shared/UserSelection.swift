@@ -44,11 +44,10 @@ extension StorageTransaction {
   {
     var ids: [Int64] = []
     ids.reserveCapacity(limit)
-    try sql.forEachRow(
+    try sql.forEach(
+      SelectedUser.self,
       "SELECT id FROM users WHERE id > \(afterID) AND \(selection.whereClause()) ORDER BY id LIMIT \(limit)"
-    ) { row in
-      if let id = row.int64(0) { ids.append(id) }
-    }
+    ) { ids.append($0.id) }
     return ids
   }
 
@@ -58,4 +57,12 @@ extension StorageTransaction {
         "SELECT count(*) AS value FROM users WHERE id > \(afterID) AND \(selection.whereClause())") ?? 0
     )
   }
+}
+
+private struct SelectedUser: DecodableRow {
+  enum Columns: Int, RowColumns { case id }
+  static let table = "users"
+  let id: Int64
+
+  init(_ row: RowDecoder<Columns>) throws { id = row.key(.id) }
 }
