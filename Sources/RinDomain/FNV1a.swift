@@ -1,11 +1,14 @@
-/// 64-bit FNV-1a over text fields: fast and the same in every process.
-struct FNV1a {
-  private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+/// 64-bit FNV-1a over text fields: fast and the same in every process. `package`: the jobs'
+/// fingerprints hash with it too.
+package struct FNV1a {
+  package private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
 
-  mutating func separate(_ byte: UInt8) { mix(byte) }
+  package init() {}
+
+  package mutating func separate(_ byte: UInt8) { mix(byte) }
 
   /// A field and a separator, so ("ab", "c") and ("a", "bc") differ; nil differs from "".
-  mutating func add(_ text: String?) {
+  package mutating func add(_ text: String?) {
     guard let text else {
       mix(0x1F)
       mix(0x00)

@@ -27,7 +27,7 @@ extension SQLDialect {
   ///   stays a nested loop of index probes (BENCHMARKS.md, "LATERAL probes").
   /// - SQLite: a plain `JOIN … ON`: its planner already runs nested loops over indexes.
   /// The key needs an index leading with it; `key` and `outer` are SQL text, never a value.
-  func join(
+  package func join(
     rowsOf table: String, as alias: String, whose key: String, equals outer: String,
     and condition: String? = nil, keepingUnmatched: Bool = false
   ) -> String {
@@ -91,7 +91,7 @@ extension SQLDialect {
   /// `contacts_by_change` indexes exactly this expression; the text must stay the index's for
   /// the planner to use it. PostgreSQL's `greatest` is SQLite's
   /// multi-argument `max` (both skip nothing here: every argument is coalesced).
-  func contactChangeStamp(_ alias: String) -> String {
+  package func contactChangeStamp(_ alias: String) -> String {
     let function = isPostgres ? "greatest" : "max"
     return
       "\(function)(\(alias).created_at, coalesce(\(alias).updated_at, \(alias).created_at), coalesce(\(alias).deleted_at, \(alias).created_at))"

@@ -26,6 +26,12 @@ package struct RowEncoder<Columns: RowColumns> {
 
   init() { values = Array(repeating: .null, count: Columns.allCases.count) }
 
+  /// Every column NULL again: one encoder serves every row of a statement, so that encoding a
+  /// row makes no array.
+  mutating func reset() {
+    for index in values.indices { values[index] = .null }
+  }
+
   package subscript(column: Columns) -> SQLValue {
     get { values[column.position] }
     set { values[column.position] = newValue }
@@ -64,6 +70,21 @@ extension SQLExecutor {
   ) throws {
     var checked = false
     try forEachBatchRow(query) { reader in
+      if !checked {
+        try RowDecoder<Row.Columns>.checkNames(of: reader, table: Row.table)
+        checked = true
+      }
+      try body(Row(RowDecoder(reader: reader, table: Row.table)))
+    }
+  }
+
+  /// `forEachInBatch` of a query on a table whose size swings within a run, planned afresh
+  /// every time (see `forEachBatchRowReplanned`).
+  package func forEachInBatchReplanned<Row: DecodableRow>(
+    _ type: Row.Type, _ query: SQLFragment, _ body: (Row) throws -> Void
+  ) throws {
+    var checked = false
+    try forEachBatchRowReplanned(query) { reader in
       if !checked {
         try RowDecoder<Row.Columns>.checkNames(of: reader, table: Row.table)
         checked = true

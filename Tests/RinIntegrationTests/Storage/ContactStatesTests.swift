@@ -2,6 +2,7 @@ import RinDomain
 import RinTestSupport
 import Testing
 
+@testable import RinJobs
 @testable import RinStorage
 
 /// Each contact's state in one row (issue 53): a database of the release before, with a row per
@@ -62,7 +63,9 @@ struct ContactStatesTests {
 
     let migrated = try Storage.open(url: db.path, options: .init(buildsServiceIndexes: true))
     let key = EnrichmentCheck.settingsKey(Self.settings)
-    let checks = try migrated.read { try $0.enrichment.enrichmentChecks(of: [first.user, second.user]) }
+    let checks = try migrated.read {
+      try EnrichmentQueries(tx: $0).enrichmentChecks(of: [first.user, second.user])
+    }
     let byContact = Dictionary(uniqueKeysWithValues: checks.map { ($0.contactID, $0.check) })
     #expect(
       byContact[first.contact] == EnrichmentCheck(fingerprint: 21, settings: key, dueAt: 500, rinUsers: seen))

@@ -261,7 +261,7 @@ extension StorageTransaction {
 /// The `SET` list of an upsert into `contact_states` that writes a group of a job's columns
 /// only where the row's `marker` (never null when the group is written) is given: otherwise the
 /// stored values stay.
-func keptUnlessWritten(_ columns: [String], marker: String) -> String {
+package func keptUnlessWritten(_ columns: [String], marker: String) -> String {
   columns.map {
     "\($0) = CASE WHEN excluded.\(marker) IS NULL THEN contact_states.\($0) ELSE excluded.\($0) END"
   }.joined(separator: ", ")
@@ -283,14 +283,14 @@ extension SQLDialect {
   /// A contact's own term of `job`'s digest: what the job reads of the row that the services
   /// may change without a stamp. circle-patterns: the family name; enrichment-fetch: the fields
   /// the user edited. Never null.
-  func contactTerm(of job: JobName, _ alias: String) -> String {
+  package func contactTerm(of job: JobName, _ alias: String) -> String {
     let column = job == .enrichmentFetch ? "edited_fields" : "family_name"
     return hash32("coalesce(\(alias).\(column), '')")
   }
 
   /// A `contact_phones` row's term (as `alias`); null for a null number, which no job reads.
-  func phoneTerm(_ alias: String) -> String { hash32("'p' || \(alias).raw") }
+  package func phoneTerm(_ alias: String) -> String { hash32("'p' || \(alias).raw") }
 
   /// A `contact_emails` row's term (as `alias`); null for a null address.
-  func emailTerm(_ alias: String) -> String { hash32("'e' || \(alias).address") }
+  package func emailTerm(_ alias: String) -> String { hash32("'e' || \(alias).address") }
 }
