@@ -40,7 +40,7 @@ extension EnrichmentQueries {
       WHERE provider = \(.text(provider)) AND \(spentToday) + \(lookups) <= \(dailyLimit ?? Int.max)
       RETURNING next_request_at - \(intervalMicroseconds) AS start_at
       """
-    ) { (turn: ProviderTurnTaken) in startAt = turn.startAt }
+    ) { startAt = $0.startAt }
     guard let startAt else { return .dailyLimitReached }
     return .startAt(microseconds: startAt)
   }
