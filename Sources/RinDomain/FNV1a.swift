@@ -1,5 +1,4 @@
-/// 64-bit FNV-1a over text fields: fast and the same in every process. `package`: the jobs'
-/// fingerprints hash with it too.
+/// 64-bit FNV-1a over text fields: fast and the same in every process.
 package struct FNV1a {
   package private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
 

@@ -24,13 +24,13 @@ extension StorageTransaction {
   /// Row count of a table of the data contract, for summaries and tests.
   public func count(_ table: String) throws -> Int {
     precondition(DataContract.allTables.contains(table), "unknown table \(table)")
-    return Int(try sql.fetchInt("SELECT count(*) FROM \(literal: table)") ?? 0)
+    return Int(try sql.integerValue("SELECT count(*) AS value FROM \(literal: table)") ?? 0)
   }
 
   /// The largest `id` of a table of the data contract, 0 when it is empty: where appended
   /// rows' ids start (`rinjobs-dev seed --add-users`).
   public func maxID(_ table: String) throws -> Int64 {
     precondition(DataContract.allTables.contains(table), "unknown table \(table)")
-    return try sql.fetchInt("SELECT coalesce(max(id), 0) FROM \(literal: table)") ?? 0
+    return try sql.integerValue("SELECT coalesce(max(id), 0) AS value FROM \(literal: table)") ?? 0
   }
 }

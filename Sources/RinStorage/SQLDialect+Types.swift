@@ -51,7 +51,7 @@ extension SQLDialect {
 
   /// ` INDEXED BY index` for a dialect that lets a query name its index (SQLite, whose planner
   /// without statistics may choose a worse one), nil for one that chooses by itself.
-  func indexedBy(_ index: String) -> String? {
+  package func indexedBy(_ index: String) -> String? {
     isPostgres ? nil : " INDEXED BY \(index)"
   }
 

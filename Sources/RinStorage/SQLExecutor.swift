@@ -84,16 +84,4 @@ extension SQLExecutor {
   func forEachBatchRow(_ query: SQLFragment, _ body: (any SQLRowReader) throws -> Void) throws {
     try forEachRow(query, body)
   }
-
-  func fetchInt(_ query: SQLFragment) throws -> Int64? {
-    var result: Int64?
-    try forEachRow(query) { result = $0.int64(0) }
-    return result
-  }
-
-  func fetchText(_ query: SQLFragment) throws -> String? {
-    var result: String?
-    try forEachRow(query) { result = $0.text(0) }
-    return result
-  }
 }

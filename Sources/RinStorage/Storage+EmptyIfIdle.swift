@@ -26,8 +26,8 @@ extension Storage {
     do {
       return try write { tx in
         try tx.sql.execute("LOCK TABLE \(literal: table.rawValue) IN ACCESS EXCLUSIVE MODE NOWAIT")
-        let rows = try tx.sql.fetchInt(
-          "SELECT count(*) FROM (SELECT 1 FROM \(literal: table.rawValue) LIMIT 1) x")
+        let rows = try tx.sql.integerValue(
+          "SELECT count(*) AS value FROM (SELECT 1 FROM \(literal: table.rawValue) LIMIT 1) x")
         guard rows == 0 else { return .leftAsIs }
         try tx.sql.execute("TRUNCATE \(literal: table.rawValue)")
         return .emptied

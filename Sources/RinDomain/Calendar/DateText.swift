@@ -1,7 +1,7 @@
 /// Reads the data contract's date texts (`YYYY-MM-DD`, `--MM-DD`) straight from their UTF-8
 /// bytes. Jobs parse one per contact row; splitting strings was upcoming-birthdays' hot spot
 /// (BENCHMARKS.md). Only ASCII digits count as digits: no sign, no space, no other script.
-enum DateText {
+package enum DateText {
   /// Year, month and day of exactly `YYYY-MM-DD`, not yet checked as a calendar date.
   static func yearMonthDay(_ text: String) -> (year: Int, month: Int, day: Int)? {
     withBytes(text, yearMonthDay(utf8:))
@@ -26,14 +26,14 @@ enum DateText {
     }
   }
 
-  static func yearMonthDay(utf8 b: UnsafeBufferPointer<UInt8>) -> (year: Int, month: Int, day: Int)? {
+  package static func yearMonthDay(utf8 b: UnsafeBufferPointer<UInt8>) -> (year: Int, month: Int, day: Int)? {
     guard b.count == 10, b[4] == dash, b[7] == dash, let y = number(b, 0, 4), let m = number(b, 5, 2),
       let d = number(b, 8, 2)
     else { return nil }
     return (y, m, d)
   }
 
-  static func monthDay(utf8 b: UnsafeBufferPointer<UInt8>) -> (month: Int, day: Int)? {
+  package static func monthDay(utf8 b: UnsafeBufferPointer<UInt8>) -> (month: Int, day: Int)? {
     guard b.count == 7, b[0] == dash, b[1] == dash, b[4] == dash, let m = number(b, 2, 2),
       let d = number(b, 5, 2)
     else { return nil }

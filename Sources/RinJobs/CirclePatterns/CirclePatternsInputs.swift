@@ -26,16 +26,16 @@ struct CirclePatternsInputs {
   static func read(
     _ batch: UserBatch, users ids: [Int64], freeMail: FreeMailDomains, thresholds: CirclePatternThresholds
   ) throws -> CirclePatternsInputs {
-    let tx = batch.tx
+    let queries = CirclePatternsQueries(tx: batch.tx)
     var inputs = CirclePatternsInputs()
-    inputs.circlesByUser = try tx.circlePatterns.patternCircles(of: ids)
-    try tx.circlePatterns.forEachLiveCircleMember(of: ids) {
+    inputs.circlesByUser = try queries.patternCircles(of: ids)
+    try queries.forEachLiveCircleMember(of: ids) {
       inputs.membersByCircle[$0, default: []].insert($1)
     }
-    try tx.circlePatterns.forEachCircleRemoval(of: ids) {
+    try queries.forEachCircleRemoval(of: ids) {
       inputs.removalsByCircle[$0, default: []].insert($1)
     }
-    try tx.circlePatterns.forEachLiveContactFamilyName(of: ids) { row in
+    try queries.forEachLiveContactFamilyName(of: ids) { row in
       guard inputs.evidence[row.contactID] == nil else { return }
       inputs.evidence[row.contactID] = ContactEvidence(
         contactID: row.contactID, familyName: FamilyName.normalized(row.value))
@@ -46,7 +46,7 @@ struct CirclePatternsInputs {
     batch.counts.addRead("contacts", inputs.evidence.count)
     try inputs.readPhones(batch, users: ids, thresholds: thresholds)
     try inputs.readEmails(batch, users: ids, freeMail: freeMail)
-    inputs.suggestionsByUser = try tx.circlePatterns.circleSuggestions(of: ids)
+    inputs.suggestionsByUser = try queries.circleSuggestions(of: ids)
     return inputs
   }
 
@@ -62,14 +62,15 @@ struct CirclePatternsInputs {
   private mutating func readPhones(
     _ batch: UserBatch, users: [Int64], thresholds: CirclePatternThresholds
   ) throws {
+    let queries = CirclePatternsQueries(tx: batch.tx)
     var regions: [Int64: String] = [:]
-    for (user, stored) in try batch.tx.circlePatterns.userRegions(of: users) {
+    for (user, stored) in try batch.tx.userRegions(of: users) {
       regions[user] = PhoneNormalizer.region(from: stored)
     }
     var read = 0
     var invalid = 0
     var numbersByContact: [Int64: ContactNumbers] = [:]
-    try batch.tx.circlePatterns.forEachLiveContactPhone(of: users) { row in
+    try queries.forEachLiveContactPhone(of: users) { row in
       guard evidence[row.contactID] != nil else { return }
       digests[row.contactID, default: 0] &+= row.digestTerm
       read += 1
@@ -80,7 +81,7 @@ struct CirclePatternsInputs {
       numbersByContact[row.contactID, default: ContactNumbers(contactID: row.contactID, userID: row.userID)]
         .numbers.append(raw)
     }
-    let stored = try batch.tx.circlePatterns.circlePhoneEvidence(of: users)
+    let stored = try queries.circlePhoneEvidence(of: users)
     let memberIDs = membersByCircle.values.reduce(into: Set<Int64>()) { $0.formUnion($1) }
     var recalled = 0
     var members: [ContactNumbers] = []
@@ -114,7 +115,7 @@ struct CirclePatternsInputs {
     invalid += add(parsedOthers)
     derived += parsedOthers
     evidenceToStore = derived
-    try batch.tx.circlePatterns.forgetStateOfDeletedContacts(of: users)
+    try queries.forgetStateOfDeletedContacts(of: users)
     batch.counts.addRead("phones", read)
     batch.counts.addRead("phones parsed", (members + wanted).reduce(0) { $0 + $1.numbers.count })
     batch.counts.addRead("phones recalled", recalled)
@@ -188,7 +189,7 @@ struct CirclePatternsInputs {
     // domain, free mail).
     var hosts: [String: String?] = [:]
     var freeMailHosts: [String: Bool] = [:]
-    try batch.tx.circlePatterns.forEachLiveContactEmail(of: users) { row in
+    try CirclePatternsQueries(tx: batch.tx).forEachLiveContactEmail(of: users) { row in
       guard evidence[row.contactID] != nil else { return }
       digests[row.contactID, default: 0] &+= row.digestTerm
       read += 1

@@ -67,7 +67,7 @@ public struct CirclePatternsJob: Job {
         // Nothing the services stamped moved for this owner, yet their suggestions did.
         if changed && periodic.contains(user) { batch.counts.addUnstampedCorrections(1) }
       }
-      try batch.tx.circlePatterns.saveCirclePatternsState(
+      try CirclePatternsQueries(tx: batch.tx).saveCirclePatternsState(
         evidence: inputs.evidenceToStore,
         digests: inputs.digestsToStore(reasons: reasons, lastExaminedAt: stored.mapValues(\.examinedAt)))
       try batch.tx.saveOwnerExaminations(job: name, examined)
@@ -112,10 +112,9 @@ public struct CirclePatternsJob: Job {
         circleID: circle, memberIDs: members, removedIDs: inputs.removalsByCircle[circle] ?? [])
     }
     let plan = CircleSuggestionReconciler.plan(detected: detected, existing: existing)
-    for id in plan.superseded { try batch.tx.circlePatterns.supersedeCircleSuggestion(id: id, at: now) }
-    for group in plan.inserts {
-      try batch.tx.circlePatterns.insertCircleSuggestion(group, userID: user, at: now)
-    }
+    let queries = CirclePatternsQueries(tx: batch.tx)
+    for id in plan.superseded { try queries.supersedeCircleSuggestion(id: id, at: now) }
+    for group in plan.inserts { try queries.insertCircleSuggestion(group, userID: user, at: now) }
     return !plan.superseded.isEmpty || !plan.inserts.isEmpty
   }
 }

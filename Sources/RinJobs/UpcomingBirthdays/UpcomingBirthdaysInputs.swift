@@ -68,7 +68,8 @@ struct UpcomingBirthdaysInputs {
     var tables: [UpcomingWindow: BirthdayTable] = [:]
     var tableOfUser: (user: Int64, table: BirthdayTable?)?
     var birthdays = 0
-    try batch.tx.upcomingBirthdays.forEachContactBirthday(of: owners) { user, contact, bytes in
+    let queries = UpcomingBirthdaysQueries(tx: batch.tx)
+    try queries.forEachContactBirthday(of: owners) { user, contact, bytes in
       if tableOfUser?.user != user {
         let table = windows[user].map { window in
           if let table = tables[window] { return table }
@@ -83,7 +84,7 @@ struct UpcomingBirthdaysInputs {
       add(table.birthday(contactID: contact, utf8: bytes), for: user, malformed: "contact birthday malformed")
     }
     var remindersRead = 0
-    try batch.tx.upcomingBirthdays.forEachOpenReminder(of: owners) { user, reminder in
+    try queries.forEachOpenReminder(of: owners) { user, reminder in
       guard let window = windows[user] else { return }
       remindersRead += 1
       add(window.reminder(reminder), for: user, malformed: "reminder due_on malformed")

@@ -14,11 +14,12 @@ public struct UpcomingBirthdaysJob: Job {
     let settings = context.config.jobs.upcomingBirthdays
     // A run walks live users: the rows of accounts deleted since go first.
     try context.write { tx in
-      _ = try tx.upcomingBirthdays.deleteUpcomingRowsOfDeletedUsers(in: context.userSelection)
+      _ = try UpcomingBirthdaysQueries(tx: tx).deleteUpcomingRowsOfDeletedUsers(in: context.userSelection)
     }
     let candidates = try collectCandidates(context)
     let horizon = context.outboxHorizon
     try context.forEachUserBatch(batchSize: settings.batchSize) { batch in
+      let queries = UpcomingBirthdaysQueries(tx: batch.tx)
       let inputs = try UpcomingBirthdaysInputs.examine(
         batch, now: context.now, settings: settings, forced: context.fullPass, candidates: candidates)
       guard !inputs.states.isEmpty else { return }
@@ -30,11 +31,11 @@ public struct UpcomingBirthdaysJob: Job {
       }
       let owners = inputs.recomputed
       guard !owners.isEmpty else {
-        try batch.tx.upcomingBirthdays.putUpcomingOwnerStates(inputs.states)
+        try queries.putUpcomingOwnerStates(inputs.states)
         return
       }
       let wanted = try inputs.wanted(batch)
-      let stored = try batch.tx.upcomingBirthdays.upcomingEvents(of: owners)
+      let stored = try queries.upcomingEvents(of: owners)
       // The batch's upserts go in a few multi-row statements once every user is planned.
       var upserts: [(userID: Int64, event: UpcomingEvent, isNew: Bool)] = []
       var due: [(userID: Int64, event: UpcomingEvent)] = []
@@ -45,12 +46,12 @@ public struct UpcomingBirthdaysJob: Job {
         upserts += sync.inserts.map { (user, $0, true) } + sync.updates.map { (user, $0, false) }
         due += sync.remindersDue.map { (user, $0) }
       }
-      try batch.tx.upcomingBirthdays.deleteUpcomingEvents(deletes)
-      try batch.tx.upcomingBirthdays.putUpcomingEvents(upserts, createdAt: context.now)
+      try queries.deleteUpcomingEvents(deletes)
+      try queries.putUpcomingEvents(upserts, createdAt: context.now)
       for (user, event) in due {
         try notifyDue(event, for: user, batch: batch, now: context.now, horizon: horizon)
       }
-      try batch.tx.upcomingBirthdays.putUpcomingOwnerStates(inputs.states)
+      try queries.putUpcomingOwnerStates(inputs.states)
     }
   }
 
@@ -66,7 +67,7 @@ public struct UpcomingBirthdaysJob: Job {
   private func collectCandidates(_ context: JobContext) throws -> String? {
     let selection = context.userSelection
     guard !context.fullPass, selection.userIDs == nil, context.storage.stampIndexesReady,
-      let since = try context.read({ try $0.upcomingBirthdays.earliestUpcomingStampsAfter() }),
+      let since = try context.read({ try UpcomingBirthdaysQueries(tx: $0).earliestUpcomingStampsAfter() }),
       // Every walked owner is examined at least when its date turns, so the earliest instant is
       // about a day old; an older one (the job stopped for days, a state no run walks any more)
       // would make the range read more than seeking per owner does.
@@ -74,7 +75,8 @@ public struct UpcomingBirthdaysJob: Job {
     else { return nil }
     let scope = selection.scope
     let found = try context.write {
-      try $0.upcomingBirthdays.collectUpcomingOwnersChanged(since: since, scope: scope, in: selection)
+      try UpcomingBirthdaysQueries(tx: $0).collectUpcomingOwnersChanged(
+        since: since, scope: scope, in: selection)
     }
     context.addRead("owners with contacts stamped since the earliest kept state", found)
     return scope
@@ -89,12 +91,12 @@ public struct UpcomingBirthdaysJob: Job {
   private func turn(
     _ owners: [Int64], _ turn: UpcomingWindowTurn, batch: UserBatch, now: UTCInstant, horizon: OutboxHorizon
   ) throws {
-    let tx = batch.tx
-    try tx.upcomingBirthdays.turnUpcomingEvents(of: owners, to: turn.new.today, shift: turn.shift)
+    let queries = UpcomingBirthdaysQueries(tx: batch.tx)
+    try queries.turnUpcomingEvents(of: owners, to: turn.new.today, shift: turn.shift)
     // Reminders due today that were already stored push unless dismissed, as a full
     // computation decides (`UpcomingEventsSync.remindersDue`); asked before the new rows go in.
     var due: [(userID: Int64, event: UpcomingEvent)] = []
-    for row in try tx.upcomingBirthdays.undismissedReminderEvents(of: owners, on: turn.new.today) {
+    for row in try queries.undismissedReminderEvents(of: owners, on: turn.new.today) {
       due.append(
         (
           row.userID,
@@ -106,7 +108,7 @@ public struct UpcomingBirthdaysJob: Job {
     var inserts: [(userID: Int64, event: UpcomingEvent, isNew: Bool)] = []
     let table = BirthdayTable(turn.new)
     var birthdays = 0
-    try tx.upcomingBirthdays.forEachContactBirthday(of: owners, monthDays: turn.monthDays) {
+    try queries.forEachContactBirthday(of: owners, monthDays: turn.monthDays) {
       user, contact, bytes in
       birthdays += 1
       switch table.birthday(contactID: contact, utf8: bytes) {
@@ -116,7 +118,7 @@ public struct UpcomingBirthdaysJob: Job {
       }
     }
     var reminders = 0
-    try tx.upcomingBirthdays.forEachOpenReminder(of: owners, due: turn.firstNewDay...turn.new.last) {
+    try queries.forEachOpenReminder(of: owners, due: turn.firstNewDay...turn.new.last) {
       user, reminder in
       reminders += 1
       switch turn.new.reminder(reminder) {
@@ -130,7 +132,7 @@ public struct UpcomingBirthdaysJob: Job {
     }
     batch.counts.addRead("contact birthdays", birthdays)
     batch.counts.addRead("open reminders", reminders)
-    try tx.upcomingBirthdays.putUpcomingEvents(inserts, createdAt: now)
+    try queries.putUpcomingEvents(inserts, createdAt: now)
     for (user, event) in due { try notifyDue(event, for: user, batch: batch, now: now, horizon: horizon) }
   }
 

@@ -20,16 +20,16 @@ struct UpcomingOwnerVerdicts {
   static func judge(
     _ batch: UserBatch, now: UTCInstant, settings: UpcomingBirthdaysSettings, forced: Bool
   ) throws -> UpcomingOwnerVerdicts {
-    let tx = batch.tx
+    let queries = UpcomingBirthdaysQueries(tx: batch.tx)
     var reminders: [Int64: [(id: Int64, contactID: Int64, dueOn: String?)]] = [:]
-    try tx.upcomingBirthdays.forEachOpenReminderAsWritten(of: batch.userIDs) { user, id, contact, dueOn in
+    try queries.forEachOpenReminderAsWritten(of: batch.userIDs) { user, id, contact, dueOn in
       reminders[user, default: []].append((id, contact, dueOn))
     }
     var verdicts = UpcomingOwnerVerdicts()
     let stampsAfter = ChangeStamp.after(now: now, end: now)
     // Users share a few zones: each zone's date is looked up once per batch, not per user.
     var days: [String?: LocalDay] = [:]
-    for (user, zone, stored) in try tx.upcomingBirthdays.upcomingOwners(of: batch.userIDs, states: !forced) {
+    for (user, zone, stored) in try queries.upcomingOwners(of: batch.userIDs, states: !forced) {
       let day = days[zone] ?? LocalDay(at: now, zoneName: zone)
       days[zone] = day
       let digest = UpcomingOwnerState.digest(
@@ -69,7 +69,7 @@ struct UpcomingOwnerVerdicts {
       let found = try tx.ownersChanged(among: Array(unstamped.keys), job: .upcomingBirthdays, scope: scope)
       checked = unstamped.filter { found.contains($0.key) }
     }
-    for user in try tx.upcomingBirthdays.upcomingOwnersChanged(since: checked) {
+    for user in try UpcomingBirthdaysQueries(tx: tx).upcomingOwnersChanged(since: checked) {
       reasons[user] = .changed
       unstamped[user] = nil
       turning[user] = nil

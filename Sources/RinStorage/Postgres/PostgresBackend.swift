@@ -112,7 +112,8 @@ final class PostgresBackend: StorageBackend {
   /// whatever unit it was set in.
   func busyTimeoutMilliseconds() throws -> Int {
     try read(inDryRun: false) {
-      Int(try $0.sql.fetchText("SELECT setting FROM pg_settings WHERE name = 'lock_timeout'") ?? "") ?? 0
+      Int(try $0.sql.textValue("SELECT setting AS value FROM pg_settings WHERE name = 'lock_timeout'") ?? "")
+        ?? 0
     }
   }
 

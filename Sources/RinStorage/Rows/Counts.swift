@@ -27,3 +27,33 @@ extension SQLExecutor {
     try rows(RowCount.self, query).first?.count ?? 0
   }
 }
+
+/// The one value of a query that selects a single integer `AS value`: a maximum, a setting.
+private struct IntegerValue: DecodableRow {
+  enum Columns: Int, RowColumns { case value }
+  static let table = "a single value"
+  let value: Int64?
+
+  init(_ row: RowDecoder<Columns>) throws { value = try row.integerIfPresent(.value) }
+}
+
+/// The one value of a query that selects a single text `AS value`: a day, a setting.
+private struct TextValue: DecodableRow {
+  enum Columns: Int, RowColumns { case value }
+  static let table = "a single value"
+  let value: String?
+
+  init(_ row: RowDecoder<Columns>) throws { value = row.textIfPresent(.value) }
+}
+
+extension SQLExecutor {
+  /// The integer `SELECT … AS value` gives; nil for no row or NULL.
+  package func integerValue(_ query: SQLFragment) throws -> Int64? {
+    try rows(IntegerValue.self, query).first?.value
+  }
+
+  /// The text `SELECT … AS value` gives; nil for no row or NULL.
+  package func textValue(_ query: SQLFragment) throws -> String? {
+    try rows(TextValue.self, query).first?.value
+  }
+}

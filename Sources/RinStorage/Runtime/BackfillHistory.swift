@@ -8,24 +8,36 @@ extension RuntimeQueries {
     job: JobName, from: CalendarDate, through to: CalendarDate
   ) throws -> [CalendarDate: (succeeded: Int64?, latest: (id: Int64, status: RunRecord.Status))] {
     var history: [CalendarDate: (succeeded: Int64?, latest: (id: Int64, status: RunRecord.Status))] = [:]
-    try sql.forEachRow(
+    try sql.forEach(
+      DayRun.self,
       """
-      SELECT as_of, id, status FROM job_runs
+      SELECT \(columns: DayRun.Columns.self) FROM job_runs
       WHERE job = \(SQLValue(job)) AND dry_run = 0 AND shard = 'all' AND users IS NULL AND as_of >= \(SQLValue(from)) AND as_of <= \(SQLValue(to))
       ORDER BY id
       """
     ) { row in
-      guard let asOf = row.text(0).flatMap(CalendarDate.init),
-        let status = row.text(2).flatMap(RunRecord.Status.init(rawValue:))
-      else {
-        return
-      }
-      let id = row.integer(1)
+      guard let asOf = row.asOf, let status = row.status else { return }
+      let id = row.id
       var entry = history[asOf] ?? (succeeded: nil, latest: (id, status))
       if status == .succeeded, entry.succeeded == nil { entry.succeeded = id }
       entry.latest = (id, status)
       history[asOf] = entry
     }
     return history
+  }
+}
+
+/// A run's day and status; nil for a day or a status a later release writes.
+private struct DayRun: DecodableRow {
+  enum Columns: Int, RowColumns { case asOf, id, status }
+  static let table = "job_runs"
+  let asOf: CalendarDate?
+  let id: Int64
+  let status: RunRecord.Status?
+
+  init(_ row: RowDecoder<Columns>) throws {
+    asOf = try row.dateIfPresent(.asOf)
+    id = row.key(.id)
+    status = RunRecord.Status(rawValue: try row.text(.status))
   }
 }

@@ -21,11 +21,11 @@ public struct Checkpoint: Sendable, Equatable {
 extension RuntimeQueries {
   public func checkpoint(job: JobName, asOf: CalendarDate, scope: CheckpointScope) throws -> Checkpoint? {
     var found: Checkpoint?
-    try sql.forEachRow(
-      "SELECT run_id, last_user_id FROM job_checkpoints WHERE job = \(SQLValue(job)) AND as_of = \(SQLValue(asOf)) AND scope = \(SQLValue(scope))"
+    try sql.forEach(
+      CheckpointRow.self,
+      "SELECT \(columns: CheckpointRow.Columns.self) FROM job_checkpoints WHERE job = \(SQLValue(job)) AND as_of = \(SQLValue(asOf)) AND scope = \(SQLValue(scope))"
     ) { row in
-      found = Checkpoint(
-        job: job, asOf: asOf, scope: scope, runID: row.int64(0) ?? 0, lastUserID: row.int64(1) ?? 0)
+      found = Checkpoint(job: job, asOf: asOf, scope: scope, runID: row.runID, lastUserID: row.lastUserID)
     }
     return found
   }
@@ -44,5 +44,17 @@ extension RuntimeQueries {
     try sql.execute(
       "DELETE FROM job_checkpoints WHERE job = \(SQLValue(job)) AND as_of = \(SQLValue(asOf)) AND scope = \(SQLValue(scope))"
     )
+  }
+}
+
+private struct CheckpointRow: DecodableRow {
+  enum Columns: Int, RowColumns { case runID, lastUserID }
+  static let table = "job_checkpoints"
+  let runID: Int64
+  let lastUserID: Int64
+
+  init(_ row: RowDecoder<Columns>) throws {
+    runID = try row.integer(.runID)
+    lastUserID = try row.integer(.lastUserID)
   }
 }

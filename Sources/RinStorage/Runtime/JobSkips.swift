@@ -14,9 +14,21 @@ extension RuntimeQueries {
   /// Every reason `job` was skipped for, with how many times.
   public func skipCounts(job: RunSubject) throws -> [String: Int] {
     var counts: [String: Int] = [:]
-    try sql.forEachRow("SELECT reason, count FROM job_skips WHERE job = \(SQLValue(job))") { row in
-      if let reason = row.text(0) { counts[reason] = Int(row.integer(1)) }
-    }
+    try sql.forEach(
+      SkipCount.self, "SELECT \(columns: SkipCount.Columns.self) FROM job_skips WHERE job = \(SQLValue(job))"
+    ) { counts[$0.reason] = $0.count }
     return counts
+  }
+}
+
+private struct SkipCount: DecodableRow {
+  enum Columns: Int, RowColumns { case reason, count }
+  static let table = "job_skips"
+  let reason: String
+  let count: Int
+
+  init(_ row: RowDecoder<Columns>) throws {
+    reason = try row.text(.reason)
+    count = try row.count(.count)
   }
 }

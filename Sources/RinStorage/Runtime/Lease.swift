@@ -30,13 +30,13 @@ extension RuntimeQueries {
   public func lease(job: RunSubject, shard: RunShard) throws -> Lease? {
     if let lock = sql.dialect.transactionLock(named: "job_leases \(job) \(shard)") { try sql.execute(lock) }
     var lease: Lease?
-    try sql.forEachRow(
-      "SELECT run_id, host, pid, acquired_at, expires_at FROM job_leases WHERE job = \(SQLValue(job)) AND shard = \(SQLValue(shard))"
+    try sql.forEach(
+      LeaseRow.self,
+      "SELECT \(columns: LeaseRow.Columns.self) FROM job_leases WHERE job = \(SQLValue(job)) AND shard = \(SQLValue(shard))"
     ) { row in
       lease = Lease(
-        job: job, shard: shard, runID: row.int64(0) ?? 0, host: row.text(1) ?? "",
-        pid: Int32(row.int64(2) ?? 0), acquiredAt: UTCInstant(seconds: row.int64(3) ?? 0),
-        expiresAt: UTCInstant(seconds: row.int64(4) ?? 0))
+        job: job, shard: shard, runID: row.runID, host: row.host, pid: row.pid, acquiredAt: row.acquiredAt,
+        expiresAt: row.expiresAt)
     }
     return lease
   }
@@ -65,5 +65,23 @@ extension RuntimeQueries {
     try sql.execute(
       "DELETE FROM job_leases WHERE job = \(SQLValue(job)) AND shard = \(SQLValue(shard)) AND run_id = \(.integer(runID))"
     )
+  }
+}
+
+private struct LeaseRow: DecodableRow {
+  enum Columns: Int, RowColumns { case runID, host, pid, acquiredAt, expiresAt }
+  static let table = "job_leases"
+  let runID: Int64
+  let host: String
+  let pid: Int32
+  let acquiredAt: UTCInstant
+  let expiresAt: UTCInstant
+
+  init(_ row: RowDecoder<Columns>) throws {
+    runID = try row.integer(.runID)
+    host = try row.text(.host)
+    pid = Int32(truncatingIfNeeded: try row.integer(.pid))
+    acquiredAt = try row.instant(.acquiredAt)
+    expiresAt = try row.instant(.expiresAt)
   }
 }

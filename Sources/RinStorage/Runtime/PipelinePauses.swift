@@ -38,12 +38,12 @@ extension RuntimeQueries {
 
   public func pipelinePause(_ pipeline: PipelineName) throws -> PipelinePause? {
     var found: PipelinePause?
-    try sql.forEachRow(
-      "SELECT paused_at, paused_by, reason FROM pipeline_pauses WHERE pipeline = \(SQLValue(pipeline))"
+    try sql.forEach(
+      PauseRow.self,
+      "SELECT \(columns: PauseRow.Columns.self) FROM pipeline_pauses WHERE pipeline = \(SQLValue(pipeline))"
     ) { row in
       found = PipelinePause(
-        pipeline: pipeline, pausedAt: UTCInstant(seconds: row.integer(0)), pausedBy: row.text(1) ?? "",
-        reason: row.text(2))
+        pipeline: pipeline, pausedAt: row.pausedAt, pausedBy: row.pausedBy, reason: row.reason)
     }
     return found
   }
@@ -52,7 +52,8 @@ extension RuntimeQueries {
   /// latest row), for `pause_after_failures`.
   public func latestSlotStatuses(pipeline: PipelineName, count: Int) throws -> [RunRecord.Status] {
     var statuses: [RunRecord.Status] = []
-    try sql.forEachRow(
+    try sql.forEach(
+      SlotStatus.self,
       """
       SELECT status FROM job_runs r
       WHERE job = \(SQLValue(RunSubject.pipeline(pipeline))) AND pipeline = \(SQLValue(pipeline)) AND slot IS NOT NULL AND dry_run = 0
@@ -60,8 +61,33 @@ extension RuntimeQueries {
       ORDER BY slot DESC LIMIT \(.integer(Int64(count)))
       """
     ) { row in
-      if let status = row.text(0).flatMap(RunRecord.Status.init(rawValue:)) { statuses.append(status) }
+      if let status = row.status { statuses.append(status) }
     }
     return statuses
+  }
+}
+
+private struct PauseRow: DecodableRow {
+  enum Columns: Int, RowColumns { case pausedAt, pausedBy, reason }
+  static let table = "pipeline_pauses"
+  let pausedAt: UTCInstant
+  let pausedBy: String
+  let reason: String?
+
+  init(_ row: RowDecoder<Columns>) throws {
+    pausedAt = try row.instant(.pausedAt)
+    pausedBy = try row.text(.pausedBy)
+    reason = row.textIfPresent(.reason)
+  }
+}
+
+/// A slot's latest status; nil for one a later release writes.
+private struct SlotStatus: DecodableRow {
+  enum Columns: Int, RowColumns { case status }
+  static let table = "job_runs"
+  let status: RunRecord.Status?
+
+  init(_ row: RowDecoder<Columns>) throws {
+    status = RunRecord.Status(rawValue: try row.text(.status))
   }
 }

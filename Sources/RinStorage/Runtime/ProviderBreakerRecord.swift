@@ -56,18 +56,24 @@ extension RuntimeQueries {
     -> [ProviderBreakerRecord]
   {
     var records: [ProviderBreakerRecord] = []
-    try sql.forEachRow(
-      """
-      SELECT provider, state, opened_at, cause, keys_deferred, run_id, updated_at FROM provider_breakers
-      \(condition) ORDER BY provider
-      """
-    ) { row in
-      records.append(
-        ProviderBreakerRecord(
-          provider: row.text(0) ?? "", isOpen: row.text(1) == "open", openedAt: row.instant(2),
-          cause: row.text(3), keysDeferred: Int(row.int64(4) ?? 0), runID: row.int64(5) ?? 0,
-          updatedAt: row.instant(6) ?? UTCInstant(seconds: 0)))
-    }
+    try sql.forEach(
+      BreakerRow.self,
+      "SELECT \(columns: BreakerRow.Columns.self) FROM provider_breakers \(condition) ORDER BY provider"
+    ) { records.append($0.record) }
     return records
+  }
+}
+
+private struct BreakerRow: DecodableRow {
+  enum Columns: Int, RowColumns { case provider, state, openedAt, cause, keysDeferred, runID, updatedAt }
+  static let table = "provider_breakers"
+  let record: ProviderBreakerRecord
+
+  init(_ row: RowDecoder<Columns>) throws {
+    record = ProviderBreakerRecord(
+      provider: try row.text(.provider), isOpen: try row.text(.state) == "open",
+      openedAt: try row.instantIfPresent(.openedAt), cause: row.textIfPresent(.cause),
+      keysDeferred: try row.count(.keysDeferred), runID: try row.integer(.runID),
+      updatedAt: try row.instant(.updatedAt))
   }
 }

@@ -1,21 +1,17 @@
 import RinDomain
 
 extension RuntimeQueries {
-  static let runColumns = """
-    id, job, pipeline, slot, as_of, shard, users, dry_run, status, host, pid, started_at,
-    heartbeat_at, finished_at, counts, error, superseded_by
-    """
-
   /// Inserts `run` and returns its id.
   public func insertRun(_ run: RunRecord) throws -> Int64 {
     var id: Int64 = 0
-    try sql.forEachRow(
+    try sql.forEach(
+      InsertedRun.self,
       """
       INSERT INTO job_runs (job, pipeline, slot, as_of, shard, users, dry_run, status, host, pid,
         started_at, heartbeat_at, finished_at, counts, error, superseded_by)
       VALUES (\(SQLValue(run.job)), \(SQLValue(run.pipeline)), \(SQLValue(slot: run.slot)), \(SQLValue(date: run.asOf)), \(SQLValue(run.shard)), \(SQLValue(run.users)), \(SQLValue(run.dryRun)), \(.text(run.status.rawValue)), \(.text(run.host)), \(.integer(Int64(run.pid))), \(SQLValue(run.startedAt)), \(SQLValue(run.heartbeatAt)), \(SQLValue(run.finishedAt)), \(SQLValue(run.counts)), \(SQLValue(run.error)), \(SQLValue(slot: run.supersededBy))) RETURNING id
       """
-    ) { id = $0.int64(0) ?? 0 }
+    ) { id = $0.id }
     return id
   }
 
@@ -45,10 +41,11 @@ extension RuntimeQueries {
   /// process is gone.
   public func runningRuns(host: String) throws -> [RunRecord] {
     var result: [RunRecord] = []
-    try sql.forEachRow(
-      "SELECT \(literal: Self.runColumns) FROM job_runs WHERE status = 'running' AND host = \(.text(host)) ORDER BY id"
+    try sql.forEach(
+      JobRunRow.self,
+      "SELECT \(columns: JobRunRow.Columns.self) FROM job_runs WHERE status = 'running' AND host = \(.text(host)) ORDER BY id"
     ) { row in
-      if let record = Self.runRecord(row) { result.append(record) }
+      if let record = row.record { result.append(record) }
     }
     return result
   }
@@ -61,13 +58,14 @@ extension RuntimeQueries {
     -> [RunSubject]
   {
     var jobs: [RunSubject] = []
-    try sql.forEachRow(
+    try sql.forEach(
+      InterruptedRun.self,
       """
       UPDATE job_runs SET status = 'interrupted', finished_at = \(SQLValue(instant)), error = \(.text(reason))
       WHERE status = 'running' AND host = \(.text(host)) AND pid = \(.integer(Int64(pid))) RETURNING job
       """
     ) { row in
-      if let job = row.subject(0) { jobs.append(job) }
+      if let job = row.job { jobs.append(job) }
     }
     try sql.execute(
       "DELETE FROM job_leases WHERE host = \(.text(host)) AND pid = \(.integer(Int64(pid)))")
@@ -105,26 +103,13 @@ extension RuntimeQueries {
     if let since = query.startedSince { conditions.append("started_at >= \(SQLValue(since))") }
     let filter: SQLFragment = conditions.isEmpty ? "" : "WHERE \(conditions.joined(separator: " AND "))"
     var result: [RunRecord] = []
-    try sql.forEachRow(
-      "SELECT \(literal: Self.runColumns) FROM job_runs \(filter) ORDER BY id DESC LIMIT \(query.limit)"
+    try sql.forEach(
+      JobRunRow.self,
+      "SELECT \(columns: JobRunRow.Columns.self) FROM job_runs \(filter) ORDER BY id DESC LIMIT \(query.limit)"
     ) { row in
-      if let record = Self.runRecord(row) { result.append(record) }
+      if let record = row.record { result.append(record) }
     }
     return result
-  }
-
-  /// A row selected with `runColumns`; nil for a row whose job or shard no release of rinjobs
-  /// writes (not a job of this build, not `all` or `K/N`).
-  static func runRecord(_ row: any SQLRowReader) -> RunRecord? {
-    guard let job = row.subject(1), let shard = row.shard(5) else { return nil }
-    return RunRecord(
-      id: row.int64(0) ?? 0, job: job, pipeline: row.pipeline(2), slot: row.slot(3),
-      asOf: row.date(4), shard: shard, users: row.text(6),
-      dryRun: row.int64(7) == 1, status: RunRecord.Status(rawValue: row.text(8) ?? "") ?? .failed,
-      host: row.text(9) ?? "", pid: Int32(row.int64(10) ?? 0),
-      startedAt: row.instant(11) ?? UTCInstant(seconds: 0),
-      heartbeatAt: row.instant(12), finishedAt: row.instant(13), counts: row.text(14),
-      error: row.text(15), supersededBy: row.slot(16))
   }
 
   public func run(id: Int64) throws -> RunRecord? {
@@ -137,14 +122,70 @@ extension RuntimeQueries {
 extension RuntimeQueries {
   /// When the job last finished a real run successfully (for the metrics file).
   public func lastSuccessfulFinish(job: RunSubject) throws -> UTCInstant? {
-    try sql.fetchInt(
-      "SELECT max(finished_at) FROM job_runs WHERE job = \(SQLValue(job)) AND status = 'succeeded' AND dry_run = 0"
-    ).map(UTCInstant.init(seconds:))
+    try sql.rows(
+      LastFinish.self,
+      "SELECT max(finished_at) AS finished_at FROM job_runs WHERE job = \(SQLValue(job)) AND status = 'succeeded' AND dry_run = 0"
+    ).first?.finishedAt
   }
 
   public func failedRunCount(job: RunSubject) throws -> Int {
-    Int(
-      try sql.fetchInt(
-        "SELECT count(*) FROM job_runs WHERE job = \(SQLValue(job)) AND status = 'failed'") ?? 0)
+    try sql.count("SELECT count(*) AS count FROM job_runs WHERE job = \(SQLValue(job)) AND status = 'failed'")
   }
+}
+
+/// A `job_runs` row; `record` is nil for a row whose job or shard no release of rinjobs writes
+/// (not a job of this build, not `all` or `K/N`).
+struct JobRunRow: DecodableRow {
+  enum Columns: Int, RowColumns {
+    case id, job, pipeline, slot, asOf, shard, users, dryRun, status, host, pid, startedAt, heartbeatAt,
+      finishedAt,
+      counts, error, supersededBy
+  }
+  static let table = "job_runs"
+  let record: RunRecord?
+
+  init(_ row: RowDecoder<Columns>) throws {
+    guard let job = row.textIfPresent(.job).flatMap(RunSubject.init),
+      let shard = row.textIfPresent(.shard).flatMap(RunShard.init)
+    else {
+      record = nil
+      return
+    }
+    record = RunRecord(
+      id: row.key(.id), job: job, pipeline: try row.pipelineIfPresent(.pipeline),
+      slot: try row.slotIfPresent(.slot),
+      asOf: try row.dateIfPresent(.asOf), shard: shard, users: row.textIfPresent(.users),
+      dryRun: try row.integer(.dryRun) == 1,
+      // A status a later release writes reads as a failure: it did not succeed as far as this one knows.
+      status: row.textIfPresent(.status).flatMap(RunRecord.Status.init(rawValue:)) ?? .failed,
+      host: try row.text(.host), pid: Int32(truncatingIfNeeded: try row.integer(.pid)),
+      startedAt: try row.instant(.startedAt), heartbeatAt: try row.instantIfPresent(.heartbeatAt),
+      finishedAt: try row.instantIfPresent(.finishedAt), counts: row.textIfPresent(.counts),
+      error: row.textIfPresent(.error), supersededBy: try row.slotIfPresent(.supersededBy))
+  }
+}
+
+private struct InsertedRun: DecodableRow {
+  enum Columns: Int, RowColumns { case id }
+  static let table = "job_runs"
+  let id: Int64
+
+  init(_ row: RowDecoder<Columns>) throws { id = row.key(.id) }
+}
+
+private struct LastFinish: DecodableRow {
+  enum Columns: Int, RowColumns { case finishedAt }
+  static let table = "job_runs"
+  let finishedAt: UTCInstant?
+
+  init(_ row: RowDecoder<Columns>) throws { finishedAt = try row.instantIfPresent(.finishedAt) }
+}
+
+/// What a run ended by `interruptRuns` ran; nil for a job a later release writes.
+private struct InterruptedRun: DecodableRow {
+  enum Columns: Int, RowColumns { case job }
+  static let table = "job_runs"
+  let job: RunSubject?
+
+  init(_ row: RowDecoder<Columns>) throws { job = RunSubject(try row.text(.job)) }
 }

@@ -20,14 +20,16 @@ extension SQLValue {
   init(_ pipeline: PipelineName?) { self = pipeline.map { .text($0.rawValue) } ?? .null }
 }
 
-extension SQLRowReader {
-  func slot(_ index: Int) -> UTCInstant? { text(index).flatMap(UTCInstant.init) }
+extension RowDecoder {
+  func slotIfPresent(_ column: Columns) throws -> UTCInstant? {
+    try textIfPresent(column).map { _ in try parsed(column, as: "an ISO 8601 instant", UTCInstant.init) }
+  }
 
-  func date(_ index: Int) -> CalendarDate? { text(index).flatMap(CalendarDate.init) }
+  func dateIfPresent(_ column: Columns) throws -> CalendarDate? {
+    try textIfPresent(column).map { _ in try date(column) }
+  }
 
-  func subject(_ index: Int) -> RunSubject? { text(index).flatMap(RunSubject.init) }
-
-  func shard(_ index: Int) -> RunShard? { text(index).flatMap(RunShard.init) }
-
-  func pipeline(_ index: Int) -> PipelineName? { text(index).flatMap(PipelineName.init(rawValue:)) }
+  func pipelineIfPresent(_ column: Columns) throws -> PipelineName? {
+    try textIfPresent(column).map { _ in try value(column, as: PipelineName.self) }
+  }
 }

@@ -92,7 +92,9 @@ struct ErasureCommandLineTests {
     #expect(retention.exitCode == 0, "\(retention.stderr)")
     let after = try await Self.check(db, config: config)
     #expect(after.exitCode == 0, "\(Self.lingering(after.json))")
-    let notes = try db.storage.read { try $0.sql.fetchInt("SELECT count(*) FROM service_owner_notes") }
+    let notes = try db.storage.read {
+      try $0.sql.integerValue("SELECT count(*) AS value FROM service_owner_notes")
+    }
     #expect(notes == 1, "the services' table is theirs")
     let reported = try await Self.reportErasure(db, config: config)
     #expect(((reported["check"] as? [String: Any])?["lingering_rows"] as? NSNumber)?.int64Value == 0)

@@ -2,12 +2,13 @@ import Foundation
 import GRDB
 import RinConfiguration
 import RinDomain
-import RinJobs
 import RinReport
 import RinRuntime
 import RinStorage
 import RinTestSupport
 import Testing
+
+@testable import RinJobs
 
 @Suite("history-retention end to end", .onItsOwnThread)
 struct HistoryRetentionTests {
@@ -143,7 +144,8 @@ struct HistoryRetentionTests {
         confidence, fingerprint, status, created_at) VALUES (7, 1, 1, 'email_domain', 'x.com', '1,2', 0.9, 'f', 'open', 0)
       """)
     let superseded = try db.storage.write { tx in
-      try tx.circlePatterns.supersedeCircleSuggestion(id: 7, at: UTCInstant(seconds: TestClock.now))
+      try CirclePatternsQueries(tx: tx).supersedeCircleSuggestion(
+        id: 7, at: UTCInstant(seconds: TestClock.now))
     }
     #expect(superseded)
     #expect(

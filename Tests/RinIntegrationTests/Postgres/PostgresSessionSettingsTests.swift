@@ -7,7 +7,7 @@ import Testing
 @Suite("PostgreSQL session settings", .onItsOwnThread)
 struct PostgresSessionSettingsTests {
   static func setting(_ name: String, of storage: Storage) throws -> String? {
-    try storage.read { try $0.sql.fetchText("SELECT current_setting(\(.text(name)))") }
+    try storage.read { try $0.sql.textValue("SELECT current_setting(\(.text(name))) AS value") }
   }
 
   @Test(.enabled(if: Backend.available.contains(.postgres)))
@@ -48,12 +48,12 @@ struct PostgresSessionSettingsTests {
     #expect(try Self.setting("synchronous_commit", of: storage) == "on")
     let inBatch = try storage.write { tx in
       try tx.commitWithoutWaitingForFlush()
-      return try tx.sql.fetchText("SELECT current_setting('synchronous_commit')")
+      return try tx.sql.textValue("SELECT current_setting('synchronous_commit') AS value")
     }
     #expect(inBatch == "off")
     #expect(try Self.setting("synchronous_commit", of: storage) == "on")
     let inLedgerWrite = try storage.write {
-      try $0.sql.fetchText("SELECT current_setting('synchronous_commit')")
+      try $0.sql.textValue("SELECT current_setting('synchronous_commit') AS value")
     }
     #expect(inLedgerWrite == "on")
   }

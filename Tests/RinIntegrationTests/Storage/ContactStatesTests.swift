@@ -70,7 +70,9 @@ struct ContactStatesTests {
     #expect(
       byContact[first.contact] == EnrichmentCheck(fingerprint: 21, settings: key, dueAt: 500, rinUsers: seen))
     #expect(byContact[second.contact] == EnrichmentCheck(fingerprint: 22, settings: key, dueAt: nil))
-    let evidence = try migrated.read { try $0.circlePatterns.circlePhoneEvidence(of: [first.user]) }
+    let evidence = try migrated.read {
+      try CirclePatternsQueries(tx: $0).circlePhoneEvidence(of: [first.user])
+    }
     #expect(
       evidence == [
         first.contact: PhoneEvidence(fingerprint: 31, validNumbers: 2, invalidNumbers: 1, areaCodes: ["212"])
@@ -92,7 +94,7 @@ struct ContactStatesTests {
     )
     for old in ["contact_digests", "enrichment_checks", "circle_phone_evidence"] {
       #expect(throws: (any Error).self, "\(old) is dropped") {
-        try migrated.read { try $0.sql.fetchInt("SELECT count(*) FROM \(literal: old)") }
+        try migrated.read { try $0.sql.integerValue("SELECT count(*) AS value FROM \(literal: old)") }
       }
     }
 
@@ -101,7 +103,8 @@ struct ContactStatesTests {
       try $0.forgetDigestsOfRemovedContacts(jobs: [.circlePatterns], ids: 0..<(gone + 1))
     }
     #expect(removed == [.circlePatterns: [42]])
-    #expect(try migrated.read { try $0.sql.fetchInt("SELECT count(*) FROM contact_states") } == 2)
+    #expect(
+      try migrated.read { try $0.sql.integerValue("SELECT count(*) AS value FROM contact_states") } == 2)
   }
 
   /// A contact deleted outright while both jobs had a digest of it: the pass of one job reports

@@ -40,7 +40,7 @@ struct OwnerRangeReadTests {
         Set(try BadgeRecountQueries(tx: tx).storedBadgeCounts(for: batch).keys),
         Set(try tx.ownerExaminations(job: .enrichmentFetch, of: batch).keys),
         Set(try DailyScoreQueries(tx: tx).pendingMergeConfidences(of: batch, createdBefore: 1).keys),
-        Set(try tx.circlePatterns.userRegions(of: batch).keys),
+        Set(try tx.userRegions(of: batch).keys),
         Set(try BadgeRecountQueries(tx: tx).badgeInputs(for: batch).keys),
       ]
     }

@@ -104,7 +104,7 @@ struct ScoreContactScanTests {
     let contacts = try db.int(
       "SELECT count(*) FROM contacts WHERE created_at < ? AND deleted_at IS NULL", [Self.end])
     #expect(
-      try db.storage.read { try $0.sql.fetchInt("SELECT count(*) FROM score_contact_facts") }
+      try db.storage.read { try $0.sql.integerValue("SELECT count(*) AS value FROM score_contact_facts") }
         == Int64(contacts))
     #expect(try Self.scanned(db, users: all, rangesAllowed: true) == Self.expected(db, users: all))
 

@@ -21,7 +21,9 @@ struct StorageDryRunTests {
   }
 
   static func runs(_ storage: Storage) throws -> Int64 {
-    try storage.read { try $0.sql.fetchInt("SELECT count(*) FROM job_runs WHERE host = 'dry-run-test'") ?? 0 }
+    try storage.read {
+      try $0.sql.integerValue("SELECT count(*) AS value FROM job_runs WHERE host = 'dry-run-test'") ?? 0
+    }
   }
 
   @Test(arguments: Backend.available) func writesAreSeenInsideAndRolledBackAfterEvenOnAThrow(backend: Backend)

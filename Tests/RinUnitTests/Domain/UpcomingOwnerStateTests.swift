@@ -1,4 +1,5 @@
 import RinDomain
+import RinJobs
 import Testing
 
 /// When an hourly upcoming-birthdays run examines an owner again (docs/JOBS.md "What counts as a

@@ -1,4 +1,5 @@
 import RinDomain
+import RinJobs
 import Testing
 
 /// A date turn taken from the stored rows (`UpcomingWindowTurn`) gives exactly the occurrences a

@@ -54,14 +54,11 @@ extension EnrichmentQueries {
 
   /// Lookups sent to the provider on `day` (UTC) by all workers.
   func providerLookups(provider: String, day: CalendarDate) throws -> Int {
-    let spent = try sql.rows(
-      LookupsOnDay.self,
-      """
-      SELECT \(columns: LookupsOnDay.Columns.self) FROM provider_allowances
-      WHERE provider = \(.text(provider)) AND day = \(SQLValue(day))
-      """)
     // No row: no worker has asked the provider on that day.
-    return spent.first?.lookupsOnDay ?? 0
+    Int(
+      try sql.integerValue(
+        "SELECT lookups_on_day AS value FROM provider_allowances WHERE provider = \(.text(provider)) AND day = \(SQLValue(day))"
+      ) ?? 0)
   }
 }
 
@@ -143,15 +140,6 @@ private struct ProviderTurnTaken: DecodableRow {
   let startAt: Int64
 
   init(_ row: RowDecoder<Columns>) throws { startAt = try row.integer(.startAt) }
-}
-
-/// What a day's lookups of a provider came to.
-private struct LookupsOnDay: DecodableRow {
-  enum Columns: Int, RowColumns { case lookupsOnDay }
-  static let table = "provider_allowances"
-  let lookupsOnDay: Int
-
-  init(_ row: RowDecoder<Columns>) throws { lookupsOnDay = try row.count(.lookupsOnDay) }
 }
 
 /// A run's claim on a lookup key, as the upsert writes it.

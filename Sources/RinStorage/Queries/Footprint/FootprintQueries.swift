@@ -41,15 +41,16 @@ extension FootprintQueries {
 
   /// Rows of `table`, counted (SQLite: a pass over the table's smallest b-tree).
   func countRows(of table: String) throws -> Int64 {
-    try sql.fetchInt("SELECT count(*) FROM \(literal: SQLDialect.quoted(table))") ?? 0
+    try sql.integerValue("SELECT count(*) AS value FROM \(literal: SQLDialect.quoted(table))") ?? 0
   }
 
   /// Whether this SQLite library was built with the `dbstat` virtual table
   /// (`SQLITE_ENABLE_DBSTAT_VTAB`; Debian's is); PostgreSQL needs none.
   func canMeasure() throws -> Bool {
     guard !sql.dialect.estimatesRowCounts else { return true }
-    return try sql.fetchInt(
-      "SELECT count(*) FROM pragma_compile_options WHERE compile_options = \(.text("ENABLE_DBSTAT_VTAB"))")
+    return try sql.integerValue(
+      "SELECT count(*) AS value FROM pragma_compile_options WHERE compile_options = \(.text("ENABLE_DBSTAT_VTAB"))"
+    )
       == 1
   }
 
@@ -72,7 +73,7 @@ extension FootprintQueries {
         group: classifier.group(name: record.name, kind: kind, table: record.table, isKey: record.isKey),
         bytes: record.bytes, rows: rows[record.table] ?? nil)
     }
-    let users = try sql.fetchInt("SELECT count(*) FROM users") ?? 0
+    let users = try sql.integerValue("SELECT count(*) AS value FROM users") ?? 0
     return Footprint(
       backend: sql.dialect.name, users: users, rowsEstimated: estimated, relations: relations)
   }

@@ -42,8 +42,10 @@ extension HistoryRetentionQueries {
 extension HistoryRetentionQueries {
   /// The instant whose position the lookup cache's sweep last reached; nil before the first.
   public func lookupCacheSweptUntil() throws -> UTCInstant? {
-    try sql.fetchInt("SELECT swept_until FROM lookup_cache_sweeps WHERE cache = 'enrichment_lookups'")
-      .map(UTCInstant.init(seconds:))
+    try sql.integerValue(
+      "SELECT swept_until AS value FROM lookup_cache_sweeps WHERE cache = 'enrichment_lookups'"
+    )
+    .map(UTCInstant.init(seconds:))
   }
 
   public func recordLookupCacheSwept(until instant: UTCInstant) throws {

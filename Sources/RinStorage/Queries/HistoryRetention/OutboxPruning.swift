@@ -18,7 +18,8 @@ extension HistoryRetentionQueries {
   /// Outbox rows queued before `instant` and still unsent.
   public func countUnsentNotifications(queuedBefore instant: UTCInstant) throws -> Int {
     Int(
-      try sql.fetchInt(
-        "SELECT count(*) FROM notification_outbox WHERE sent_at IS NULL AND created_at < \(instant)") ?? 0)
+      try sql.integerValue(
+        "SELECT count(*) AS value FROM notification_outbox WHERE sent_at IS NULL AND created_at < \(instant)")
+        ?? 0)
   }
 }

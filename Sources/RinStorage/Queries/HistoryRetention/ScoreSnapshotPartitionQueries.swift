@@ -39,8 +39,8 @@ extension HistoryRetentionQueries {
   /// Whether old snapshots leave by dropping partitions here: PostgreSQL, once migrated.
   public func scoreSnapshotsArePartitioned() throws -> Bool {
     guard sql.dialect.hasTablePartitions else { return false }
-    return try sql.fetchInt(
-      "SELECT count(*) FROM pg_class WHERE oid = to_regclass('score_snapshots') AND relkind = 'p'")
+    return try sql.integerValue(
+      "SELECT count(*) AS value FROM pg_class WHERE oid = to_regclass('score_snapshots') AND relkind = 'p'")
       == 1
   }
 
@@ -61,8 +61,8 @@ extension HistoryRetentionQueries {
       let name = DayPartitioning.tableName(parent: "score_snapshots", span)
       result.created.append(name)
       guard !isDryRun else { continue }
-      _ = try sql.fetchText(
-        "SELECT rin_create_score_snapshot_partition(\(.text(name)), \(.text(span.start.description)), \(.text(span.end.description)))::text"
+      _ = try sql.textValue(
+        "SELECT rin_create_score_snapshot_partition(\(.text(name)), \(.text(span.start.description)), \(.text(span.end.description)))::text AS value"
       )
     }
     for partition in partitions {
@@ -72,7 +72,8 @@ extension HistoryRetentionQueries {
       result.dropped.append(partition.name)
       result.rowsDropped += partition.estimatedRows
       guard !isDryRun else { continue }
-      _ = try sql.fetchText("SELECT rin_drop_score_snapshot_partition(\(.text(partition.name)))::text")
+      _ = try sql.textValue(
+        "SELECT rin_drop_score_snapshot_partition(\(.text(partition.name)))::text AS value")
     }
     if !result.dropped.isEmpty {
       changes.record(
@@ -114,6 +115,6 @@ extension HistoryRetentionQueries {
   }
 
   private func lastDay(in partition: String) throws -> CalendarDate? {
-    try sql.fetchText("SELECT max(as_of) FROM \(literal: partition)").flatMap(CalendarDate.init)
+    try sql.textValue("SELECT max(as_of) AS value FROM \(literal: partition)").flatMap(CalendarDate.init)
   }
 }

@@ -67,7 +67,7 @@ extension StorageTransaction {
   /// Replaces `job`'s changed owners of `scope` by the `user_id`s that `owners` (a query)
   /// selects, kept to `selection`'s shard; returns how many were kept.
   /// Every job's pass over the stamps goes through here.
-  func replaceChangedOwners(
+  package func replaceChangedOwners(
     job: JobName, scope: String, in selection: UserSelection, owners: SQLFragment
   ) throws -> Int {
     // The run fills and empties this table: its statements are planned afresh each time.

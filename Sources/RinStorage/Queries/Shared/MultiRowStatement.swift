@@ -34,7 +34,7 @@ package struct MultiRowStatement {
   }
 
   /// Chunk sizes for `count` rows: 64s, then the binary digits of the rest.
-  static func chunks(_ count: Int) -> [Int] {
+  package static func chunks(_ count: Int) -> [Int] {
     var sizes = Array(repeating: chunk, count: count / chunk)
     var rest = count % chunk
     var size = chunk / 2

@@ -93,7 +93,7 @@ extension StorageTransaction {
 
   /// The largest contact id, or -1 without contacts.
   public func maxContactID() throws -> Int64 {
-    try sql.fetchInt("SELECT max(id) FROM contacts") ?? -1
+    try sql.integerValue("SELECT max(id) AS value FROM contacts") ?? -1
   }
 
   /// The contacts with ids in `ids` whose digest for each of `jobs` differs from the one stored
@@ -105,7 +105,8 @@ extension StorageTransaction {
     precondition(!jobs.isEmpty)
     let dialect = sql.dialect
     let (low, high) = (ids.lowerBound, ids.upperBound)
-    let contacts = try sql.fetchInt("SELECT count(*) FROM contacts WHERE id >= \(low) AND id < \(high)") ?? 0
+    let contacts =
+      try sql.integerValue("SELECT count(*) AS value FROM contacts WHERE id >= \(low) AND id < \(high)") ?? 0
     let numbered = jobs.enumerated()
     let columns = numbered.map { i, job in
       "\(dialect.contactTerm(of: job, "c")) + coalesce(p.h, 0) + coalesce(e.h, 0) AS d\(i), k.\(Self.digestColumn(of: job)) AS s\(i)"

@@ -47,7 +47,7 @@ extension ReportQueries {
   /// `upcomingFrom`…`upcomingTo`: the days (inclusive) of upcoming events to count.
   public func outputTallies(upcomingFrom: CalendarDate, upcomingTo: CalendarDate) throws -> OutputTallies {
     var tallies = OutputTallies()
-    tallies.scoreAsOf = try sql.fetchText("SELECT max(as_of) FROM score_snapshots")
+    tallies.scoreAsOf = try sql.textValue("SELECT max(as_of) AS value FROM score_snapshots")
     if let asOf = tallies.scoreAsOf {
       try sql.forEachRow(
         """

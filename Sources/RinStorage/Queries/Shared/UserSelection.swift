@@ -28,7 +28,7 @@ public struct UserSelection: Sendable, Equatable {
   }
 
   /// The shard and the explicit list, whatever the users' liveness.
-  func membershipClause() -> [SQLFragment] {
+  package func membershipClause() -> [SQLFragment] {
     var conditions: [SQLFragment] = []
     if let shard = shard.part { conditions.append("id % \(shard.count) = \(shard.index)") }
     if let userIDs { conditions.append("id IN (\(SQLDialect.list(userIDs)))") }
@@ -54,7 +54,8 @@ extension StorageTransaction {
 
   public func countUsers(after afterID: Int64, in selection: UserSelection) throws -> Int {
     Int(
-      try sql.fetchInt("SELECT count(*) FROM users WHERE id > \(afterID) AND \(selection.whereClause())") ?? 0
+      try sql.integerValue(
+        "SELECT count(*) AS value FROM users WHERE id > \(afterID) AND \(selection.whereClause())") ?? 0
     )
   }
 }

@@ -1,3 +1,5 @@
+import RinDomain
+
 /// Identifies one exact group: a dismissal is permanent for it, and a different candidate set
 /// is a different group.
 public enum CircleSuggestionFingerprint {

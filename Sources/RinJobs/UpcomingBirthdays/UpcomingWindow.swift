@@ -1,3 +1,5 @@
+import RinDomain
+
 /// The days one user's Upcoming section covers: `today` through `today + days`, both included,
 /// in the user's own calendar (docs/CONTRACT.md §3.4). Everything counts days, never seconds.
 public struct UpcomingWindow: Sendable, Hashable {

@@ -1,3 +1,5 @@
+import RinDomain
+
 /// An owner's window moving forward from the local date their rows were computed for to a later
 /// one, with nothing else changed (zone, open reminders, settings, contacts). Most examinations
 /// of an hourly run are this (the ~1/24 of owners whose date turned in the hour, and every owner

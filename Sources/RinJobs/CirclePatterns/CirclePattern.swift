@@ -1,3 +1,5 @@
+import RinDomain
+
 /// What members of a circle can share that makes a non-member look like they belong (docs/CONTRACT.md §3.2).
 public enum CirclePattern: String, Sendable, Hashable, CaseIterable {
   /// A registrable domain of a work address (free-mail domains never count).

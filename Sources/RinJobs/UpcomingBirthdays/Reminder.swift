@@ -1,3 +1,5 @@
+import RinDomain
+
 /// A reminder not yet completed, as upcoming-birthdays reads it (`reminders`, docs/CONTRACT.md §2).
 public struct Reminder: Sendable, Hashable {
   public var id: Int64

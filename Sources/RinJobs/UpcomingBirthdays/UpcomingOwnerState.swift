@@ -1,3 +1,5 @@
+import RinDomain
+
 /// What upcoming-birthdays keeps of the last time it examined an owner (`upcoming_owner_states`):
 /// an owner whose local date, zone, open reminders and settings are the same, and none of whose
 /// contacts or events was stamped since, would get exactly the rows already stored

@@ -1,3 +1,5 @@
+import RinDomain
+
 /// What a contact's phone numbers showed circle-patterns the last time it parsed all of them:
 /// kept (in `contact_states`) so that a later night parses only the numbers that changed,
 /// since libphonenumber is most of that job's time. No number is kept: the fingerprint of what the

@@ -1,3 +1,5 @@
+import RinDomain
+
 /// The numbers of docs/CONTRACT.md §3.2, configurable under `jobs.circle-patterns`.
 public struct CirclePatternThresholds: Sendable, Equatable {
   /// Of the members with a valid email, the share that must have the domain.

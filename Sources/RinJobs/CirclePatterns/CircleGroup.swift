@@ -1,3 +1,5 @@
+import RinDomain
+
 /// A group of non-members that look like they belong in a circle: one suggestion.
 public struct CircleGroup: Sendable, Equatable {
   public var circleID: Int64

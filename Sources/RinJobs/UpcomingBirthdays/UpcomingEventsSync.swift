@@ -1,3 +1,5 @@
+import RinDomain
+
 /// What to write so that one user's rows become exactly the occurrences in their window.
 /// Dismissals belong to the app: an occurrence keeps its row (and so its `dismissed_at`) for as
 /// long as it stays in the window; a row whose occurrence passed or is no longer valid goes.

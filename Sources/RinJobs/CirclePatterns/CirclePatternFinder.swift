@@ -1,3 +1,5 @@
+import RinDomain
+
 /// docs/CONTRACT.md §3.2 for one user: which non-members of each circle share a pattern that the
 /// circle's members share. Built once per user over all their live contacts.
 public struct CirclePatternFinder: Sendable {

@@ -1,4 +1,5 @@
 import RinDomain
+import RinStorage
 
 extension UpcomingBirthdaysQueries {
   /// Streams the `birthday` of every live contact of `ids` that has one, as the UTF-8 bytes of
@@ -6,21 +7,17 @@ extension UpcomingBirthdaysQueries {
   /// reads at M). The owner prefix of `contacts_birthday_days_by_user`, whose condition is this
   /// query's, hands each user's birthdays out one after another, with a visit to the row for the
   /// birthday; only the owners a run recomputes in full are read so.
-  public func forEachContactBirthday(
+  func forEachContactBirthday(
     of ids: [Int64],
     _ body: (_ userID: Int64, _ contactID: Int64, _ birthday: UnsafeBufferPointer<UInt8>) throws -> Void
   ) throws {
-    try sql.forEachRow(
+    try tx.sql.forEach(
+      ContactBirthday.self,
       """
-      SELECT user_id, id, birthday FROM contacts
+      SELECT \(columns: ContactBirthday.Columns.self) FROM contacts
       WHERE user_id IN (\(SQLDialect.list(ids))) AND deleted_at IS NULL AND birthday IS NOT NULL
       """
-    ) { row in
-      // Both are keys: NOT NULL integers.
-      let user = row.integer(0)
-      let contact = row.integer(1)
-      _ = try row.withUTF8(2) { try body(user, contact, $0) }
-    }
+    ) { row in _ = try row.withBirthday { try body(row.userID, row.id, $0) } }
   }
 
   /// Streams the live contacts of `ids` whose birthday text ends in one of `monthDays`
@@ -28,7 +25,7 @@ extension UpcomingBirthdaysQueries {
   /// birthdays that can fall on the day its window newly reaches (`UpcomingWindowTurn`), a seek
   /// per owner and month-day into `contacts_birthday_days_by_user`, whose expression this
   /// query spells exactly.
-  public func forEachContactBirthday(
+  func forEachContactBirthday(
     of ids: [Int64], monthDays: [String],
     _ body: (_ userID: Int64, _ contactID: Int64, _ birthday: UnsafeBufferPointer<UInt8>) throws -> Void
   ) throws {
@@ -38,104 +35,87 @@ extension UpcomingBirthdaysQueries {
     // window. PostgreSQL chooses the seek itself.
     let index = "contacts_birthday_days_by_user"
     var hint = ""
-    if let indexedBy = sql.dialect.indexedBy(index),
-      let found = try sql.fetchInt(
-        "SELECT count(*) FROM sqlite_master WHERE type = \(.text("index")) AND name = \(.text(index))"),
+    if let indexedBy = tx.sql.dialect.indexedBy(index),
+      let found = try tx.sql.integerValue(
+        "SELECT count(*) AS value FROM sqlite_master WHERE type = \(.text("index")) AND name = \(.text(index))"
+      ),
       found > 0
     {
       hint = indexedBy
     }
     // A few rows per owner of a batch: read at once, without a cursor on PostgreSQL (three
     // round trips instead of one).
-    try sql.forEachBatchRow(
+    try tx.sql.forEachInBatch(
+      ContactBirthday.self,
       """
-      SELECT user_id, id, birthday FROM contacts\(literal: hint)
+      SELECT \(columns: ContactBirthday.Columns.self) FROM contacts\(literal: hint)
       WHERE user_id IN (\(SQLDialect.list(ids)))
         AND substr(birthday, length(birthday) - 4) IN (\(SQLDialect.list(monthDays.map(SQLValue.text))))
         AND deleted_at IS NULL AND birthday IS NOT NULL
       """
-    ) { row in
-      let user = row.integer(0)
-      let contact = row.integer(1)
-      _ = try row.withUTF8(2) { try body(user, contact, $0) }
-    }
+    ) { row in _ = try row.withBirthday { try body(row.userID, row.id, $0) } }
   }
 
   /// Streams the reminders of `ids` not yet completed, with whether their contact is live and
   /// the user's own; with `due`, only those whose `due_on` text falls in it (a valid date
   /// compares as its text does).
-  public func forEachOpenReminder(
+  func forEachOpenReminder(
     of ids: [Int64], due: ClosedRange<CalendarDate>? = nil, _ body: (_ userID: Int64, Reminder) throws -> Void
   ) throws {
     guard !ids.isEmpty else { return }
     let range: SQLFragment =
       due.map { " AND r.due_on >= \($0.lowerBound) AND r.due_on <= \($0.upperBound)" } ?? ""
     // All of a batch's open reminders, about one per owner, or only those due on a few days.
-    try sql.forEachBatchRow(
+    try tx.sql.forEachInBatch(
+      OpenReminder.self,
       """
       SELECT r.user_id, r.id, r.contact_id, r.due_on,
         EXISTS (SELECT 1 FROM contacts c WHERE c.id = r.contact_id AND c.user_id = r.user_id
-          AND c.deleted_at IS NULL)
+          AND c.deleted_at IS NULL) AS contact_is_live
       FROM reminders r
       WHERE r.user_id IN (\(SQLDialect.list(ids))) AND r.completed_at IS NULL\(range)
       """
-    ) { row in
-      guard let user = row.int64(0), let id = row.int64(1), let contact = row.int64(2) else { return }
-      try body(
-        user, Reminder(id: id, contactID: contact, dueOn: row.text(3), contactIsLive: row.int64(4) == 1))
-    }
+    ) { try body($0.userID, $0.reminder) }
   }
 
   /// The `upcoming_events` rows of `ids`, per user.
-  public func upcomingEvents(of ids: [Int64]) throws -> [Int64: [UpcomingEvent.Stored]] {
+  func upcomingEvents(of ids: [Int64]) throws -> [Int64: [UpcomingEvent.Stored]] {
     var rows: [Int64: [UpcomingEvent.Stored]] = [:]
-    try sql.forEachRow(
+    try tx.sql.forEach(
+      StoredUpcomingEvent.self,
       """
-      SELECT user_id, kind, ref_id, occurs_on, contact_id, days_until, dismissed_at IS NOT NULL
+      SELECT user_id, kind, ref_id, occurs_on, contact_id, days_until, dismissed_at IS NOT NULL AS is_dismissed
       FROM upcoming_events WHERE user_id IN (\(SQLDialect.list(ids)))
       """
-    ) { row in
-      guard let user = row.int64(0), let ref = row.int64(2) else { return }
-      let key = UpcomingEvent.Key(kind: row.text(1) ?? "", refID: ref, occursOn: row.text(3) ?? "")
-      rows[user, default: []].append(
-        UpcomingEvent.Stored(
-          key: key, contactID: row.int64(4) ?? 0, daysUntil: Int(row.int64(5) ?? -1),
-          isDismissed: row.int64(6) == 1))
-    }
+    ) { rows[$0.userID, default: []].append($0.stored) }
     return rows
   }
 
   /// Inserts the occurrences, or rewrites their `contact_id` and `days_until`: never the app's
   /// `dismissed_at`, never `created_at`. A few multi-row statements per batch, not one per row.
-  public func putUpcomingEvents(
+  func putUpcomingEvents(
     _ events: [(userID: Int64, event: UpcomingEvent, isNew: Bool)], createdAt: UTCInstant
   )
     throws
   {
-    try Self.upcomingEventUpsert.execute(events, on: sql) { row, values in
-      values += [
-        .integer(row.userID), .integer(row.event.contactID), .text(row.event.kind.rawValue),
-        .integer(row.event.refID), SQLValue(row.event.occursOn),
-        .integer(Int64(row.event.daysUntil)), .instant(createdAt),
-      ]
-    }
+    try Self.upcomingEventUpsert.execute(
+      rows: events.map { UpcomingEventRow(userID: $0.userID, event: $0.event, createdAt: createdAt) },
+      on: tx.sql)
     // The first rows one by one, for their samples; the rest (thousands a batch) counted per kind.
     let sampled = events.prefix(ChangeSet.samplesPerTable)
     for (userID, event, isNew) in sampled {
-      changes.record(
+      tx.changes.record(
         "upcoming_events", isNew ? .insert : .update,
         sample: "user \(userID): \(event.key), days_until \(event.daysUntil)")
     }
     let rest = events.dropFirst(sampled.count)
     let inserted = rest.reduce(0) { $0 + ($1.isNew ? 1 : 0) }
-    changes.record("upcoming_events", .insert, count: inserted, sample: "")
-    changes.record("upcoming_events", .update, count: rest.count - inserted, sample: "")
+    tx.changes.record("upcoming_events", .insert, count: inserted, sample: "")
+    tx.changes.record("upcoming_events", .update, count: rest.count - inserted, sample: "")
   }
 
   private static let upcomingEventUpsert = MultiRowStatement(
-    head:
-      "INSERT INTO upcoming_events (user_id, contact_id, kind, ref_id, occurs_on, days_until, created_at) VALUES",
-    columns: 7,
+    inserting: UpcomingEventRow.self,
     tail: """
       ON CONFLICT (user_id, kind, ref_id, occurs_on) DO UPDATE SET contact_id = excluded.contact_id,
         days_until = excluded.days_until
@@ -146,41 +126,39 @@ extension UpcomingBirthdaysQueries {
   /// go (their occurrence passed), the others count `shift` days fewer. Two statements for all
   /// of them: no row crosses to the worker. Returns the rows deleted and shifted.
   @discardableResult
-  public func turnUpcomingEvents(of ids: [Int64], to today: CalendarDate, shift: Int) throws
+  func turnUpcomingEvents(of ids: [Int64], to today: CalendarDate, shift: Int) throws
     -> (deleted: Int, shifted: Int)
   {
     guard !ids.isEmpty else { return (0, 0) }
     let owners = SQLDialect.list(ids)
-    let deleted = try sql.executeWrite(
+    let deleted = try tx.sql.executeWrite(
       "DELETE FROM upcoming_events WHERE user_id IN (\(owners)) AND occurs_on < \(today)")
-    let shifted = try sql.executeWrite(
+    let shifted = try tx.sql.executeWrite(
       "UPDATE upcoming_events SET days_until = days_until - \(shift) WHERE user_id IN (\(owners))")
     if deleted > 0 {
-      changes.record("upcoming_events", .delete, count: deleted, sample: "\(deleted) events passed")
+      tx.changes.record("upcoming_events", .delete, count: deleted, sample: "\(deleted) events passed")
     }
     if shifted > 0 {
-      changes.record("upcoming_events", .update, count: shifted, sample: "\(shifted) events a day nearer")
+      tx.changes.record("upcoming_events", .update, count: shifted, sample: "\(shifted) events a day nearer")
     }
     return (deleted, shifted)
   }
 
   /// The reminders of `ids` stored for `day` and not dismissed, as (user, reminder, contact):
   /// those due today push (`UpcomingEventsSync.remindersDue`).
-  public func undismissedReminderEvents(of ids: [Int64], on day: CalendarDate) throws
+  func undismissedReminderEvents(of ids: [Int64], on day: CalendarDate) throws
     -> [(userID: Int64, refID: Int64, contactID: Int64)]
   {
     guard !ids.isEmpty else { return [] }
     var events: [(userID: Int64, refID: Int64, contactID: Int64)] = []
-    try sql.forEachBatchRow(
+    try tx.sql.forEachInBatch(
+      ReminderEvent.self,
       """
-      SELECT user_id, ref_id, contact_id FROM upcoming_events
+      SELECT \(columns: ReminderEvent.Columns.self) FROM upcoming_events
       WHERE user_id IN (\(SQLDialect.list(ids))) AND kind = \(.text(UpcomingEvent.Kind.reminder.rawValue))
         AND occurs_on = \(day) AND dismissed_at IS NULL
       """
-    ) { row in
-      guard let user = row.int64(0), let ref = row.int64(1), let contact = row.int64(2) else { return }
-      events.append((user, ref, contact))
-    }
+    ) { events.append(($0.userID, $0.refID, $0.contactID)) }
     return events
   }
 
@@ -188,7 +166,7 @@ extension UpcomingBirthdaysQueries {
   /// (a first run deletes tens of thousands of rows). An `OR` of key
   /// equalities, which both backends answer with a seek per key into the primary key (SQLite
   /// reads a `VALUES` list of row values by scanning the table).
-  public func deleteUpcomingEvents(_ keys: [(userID: Int64, key: UpcomingEvent.Key)]) throws {
+  func deleteUpcomingEvents(_ keys: [(userID: Int64, key: UpcomingEvent.Key)]) throws {
     guard !keys.isEmpty else { return }
     var deleted = 0
     var next = keys.startIndex
@@ -197,11 +175,98 @@ extension UpcomingBirthdaysQueries {
         "(user_id = \(user) AND kind = \(.text(key.kind)) AND ref_id = \(key.refID) AND occurs_on = \(.text(key.occursOn)))"
       }
       next += size
-      deleted += try sql.executeWrite(
+      deleted += try tx.sql.executeWrite(
         "DELETE FROM upcoming_events WHERE \(equalities.joined(separator: " OR "))")
     }
     let sample = keys.first.map { "user \($0.userID): \($0.key)" } ?? ""
-    changes.record("upcoming_events", .delete, count: deleted, sample: sample)
+    tx.changes.record("upcoming_events", .delete, count: deleted, sample: sample)
+  }
+}
+
+/// A live contact's birthday, as the UTF-8 bytes of its text (no `String` per contact).
+private struct ContactBirthday: DecodableRow {
+  enum Columns: Int, RowColumns { case userID, id, birthday }
+  static let table = "contacts"
+  let userID: Int64
+  let id: Int64
+  private let row: RowDecoder<Columns>
+
+  init(_ row: RowDecoder<Columns>) {
+    userID = row.key(.userID)
+    id = row.key(.id)
+    self.row = row
   }
 
+  /// The birthday's bytes, valid only during the call and only inside the row callback; nil for
+  /// NULL (the query reads none).
+  func withBirthday<T>(_ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T? {
+    try row.withUTF8(.birthday, body)
+  }
+}
+
+/// An open reminder, with whether its contact is live and the user's own.
+private struct OpenReminder: DecodableRow {
+  enum Columns: Int, RowColumns { case userID, id, contactID, dueOn, contactIsLive }
+  static let table = "reminders"
+  let userID: Int64
+  let reminder: Reminder
+
+  init(_ row: RowDecoder<Columns>) throws {
+    userID = row.key(.userID)
+    // `due_on` is the services' text, whatever they wrote: the window counts a malformed one.
+    reminder = Reminder(
+      id: row.key(.id), contactID: row.key(.contactID), dueOn: row.textIfPresent(.dueOn),
+      contactIsLive: try row.integer(.contactIsLive) == 1)
+  }
+}
+
+/// An `upcoming_events` row as the sync compares it.
+private struct StoredUpcomingEvent: DecodableRow {
+  enum Columns: Int, RowColumns { case userID, kind, refID, occursOn, contactID, daysUntil, isDismissed }
+  static let table = "upcoming_events"
+  let userID: Int64
+  let stored: UpcomingEvent.Stored
+
+  init(_ row: RowDecoder<Columns>) throws {
+    userID = row.key(.userID)
+    let key = UpcomingEvent.Key(
+      kind: try row.text(.kind), refID: try row.integer(.refID), occursOn: try row.text(.occursOn))
+    stored = UpcomingEvent.Stored(
+      key: key, contactID: try row.integer(.contactID), daysUntil: try row.count(.daysUntil),
+      isDismissed: try row.integer(.isDismissed) == 1)
+  }
+}
+
+/// A stored reminder occurrence: the reminder and its contact.
+private struct ReminderEvent: DecodableRow {
+  enum Columns: Int, RowColumns { case userID, refID, contactID }
+  static let table = "upcoming_events"
+  let userID: Int64
+  let refID: Int64
+  let contactID: Int64
+
+  init(_ row: RowDecoder<Columns>) throws {
+    userID = row.key(.userID)
+    refID = try row.integer(.refID)
+    contactID = try row.integer(.contactID)
+  }
+}
+
+/// An occurrence as upcoming-birthdays writes it; `dismissed_at` is the app's.
+private struct UpcomingEventRow: EncodableRow {
+  enum Columns: Int, RowColumns { case userID, contactID, kind, refID, occursOn, daysUntil, createdAt }
+  static let table = "upcoming_events"
+  let userID: Int64
+  let event: UpcomingEvent
+  let createdAt: UTCInstant
+
+  func encode(to row: inout RowEncoder<Columns>) {
+    row[.userID] = .integer(userID)
+    row[.contactID] = .integer(event.contactID)
+    row[.kind] = .text(event.kind.rawValue)
+    row[.refID] = .integer(event.refID)
+    row[.occursOn] = SQLValue(event.occursOn)
+    row[.daysUntil] = .integer(Int64(event.daysUntil))
+    row[.createdAt] = .instant(createdAt)
+  }
 }

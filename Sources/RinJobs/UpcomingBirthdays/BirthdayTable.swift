@@ -1,3 +1,5 @@
+import RinDomain
+
 /// One window's answer for every month and day a birthday can name, worked out once, so that a
 /// contact's birthday costs a parse of its bytes and a table lookup. upcoming-birthdays reads every
 /// live contact's birthday every hour, and the date arithmetic of

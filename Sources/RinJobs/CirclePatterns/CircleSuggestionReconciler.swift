@@ -1,3 +1,5 @@
+import RinDomain
+
 /// A `circle_suggestions` row as the reconciler needs it.
 public struct ExistingCircleSuggestion: Sendable, Equatable {
   public var id: Int64

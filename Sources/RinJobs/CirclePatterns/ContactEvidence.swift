@@ -1,3 +1,5 @@
+import RinDomain
+
 /// What one live contact shows for each pattern, already normalized by the job.
 public struct ContactEvidence: Sendable, Equatable {
   public var contactID: Int64

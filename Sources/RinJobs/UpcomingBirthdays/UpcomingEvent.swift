@@ -1,3 +1,5 @@
+import RinDomain
+
 /// One occurrence the Home tab's Upcoming section shows (docs/CONTRACT.md §3.4): a row of `upcoming_events`.
 public struct UpcomingEvent: Sendable, Hashable {
   public enum Kind: String, Sendable, CaseIterable {
