@@ -236,7 +236,7 @@ struct OwnerBucketsRow: DecodableRow, EncodableRow {
 
   init(_ row: RowDecoder<Columns>) throws {
     userID = row.key(.userID)
-    // Buckets kept before `BucketList`'s form are a plain comma-separated list.
+    // `BucketList`'s form, or a plain comma-separated list, which a row may still hold.
     buckets = try row.parsed(.buckets, as: "a list of buckets") { text in
       BucketList.parse(text) ?? text.split(separator: ",").compactMap { Int64($0) }
     }
