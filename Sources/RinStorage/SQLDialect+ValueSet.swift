@@ -4,14 +4,14 @@ extension SQLDialect {
   /// A subquery yielding the strings of one bound JSON array: `x IN (\(textSet))` takes any
   /// number of values as one parameter (see `jsonArray`), where a `?` per value would run into
   /// the backend's limit on parameters. PostgreSQL: `SELECT jsonb_array_elements_text(?::jsonb)`.
-  func textSet(_ values: [String]) -> SQLFragment {
+  package func textSet(_ values: [String]) -> SQLFragment {
     let array = Self.jsonArray(values)
     return isPostgres
       ? "SELECT jsonb_array_elements_text(\(array)::jsonb)" : "SELECT value FROM json_each(\(array))"
   }
 
   /// `textSet` for integers: the numbers of one bound JSON array (see `jsonArray(integers:)`).
-  func integerSet(_ values: [Int64]) -> SQLFragment {
+  package func integerSet(_ values: [Int64]) -> SQLFragment {
     let array = Self.jsonArray(integers: values)
     return isPostgres
       ? "SELECT jsonb_array_elements_text(\(array)::jsonb)::bigint" : "SELECT value FROM json_each(\(array))"

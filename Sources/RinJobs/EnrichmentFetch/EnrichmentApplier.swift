@@ -30,7 +30,7 @@ struct EnrichmentApplier {
     let tx = batch.tx
     var stored: [RowKey: (value: String?, confidence: Double?)] = [:]
     // Only the contacts to check: an unchanged contact's rows are not compared.
-    for row in try tx.enrichment.storedEnrichments(ofContacts: prepared.contacts.map(\.row.id)) {
+    for row in try EnrichmentQueries(tx: tx).storedEnrichments(ofContacts: prepared.contacts.map(\.row.id)) {
       stored[RowKey(contact: row.contactID, field: row.field, source: row.source)] = (
         row.value, row.confidence
       )
@@ -62,7 +62,7 @@ struct EnrichmentApplier {
     }
     written.formUnion(try applyRinNetwork(prepared, batch: batch, put: put))
     let cached = try provider.map { try applyProvider($0, prepared, batch: batch, put: put) } ?? [:]
-    try tx.enrichment.putEnrichments(writes)
+    try EnrichmentQueries(tx: tx).putEnrichments(writes)
     let (checks, dueAt) = checks(prepared, cached: cached)
     for (user, contacts) in enriched.sorted(by: { $0.key < $1.key }) {
       try tx.enqueue(
@@ -81,7 +81,7 @@ struct EnrichmentApplier {
   /// Returns the owners whose contacts it linked to another Rin user.
   private func applyRinNetwork(_ prepared: PreparedBatch, batch: UserBatch, put: Put) throws -> Set<Int64> {
     var linked: Set<Int64> = []
-    let users = try batch.tx.enrichment.verifiedUsers(
+    let users = try EnrichmentQueries(tx: batch.tx).verifiedUsers(
       withPhones: Set(prepared.contacts.flatMap(\.channels.e164s)))
     for contact in prepared.contacts {
       let outcome = RinNetworkMatch.resolve(
@@ -93,7 +93,7 @@ struct EnrichmentApplier {
           continue
         }
         if contact.row.rinUserID != user {
-          try batch.tx.enrichment.linkRinUser(contactID: contact.row.id, userID: user)
+          try EnrichmentQueries(tx: batch.tx).linkRinUser(contactID: contact.row.id, userID: user)
           linked.insert(contact.row.userID)
         }
         try put(
@@ -140,7 +140,7 @@ struct EnrichmentApplier {
   private func applyProvider(
     _ provider: (name: String, minLikelihood: Int), _ prepared: PreparedBatch, batch: UserBatch, put: Put
   ) throws -> [String: LookupRow] {
-    let rows = try batch.tx.enrichment.lookups(
+    let rows = try EnrichmentQueries(tx: batch.tx).lookups(
       provider: provider.name, keys: Set(prepared.providerLookups.keys))
     for contact in prepared.contacts {
       guard !contact.skipsProvider else {

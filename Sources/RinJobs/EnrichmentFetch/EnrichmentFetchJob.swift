@@ -111,18 +111,19 @@ public struct EnrichmentFetchJob: Job {
       owners.examined.isEmpty
       ? ([], [], BookReads())
       : try context.read { tx in
+        let queries = EnrichmentQueries(tx: tx)
         // An owner whose verified users only left has the checks read of just the contacts
         // that were in their buckets.
         let live =
-          try tx.enrichment.enrichmentChecks(of: owners.examined.filter { owners.departuresOnly[$0] == nil })
-          + tx.enrichment.enrichmentChecks(ids: owners.departuresOnly.values.flatMap { $0 }.sorted())
+          try queries.enrichmentChecks(of: owners.examined.filter { owners.departuresOnly[$0] == nil })
+          + queries.enrichmentChecks(ids: owners.departuresOnly.values.flatMap { $0 }.sorted())
         let reads = BookReads.plan(owners, live: live, recheck: recheck)
-        var rows = try tx.enrichment.enrichmentContacts(of: reads.whole)
+        var rows = try queries.enrichmentContacts(of: reads.whole)
         if !reads.inPart.isEmpty {
           // A contact read both ways (stamped, and its check cannot tell) is kept once.
           var seen = Set(rows.map(\.id))
-          for row in try tx.enrichment.enrichmentContacts(of: reads.inPart, stampedAfter: reads.stampedAfter)
-            + tx.enrichment.enrichmentContacts(ids: reads.contacts)
+          for row in try queries.enrichmentContacts(of: reads.inPart, stampedAfter: reads.stampedAfter)
+            + queries.enrichmentContacts(ids: reads.contacts)
           where owners.departuresOnly[row.userID].map({ $0.contains(row.id) }) ?? true
             && seen.insert(row.id).inserted
           {
@@ -176,10 +177,11 @@ public struct EnrichmentFetchJob: Job {
     // Nothing the services stamped moved for these owners, yet their contacts' values did.
     batch.counts.addUnstampedCorrections(applied.written.intersection(prepared.owners.periodic).count)
     let dueAt = prepared.unchangedDueAt.merging(applied.dueAt) { min($0, $1) }
-    try batch.tx.enrichment.saveEnrichmentOwnerBuckets(prepared.buckets, occupied: prepared.occupied)
+    let queries = EnrichmentQueries(tx: batch.tx)
+    try queries.saveEnrichmentOwnerBuckets(prepared.buckets, occupied: prepared.occupied)
     try batch.tx.saveOwnerExaminations(
       job: name, prepared.owners.records(buckets: prepared.buckets, dueAt: dueAt, recheck: recheck, now: now))
-    try batch.tx.enrichment.saveEnrichmentState(
+    try queries.saveEnrichmentState(
       checks: applied.checks + prepared.recheckedByBuckets, digests: prepared.digests)
     try batch.tx.forgetOwnersFoundByPass(job: name, prepared.owners.foundByPass)
   }
@@ -227,7 +229,7 @@ public struct EnrichmentFetchJob: Job {
   ) async throws -> [String: PreparedBatch.EarlierAnswer] {
     let wanted = prepared.providerLookups
     let expiries = try context.read {
-      try $0.enrichment.lookupExpiries(provider: plan.name, keys: Array(wanted.keys))
+      try EnrichmentQueries(tx: $0).lookupExpiries(provider: plan.name, keys: Array(wanted.keys))
     }
     var neededUntil: [String: UTCInstant] = [:]
     for contact in prepared.contacts where !contact.skipsProvider {
@@ -274,7 +276,7 @@ public struct EnrichmentFetchJob: Job {
     }
     let keys = Set(firstAsker.filter { key, asker in firstUser[key].map { $0 < asker } ?? false }.keys)
     guard !keys.isEmpty else { return [:] }
-    let rows = try context.read { try $0.enrichment.lookups(provider: plan.name, keys: keys) }
+    let rows = try context.read { try EnrichmentQueries(tx: $0).lookups(provider: plan.name, keys: keys) }
     var earlier: [String: PreparedBatch.EarlierAnswer] = [:]
     for (key, row) in rows {
       if let asker = firstAsker[key] {

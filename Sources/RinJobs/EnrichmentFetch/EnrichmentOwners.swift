@@ -47,7 +47,8 @@ struct EnrichmentOwners: Sendable {
       let summed = try changes.owners(toSum: ids, stored: stored, job: job, tx: tx)
       return (
         try tx.ownerStamps(of: ids, rowsOf: summed, circles: false), stored,
-        try tx.enrichment.enrichmentOwnerBuckets(of: ids), try tx.ownersFoundByPass(job: job, among: ids),
+        try EnrichmentQueries(tx: tx).enrichmentOwnerBuckets(of: ids),
+        try tx.ownersFoundByPass(job: job, among: ids),
         Set(summed)
       )
     }

@@ -23,7 +23,7 @@ struct ProviderAllowance: SharedRequestTurns {
     let now = wallClock.microsecondsSince1970
     let day = CalendarDate(utcInstant: UTCInstant(seconds: now / 1_000_000))
     let turn = try storage.write { tx in
-      try tx.enrichment.takeProviderTurn(
+      try EnrichmentQueries(tx: tx).takeProviderTurn(
         provider: provider, nowMicroseconds: now,
         intervalMicroseconds: intervalMicroseconds,
         lookups: lookups, day: day, dailyLimit: maxLookupsPerDay)
@@ -37,7 +37,7 @@ struct ProviderAllowance: SharedRequestTurns {
   func holdAll(for wait: Duration) async throws {
     let until = wallClock.microsecondsSince1970 + wait.wholeMicroseconds
     try storage.write { tx in
-      try tx.enrichment.holdProviderRequests(provider: provider, untilMicroseconds: until)
+      try EnrichmentQueries(tx: tx).holdProviderRequests(provider: provider, untilMicroseconds: until)
     }
   }
 }

@@ -87,7 +87,8 @@ struct ProviderFetcher {
     }
     let keys = chunk.map(\.id)
     try context.write { tx in
-      try tx.enrichment.putLookups(rows.map { ($0, !expired.contains($0.key)) }, provider: plan.name)
+      try EnrichmentQueries(tx: tx).putLookups(
+        rows.map { ($0, !expired.contains($0.key)) }, provider: plan.name)
       try claims.release(keys, in: tx)
     }
     switch outcome {

@@ -29,10 +29,11 @@ struct ProviderKeyClaims {
   /// transaction, and it counts as answered by another worker.
   func claim(_ keys: [String], tally: inout EnrichmentTally) throws -> Set<String> {
     let (held, answered) = try context.write { tx in
-      let held = try tx.enrichment.claimLookupKeys(
+      let queries = EnrichmentQueries(tx: tx)
+      let held = try queries.claimLookupKeys(
         provider: provider, keys: keys, runID: context.runID,
         nowMicroseconds: context.wallClock.microsecondsSince1970)
-      let expiries = try tx.enrichment.lookupExpiries(provider: provider, keys: Array(held))
+      let expiries = try queries.lookupExpiries(provider: provider, keys: Array(held))
       let answered = held.filter { (expiries[$0] ?? .min) > neededUntil }
       try release(Array(answered), in: tx)
       return (held, answered)
@@ -45,7 +46,7 @@ struct ProviderKeyClaims {
   /// or records that they are left: a worker that finds a key unclaimed then finds its answer
   /// in the cache, if it got one.
   func release(_ keys: [String], in tx: StorageTransaction) throws {
-    try tx.enrichment.releaseLookupKeys(provider: provider, keys: keys, runID: context.runID)
+    try EnrichmentQueries(tx: tx).releaseLookupKeys(provider: provider, keys: keys, runID: context.runID)
   }
 
   /// After an error part-way through asking: lets go of whatever claims are still held.
@@ -79,11 +80,13 @@ struct ProviderKeyClaims {
       // releases their claims, so a key found unclaimed here has its answer in the cache read
       // next, if it got one.
       let stillClaimed = try context.read {
-        try $0.enrichment.lookupKeysClaimedByOthers(
+        try EnrichmentQueries(tx: $0).lookupKeysClaimedByOthers(
           provider: provider, keys: pending, runID: context.runID,
           nowMicroseconds: context.wallClock.microsecondsSince1970)
       }
-      let expiries = try context.read { try $0.enrichment.lookupExpiries(provider: provider, keys: pending) }
+      let expiries = try context.read {
+        try EnrichmentQueries(tx: $0).lookupExpiries(provider: provider, keys: pending)
+      }
       let answeredNow = Set(pending.filter { (expiries[$0] ?? .min) > neededUntil })
       answered += answeredNow.count
       let gone = pending.filter { !answeredNow.contains($0) && !stillClaimed.contains($0) }

@@ -29,11 +29,13 @@ struct RecheckRule: Sendable {
     var suffixes = RinPhoneSuffixes()
     var verified = VerifiedUsersDigest()
     try context.read {
-      try $0.enrichment.forEachVerifiedUserPhone { user, phone in
+      try EnrichmentQueries(tx: $0).forEachVerifiedUserPhone { user, phone in
         suffixes.add(verifiedE164: phone)
         verified.add(userID: user, verifiedE164: phone)
       }
-      try $0.enrichment.forEachDepartedVerifiedUser(deletedAfter: now.saturating(plus: -departuresLookBack)) {
+      try EnrichmentQueries(tx: $0).forEachDepartedVerifiedUser(
+        deletedAfter: now.saturating(plus: -departuresLookBack)
+      ) {
         verified.addDeparted(userID: $0, verifiedE164: $1, deletedAt: $2)
       }
     }

@@ -38,7 +38,8 @@ struct Erasure {
       batches: &batches,
       read: { try $0.erasure.deletedAccounts(stampedAfter: $1, from: $2, limit: $3) },
       erase: { tx, accounts in
-        let keys = cachedAnswers.rowKeys(of: try tx.enrichment.channelsOfContacts(ofOwners: accounts))
+        let keys = cachedAnswers.rowKeys(
+          of: try EnrichmentQueries(tx: tx).channelsOfContacts(ofOwners: accounts))
         var rows = try tx.erasure.eraseAccounts(accounts, in: tables)
         rows["enrichment_lookups"] = try tx.erasure.deleteCachedAnswers(keys)
         return rows
@@ -47,7 +48,8 @@ struct Erasure {
       "deleted contacts", scope: Self.contactsScope, batch: limit, through: through, batches: &batches,
       read: { try $0.erasure.deletedContacts(stampedAfter: $1, from: $2, limit: $3) },
       erase: { tx, contacts in
-        let keys = cachedAnswers.rowKeys(of: try tx.enrichment.channelsOfContacts(ids: contacts.map(\.id)))
+        let keys = cachedAnswers.rowKeys(
+          of: try EnrichmentQueries(tx: tx).channelsOfContacts(ids: contacts.map(\.id)))
         var rows = try tx.erasure.eraseContacts(contacts, in: tables)
         rows["enrichment_lookups"] = try tx.erasure.deleteCachedAnswers(keys)
         return rows

@@ -26,6 +26,12 @@ package struct RowEncoder<Columns: RowColumns> {
 
   init() { values = Array(repeating: .null, count: Columns.allCases.count) }
 
+  /// Every column NULL again: one encoder serves every row of a statement, so that encoding a
+  /// row makes no array.
+  mutating func reset() {
+    for index in values.indices { values[index] = .null }
+  }
+
   package subscript(column: Columns) -> SQLValue {
     get { values[column.position] }
     set { values[column.position] = newValue }

@@ -1,10 +1,10 @@
 import Foundation
 import RinDomain
-import RinJobs
 import RinRuntime
 import RinTestSupport
 import Testing
 
+@testable import RinJobs
 @testable import RinStorage
 
 /// issue 30: daily-score and upcoming-birthdays examine only the owners whose rows can differ,
@@ -85,10 +85,10 @@ struct NightlyIncrementalExactnessTests {
       "SELECT min(id) FROM users WHERE deleted_at IS NULL AND id <> ? AND id % 5 = ?", [owner, day % 5])
     var changes = ChangeSet()
     try db.storage.write(into: &changes) { tx in
-      try tx.enrichment.putEnrichment(
+      try EnrichmentQueries(tx: tx).putEnrichment(
         userID: Int64(owner), contactID: Int64(contact), field: "company", source: "test", value: "Acme",
         confidence: 0.9, fetchedAt: UTCInstant(seconds: at), isNew: true)
-      try tx.enrichment.linkRinUser(contactID: Int64(contact), userID: Int64(target))
+      try EnrichmentQueries(tx: tx).linkRinUser(contactID: Int64(contact), userID: Int64(target))
     }
   }
 

@@ -63,7 +63,9 @@ struct ContactStatesTests {
 
     let migrated = try Storage.open(url: db.path, options: .init(buildsServiceIndexes: true))
     let key = EnrichmentCheck.settingsKey(Self.settings)
-    let checks = try migrated.read { try $0.enrichment.enrichmentChecks(of: [first.user, second.user]) }
+    let checks = try migrated.read {
+      try EnrichmentQueries(tx: $0).enrichmentChecks(of: [first.user, second.user])
+    }
     let byContact = Dictionary(uniqueKeysWithValues: checks.map { ($0.contactID, $0.check) })
     #expect(
       byContact[first.contact] == EnrichmentCheck(fingerprint: 21, settings: key, dueAt: 500, rinUsers: seen))

@@ -2,6 +2,8 @@ import RinStorage
 import RinTestSupport
 import Testing
 
+@testable import RinJobs
+
 @Suite("enrichment queries", .onItsOwnThread)
 struct EnrichmentQueriesTests {
   /// Values travel as one parameter (a JSON array: json_each on SQLite,
@@ -18,7 +20,9 @@ struct EnrichmentQueriesTests {
     }
     try db.execute(
       "INSERT INTO users (id, phone_e164, phone_verified, created_at) VALUES (99, 'other', 1, 0)")
-    let found = try db.storage.read { try $0.enrichment.verifiedUsers(withPhones: Set(odd + ["missing"])) }
+    let found = try db.storage.read {
+      try EnrichmentQueries(tx: $0).verifiedUsers(withPhones: Set(odd + ["missing"]))
+    }
     #expect(found == Dictionary(uniqueKeysWithValues: odd.enumerated().map { ($1, [Int64($0 + 1)]) }))
   }
 
@@ -26,13 +30,15 @@ struct EnrichmentQueriesTests {
     let db = try TestDatabase(backend)
     let row = LookupRow(key: "k", status: .noMatch, response: nil, fetchedAt: 1, expiresAt: 2)
     try db.storage.write { tx in
-      try tx.enrichment.putLookup(row, provider: "p", isNew: true)
-      try tx.enrichment.putLookup(
+      try EnrichmentQueries(tx: tx).putLookup(row, provider: "p", isNew: true)
+      try EnrichmentQueries(tx: tx).putLookup(
         LookupRow(key: "k", status: .match, response: "{}", fetchedAt: 3, expiresAt: 4), provider: "p",
         isNew: false)
-      try tx.enrichment.putLookup(row, provider: "q", isNew: true)
+      try EnrichmentQueries(tx: tx).putLookup(row, provider: "q", isNew: true)
     }
-    let cached = try db.storage.read { try $0.enrichment.lookups(provider: "p", keys: ["k", "absent"]) }
+    let cached = try db.storage.read {
+      try EnrichmentQueries(tx: $0).lookups(provider: "p", keys: ["k", "absent"])
+    }
     #expect(cached == ["k": LookupRow(key: "k", status: .match, response: "{}", fetchedAt: 3, expiresAt: 4)])
     #expect(try db.int("SELECT count(*) FROM enrichment_lookups") == 2)
   }
@@ -51,7 +57,7 @@ struct EnrichmentQueriesTests {
       INSERT INTO contact_emails (contact_id, address) VALUES (10, 'b@x'), (10, 'B@x'), (10, 'a@x');
       UPDATE contact_phones SET label = 'moved' WHERE raw = '+1';
       """)
-    let contacts = try db.storage.read { try $0.enrichment.enrichmentContacts(of: [1]) }
+    let contacts = try db.storage.read { try EnrichmentQueries(tx: $0).enrichmentContacts(of: [1]) }
     #expect(contacts.map(\.id) == [10, 11])
     #expect(contacts.first?.phones == ["+1", "+2", "+3"])
     #expect(contacts.first?.emails == ["B@x", "a@x", "b@x"])
@@ -74,7 +80,7 @@ struct EnrichmentQueriesTests {
     try db.execute("INSERT INTO contacts (id, user_id, created_at) VALUES (10, 1, 0)")
     try db.execute("INSERT INTO contact_phones (contact_id, raw) VALUES (10, ?)", [long])
     try db.execute("INSERT INTO contact_emails (contact_id, address) VALUES (10, ?)", [long + "@x"])
-    let contacts = try db.storage.read { try $0.enrichment.enrichmentContacts(of: [1]) }
+    let contacts = try db.storage.read { try EnrichmentQueries(tx: $0).enrichmentContacts(of: [1]) }
     #expect(contacts.first?.phones == [long])
     #expect(contacts.first?.emails == [long + "@x"])
   }

@@ -43,7 +43,7 @@ struct LookupCacheTests {
 
     let migrated = try Storage.open(url: db.path, options: .init(buildsServiceIndexes: true))
     let cached = try migrated.read {
-      try $0.enrichment.lookups(provider: "acme", keys: [Self.ada, Self.bob])
+      try EnrichmentQueries(tx: $0).lookups(provider: "acme", keys: [Self.ada, Self.bob])
     }
     #expect(
       cached == [
@@ -51,7 +51,9 @@ struct LookupCacheTests {
           key: Self.ada, status: .match, response: #"{"likelihood":8}"#, fetchedAt: 100, expiresAt: 900),
         Self.bob: LookupRow(key: Self.bob, status: .noMatch, response: nil, fetchedAt: 0, expiresAt: 800),
       ])
-    #expect(try migrated.read { try $0.enrichment.lookups(provider: "other", keys: [Self.ada]) }.isEmpty)
+    #expect(
+      try migrated.read { try EnrichmentQueries(tx: $0).lookups(provider: "other", keys: [Self.ada]) }.isEmpty
+    )
     #expect(
       try db.int("SELECT count(*) FROM enrichment_lookups WHERE response IS NULL AND fetched_at IS NULL") == 1
     )
@@ -60,18 +62,21 @@ struct LookupCacheTests {
   @Test(arguments: Backend.available) func aMatchWhoseCheckWordsDifferIsNotTaken(backend: Backend) throws {
     let db = try TestDatabase(backend)
     let match = LookupRow(key: Self.ada, status: .match, response: "{}", fetchedAt: 1, expiresAt: 9)
-    try db.storage.write { try $0.enrichment.putLookup(match, provider: "acme", isNew: true) }
+    try db.storage.write { try EnrichmentQueries(tx: $0).putLookup(match, provider: "acme", isNew: true) }
     #expect(
-      try db.storage.read { try $0.enrichment.lookups(provider: "acme", keys: [Self.ada]) } == [
+      try db.storage.read { try EnrichmentQueries(tx: $0).lookups(provider: "acme", keys: [Self.ada]) } == [
         Self.ada: match
       ])
     // Another key's answer under the same 128 bits: its check words are not this key's.
     try db.execute("UPDATE enrichment_lookups SET check_low = check_low + 1")
-    #expect(try db.storage.read { try $0.enrichment.lookups(provider: "acme", keys: [Self.ada]) }.isEmpty)
     #expect(
-      try db.storage.read { try $0.enrichment.lookupExpiries(provider: "acme", keys: [Self.ada]) } == [
-        Self.ada: 9
-      ])
+      try db.storage.read { try EnrichmentQueries(tx: $0).lookups(provider: "acme", keys: [Self.ada]) }
+        .isEmpty)
+    #expect(
+      try db.storage.read { try EnrichmentQueries(tx: $0).lookupExpiries(provider: "acme", keys: [Self.ada]) }
+        == [
+          Self.ada: 9
+        ])
   }
 
   @Test(arguments: Backend.available) func theSweepDeletesTheExpiredRowsOfItsRangeOnly(backend: Backend)

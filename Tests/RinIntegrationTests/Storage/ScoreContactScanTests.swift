@@ -137,7 +137,7 @@ struct ScoreContactScanTests {
     }
     try db.storage.write { tx in
       for (user, contact) in enriched {
-        try tx.enrichment.putEnrichment(
+        try EnrichmentQueries(tx: tx).putEnrichment(
           userID: user, contactID: contact, field: "company", source: "test", value: "x", confidence: 1,
           fetchedAt: UTCInstant(seconds: at), isNew: true)
       }

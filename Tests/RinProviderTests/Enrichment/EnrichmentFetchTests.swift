@@ -1,5 +1,6 @@
 import Foundation
 import RinDomain
+import RinJobs
 import RinProviderStub
 import RinRuntime
 import RinTestSupport

@@ -7,6 +7,8 @@ import RinStorage
 import RinTestSupport
 import Testing
 
+@testable import RinJobs
+
 extension EnrichmentEndToEnd {
   /// A night after the first reads only the owners whose contacts changed, whose cached answers
   /// expired, or among whose contacts' numbers a verified Rin user changed, and of those checks
@@ -212,7 +214,9 @@ extension EnrichmentEndToEnd {
       #expect(
         (run.counts.read["contacts left to their checks (not read)"] ?? 0) > 0, "\(run.counts.read)")
       // Checked again, its check is due when its cached answers expire, no longer tonight.
-      let checks = try incremental.storage.read { try $0.enrichment.enrichmentChecks(of: [owners[1][0]]) }
+      let checks = try incremental.storage.read {
+        try EnrichmentQueries(tx: $0).enrichmentChecks(of: [owners[1][0]])
+      }
       let due = checks.first { $0.contactID == owners[1][2] }?.check?.dueAt
       #expect(
         due.map { $0.seconds > TestClock.now + 86_400 } ?? true,

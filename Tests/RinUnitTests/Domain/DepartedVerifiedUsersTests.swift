@@ -1,4 +1,5 @@
 import RinDomain
+import RinJobs
 import Testing
 
 /// An owner whose buckets changed only because verified users left has only the contacts that

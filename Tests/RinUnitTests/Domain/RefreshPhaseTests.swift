@@ -1,4 +1,5 @@
 import RinDomain
+import RinJobs
 import Testing
 
 @Suite("enrichment-fetch's refresh phases")

@@ -53,8 +53,9 @@ package struct MultiRowStatement {
   /// Writes `rows`, each encoded by column; returns the number of rows changed.
   @discardableResult
   package func execute<Row: EncodableRow>(rows: [Row], on sql: any SQLExecutor) throws -> Int {
-    try execute(rows, on: sql) { row, values in
-      var encoder = RowEncoder<Row.Columns>()
+    var encoder = RowEncoder<Row.Columns>()
+    return try execute(rows, on: sql) { row, values in
+      encoder.reset()
       row.encode(to: &encoder)
       values.append(contentsOf: encoder.values)
     }
@@ -83,10 +84,11 @@ package struct MultiRowStatement {
   package func forEachReturned<Row: EncodableRow, Returned: DecodableRow>(
     _ type: Returned.Type, rows: [Row], on sql: any SQLExecutor, _ body: (Returned) throws -> Void
   ) throws {
+    var encoder = RowEncoder<Row.Columns>()
     try forEachChunk(
       rows,
       { row, values in
-        var encoder = RowEncoder<Row.Columns>()
+        encoder.reset()
         row.encode(to: &encoder)
         values.append(contentsOf: encoder.values)
       }

@@ -1,40 +1,25 @@
 import RinDomain
+import RinStorage
 
 extension EnrichmentQueries {
   /// Caches one paid-for answer (a match or a no-match) until `expiresAt`.
-  public func putLookup(_ row: LookupRow, provider: String, isNew: Bool) throws {
+  func putLookup(_ row: LookupRow, provider: String, isNew: Bool) throws {
     try putLookups([(row, isNew)], provider: provider)
   }
 
   /// Caches a response's answers in a few multi-row statements (one statement per answer was
   /// most of a first night's server time: 853,867 of them at S). `rows` hold distinct keys.
-  public func putLookups(_ rows: [(row: LookupRow, isNew: Bool)], provider: String) throws {
-    try Self.lookupUpsert.execute(rows, on: sql) { entry, values in
-      let row = entry.row
-      let key = LookupCacheKey(provider: provider, key: row.key)
-      values += [.integer(key.high), .integer(key.low), .instant(row.expiresAt)]
-      switch row.status {
-      case .match:
-        values += [
-          .instant(row.fetchedAt), .integer(key.checkHigh), .integer(key.checkLow), SQLValue(row.response),
-        ]
-      case .noMatch:
-        values += [.null, .null, .null, .null]
-      }
-    }
+  func putLookups(_ rows: [(row: LookupRow, isNew: Bool)], provider: String) throws {
+    try Self.lookupUpsert.execute(rows: rows.map { CachedAnswer(provider: provider, row: $0.row) }, on: sql)
     // Samples name the provider and the outcome only: a key is a hash of a phone or an email.
     for (row, isNew) in rows {
-      changes.record(
+      tx.changes.record(
         "enrichment_lookups", isNew ? .insert : .update, sample: "\(provider): \(row.status.rawValue)")
     }
   }
 
   private static let lookupUpsert = MultiRowStatement(
-    head: """
-      INSERT INTO enrichment_lookups (key_high, key_low, expires_at, fetched_at, check_high, check_low, response)
-        VALUES
-      """,
-    columns: 7,
+    inserting: CachedAnswer.self,
     tail: """
       ON CONFLICT (key_high, key_low) DO UPDATE SET expires_at = excluded.expires_at,
         fetched_at = excluded.fetched_at, check_high = excluded.check_high, check_low = excluded.check_low,
@@ -44,7 +29,7 @@ extension EnrichmentQueries {
   /// Inserts or updates one enrichment. A new value resets `seen_at` (the user has not seen it);
   /// the same value with a new confidence keeps it.
   /// The contact's stored score facts are forgotten with it: daily-score derives them again.
-  public func putEnrichment(
+  func putEnrichment(
     userID: Int64, contactID: Int64, field: String, source: String, value: String, confidence: Double,
     fetchedAt: UTCInstant,
     isNew: Bool
@@ -59,30 +44,23 @@ extension EnrichmentQueries {
   /// `putEnrichment` for a batch's writes, in a few multi-row statements, forgetting each touched
   /// contact's score facts and each owner's tally once (a statement per value was a fifth of a
   /// first night's statements at S). At most one write per contact, field and source.
-  public func putEnrichments(_ writes: [EnrichmentUpsert]) throws {
+  func putEnrichments(_ writes: [EnrichmentUpsert]) throws {
     guard !writes.isEmpty else { return }
-    try Self.enrichmentUpsert.execute(writes, on: sql) { write, values in
-      values += [
-        .integer(write.contactID), .text(write.field), .text(write.value), .text(write.source),
-        .real(write.confidence), .instant(write.fetchedAt), .null,
-      ]
-    }
+    try Self.enrichmentUpsert.execute(rows: writes, on: sql)
     let contactsByOwner = Dictionary(grouping: writes, by: \.userID).mapValues { Set($0.map(\.contactID)) }
     for (owner, contacts) in contactsByOwner.sorted(by: { $0.key < $1.key }) {
-      try forgetScoreContactFacts(userID: owner, contactIDs: contacts.sorted())
+      try tx.forgetScoreContactFacts(userID: owner, contactIDs: contacts.sorted())
     }
-    try forgetScoreTallies(of: contactsByOwner.keys.sorted())
+    try tx.forgetScoreTallies(of: contactsByOwner.keys.sorted())
     for write in writes {
-      changes.record(
+      tx.changes.record(
         "contact_enrichments", write.isNew ? .insert : .update,
         sample: "contact \(write.contactID) \(write.field) (\(write.source))")
     }
   }
 
   private static let enrichmentUpsert = MultiRowStatement(
-    head:
-      "INSERT INTO contact_enrichments (contact_id, field, value, source, confidence, fetched_at, seen_at) VALUES",
-    columns: 7,
+    inserting: EnrichmentUpsert.self,
     tail: """
       ON CONFLICT (contact_id, field, source) DO UPDATE SET value = excluded.value,
         confidence = excluded.confidence, fetched_at = excluded.fetched_at,
@@ -94,19 +72,59 @@ extension EnrichmentQueries {
   /// No stamp of the services' shows the link, so daily-score forgets what it counted of the
   /// owner (*rin*), of the Rin user linked before, and of the one linked now (*mutual*: their
   /// contacts pointing back to the owner).
-  public func linkRinUser(contactID: Int64, userID: Int64) throws {
+  func linkRinUser(contactID: Int64, userID: Int64) throws {
     var affected: [Int64] = [userID]
-    try sql.forEachRow(
-      "SELECT user_id, rin_user_id FROM contacts WHERE id = \(.integer(contactID)) AND (rin_user_id IS NULL OR rin_user_id <> \(.integer(userID)))"
+    let relinked: SQLFragment =
+      "id = \(.integer(contactID)) AND (rin_user_id IS NULL OR rin_user_id <> \(.integer(userID)))"
+    try sql.forEach(
+      LinkedContact.self, "SELECT \(columns: LinkedContact.Columns.self) FROM contacts WHERE \(relinked)"
     ) { row in
-      affected += [row.int64(0), row.int64(1)].compactMap { $0 }
+      affected.append(row.userID)
+      if let previous = row.rinUserID { affected.append(previous) }
     }
-    let changed = try sql.execute(
-      "UPDATE contacts SET rin_user_id = \(.integer(userID)) WHERE id = \(.integer(contactID)) AND (rin_user_id IS NULL OR rin_user_id <> \(.integer(userID)))"
-    )
+    let changed = try sql.execute("UPDATE contacts SET rin_user_id = \(.integer(userID)) WHERE \(relinked)")
     if changed > 0 {
-      try forgetScoreTallies(of: affected)
-      changes.record("contacts", .update, sample: "contact \(contactID): rin_user_id \(userID)")
+      try tx.forgetScoreTallies(of: affected)
+      tx.changes.record("contacts", .update, sample: "contact \(contactID): rin_user_id \(userID)")
     }
+  }
+}
+
+/// An `enrichment_lookups` row as `putLookups` writes it: a no-match keeps its key and expiry
+/// only.
+private struct CachedAnswer: EncodableRow {
+  enum Columns: Int, RowColumns { case keyHigh, keyLow, expiresAt, fetchedAt, checkHigh, checkLow, response }
+  static let table = "enrichment_lookups"
+  let key: LookupCacheKey
+  let row: LookupRow
+
+  init(provider: String, row: LookupRow) {
+    key = LookupCacheKey(provider: provider, key: row.key)
+    self.row = row
+  }
+
+  func encode(to values: inout RowEncoder<Columns>) {
+    values[.keyHigh] = .integer(key.high)
+    values[.keyLow] = .integer(key.low)
+    values[.expiresAt] = .instant(row.expiresAt)
+    guard row.status == .match else { return }
+    values[.fetchedAt] = .instant(row.fetchedAt)
+    values[.checkHigh] = .integer(key.checkHigh)
+    values[.checkLow] = .integer(key.checkLow)
+    values[.response] = SQLValue(row.response)
+  }
+}
+
+/// The owner of a contact about to be linked, and the Rin user it was linked to (the services'
+/// `contacts`).
+private struct LinkedContact: DecodableRow {
+  enum Columns: Int, RowColumns { case userID, rinUserID }
+  static let table = "contacts"
+  let userID: Int64
+  let rinUserID: Int64?
+
+  init(_ row: RowDecoder<Columns>) throws {
+    userID = row.key(.userID)
+    rinUserID = row.integerIfValid(.rinUserID)
   }
 }

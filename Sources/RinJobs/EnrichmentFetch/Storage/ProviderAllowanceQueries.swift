@@ -1,8 +1,9 @@
 import RinDomain
+import RinStorage
 
 /// One provider request's place in the rate and the day's budget that every worker calling the
 /// provider shares (`provider_allowances`).
-public enum ProviderTurn: Sendable, Equatable {
+enum ProviderTurn: Sendable, Equatable {
   /// The request may start at this wall-clock time (microseconds since 1970), now or later.
   case startAt(microseconds: Int64)
   /// Sending its lookups would pass `max_lookups_per_day` for today (UTC).
@@ -15,7 +16,7 @@ extension EnrichmentQueries {
   /// workers together keep the provider's rate; and counts `lookups` against `day`'s budget,
   /// unless that would pass `dailyLimit`. One statement, so two workers cannot take one turn:
   /// SQLite's write lock and PostgreSQL's row lock order them.
-  public func takeProviderTurn(
+  func takeProviderTurn(
     provider: String, nowMicroseconds: Int64, intervalMicroseconds: Int64, lookups: Int,
     day: CalendarDate, dailyLimit: Int?
   ) throws -> ProviderTurn {
@@ -29,29 +30,31 @@ extension EnrichmentQueries {
     var startAt: Int64?
     // Every expression of SET reads the row as it was: the turn starts at the later of now and
     // the previous turn's end.
-    try sql.forEachRow(
+    try sql.forEach(
+      ProviderTurnTaken.self,
       """
       UPDATE provider_allowances SET
         lookups_on_day = \(spentToday) + \(lookups), day = \(day),
         next_request_at = CASE WHEN next_request_at > \(nowMicroseconds) THEN next_request_at ELSE \(nowMicroseconds) END
           + \(intervalMicroseconds)
       WHERE provider = \(.text(provider)) AND \(spentToday) + \(lookups) <= \(dailyLimit ?? Int.max)
-      RETURNING next_request_at - \(intervalMicroseconds)
+      RETURNING next_request_at - \(intervalMicroseconds) AS start_at
       """
-    ) { startAt = $0.int64(0) }
+    ) { startAt = $0.startAt }
     guard let startAt else { return .dailyLimitReached }
     return .startAt(microseconds: startAt)
   }
 
   /// No request of any worker starts before `untilMicroseconds` (a 429's wait).
-  public func holdProviderRequests(provider: String, untilMicroseconds: Int64) throws {
+  func holdProviderRequests(provider: String, untilMicroseconds: Int64) throws {
     _ = try sql.execute(
       "UPDATE provider_allowances SET next_request_at = \(.integer(untilMicroseconds)) WHERE provider = \(.text(provider)) AND next_request_at < \(.integer(untilMicroseconds))"
     )
   }
 
   /// Lookups sent to the provider on `day` (UTC) by all workers.
-  public func providerLookups(provider: String, day: CalendarDate) throws -> Int {
+  func providerLookups(provider: String, day: CalendarDate) throws -> Int {
+    // No row: no worker has asked the provider on that day.
     Int(
       try sql.integerValue(
         "SELECT lookups_on_day AS value FROM provider_allowances WHERE provider = \(.text(provider)) AND day = \(SQLValue(day))"
@@ -63,11 +66,11 @@ extension EnrichmentQueries {
   /// How long a claim on a key holds: longer than a worker takes to ask for a batch's keys, so
   /// that only a run that died (and somehow kept its lease) leaves one to expire. No worker waits
   /// that long for a claim: it waits a few seconds at most, then leaves the key to its next run.
-  public static let lookupKeyClaimMicroseconds: Int64 = 600_000_000
+  static let lookupKeyClaimMicroseconds: Int64 = 600_000_000
 
   /// Claims `keys` for `runID` for `lookupKeyClaimMicroseconds` from `nowMicroseconds` (wall
   /// clock), unless another run holds an unexpired claim; returns the keys this run holds now.
-  public func claimLookupKeys(
+  func claimLookupKeys(
     provider: String, keys: [String], runID: Int64, nowMicroseconds: Int64
   ) throws -> Set<String> {
     guard !keys.isEmpty else { return [] }
@@ -76,38 +79,37 @@ extension EnrichmentQueries {
     // The upsert returns the rows it wrote, which are the claims this run holds: a claim another
     // run keeps is left alone and not returned. (Read back by a SELECT, the claims cost a first
     // night at S 17.6 s of server time: 100 ms a batch once the table had churned.)
-    try Self.keyClaimUpsert.forEachReturnedRow(
-      keys.map { [.text(provider), .text($0), .integer(runID), .integer(until)] }, on: sql
-    ) { row in
-      if let key = row.text(0) { held.insert(key) }
-    }
+    try Self.keyClaimUpsert.forEachReturned(
+      HeldKeyClaim.self,
+      rows: keys.map { KeyClaim(provider: provider, lookupKey: $0, runID: runID, claimedUntil: until) },
+      on: sql
+    ) { held.insert($0.lookupKey) }
     return held
   }
 
   /// Of `keys`, those another run still claims: unexpired at `nowMicroseconds`, and its run
   /// still holds its lease (a killed run's claims die with its lease).
-  public func lookupKeysClaimedByOthers(
+  func lookupKeysClaimedByOthers(
     provider: String, keys: [String], runID: Int64, nowMicroseconds: Int64
   ) throws -> Set<String> {
     guard !keys.isEmpty else { return [] }
     var claimed: Set<String> = []
-    try sql.forEachBatchRowReplanned(
+    try sql.forEachInBatchReplanned(
+      HeldKeyClaim.self,
       """
-      SELECT lookup_key FROM provider_key_claims
+      SELECT \(columns: HeldKeyClaim.Columns.self) FROM provider_key_claims
       WHERE provider = \(.text(provider)) AND run_id <> \(runID) AND claimed_until >= \(nowMicroseconds)
         AND \(sql.dialect.isIn("lookup_key", subquery: sql.dialect.textSet(keys)))
         AND EXISTS (
           SELECT 1 FROM job_leases l
           WHERE l.run_id = provider_key_claims.run_id AND l.expires_at >= \(nowMicroseconds / 1_000_000))
       """
-    ) { row in
-      if let key = row.text(0) { claimed.insert(key) }
-    }
+    ) { claimed.insert($0.lookupKey) }
     return claimed
   }
 
   /// Lets go of this run's claims on `keys`: their answers are cached, or they are left.
-  public func releaseLookupKeys(provider: String, keys: [String], runID: Int64) throws {
+  func releaseLookupKeys(provider: String, keys: [String], runID: Int64) throws {
     guard !keys.isEmpty else { return }
     try sql.executeReplanned(
       """
@@ -120,14 +122,48 @@ extension EnrichmentQueries {
   /// start, which is the new claim's end less the claim's length) and its run holds a lease; a
   /// claim left by a run that died (its lease taken over or expired and released) is taken over.
   private static let keyClaimUpsert = MultiRowStatement(
-    head: "INSERT INTO provider_key_claims (provider, lookup_key, run_id, claimed_until) VALUES",
-    columns: 4,
+    inserting: KeyClaim.self,
     tail: """
       ON CONFLICT (provider, lookup_key) DO UPDATE SET run_id = excluded.run_id,
         claimed_until = excluded.claimed_until
       WHERE provider_key_claims.claimed_until < excluded.claimed_until - \(lookupKeyClaimMicroseconds)
         OR provider_key_claims.run_id = excluded.run_id
         OR NOT EXISTS (SELECT 1 FROM job_leases l WHERE l.run_id = provider_key_claims.run_id)
-      RETURNING lookup_key
+      RETURNING \(HeldKeyClaim.Columns.quotedNames.joined(separator: ", "))
       """)
+}
+
+/// The start of the turn an update of `provider_allowances` took (`RETURNING`).
+private struct ProviderTurnTaken: DecodableRow {
+  enum Columns: Int, RowColumns { case startAt }
+  static let table = "provider_allowances"
+  let startAt: Int64
+
+  init(_ row: RowDecoder<Columns>) throws { startAt = try row.integer(.startAt) }
+}
+
+/// A run's claim on a lookup key, as the upsert writes it.
+private struct KeyClaim: EncodableRow {
+  enum Columns: Int, RowColumns { case provider, lookupKey, runID, claimedUntil }
+  static let table = "provider_key_claims"
+  let provider: String
+  let lookupKey: String
+  let runID: Int64
+  let claimedUntil: Int64
+
+  func encode(to row: inout RowEncoder<Columns>) {
+    row[.provider] = .text(provider)
+    row[.lookupKey] = .text(lookupKey)
+    row[.runID] = .integer(runID)
+    row[.claimedUntil] = .integer(claimedUntil)
+  }
+}
+
+/// A key a run holds a claim on.
+private struct HeldKeyClaim: DecodableRow {
+  enum Columns: Int, RowColumns { case lookupKey }
+  static let table = "provider_key_claims"
+  let lookupKey: String
+
+  init(_ row: RowDecoder<Columns>) throws { lookupKey = try row.text(.lookupKey) }
 }

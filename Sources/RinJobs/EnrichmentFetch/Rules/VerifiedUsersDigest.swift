@@ -1,3 +1,5 @@
+import RinDomain
+
 /// Which verified Rin users an owner's contacts may be, as one number: for each bucket of
 /// numbers (`RinPhoneSuffixes.bucket`), a digest of the live verified users in it (id and
 /// number). An owner's digest is that of the buckets their contacts' numbers fall in, so it

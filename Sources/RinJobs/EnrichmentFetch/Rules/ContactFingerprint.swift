@@ -1,3 +1,5 @@
+import RinDomain
+
 /// A 64-bit digest of everything enrichment-fetch reads about a contact (its numbers and
 /// addresses as typed, the owner's region, `edited_fields`, `rin_user_id`): the same inputs
 /// give the same fingerprint in every process, so a later run can tell that nothing changed

@@ -1,3 +1,5 @@
+import RinDomain
+
 /// Of one owner's contacts, those whose numbers fall in a bucket (`RinPhoneSuffixes.bucket`)
 /// that held a verified Rin user when the owner was last examined, by bucket: the contacts a
 /// verified user's departure can concern. When an owner's buckets changed only because such

@@ -1,3 +1,5 @@
+import RinDomain
+
 /// The provider-side identity of what is looked up, and the cache key of `enrichment_lookups`:
 /// hex SHA-256 of a normalized email (trimmed, lower-cased) or of an E.164 number. The same
 /// address in two users' books is one key, paid for once.

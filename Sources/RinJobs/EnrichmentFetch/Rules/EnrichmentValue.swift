@@ -1,3 +1,5 @@
+import RinDomain
+
 /// One enrichment a source proposes for one field of one contact.
 public struct EnrichmentValue: Sendable, Equatable {
   public var value: String

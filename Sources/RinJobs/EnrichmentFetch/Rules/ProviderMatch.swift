@@ -1,3 +1,5 @@
+import RinDomain
+
 /// A provider's match for one of a contact's lookup keys, as the cache holds it.
 public struct ProviderMatch: Sendable, Equatable {
   public var key: String

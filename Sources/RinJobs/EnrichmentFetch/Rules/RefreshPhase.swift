@@ -1,3 +1,5 @@
+import RinDomain
+
 /// Spreads enrichment-fetch's cache refresh evenly over the nights, by owner.
 ///
 /// Left to their TTLs, the answers of a night's lookups all expire on the same later night: a

@@ -1,3 +1,5 @@
+import RinDomain
+
 /// Whether a provider's value is fit to show: providers are input too (docs/CONTRACT.md §5).
 enum ProviderValueCheck {
   /// Longer company names or titles are garbage, not data.
