@@ -1,6 +1,6 @@
-/// One job's (or the runtime's, or the report's) statements, reached from a transaction as
-/// `tx.<group>` (`tx.dailyScore.snapshots(…)`), so that a job sees its own queries and the
-/// shared ones on `StorageTransaction`, not another job's, and no type has over 40 methods.
+/// The statements of the runtime, the report, erasure or freshness, reached from a transaction
+/// as `tx.<group>` (`tx.report.outputTallies(…)`), so that no type has over 40 methods. A job's
+/// own statements live in its folder of RinJobs instead.
 ///
 /// The members below give a group's methods the names a `StorageTransaction` extension's body
 /// uses (`sql`, `changes`, `isDryRun`), so a body reads the same whichever type it is on.

@@ -1,7 +1,7 @@
-/// The handle a job gets inside one transaction. Query methods live in extensions written once
-/// against `SQLExecutor` so every backend shares them: the ones several jobs use on this class, each
-/// job's own under a namespace of its own (`tx.dailyScore`, …, `tx.report`, `tx.runtime`; see
-/// `QueryGroup`).
+/// The handle a job gets inside one transaction. Statements are written once against
+/// `SQLExecutor` so every backend shares them: the ones several jobs use on this class, the
+/// report's, erasure's and the runtime's under a namespace of their own (`tx.report`,
+/// `tx.runtime`; see `QueryGroup`), and each job's in its own folder of RinJobs, over `sql`.
 public final class StorageTransaction {
   package let sql: any SQLExecutor
   /// What this transaction wrote; merged into the run's totals only when it commits.

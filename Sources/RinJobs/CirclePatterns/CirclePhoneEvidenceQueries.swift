@@ -21,7 +21,7 @@ extension CirclePatternsQueries {
   /// Records what an examination of these contacts found: what their numbers showed and the
   /// digests read (`PeriodicContactPass`), each contact's in one write of its row of
   /// `contact_states`, the other job's columns left as they are (one write, not one per kind:
-  /// `EnrichmentQueries.saveEnrichmentState`). Bookkeeping, like a checkpoint: not reported as
+  /// enrichment-fetch's `saveEnrichmentState`). Bookkeeping, like a checkpoint: not reported as
   /// a change of the data contract.
   func saveCirclePatternsState(
     evidence: [(contactID: Int64, userID: Int64, evidence: PhoneEvidence)], digests: [ContactDigest]
