@@ -24,13 +24,24 @@ extension StorageTransaction {
   /// Row count of a table of the data contract, for summaries and tests.
   public func count(_ table: String) throws -> Int {
     precondition(DataContract.allTables.contains(table), "unknown table \(table)")
-    return Int(try sql.integerValue("SELECT count(*) AS value FROM \(literal: table)") ?? 0)
+    return try sql.count("SELECT count(*) AS count FROM \(literal: table)")
   }
 
   /// The largest `id` of a table of the data contract, 0 when it is empty: where appended
   /// rows' ids start (`rinjobs-dev seed --add-users`).
   public func maxID(_ table: String) throws -> Int64 {
     precondition(DataContract.allTables.contains(table), "unknown table \(table)")
-    return try sql.integerValue("SELECT coalesce(max(id), 0) AS value FROM \(literal: table)") ?? 0
+    return try sql.rows(LargestID.self, "SELECT coalesce(max(id), 0) AS id FROM \(literal: table)").first?.id
+      ?? LargestID.none
   }
+}
+
+/// A table's largest id; `none` (0) for an empty table, where appended ids start at 1.
+private struct LargestID: DecodableRow {
+  enum Columns: Int, RowColumns { case id }
+  static let table = "a table of the data contract"
+  static let none: Int64 = 0
+  let id: Int64
+
+  init(_ row: RowDecoder<Columns>) throws { id = try row.integer(.id) }
 }

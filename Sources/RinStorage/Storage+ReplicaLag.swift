@@ -19,17 +19,13 @@ extension Storage {
   public func worstReplicaLag() throws -> ReplicaLag? {
     try read { tx in
       guard tx.sql.dialect.hasStandbys else { return nil }
-      var worst: ReplicaLag?
-      try tx.sql.forEachBatchRow(Self.replicaLagQuery) { row in
-        worst = ReplicaLag(standby: row.text(0) ?? "", seconds: row.double(1) ?? 0)
-      }
-      return worst
+      return try tx.sql.rows(ReplicaLagRow.self, Self.replicaLagQuery).first?.lag
     }
   }
 
   private static let replicaLagQuery: SQLFragment = """
-    SELECT coalesce(nullif(application_name, ''), client_addr::text, 'standby'),
-      extract(epoch FROM replay_lag)::double precision
+    SELECT coalesce(nullif(application_name, ''), client_addr::text, 'standby') AS standby,
+      extract(epoch FROM replay_lag)::double precision AS seconds
     FROM pg_stat_replication
     WHERE replay_lag IS NOT NULL AND NOT pg_is_in_recovery()
       AND (replay_lsn IS NULL OR pg_wal_lsn_diff(pg_current_wal_lsn(), replay_lsn) > 0)
@@ -40,4 +36,15 @@ extension Storage {
 extension Storage {
   /// PostgreSQL, where a job shares the database with the services (and its standbys).
   public var isPostgres: Bool { backend is PostgresBackend }
+}
+
+/// A standby and how far behind it replays (`replay_lag IS NOT NULL` in the query).
+private struct ReplicaLagRow: DecodableRow {
+  enum Columns: Int, RowColumns { case standby, seconds }
+  static let table = "pg_stat_replication"
+  let lag: ReplicaLag
+
+  init(_ row: RowDecoder<Columns>) throws {
+    lag = ReplicaLag(standby: try row.text(.standby), seconds: try row.double(.seconds))
+  }
 }

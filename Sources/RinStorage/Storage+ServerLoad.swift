@@ -19,9 +19,7 @@ extension Storage {
   public func serverLoad() throws -> ServerLoad? {
     guard isPostgres else { return nil }
     return try read { tx in
-      var active: Int64 = 0
-      try tx.sql.forEachBatchRow(Self.serverLoadQuery) { active = $0.integer(0) }
-      return ServerLoad(activeSessions: Int(active))
+      ServerLoad(activeSessions: try tx.sql.count(Self.serverLoadQuery))
     }
   }
 
@@ -32,7 +30,7 @@ extension Storage {
   /// Client backends only: WAL senders, autovacuum and other background workers are the
   /// server's own, and a parallel worker is its leader's statement counted again.
   private static let serverLoadQuery: SQLFragment = """
-    SELECT count(*) FROM pg_stat_activity
+    SELECT count(*) AS count FROM pg_stat_activity
     WHERE state = 'active' AND backend_type = 'client backend' AND pid <> pg_backend_pid()
       AND coalesce(application_name, '') NOT LIKE \(.text(ourSessions))
     """

@@ -30,14 +30,14 @@ struct ContactFamilyNameRow: DecodableRow {
   let value: String?
   let digestTerm: Int64
   /// `max(created_at, updated_at, deleted_at)`; nil where the services' times are not numbers.
-  let stamp: Int64?
+  let stamp: Int64
 
   init(_ row: RowDecoder<Columns>) throws {
     userID = row.key(.userID)
     contactID = row.key(.contactID)
     value = row.textIfPresent(.value)
     digestTerm = try row.integer(.digestTerm)
-    stamp = row.integerIfValid(.stamp)
+    stamp = row.changeStamp(.stamp)
   }
 }
 

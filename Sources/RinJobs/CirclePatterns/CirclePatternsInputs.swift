@@ -41,7 +41,7 @@ struct CirclePatternsInputs {
         contactID: row.contactID, familyName: FamilyName.normalized(row.value))
       inputs.contactsByUser[row.userID, default: []].append(row.contactID)
       inputs.digests[row.contactID, default: 0] &+= row.digestTerm
-      inputs.stamps[row.contactID] = row.stamp ?? 0
+      inputs.stamps[row.contactID] = row.stamp
     }
     batch.counts.addRead("contacts", inputs.evidence.count)
     try inputs.readPhones(batch, users: ids, thresholds: thresholds)

@@ -57,10 +57,9 @@ final class PostgresBackend: StorageBackend {
 
   func pendingMigrations() throws -> [PendingMigration] {
     try withConnection { connection in
-      var exists = false
-      try PostgresExecutor(connection: connection).forEachRow(
-        "SELECT to_regclass('rin_migrations') IS NOT NULL"
-      ) { exists = $0.int64(0) == 1 }
+      let exists =
+        try PostgresExecutor(connection: connection).integerValue(
+          "SELECT (to_regclass('rin_migrations') IS NOT NULL)::int AS value") == 1
       let applied = exists ? try PostgresSchema.appliedSteps(connection, location: location) : []
       return Migrations.steps.filter { !applied.contains($0.name) }.map { step in
         let deferred = step.kind != .schema && !applied.isEmpty
@@ -111,9 +110,9 @@ final class PostgresBackend: StorageBackend {
   /// The lock_timeout set at open from the same setting; pg_settings gives it in milliseconds
   /// whatever unit it was set in.
   func busyTimeoutMilliseconds() throws -> Int {
-    try read(inDryRun: false) {
-      Int(try $0.sql.textValue("SELECT setting AS value FROM pg_settings WHERE name = 'lock_timeout'") ?? "")
-        ?? 0
+    try read(inDryRun: false) { tx in
+      try tx.sql.rows(LockTimeoutSetting.self, "SELECT setting FROM pg_settings WHERE name = 'lock_timeout'")
+        .reduce(0) { $1.milliseconds }
     }
   }
 
@@ -127,5 +126,16 @@ final class PostgresBackend: StorageBackend {
     } catch let error as PostgresError {
       throw StorageError.from(error, location: location)
     }
+  }
+}
+
+/// `lock_timeout` as pg_settings gives it: milliseconds, whatever unit it was set in.
+private struct LockTimeoutSetting: DecodableRow {
+  enum Columns: Int, RowColumns { case setting }
+  static let table = "pg_settings"
+  let milliseconds: Int
+
+  init(_ row: RowDecoder<Columns>) throws {
+    milliseconds = try row.parsed(.setting, as: "a number of milliseconds") { Int($0) }
   }
 }

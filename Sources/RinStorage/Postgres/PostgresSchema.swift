@@ -84,13 +84,9 @@ enum PostgresSchema {
 
   /// The names in `rin_migrations`; refuses a database migrated by a newer binary.
   static func appliedSteps(_ connection: PostgresConnection, location: String) throws -> Set<String> {
-    var applied = Set<String>()
-    let reader = PostgresExecutor(connection: connection)
-    try reader.forEachRow(
-      "SELECT identifier FROM rin_migrations"
-    ) { row in
-      if let name = row.text(0) { applied.insert(name) }
-    }
+    let applied = Set(
+      try PostgresExecutor(connection: connection).textValues(
+        "SELECT identifier AS value FROM rin_migrations"))
     let unknown = applied.subtracting(Migrations.steps.map(\.name))
     guard unknown.isEmpty else {
       throw StorageError(
@@ -155,13 +151,11 @@ enum PostgresSchema {
   }
 
   private static func isInvalidIndex(_ name: String, _ connection: PostgresConnection) throws -> Bool {
-    var invalid = false
-    try PostgresExecutor(connection: connection).forEachRow(
+    try PostgresExecutor(connection: connection).integerValue(
       """
-      SELECT NOT i.indisvalid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+      SELECT (NOT i.indisvalid)::int AS value FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
       WHERE c.relname = \(.text(name)) AND pg_table_is_visible(c.oid)
       """
-    ) { row in invalid = row.int64(0) == 1 }
-    return invalid
+    ) == 1
   }
 }

@@ -74,10 +74,9 @@ package enum ScoreSnapshotPartitioning {
 
   /// Whether `score_snapshots` is partitioned already (a conversion that ran, or a new database).
   static func isPartitioned(_ connection: PostgresConnection) throws -> Bool {
-    var partitioned = false
-    try PostgresExecutor(connection: connection).forEachRow(
-      "SELECT relkind = 'p' FROM pg_class WHERE oid = to_regclass('score_snapshots')"
-    ) { partitioned = $0.int64(0) == 1 }
+    let partitioned =
+      try PostgresExecutor(connection: connection).integerValue(
+        "SELECT (relkind = 'p')::int AS value FROM pg_class WHERE oid = to_regclass('score_snapshots')") == 1
     return partitioned
   }
 
@@ -125,10 +124,9 @@ package enum ScoreSnapshotPartitioning {
 
   /// The server's day (UTC), which no job's `--now` moves: the boundary is about real writes.
   private static func serverToday(_ connection: PostgresConnection) throws -> CalendarDate {
-    var today: CalendarDate?
-    try PostgresExecutor(connection: connection).forEachRow(
-      "SELECT to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD')"
-    ) { row in today = row.text(0).flatMap(CalendarDate.init) }
+    let today = try PostgresExecutor(connection: connection).textValue(
+      "SELECT to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS value"
+    ).flatMap(CalendarDate.init)
     guard let today else {
       throw PostgresError(sqlState: .unknown, message: "the server did not say what day it is")
     }
@@ -137,28 +135,24 @@ package enum ScoreSnapshotPartitioning {
 
   /// The boundary of a `CHECK` an interrupted conversion added, if any.
   private static func existingBoundary(_ connection: PostgresConnection) throws -> CalendarDate? {
-    var boundary: CalendarDate?
-    try PostgresExecutor(connection: connection).forEachRow(
+    try PostgresExecutor(connection: connection).textValue(
       """
-      SELECT substring(pg_get_constraintdef(oid) from '''([0-9-]+)''') FROM pg_constraint
+      SELECT substring(pg_get_constraintdef(oid) from '''([0-9-]+)''') AS value FROM pg_constraint
       WHERE conname = \(.text(boundaryConstraint)) AND conrelid = to_regclass('score_snapshots')
       """
-    ) { row in boundary = row.text(0).flatMap(CalendarDate.init) }
-    return boundary
+    ).flatMap(CalendarDate.init)
   }
 
   /// `GRANT` statements giving the table's grantees (other than its owner) their rights again.
   private static func tableGrants(_ connection: PostgresConnection) throws -> [String] {
-    var grants: [String] = []
-    try PostgresExecutor(connection: connection).forEachRow(
+    try PostgresExecutor(connection: connection).textValues(
       """
       SELECT format('GRANT %s ON score_snapshots TO %s', a.privilege_type,
-        CASE WHEN a.grantee = 0 THEN 'PUBLIC' ELSE quote_ident(r.rolname) END)
+        CASE WHEN a.grantee = 0 THEN 'PUBLIC' ELSE quote_ident(r.rolname) END) AS value
       FROM pg_class c CROSS JOIN LATERAL aclexplode(c.relacl) a LEFT JOIN pg_roles r ON r.oid = a.grantee
       WHERE c.oid = to_regclass('score_snapshots') AND a.grantee <> c.relowner
       """
-    ) { row in if let grant = row.text(0) { grants.append(grant) } }
-    return grants
+    )
   }
 
   /// Runs `body` in a transaction whose lock waits end after `lockTimeout`; on a lock timeout

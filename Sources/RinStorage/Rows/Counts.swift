@@ -56,6 +56,11 @@ extension SQLExecutor {
   package func textValue(_ query: SQLFragment) throws -> String? {
     try rows(TextValue.self, query).first?.value
   }
+
+  /// Every row's text of `SELECT … AS value`, NULLs left out.
+  package func textValues(_ query: SQLFragment) throws -> [String] {
+    try rows(TextValue.self, query).compactMap(\.value)
+  }
 }
 
 /// An owner a query names: `SELECT user_id …`.

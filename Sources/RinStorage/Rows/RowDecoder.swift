@@ -34,6 +34,14 @@ package struct RowDecoder<Columns: RowColumns> {
 
   package func integerIfValid(_ column: Columns) -> Int64? { reader.int64(column.position) }
 
+  /// A change stamp computed from the services' times (`coalesce(updated_at, created_at)`): a
+  /// time they left malformed reads as the oldest stamp, as if the row had not changed since.
+  package func changeStamp(_ column: Columns) -> Int64 {
+    integerIfValid(column) ?? Self.oldestStamp
+  }
+
+  static var oldestStamp: Int64 { 0 }
+
   /// An integer column read as a count or a size.
   package func count(_ column: Columns) throws -> Int { Int(try integer(column)) }
 

@@ -138,10 +138,7 @@ extension LiveContactCheck: DecodableRow {
   static let table = "contacts"
 
   init(_ row: RowDecoder<Columns>) throws {
-    // `contacts.created_at` is NOT NULL, so the stamp is a number unless the services wrote a
-    // malformed time: that reads as the oldest stamp, as if the contact had not changed.
-    self.init(
-      contactID: row.key(.contactID), userID: row.key(.userID), stamp: row.integerIfValid(.stamp) ?? 0)
+    self.init(contactID: row.key(.contactID), userID: row.key(.userID), stamp: row.changeStamp(.stamp))
     // A check is written whole: without a fingerprint and settings the contact has none.
     guard let fingerprint = try row.integerIfPresent(.checkFingerprint),
       let settings = try row.integerIfPresent(.checkSettings)

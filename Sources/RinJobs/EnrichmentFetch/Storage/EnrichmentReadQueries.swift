@@ -250,9 +250,7 @@ extension EnrichmentContactRow: DecodableRow {
     rinUserID = row.integerIfValid(.rinUserID)
     // The contact's own term is a hash, never null (`dialect.contactTerm`).
     digest = row.integerDeclaredNotNull(.digest)
-    // `contacts.created_at` is NOT NULL, so the stamp is a number unless the services wrote a
-    // malformed time: that reads as the oldest stamp, as if the contact had not changed.
-    stamp = row.integerIfValid(.stamp) ?? 0
+    stamp = row.changeStamp(.stamp)
   }
 }
 

@@ -35,7 +35,7 @@ extension FootprintQueries {
 
   /// Rows of `table`, counted (SQLite: a pass over the table's smallest b-tree).
   func countRows(of table: String) throws -> Int64 {
-    try sql.integerValue("SELECT count(*) AS value FROM \(literal: SQLDialect.quoted(table))") ?? 0
+    Int64(try sql.count("SELECT count(*) AS count FROM \(literal: SQLDialect.quoted(table))"))
   }
 
   /// Whether this SQLite library was built with the `dbstat` virtual table
@@ -67,7 +67,7 @@ extension FootprintQueries {
         group: classifier.group(name: record.name, kind: kind, table: record.table, isKey: record.isKey),
         bytes: record.bytes, rows: rows[record.table] ?? nil)
     }
-    let users = try sql.integerValue("SELECT count(*) AS value FROM users") ?? 0
+    let users = Int64(try sql.count("SELECT count(*) AS count FROM users"))
     return Footprint(
       backend: sql.dialect.name, users: users, rowsEstimated: estimated, relations: relations)
   }

@@ -106,8 +106,8 @@ extension StorageTransaction {
     precondition(!jobs.isEmpty)
     let dialect = sql.dialect
     let (low, high) = (ids.lowerBound, ids.upperBound)
-    let contacts =
-      try sql.integerValue("SELECT count(*) AS value FROM contacts WHERE id >= \(low) AND id < \(high)") ?? 0
+    let contacts = Int64(
+      try sql.count("SELECT count(*) AS count FROM contacts WHERE id >= \(low) AND id < \(high)"))
     let numbered = jobs.enumerated()
     let columns = numbered.map { i, job in
       "\(dialect.contactTerm(of: job, "c")) + coalesce(p.h, 0) + coalesce(e.h, 0) AS d\(i), k.\(Self.digestColumn(of: job)) AS s\(i)"
