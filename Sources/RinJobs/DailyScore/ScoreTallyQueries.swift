@@ -126,7 +126,7 @@ extension DailyScoreQueries {
             OR EXISTS (SELECT 1 FROM circle_members m WHERE m.circle_id = k.id AND m.added_at > t.since)
             OR EXISTS (SELECT 1 FROM circle_removals r WHERE r.circle_id = k.id AND r.removed_at > t.since)))
       """
-    try sql.forEachInBatch(ChangedOwner.self, query) { changed.insert($0.userID) }
+    try sql.forEachInBatch(OwnerRow.self, query) { changed.insert($0.userID) }
     return changed
   }
 
@@ -158,13 +158,4 @@ private struct CirclesDigest: DecodableRow {
     userID = row.key(.userID)
     digest = try row.integer(.digest)
   }
-}
-
-/// An owner with a row changed since their tally.
-private struct ChangedOwner: DecodableRow {
-  enum Columns: Int, RowColumns { case userID }
-  static let table = "score_owner_tallies"
-  let userID: Int64
-
-  init(_ row: RowDecoder<Columns>) throws { userID = row.key(.userID) }
 }

@@ -71,7 +71,7 @@ extension DailyScoreQueries {
   /// were new, so the change set counts exactly those.
   func queueInvitePrompts(userIDs: [Int64], trigger: String, at instant: UTCInstant) throws {
     try Self.invitePromptInsert.forEachReturned(
-      QueuedInvitePrompt.self,
+      OwnerRow.self,
       rows: userIDs.map { InvitePromptQueued(userID: $0, trigger: trigger, createdAt: instant) }, on: sql
     ) { row in
       tx.changes.record("invite_prompt_queue", .insert, sample: "user \(row.userID): \(trigger)")
@@ -81,7 +81,7 @@ extension DailyScoreQueries {
   private static let invitePromptInsert = MultiRowStatement(
     inserting: InvitePromptQueued.self,
     tail:
-      "ON CONFLICT (user_id, \"trigger\") DO NOTHING RETURNING \(QueuedInvitePrompt.Columns.names.joined(separator: ", "))"
+      "ON CONFLICT (user_id, \"trigger\") DO NOTHING RETURNING \(OwnerRow.Columns.names.joined(separator: ", "))"
   )
 }
 
@@ -124,13 +124,4 @@ private struct InvitePromptQueued: EncodableRow {
     row[.trigger] = .text(trigger)
     row[.createdAt] = .instant(createdAt)
   }
-}
-
-/// A user whose prompt the insert queued (`RETURNING`).
-private struct QueuedInvitePrompt: DecodableRow {
-  enum Columns: Int, RowColumns { case userID }
-  static let table = "invite_prompt_queue"
-  let userID: Int64
-
-  init(_ row: RowDecoder<Columns>) throws { userID = row.key(.userID) }
 }

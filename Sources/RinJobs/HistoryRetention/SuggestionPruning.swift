@@ -23,7 +23,7 @@ extension HistoryRetentionQueries {
     guard !ids.isEmpty else { return 0 }
     var owners = Set<Int64>()
     try sql.forEach(
-      SupersededOwner.self,
+      OwnerRow.self,
       "SELECT user_id FROM circle_suggestions WHERE id IN (\(SQLDialect.list(ids))) AND status = 'superseded'"
     ) { owners.insert($0.userID) }
     let deleted = try sql.execute(
@@ -44,12 +44,4 @@ private struct Supersession: DecodableRow {
   let suggestionID: Int64
 
   init(_ row: RowDecoder<Columns>) throws { suggestionID = row.key(.suggestionID) }
-}
-
-private struct SupersededOwner: DecodableRow {
-  enum Columns: Int, RowColumns { case userID }
-  static let table = "circle_suggestions"
-  let userID: Int64
-
-  init(_ row: RowDecoder<Columns>) throws { userID = row.key(.userID) }
 }

@@ -45,10 +45,10 @@ extension UpcomingBirthdaysQueries {
     }
     var changed = Set<Int64>()
     try tx.sql.forEachInBatch(
-      ChangedOwner.self,
+      OwnerRow.self,
       """
       WITH t (user_id, since) AS (VALUES \(pairs.joined(separator: ", ")))
-      SELECT \(columns: ChangedOwner.Columns.self, from: "t") FROM t WHERE
+      SELECT \(columns: OwnerRow.Columns.self, from: "t") FROM t WHERE
         \(literal: tx.sql.dialect.contactChanged(owner: "t.user_id", since: "t.since"))
       """
     ) { changed.insert($0.userID) }
@@ -161,15 +161,6 @@ private struct OwnerZoneAndState: DecodableRow {
     state = UpcomingOwnerState(
       today: today, zone: row.textIfPresent(.zone), inputsDigest: digest, stampsAfter: stampsAfter)
   }
-}
-
-/// An owner a contact was stamped for since its kept instant.
-private struct ChangedOwner: DecodableRow {
-  enum Columns: Int, RowColumns { case userID }
-  static let table = "changed owners"
-  let userID: Int64
-
-  init(_ row: RowDecoder<Columns>) { userID = row.key(.userID) }
 }
 
 /// An open reminder as the services wrote it, what `UpcomingOwnerState.digest` is of.

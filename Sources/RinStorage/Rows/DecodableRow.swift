@@ -54,28 +54,16 @@ extension SQLExecutor {
   package func forEach<Row: DecodableRow>(
     _ type: Row.Type, _ query: SQLFragment, _ body: (Row) throws -> Void
   ) throws {
-    var checked = false
-    try forEachRow(query) { reader in
-      if !checked {
-        try RowDecoder<Row.Columns>.checkNames(of: reader, table: Row.table)
-        checked = true
-      }
-      try body(Row(RowDecoder(reader: reader, table: Row.table)))
-    }
+    var rows = RowStream<Row>()
+    try forEachRow(query) { try body(try rows.next($0)) }
   }
 
   /// A batch's rows as `Row`s, read at once (see `forEachBatchRow`).
   package func forEachInBatch<Row: DecodableRow>(
     _ type: Row.Type, _ query: SQLFragment, _ body: (Row) throws -> Void
   ) throws {
-    var checked = false
-    try forEachBatchRow(query) { reader in
-      if !checked {
-        try RowDecoder<Row.Columns>.checkNames(of: reader, table: Row.table)
-        checked = true
-      }
-      try body(Row(RowDecoder(reader: reader, table: Row.table)))
-    }
+    var rows = RowStream<Row>()
+    try forEachBatchRow(query) { try body(try rows.next($0)) }
   }
 
   /// `forEachInBatch` of a query on a table whose size swings within a run, planned afresh
@@ -83,14 +71,8 @@ extension SQLExecutor {
   package func forEachInBatchReplanned<Row: DecodableRow>(
     _ type: Row.Type, _ query: SQLFragment, _ body: (Row) throws -> Void
   ) throws {
-    var checked = false
-    try forEachBatchRowReplanned(query) { reader in
-      if !checked {
-        try RowDecoder<Row.Columns>.checkNames(of: reader, table: Row.table)
-        checked = true
-      }
-      try body(Row(RowDecoder(reader: reader, table: Row.table)))
-    }
+    var rows = RowStream<Row>()
+    try forEachBatchRowReplanned(query) { try body(try rows.next($0)) }
   }
 
   /// The rows of a query whose result is bounded by a batch, as `Row`s.
@@ -98,5 +80,18 @@ extension SQLExecutor {
     var rows: [Row] = []
     try forEachInBatch(type, query) { rows.append($0) }
     return rows
+  }
+}
+
+/// A statement's rows decoded as `Row`s, the result's column names checked on the first.
+private struct RowStream<Row: DecodableRow> {
+  private var checked = false
+
+  mutating func next(_ reader: any SQLRowReader) throws -> Row {
+    if !checked {
+      try RowDecoder<Row.Columns>.checkNames(of: reader, table: Row.table)
+      checked = true
+    }
+    return try Row(RowDecoder(reader: reader, table: Row.table))
   }
 }
