@@ -1,3 +1,5 @@
+import RinDomain
+
 /// What a run changed (or, in a dry run, would have changed), per table, with a few samples.
 /// Samples carry ids and counts only, never personal data.
 public struct ChangeSet: Sendable, Codable, Equatable {
@@ -37,8 +39,8 @@ public struct ChangeSet: Sendable, Codable, Equatable {
     tables[table] = changes
   }
 
-  public mutating func recordNotification(kind: String) {
-    notifications[kind, default: 0] += 1
+  public mutating func recordNotification(kind: NotificationKind) {
+    notifications[kind.rawValue, default: 0] += 1
   }
 
   public mutating func merge(_ other: ChangeSet) {

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import RinDomain
+import RinJobs
 import RinNormalize
 import RinTestSupport
 import Testing

@@ -1,11 +1,9 @@
 extension Notifications {
-  public static let contactEnrichmentKind = "contact_enrichment"
-
   /// One per user per run that brought new enrichments. A rerun finds nothing new and queues
   /// nothing; a resumed run redoes only batches that rolled back (outbox row included), so the
   /// run id never repeats a notification while letting tomorrow's run notify again.
   public static func contactEnrichmentKey(user: Int64, runID: Int64) -> String {
-    "contact_enrichment:\(user):\(runID)"
+    "\(NotificationKind.contactEnrichment.rawValue):\(user):\(runID)"
   }
 
   /// The contact when only one was enriched, else the Home tab's Enrichment Updates (docs/CONTRACT.md §2, notifications).

@@ -1,11 +1,11 @@
-/// Outbox kinds, dedupe keys and deep links (docs/CONTRACT.md §2, notifications). One key per event, ever: the key is
+/// Outbox dedupe keys and deep links (docs/CONTRACT.md §2, notifications). One key per event, ever: the key is
 /// what makes a rerun or a resumed run unable to notify twice.
 public enum Notifications {
   /// The Score tab (docs/CONTRACT.md §2, notifications).
   public static let scoreDeepLink = "rin://score"
 
   public static func scoreUpdatedKey(user: Int64, asOf: CalendarDate) -> String {
-    "score_updated:\(user):\(asOf)"
+    "\(NotificationKind.scoreUpdated.rawValue):\(user):\(asOf)"
   }
 }
 
@@ -17,6 +17,6 @@ extension Notifications {
 
   /// One push per reminder per day it falls due, however often the hourly job runs.
   public static func reminderDueKey(reminder: Int64, occursOn: CalendarDate) -> String {
-    "reminder_due:\(reminder):\(occursOn)"
+    "\(NotificationKind.reminderDue.rawValue):\(reminder):\(occursOn)"
   }
 }

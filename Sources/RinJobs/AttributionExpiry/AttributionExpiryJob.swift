@@ -38,7 +38,7 @@ public struct AttributionExpiryJob: Job {
       return (try queries.oldestInviteClick(), try queries.countInviteClicksWithoutTime())
     }
     context.tally.details[AttributionExpiryDetails.self].oldestClickKept = .init(oldest)
-    context.addSkipped("invite click with missing or malformed clicked_at (kept)", withoutTime)
+    context.addSkipped(AttributionExpiryCounter.inviteClickWithoutTime, withoutTime)
     if deleted > 0 {
       // Deleted clicks stay readable in the files (dead rows, copies of moved rows) until the
       // kept ones are written into fresh storage.

@@ -3,11 +3,9 @@ import RinStorage
 
 /// The silent push that carries a user's new badge counts (docs/CONTRACT.md §2, notifications).
 enum BadgeNotification {
-  static let kind = "badge"
-
   /// One per change of counts, so A → B → A notifies every time.
   static func dedupeKey(user: Int64, computedAt: UTCInstant) -> String {
-    "badge:\(user):\(computedAt.seconds)"
+    "\(NotificationKind.badge.rawValue):\(user):\(computedAt.seconds)"
   }
 
   /// The four counts as JSON, keys sorted, built by hand: `JSONEncoder` showed in the job's
@@ -18,7 +16,7 @@ enum BadgeNotification {
 
   static func message(user: Int64, counts: BadgeCounts, computedAt: UTCInstant) -> OutboxMessage {
     OutboxMessage(
-      userID: user, kind: kind, deepLink: nil, payload: payload(counts),
+      userID: user, kind: .badge, deepLink: nil, payload: payload(counts),
       dedupeKey: dedupeKey(user: user, computedAt: computedAt))
   }
 }

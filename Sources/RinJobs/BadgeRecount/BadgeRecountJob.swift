@@ -27,13 +27,13 @@ struct BadgeRecountBatch {
   func run() throws {
     let inputs = try queries.badgeInputs(for: batch.userIDs)
     let stored = try queries.storedBadgeCounts(for: batch.userIDs)
-    batch.counts.addRead("users", batch.userIDs.count)
+    batch.counts.addRead(OwnerCounter.users, batch.userIDs.count)
     // Rows and notifications go in a few multi-row statements once every user is counted.
     var rows: [(row: BadgeCountsRow, isNew: Bool)] = []
     var messages: [OutboxMessage] = []
     for user in batch.userIDs {
       let result = BadgeRules.counts(inputs[user] ?? BadgeRules.Inputs())
-      batch.counts.addSkipped("merge suggestion with malformed confidence", result.malformedConfidences)
+      batch.counts.addSkipped(SharedSkip.mergeSuggestionWithMalformedConfidence, result.malformedConfidences)
       let previous = stored[user]
       // A user seen for the first time gets a row; only a change from what clients last saw
       // (no row meaning all zero) notifies.

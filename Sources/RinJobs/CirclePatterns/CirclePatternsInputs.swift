@@ -43,7 +43,7 @@ struct CirclePatternsInputs {
       inputs.digests[row.contactID, default: 0] &+= row.digestTerm
       inputs.stamps[row.contactID] = row.stamp
     }
-    batch.counts.addRead("contacts", inputs.evidence.count)
+    batch.counts.addRead(OwnerCounter.contacts, inputs.evidence.count)
     try inputs.readPhones(batch, users: ids, thresholds: thresholds)
     try inputs.readEmails(batch, users: ids, freeMail: freeMail)
     inputs.suggestionsByUser = try queries.circleSuggestions(of: ids)
@@ -116,10 +116,11 @@ struct CirclePatternsInputs {
     derived += parsedOthers
     evidenceToStore = derived
     try queries.forgetStateOfDeletedContacts(of: users)
-    batch.counts.addRead("phones", read)
-    batch.counts.addRead("phones parsed", (members + wanted).reduce(0) { $0 + $1.numbers.count })
-    batch.counts.addRead("phones recalled", recalled)
-    batch.counts.addSkipped("invalid phone", invalid)
+    batch.counts.addRead(CirclePatternsCounter.phones, read)
+    batch.counts.addRead(
+      CirclePatternsCounter.phonesParsed, (members + wanted).reduce(0) { $0 + $1.numbers.count })
+    batch.counts.addRead(CirclePatternsCounter.phonesRecalled, recalled)
+    batch.counts.addSkipped(CirclePatternsCounter.invalidPhone, invalid)
   }
 
   /// One contact's non-null numbers as typed, with the fingerprint of what they are parsed with.
@@ -209,8 +210,8 @@ struct CirclePatternsInputs {
         evidence[row.contactID]?.emailDomains.insert(address.registrableDomain)
       }
     }
-    batch.counts.addRead("emails", read)
-    batch.counts.addSkipped("invalid email", invalid)
+    batch.counts.addRead(CirclePatternsCounter.emails, read)
+    batch.counts.addSkipped(CirclePatternsCounter.invalidEmail, invalid)
   }
 
   /// The digests to store of the examined owners' contacts (`storesDigest`).

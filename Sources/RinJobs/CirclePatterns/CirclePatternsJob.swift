@@ -25,7 +25,7 @@ public struct CirclePatternsJob: Job {
     try PeriodicContactPass.run(fullEvery: settings.fullEvery, context: context)
     let changes = try OwnerChanges.start(context)
     try context.forEachUserBatch(batchSize: settings.batchSize) { batch in
-      batch.counts.addRead("users", batch.userIDs.count)
+      batch.counts.addRead(OwnerCounter.users, batch.userIDs.count)
       let stored = try batch.tx.ownerExaminations(job: name, of: batch.userIDs)
       let summed = try changes.owners(toSum: batch.userIDs, stored: stored, job: name, tx: batch.tx)
       let stamps = try batch.tx.ownerStamps(of: batch.userIDs, rowsOf: summed, circles: true)
@@ -45,7 +45,7 @@ public struct CirclePatternsJob: Job {
             stored: stored[user], fingerprint: fingerprint, now: context.now,
             foundByPass: found.contains(user), forced: context.fullPass)
         else { continue }
-        batch.counts.addRead("users examined (\(reason.rawValue))")
+        batch.counts.addRead(OwnerCounter.usersExamined(reason))
         if reason == .periodic { periodic.insert(user) }
         reasons[user] = reason
         examined.append(
@@ -55,7 +55,7 @@ public struct CirclePatternsJob: Job {
               fingerprint: fingerprint, examinedAt: context.now, stampedRows: stampedRows)
           ))
       }
-      batch.counts.addRead("users unchanged", batch.userIDs.count - examined.count)
+      batch.counts.addRead(OwnerCounter.usersUnchanged, batch.userIDs.count - examined.count)
       batch.counts.addUnstampedCorrections(0)
       guard !examined.isEmpty else { return }
       let users = examined.map(\.userID)
@@ -104,10 +104,10 @@ public struct CirclePatternsJob: Job {
     for circle in circles {
       let members = inputs.membersByCircle[circle] ?? []
       guard finder.liveMemberCount(members) >= thresholds.minMembers else {
-        batch.counts.addSkipped("circle with fewer live members than min_members")
+        batch.counts.addSkipped(CirclePatternsCounter.circleBelowMinMembers)
         continue
       }
-      batch.counts.addRead("circles examined")
+      batch.counts.addRead(CirclePatternsCounter.circlesExamined)
       detected += finder.groups(
         circleID: circle, memberIDs: members, removedIDs: inputs.removalsByCircle[circle] ?? [])
     }

@@ -33,7 +33,7 @@ struct DailyScoreChanges {
       let found = try context.write {
         try $0.collectOwnersChanged(since: since, job: .dailyScore, scope: scope, in: selection)
       }
-      context.addRead("owners with changes stamped since the last night", found)
+      context.addRead(OwnerCounter.ownersWithChangesStampedSinceTheLastNight, found)
     }
     return changes
   }

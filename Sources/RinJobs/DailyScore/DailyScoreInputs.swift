@@ -37,7 +37,7 @@ struct DailyScoreInputs {
         switch MergeSuggestionBand.classify(confidence) {
         case .inBand: result.inputs[user]?.pendingDuplicates += 1
         case .outsideBand: break
-        case .malformed: batch.counts.addSkipped("merge suggestion with malformed confidence")
+        case .malformed: batch.counts.addSkipped(SharedSkip.mergeSuggestionWithMalformedConfidence)
         }
       }
     }
@@ -46,7 +46,7 @@ struct DailyScoreInputs {
     {
       result.inputs[user]?.openSecurityItems = count
     }
-    batch.counts.addRead("users", result.inputs.count)
+    batch.counts.addRead(OwnerCounter.users, result.inputs.count)
     return result
   }
 
@@ -76,9 +76,9 @@ struct DailyScoreInputs {
       unstamped[id] = nil
     }
     var tallies = unstamped.mapValues(\.tally)
-    batch.counts.addRead("users unchanged", tallies.count)
+    batch.counts.addRead(OwnerCounter.usersUnchanged, tallies.count)
     for (reason, count) in Dictionary(grouping: reasons.values, by: { $0 }).mapValues(\.count) {
-      batch.counts.addRead("users examined (\(reason.rawValue))", count)
+      batch.counts.addRead(OwnerCounter.usersExamined(reason), count)
     }
     let examined = ids.filter { reasons[$0] != nil }
     guard !examined.isEmpty else { return (tallies, []) }
@@ -125,7 +125,7 @@ struct DailyScoreInputs {
       tally.add(contact, userCreatedAt: ownerCreated)
     }
     storeTally()
-    batch.counts.addRead("contacts", contactsRead)
+    batch.counts.addRead(OwnerCounter.contacts, contactsRead)
     for (user, count) in try DailyScoreQueries(tx: batch.tx).customCircleCounts(of: owners, end: end) {
       tallies[user]?.customCircles = count
     }

@@ -67,11 +67,11 @@ public struct DailyScoreJob: Job {
       if context.outboxHorizon.admits(context.asOf) {
         writes.notifications.append(
           OutboxMessage(
-            userID: user, kind: "score_updated", deepLink: Notifications.scoreDeepLink,
+            userID: user, kind: .scoreUpdated, deepLink: Notifications.scoreDeepLink,
             payload: #"{"score":\#(result.score),"delta":\#(delta)}"#,
             dedupeKey: Notifications.scoreUpdatedKey(user: user, asOf: context.asOf)))
       } else {
-        batch.counts.addSkipped(OutboxHorizon.skipReason)
+        batch.counts.addSkipped(SharedSkip.beforeOutboxWindow)
       }
     }
     let decision = MilestoneRule.decide(
@@ -82,7 +82,7 @@ public struct DailyScoreJob: Job {
         lastShareAt: prompts.lastShareAt, liveContacts: inputs.contacts, now: context.now))
     switch decision {
     case .queue: writes.milestonePrompts.append(user)
-    case .suppressed(let why): batch.counts.addSkipped("score milestone prompt: \(why.rawValue)")
+    case .suppressed(let why): batch.counts.addSkipped(DailyScoreCounter.milestonePromptSuppressed(why))
     case .notReached, .reachedBefore: break
     }
   }

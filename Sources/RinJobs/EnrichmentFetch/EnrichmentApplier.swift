@@ -55,10 +55,10 @@ struct EnrichmentApplier {
           isNew: write == .insert))
       if write.isNewToUser { enriched[contact.userID, default: []].insert(contact.id) }
     }
-    batch.counts.addRead("contacts", prepared.contacts.count + prepared.unchanged)
+    batch.counts.addRead(OwnerCounter.contacts, prepared.contacts.count + prepared.unchanged)
     for contact in prepared.contacts {
-      batch.counts.addSkipped("contact phone malformed", contact.channels.malformedPhones)
-      batch.counts.addSkipped("contact email malformed", contact.channels.malformedEmails)
+      batch.counts.addSkipped(EnrichmentFetchCounter.contactPhoneMalformed, contact.channels.malformedPhones)
+      batch.counts.addSkipped(EnrichmentFetchCounter.contactEmailMalformed, contact.channels.malformedEmails)
     }
     written.formUnion(try applyRinNetwork(prepared, batch: batch, put: put))
     let cached = try provider.map { try applyProvider($0, prepared, batch: batch, put: put) } ?? [:]
@@ -67,7 +67,7 @@ struct EnrichmentApplier {
     for (user, contacts) in enriched.sorted(by: { $0.key < $1.key }) {
       try tx.enqueue(
         OutboxMessage(
-          userID: user, kind: Notifications.contactEnrichmentKind,
+          userID: user, kind: .contactEnrichment,
           deepLink: Notifications.contactEnrichmentDeepLink(contactIDs: contacts),
           payload: #"{"contacts":\#(contacts.count)}"#,
           dedupeKey: Notifications.contactEnrichmentKey(user: user, runID: runID)),
@@ -89,7 +89,7 @@ struct EnrichmentApplier {
       switch outcome {
       case .user(let user):
         guard !contact.edited.contains(.rinUser) else {
-          batch.counts.addSkipped(ProviderEnrichmentRule.Skip.editedByUser.rawValue)
+          batch.counts.addSkipped(ProviderEnrichmentRule.Skip.editedByUser)
           continue
         }
         if contact.row.rinUserID != user {
@@ -99,8 +99,8 @@ struct EnrichmentApplier {
         try put(
           contact.row, .rinUser, EnrichmentSource.rinNetwork,
           EnrichmentValue(value: String(user), confidence: 1, fetchedAt: now))
-      case .ownNumber: batch.counts.addSkipped("contact phone is the owner's own number")
-      case .ambiguous: batch.counts.addSkipped("contact phones belong to several verified users")
+      case .ownNumber: batch.counts.addSkipped(EnrichmentFetchCounter.contactPhoneIsTheOwnersOwnNumber)
+      case .ambiguous: batch.counts.addSkipped(EnrichmentFetchCounter.contactPhonesOfSeveralVerifiedUsers)
       case .none: break
       }
     }
@@ -145,7 +145,7 @@ struct EnrichmentApplier {
     for contact in prepared.contacts {
       guard !contact.skipsProvider else {
         if contact.hasChannels {
-          batch.counts.addSkipped("contact has every provider field edited (not looked up)")
+          batch.counts.addSkipped(EnrichmentFetchCounter.everyProviderFieldEdited)
         }
         continue
       }
@@ -156,14 +156,14 @@ struct EnrichmentApplier {
           row.expiresAt > now, row.status == .match
         else { continue }
         guard let cached = CachedMatch.read(row.response) else {
-          batch.counts.addSkipped("cached provider response unreadable")
+          batch.counts.addSkipped(EnrichmentFetchCounter.cachedProviderResponseUnreadable)
           continue
         }
         matches.append(cached.match(key: row.key, fetchedAt: row.fetchedAt))
       }
       let outcome = ProviderEnrichmentRule.choose(
         matches: matches, minLikelihood: provider.minLikelihood, edited: contact.edited)
-      for (reason, count) in outcome.skipped { batch.counts.addSkipped(reason.rawValue, count) }
+      for (reason, count) in outcome.skipped { batch.counts.addSkipped(reason, count) }
       for (field, value) in outcome.values.sorted(by: { $0.key < $1.key }) {
         try put(contact.row, field, provider.name, value)
       }

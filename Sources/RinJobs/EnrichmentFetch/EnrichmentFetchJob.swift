@@ -160,16 +160,16 @@ public struct EnrichmentFetchJob: Job {
     _ prepared: PreparedBatch, batch: UserBatch, applier: EnrichmentApplier, recheck: RecheckRule,
     now: UTCInstant
   ) throws {
-    batch.counts.addRead("users", batch.userIDs.count)
+    batch.counts.addRead(OwnerCounter.users, batch.userIDs.count)
     for (reason, count) in prepared.owners.reasons {
-      batch.counts.addRead("users examined (\(reason.rawValue))", count)
+      batch.counts.addRead(OwnerCounter.usersExamined(reason), count)
     }
-    batch.counts.addRead("users unchanged", prepared.owners.unchanged)
-    batch.counts.addRead("contacts left to their checks (not read)", prepared.leftToChecks)
+    batch.counts.addRead(OwnerCounter.usersUnchanged, prepared.owners.unchanged)
+    batch.counts.addRead(EnrichmentFetchCounter.contactsLeftToTheirChecks, prepared.leftToChecks)
     batch.counts.addRead(
-      "contacts whose checks settled a verified user's change (not read)", prepared.recheckedByBuckets.count)
+      EnrichmentFetchCounter.contactsSettledByTheirChecks, prepared.recheckedByBuckets.count)
     batch.counts.addRead(
-      "users whose departed verified users' contacts alone were checked", prepared.owners.departuresOnly.count
+      EnrichmentFetchCounter.usersWithDeparturesOnly, prepared.owners.departuresOnly.count
     )
     batch.counts.addUnstampedCorrections(0)
     guard !prepared.owners.examined.isEmpty else { return }

@@ -30,7 +30,7 @@ struct OwnerChanges {
       let found = try context.write {
         try $0.collectOwnersChanged(since: since, job: job, scope: scope, in: selection)
       }
-      context.addRead("owners with changes stamped since the last night", found)
+      context.addRead(OwnerCounter.ownersWithChangesStampedSinceTheLastNight, found)
     }
     return OwnerChanges(
       scope: scope, finding: finding, stored: stored, explicitUsers: selection.userIDs != nil,

@@ -143,12 +143,30 @@ enum PeriodicContactPass {
     /// The run's own job under the plain names; another job it passed for under names that
     /// say which (that job's own run then passes nothing).
     func report(to context: JobContext, jobs: [JobName]) {
-      context.addRead("contacts passed", contacts)
+      context.addRead(PassCounter.contactsPassed, contacts)
       for job in jobs {
-        let suffix = job == context.job ? "" : " for \(job.rawValue)"
-        context.addRead("contacts passed that differ from their digest\(suffix)", differing[job] ?? 0)
-        context.addRead("users found by the pass\(suffix)", owners[job] ?? 0)
+        let other = job == context.job ? nil : job
+        context.addRead(PassCounter.contactsDiffering(otherJob: other), differing[job] ?? 0)
+        context.addRead(PassCounter.usersFound(otherJob: other), owners[job] ?? 0)
       }
     }
   }
+}
+
+/// What the pass counts in `read`: for the run's own job under the plain keys, for another job
+/// it passed for under keys that name it.
+enum PassCounter: JobCounter {
+  case contactsPassed
+  case contactsDiffering(otherJob: JobName?)
+  case usersFound(otherJob: JobName?)
+
+  var key: String {
+    switch self {
+    case .contactsPassed: "contacts passed"
+    case .contactsDiffering(let job): "contacts passed that differ from their digest" + Self.suffix(job)
+    case .usersFound(let job): "users found by the pass" + Self.suffix(job)
+    }
+  }
+
+  private static func suffix(_ job: JobName?) -> String { job.map { " for \($0.rawValue)" } ?? "" }
 }

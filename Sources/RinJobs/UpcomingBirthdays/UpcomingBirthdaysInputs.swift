@@ -34,8 +34,8 @@ struct UpcomingBirthdaysInputs {
       guard let (day, state) = verdicts.current[user] else { continue }
       switch day.zone {
       case .valid: break
-      case .missing: batch.counts.addSkipped("user time zone missing (UTC date used)")
-      case .invalid: batch.counts.addSkipped("user time zone invalid (UTC date used)")
+      case .missing: batch.counts.addSkipped(UpcomingBirthdaysCounter.userTimeZoneMissing)
+      case .invalid: batch.counts.addSkipped(UpcomingBirthdaysCounter.userTimeZoneInvalid)
       }
       if let turn = verdicts.turning[user] {
         inputs.turns[turn, default: []].append(user)
@@ -53,12 +53,12 @@ struct UpcomingBirthdaysInputs {
   /// reminders, streamed.
   func wanted(_ batch: UserBatch) throws -> [Int64: [UpcomingEvent]] {
     var wanted: [Int64: [UpcomingEvent]] = [:]
-    func add(_ outcome: UpcomingWindow.Outcome, for user: Int64, malformed: String) {
+    func add(_ outcome: UpcomingWindow.Outcome, for user: Int64, malformed: UpcomingBirthdaysCounter) {
       switch outcome {
       case .upcoming(let event): wanted[user, default: []].append(event)
       case .notUpcoming: break
       case .malformed: batch.counts.addSkipped(malformed)
-      case .contactGone: batch.counts.addSkipped("reminder of a deleted contact")
+      case .contactGone: batch.counts.addSkipped(UpcomingBirthdaysCounter.reminderOfADeletedContact)
       }
     }
     let owners = recomputed
@@ -81,16 +81,16 @@ struct UpcomingBirthdaysInputs {
       }
       guard let table = tableOfUser?.table else { return }
       birthdays += 1
-      add(table.birthday(contactID: contact, utf8: bytes), for: user, malformed: "contact birthday malformed")
+      add(table.birthday(contactID: contact, utf8: bytes), for: user, malformed: .contactBirthdayMalformed)
     }
     var remindersRead = 0
     try queries.forEachOpenReminder(of: owners) { user, reminder in
       guard let window = windows[user] else { return }
       remindersRead += 1
-      add(window.reminder(reminder), for: user, malformed: "reminder due_on malformed")
+      add(window.reminder(reminder), for: user, malformed: .reminderDueOnMalformed)
     }
-    batch.counts.addRead("contact birthdays", birthdays)
-    batch.counts.addRead("open reminders", remindersRead)
+    batch.counts.addRead(UpcomingBirthdaysCounter.contactBirthdays, birthdays)
+    batch.counts.addRead(UpcomingBirthdaysCounter.openReminders, remindersRead)
     return wanted
   }
 }

@@ -78,7 +78,7 @@ public struct UpcomingBirthdaysJob: Job {
       try UpcomingBirthdaysQueries(tx: $0).collectUpcomingOwnersChanged(
         since: since, scope: scope, in: selection)
     }
-    context.addRead("owners with contacts stamped since the earliest kept state", found)
+    context.addRead(UpcomingBirthdaysCounter.ownersWithContactsStampedSinceTheEarliestKeptState, found)
     return scope
   }
 
@@ -113,7 +113,7 @@ public struct UpcomingBirthdaysJob: Job {
       birthdays += 1
       switch table.birthday(contactID: contact, utf8: bytes) {
       case .upcoming(let event) where turn.isNew(event): inserts.append((user, event, true))
-      case .malformed: batch.counts.addSkipped("contact birthday malformed")
+      case .malformed: batch.counts.addSkipped(UpcomingBirthdaysCounter.contactBirthdayMalformed)
       default: break
       }
     }
@@ -125,13 +125,13 @@ public struct UpcomingBirthdaysJob: Job {
       case .upcoming(let event) where turn.isNew(event):
         inserts.append((user, event, true))
         if event.daysUntil == 0 { due.append((user, event)) }
-      case .malformed: batch.counts.addSkipped("reminder due_on malformed")
-      case .contactGone: batch.counts.addSkipped("reminder of a deleted contact")
+      case .malformed: batch.counts.addSkipped(UpcomingBirthdaysCounter.reminderDueOnMalformed)
+      case .contactGone: batch.counts.addSkipped(UpcomingBirthdaysCounter.reminderOfADeletedContact)
       default: break
       }
     }
-    batch.counts.addRead("contact birthdays", birthdays)
-    batch.counts.addRead("open reminders", reminders)
+    batch.counts.addRead(UpcomingBirthdaysCounter.contactBirthdays, birthdays)
+    batch.counts.addRead(UpcomingBirthdaysCounter.openReminders, reminders)
     try queries.putUpcomingEvents(inserts, createdAt: now)
     for (user, event) in due { try notifyDue(event, for: user, batch: batch, now: now, horizon: horizon) }
   }
@@ -140,12 +140,12 @@ public struct UpcomingBirthdaysJob: Job {
     _ event: UpcomingEvent, for user: Int64, batch: UserBatch, now: UTCInstant, horizon: OutboxHorizon
   ) throws {
     guard horizon.admits(event.occursOn) else {
-      batch.counts.addSkipped(OutboxHorizon.skipReason)
+      batch.counts.addSkipped(SharedSkip.beforeOutboxWindow)
       return
     }
     try batch.tx.enqueue(
       OutboxMessage(
-        userID: user, kind: "reminder_due", deepLink: Notifications.contactDeepLink(event.contactID),
+        userID: user, kind: .reminderDue, deepLink: Notifications.contactDeepLink(event.contactID),
         payload: JSONText.encode(ReminderDuePayload(event)),
         dedupeKey: Notifications.reminderDueKey(reminder: event.refID, occursOn: event.occursOn)),
       at: now)

@@ -78,11 +78,13 @@ struct UpcomingOwnerVerdicts {
 
   /// The batch's counts of owners read, unchanged, turned and examined (by reason).
   func count(in batch: UserBatch) {
-    batch.counts.addRead("users", current.count)
-    batch.counts.addRead("users unchanged", unstamped.count - turning.count)
-    if !turning.isEmpty { batch.counts.addRead("users turned from their rows", turning.count) }
+    batch.counts.addRead(OwnerCounter.users, current.count)
+    batch.counts.addRead(OwnerCounter.usersUnchanged, unstamped.count - turning.count)
+    if !turning.isEmpty {
+      batch.counts.addRead(UpcomingBirthdaysCounter.usersTurnedFromTheirRows, turning.count)
+    }
     for (reason, count) in Dictionary(grouping: reasons.values, by: { $0 }).mapValues(\.count) {
-      batch.counts.addRead("users examined (\(reason.rawValue))", count)
+      batch.counts.addRead(OwnerCounter.usersExamined(reason), count)
     }
   }
 }

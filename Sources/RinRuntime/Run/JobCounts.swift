@@ -12,12 +12,12 @@ public struct JobCounts: Sendable, Codable, Equatable {
 
   public init() {}
 
-  public mutating func addRead(_ what: String, _ count: Int = 1) {
-    if count != 0 { read[what, default: 0] += count }
+  public mutating func addRead(_ what: some JobCounter, _ count: Int = 1) {
+    if count != 0 { read[what.key, default: 0] += count }
   }
 
-  public mutating func addSkipped(_ reason: String, _ count: Int = 1) {
-    if count != 0 { skipped[reason, default: 0] += count }
+  public mutating func addSkipped(_ reason: some JobCounter, _ count: Int = 1) {
+    if count != 0 { skipped[reason.key, default: 0] += count }
   }
 
   /// Counts owners the periodic pass corrected; a job with a pass calls it for every batch,

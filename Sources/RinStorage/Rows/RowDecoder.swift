@@ -12,14 +12,22 @@ import RinDomain
 package struct RowDecoder<Columns: RowColumns> {
   let reader: any SQLRowReader
   let table: String
+  /// Where `Columns`' first case is in the result: 0, but for a group of columns a read repeats
+  /// (`RepeatedColumns`).
+  var offset = 0
+
+  private func place(_ column: Columns) -> Int { offset + column.position }
+
+  /// Where every read selects the row's key.
+  private static var keyPlace: Int { 0 }
 
   /// A column the schema declares `NOT NULL INTEGER` (a key): read without asking its type
   /// first, which showed in the profiles of per-contact scans.
-  package func key(_ column: Columns) -> Int64 { reader.integer(column.position) }
+  package func key(_ column: Columns) -> Int64 { reader.integer(place(column)) }
 
   /// Another column our schema declares `INTEGER NOT NULL`, read as `key` reads: for the
   /// per-contact rows a night reads by the million.
-  package func integerDeclaredNotNull(_ column: Columns) -> Int64 { reader.integer(column.position) }
+  package func integerDeclaredNotNull(_ column: Columns) -> Int64 { reader.integer(place(column)) }
 
   package func integer(_ column: Columns) throws -> Int64 {
     guard let value = try integerIfPresent(column) else { throw missing(column, "an integer") }
@@ -27,12 +35,12 @@ package struct RowDecoder<Columns: RowColumns> {
   }
 
   package func integerIfPresent(_ column: Columns) throws -> Int64? {
-    if reader.isNull(column.position) { return nil }
-    guard let value = reader.int64(column.position) else { throw malformed(column, "an integer") }
+    if reader.isNull(place(column)) { return nil }
+    guard let value = reader.int64(place(column)) else { throw malformed(column, "an integer") }
     return value
   }
 
-  package func integerIfValid(_ column: Columns) -> Int64? { reader.int64(column.position) }
+  package func integerIfValid(_ column: Columns) -> Int64? { reader.int64(place(column)) }
 
   /// A change stamp computed from the services' times (`coalesce(updated_at, created_at)`): a
   /// time they left malformed reads as the oldest stamp, as if the row had not changed since.
@@ -51,19 +59,19 @@ package struct RowDecoder<Columns: RowColumns> {
   }
 
   package func doubleIfPresent(_ column: Columns) throws -> Double? {
-    if reader.isNull(column.position) { return nil }
-    guard let value = reader.double(column.position) else { throw malformed(column, "a number") }
+    if reader.isNull(place(column)) { return nil }
+    guard let value = reader.double(place(column)) else { throw malformed(column, "a number") }
     return value
   }
 
-  package func doubleIfValid(_ column: Columns) -> Double? { reader.double(column.position) }
+  package func doubleIfValid(_ column: Columns) -> Double? { reader.double(place(column)) }
 
   package func text(_ column: Columns) throws -> String {
-    guard let value = reader.text(column.position) else { throw missing(column, "a text") }
+    guard let value = reader.text(place(column)) else { throw missing(column, "a text") }
     return value
   }
 
-  package func textIfPresent(_ column: Columns) -> String? { reader.text(column.position) }
+  package func textIfPresent(_ column: Columns) -> String? { reader.text(place(column)) }
 
   /// An instant as the tables keep it (seconds since 1970).
   package func instant(_ column: Columns) throws -> UTCInstant {
@@ -103,7 +111,7 @@ package struct RowDecoder<Columns: RowColumns> {
   /// The bytes `text` would decode, without making a `String`; nil for NULL.
   package func withUTF8<T>(_ column: Columns, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T?
   {
-    try reader.withUTF8(column.position, body)
+    try reader.withUTF8(place(column), body)
   }
 
   private func missing(_ column: Columns, _ kind: String) -> StorageError {
@@ -114,12 +122,13 @@ package struct RowDecoder<Columns: RowColumns> {
     invalid(column, "a value that is not \(kind)")
   }
 
-  /// The row is named by its first column, the key every read selects first.
+  /// The row is named by its key, which every read selects first (a repeated group's decoder
+  /// too names the row, not its group).
   private func invalid(_ column: Columns, _ detail: String) -> StorageError {
-    let first = Columns.allCases.first
-    let key = first.map { "\($0.name) \(reader.text($0.position) ?? "NULL")" } ?? "?"
+    let key = "\(reader.columnName(Self.keyPlace)) \(reader.text(Self.keyPlace) ?? "NULL")"
+    let name = reader.columnName(place(column))
     return StorageError(
-      .malformedRow, location: "table \(table), row \(key), column \(column.name)", detail: detail,
+      .malformedRow, location: "table \(table), row \(key), column \(name)", detail: detail,
       hint:
         "the table is rin-jobs' own and only its jobs write it: restore it from a backup, or delete the row and let the job's next run write it again"
     )
@@ -127,8 +136,9 @@ package struct RowDecoder<Columns: RowColumns> {
 
   /// The result's columns are `Columns`' names in order, or the statement and the row type
   /// disagree (a programming error the first row shows).
-  static func checkNames(of reader: any SQLRowReader, table: String) throws {
-    let expected = Columns.names
+  static func checkNames(of reader: any SQLRowReader, table: String, expected: [String] = Columns.names)
+    throws
+  {
     let found = (0..<reader.columnCount).map(reader.columnName)
     guard found != expected else { return }
     throw StorageError(

@@ -1,5 +1,6 @@
 import GRDB
 import RinDomain
+import RinJobs
 import RinTestSupport
 import Testing
 

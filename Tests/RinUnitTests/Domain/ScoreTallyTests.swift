@@ -1,4 +1,5 @@
 import RinDomain
+import RinJobs
 import Testing
 
 /// A kept tally must give, at any later window end it `holds` for, exactly what counting the

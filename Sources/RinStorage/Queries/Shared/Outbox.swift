@@ -3,14 +3,14 @@ import RinDomain
 /// A `notification_outbox` row. Pushes are never sent by a job: the delivery service reads these.
 public struct OutboxMessage: Sendable, Equatable {
   public var userID: Int64
-  public var kind: String
+  public var kind: NotificationKind
   public var deepLink: String?
   /// JSON text; ids and counts only, never personal data.
   public var payload: String?
   /// One row per key, ever: reruns and resumed runs cannot notify twice.
   public var dedupeKey: String
 
-  public init(userID: Int64, kind: String, deepLink: String?, payload: String?, dedupeKey: String) {
+  public init(userID: Int64, kind: NotificationKind, deepLink: String?, payload: String?, dedupeKey: String) {
     self.userID = userID
     self.kind = kind
     self.deepLink = deepLink
@@ -26,7 +26,7 @@ extension StorageTransaction {
     let inserted = try sql.execute(
       """
       INSERT INTO notification_outbox (user_id, kind, deep_link, payload, dedupe_key, created_at)
-      VALUES (\(.integer(message.userID)), \(.text(message.kind)), \(SQLValue(message.deepLink)), \(SQLValue(message.payload)), \(.text(message.dedupeKey)), \(.instant(instant))) ON CONFLICT (dedupe_key) DO NOTHING
+      VALUES (\(.integer(message.userID)), \(.text(message.kind.rawValue)), \(SQLValue(message.deepLink)), \(SQLValue(message.payload)), \(.text(message.dedupeKey)), \(.instant(instant))) ON CONFLICT (dedupe_key) DO NOTHING
       """)
     if inserted > 0 {
       changes.record("notification_outbox", .insert, sample: message.dedupeKey)
@@ -39,12 +39,12 @@ extension StorageTransaction {
   /// before; `RETURNING` tells which were new, so the change set counts exactly those.
   public func enqueue(_ messages: [OutboxMessage], at instant: UTCInstant) throws {
     let rows = messages.map { OutboxRow(message: $0, createdAt: instant) }
-    var kinds: [String: String] = [:]
+    var kinds: [String: NotificationKind] = [:]
     for message in messages { kinds[message.dedupeKey] = message.kind }
     try Self.outboxInsert.forEachReturned(QueuedKey.self, rows: rows, on: sql) { row in
       let key = row.dedupeKey
       changes.record("notification_outbox", .insert, sample: key)
-      changes.recordNotification(kind: kinds[key] ?? "")
+      if let kind = kinds[key] { changes.recordNotification(kind: kind) }
     }
   }
 
@@ -61,7 +61,7 @@ private struct OutboxRow: EncodableRow {
 
   func encode(to row: inout RowEncoder<Columns>) {
     row[.userID] = .integer(message.userID)
-    row[.kind] = .text(message.kind)
+    row[.kind] = .text(message.kind.rawValue)
     row[.deepLink] = SQLValue(message.deepLink)
     row[.payload] = SQLValue(message.payload)
     row[.dedupeKey] = .text(message.dedupeKey)

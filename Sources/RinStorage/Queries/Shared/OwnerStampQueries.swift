@@ -19,9 +19,8 @@ extension StorageTransaction {
       let owners = OwnerSet(userIDs)
       try forEachSums(
         """
-        SELECT user_id, count(*),
-          \(literal: folded("CASE WHEN kind IN ('prepopulated', 'custom') THEN id ELSE 0 END")),
-          \(literal: folded("coalesce(deleted_at, 0)"))
+        SELECT user_id, \(literal: countAndSums(
+          "CASE WHEN kind IN ('prepopulated', 'custom') THEN id ELSE 0 END", "coalesce(deleted_at, 0)"))
         FROM circles WHERE \(owners.condition(on: "user_id")) GROUP BY user_id
         """, sums: 3
       ) { stamps[$0]?.circles = $1 }
@@ -31,26 +30,24 @@ extension StorageTransaction {
     let owners = OwnerSet(summed)
     try forEachSums(
       """
-      SELECT user_id, count(*), \(literal: folded("id")), \(literal: folded("coalesce(updated_at, 0)")),
-        \(literal: folded("coalesce(deleted_at, 0)"))
+      SELECT user_id, \(literal: countAndSums("id", "coalesce(updated_at, 0)", "coalesce(deleted_at, 0)"))
       FROM contacts WHERE \(owners.condition(on: "user_id")) GROUP BY user_id
       """, sums: 4
     ) { if owners.includes($0) { stamps[$0]?.contacts = $1 } }
     guard circles else { return stamps }
     try forEachSums(
       """
-      SELECT k.user_id, count(*), \(literal: folded("m.contact_id")),
-        \(literal: folded("((m.circle_id % 1000003) * (m.contact_id % 1000003)) % 1000003")),
-        \(literal: folded("coalesce(m.added_at, 0)"))
+      SELECT k.user_id, \(literal: countAndSums(
+        "m.contact_id", "((m.circle_id % 1000003) * (m.contact_id % 1000003)) % 1000003",
+        "coalesce(m.added_at, 0)"))
       FROM circles k JOIN circle_members m ON m.circle_id = k.id
       WHERE \(owners.condition(on: "k.user_id")) GROUP BY k.user_id
       """, sums: 4
     ) { if owners.includes($0) { stamps[$0]?.members = $1 } }
     try forEachSums(
       """
-      SELECT k.user_id, count(*),
-        \(literal: folded("((r.circle_id % 1000003) * (r.contact_id % 1000003)) % 1000003")),
-        \(literal: folded("coalesce(r.removed_at, 0)"))
+      SELECT k.user_id, \(literal: countAndSums(
+        "((r.circle_id % 1000003) * (r.contact_id % 1000003)) % 1000003", "coalesce(r.removed_at, 0)"))
       FROM circles k JOIN circle_removals r ON r.circle_id = k.id
       WHERE \(owners.condition(on: "k.user_id")) GROUP BY k.user_id
       """, sums: 3
@@ -66,15 +63,34 @@ extension StorageTransaction {
     "CAST(sum((\(expression)) % \(Self.stampModulus)) AS BIGINT)"
   }
 
+  /// `count(*)` and each expression's folded sum, named as `OwnerSums` reads them.
+  private func countAndSums(_ expressions: String...) -> String {
+    (["count(*)"] + expressions.map(folded)).enumerated()
+      .map { "\($1) AS \(RepeatedColumns<OwnerSums.Group>.name(.term, item: $0))" }
+      .joined(separator: ", ")
+  }
+
   /// 2^31 - 1, a prime: folding by it keeps every term of a sum within ±2^31.
   private static let stampModulus: Int64 = 2_147_483_647
 
   private func forEachSums(
     _ query: SQLFragment, sums: Int, _ body: (_ userID: Int64, _ sums: [Int64]) -> Void
   ) throws {
-    try sql.forEachRow(query) { row in
-      guard let user = row.int64(0) else { return }
-      body(user, (1...sums).map { row.int64($0) ?? 0 })
-    }
+    try sql.forEach(OwnerSums.self, groups: sums, query) { body($0.userID, $0.terms) }
+  }
+}
+
+/// An owner's row count and sums, as `ownerStamps` reads them: never NULL, each over at least
+/// the one row that made the group.
+private struct OwnerSums: DecodableRepeatingRow {
+  enum Columns: Int, RowColumns { case userID }
+  enum Group: Int, RowColumns { case term }
+  static let table = "an owner's stamp sums"
+  let userID: Int64
+  let terms: [Int64]
+
+  init(_ row: RowDecoder<Columns>, groups: RepeatedColumns<Group>) throws {
+    userID = row.key(.userID)
+    terms = try groups.indices.map { try groups[$0].integer(.term) }
   }
 }

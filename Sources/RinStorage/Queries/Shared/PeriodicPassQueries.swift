@@ -124,9 +124,14 @@ extension StorageTransaction {
       """
     let differs = numbered.map { i, _ in "x.s\(i) IS NULL OR x.s\(i) <> x.d\(i)" }
     var differing: [JobName: [DifferingContact]] = [:]
-    try sql.forEachBatchRow(
+    typealias Named = RepeatedColumns<ContactDigestsRow.Group>
+    let named = numbered.map { i, _ in
+      "x.d\(i) AS \(Named.name(.digest, item: i)), x.s\(i) AS \(Named.name(.stored, item: i))"
+    }
+    try sql.forEachInBatch(
+      ContactDigestsRow.self, groups: jobs.count,
       """
-      SELECT x.id, x.user_id, \(literal: numbered.map { i, _ in "x.d\(i), x.s\(i)" }.joined(separator: ", ")) FROM (
+      SELECT x.id, x.user_id, \(literal: named.joined(separator: ", ")) FROM (
         SELECT c.id, c.user_id, \(literal: columns.joined(separator: ", "))
         FROM contacts c
         LEFT JOIN (SELECT contact_id, sum(\(literal: dialect.phoneTerm("p"))) AS h FROM contact_phones p
@@ -139,14 +144,12 @@ extension StorageTransaction {
         AND coalesce((SELECT u.deleted_at IS NULL FROM users u WHERE u.id = x.user_id), false)
       """
     ) { row in
-      guard let id = row.int64(0), let user = row.int64(1) else { return }
       for (i, job) in numbered {
-        guard let digest = row.int64(2 + 2 * i) else { continue }
-        let stored = row.int64(3 + 2 * i)
-        guard stored != digest else { continue }
+        guard let digest = row.digests[i].digest, row.digests[i].stored != digest else { continue }
         differing[job, default: []].append(
           DifferingContact(
-            ContactDigest(contactID: id, userID: user, digest: digest), hadDigest: stored != nil))
+            ContactDigest(contactID: row.id, userID: row.userID, digest: digest),
+            hadDigest: row.digests[i].stored != nil))
       }
     }
     return PassedRange(contacts: Int(contacts), differing: differing)
@@ -198,19 +201,22 @@ extension StorageTransaction {
     let digests = jobs.map { Self.digestColumn(of: $0) }
     var removed: [Int64] = []
     var owners: [JobName: Set<Int64>] = [:]
-    try sql.forEachBatchRow(
+    let stored = digests.enumerated().map { i, column in
+      "d.\(column) AS \(RepeatedColumns<StoredDigestsRow.Group>.name(.digest, item: i))"
+    }
+    try sql.forEachInBatch(
+      StoredDigestsRow.self, groups: jobs.count,
       """
-      SELECT d.contact_id, d.user_id, c.id IS NULL, \(literal: digests.map { "d.\($0)" }.joined(separator: ", "))
+      SELECT d.contact_id, d.user_id, c.id IS NULL AS is_gone, \(literal: stored.joined(separator: ", "))
       FROM contact_states d
         LEFT JOIN contacts c ON c.id = d.contact_id AND c.id >= \(low) AND c.id < \(high)
       WHERE d.contact_id >= \(low) AND d.contact_id < \(high) AND (c.id IS NULL OR c.deleted_at IS NOT NULL)
       """
     ) { row in
-      guard let contact = row.int64(0), let user = row.int64(1) else { return }
-      removed.append(contact)
-      guard row.int64(2) == 1 else { return }
-      for (i, job) in jobs.enumerated() where row.int64(3 + i) != nil {
-        owners[job, default: []].insert(user)
+      removed.append(row.contactID)
+      guard row.isGone else { return }
+      for (i, job) in jobs.enumerated() where row.hasDigest[i] {
+        owners[job, default: []].insert(row.userID)
       }
     }
     guard !removed.isEmpty else { return owners }
@@ -309,5 +315,45 @@ private struct PeriodicPassRow: DecodableRow {
     scope = try row.text(.scope)
     passedAt = try row.instant(.passedAt)
     startedAt = try row.instant(.startedAt)
+  }
+}
+
+/// A contact of a pass's range with, per job, the digest its values give now and the one stored
+/// for it (NULL before the job's first examination of it).
+private struct ContactDigestsRow: DecodableRepeatingRow {
+  enum Columns: Int, RowColumns { case id, userID }
+  enum Group: Int, RowColumns { case digest, stored }
+  static let table = "contacts"
+  let id: Int64
+  let userID: Int64
+  let digests: [(digest: Int64?, stored: Int64?)]
+
+  init(_ row: RowDecoder<Columns>, groups: RepeatedColumns<Group>) throws {
+    id = row.key(.id)
+    userID = row.key(.userID)
+    // A digest computed from a malformed services' value is none: the contact is left for the
+    // job's examination, which counts and skips it.
+    digests = try groups.indices.map {
+      (groups[$0].integerIfValid(.digest), try groups[$0].integerIfPresent(.stored))
+    }
+  }
+}
+
+/// A stored digests row of a contact that is deleted or gone: per job, whether it has a digest.
+private struct StoredDigestsRow: DecodableRepeatingRow {
+  enum Columns: Int, RowColumns { case contactID, userID, isGone }
+  enum Group: Int, RowColumns { case digest }
+  static let table = "contact_states"
+  let contactID: Int64
+  let userID: Int64
+  /// The contact is deleted outright, not only marked deleted.
+  let isGone: Bool
+  let hasDigest: [Bool]
+
+  init(_ row: RowDecoder<Columns>, groups: RepeatedColumns<Group>) throws {
+    contactID = row.key(.contactID)
+    userID = try row.integer(.userID)
+    isGone = try row.integer(.isGone) == 1
+    hasDigest = try groups.indices.map { try groups[$0].integerIfPresent(.digest) != nil }
   }
 }

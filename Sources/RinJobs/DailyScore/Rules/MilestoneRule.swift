@@ -1,3 +1,5 @@
+import RinDomain
+
 /// When reaching a score of 60 may queue an invite prompt (docs/CONTRACT.md §3.1). Pure: the job
 /// gathers the facts.
 public enum MilestoneRule {

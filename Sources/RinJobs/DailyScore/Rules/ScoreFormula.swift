@@ -1,4 +1,5 @@
 import Foundation
+import RinDomain
 
 /// The Rin Score, `score_v1` (docs/CONTRACT.md §3.1). A new formula gets a new version; this one never
 /// changes silently.

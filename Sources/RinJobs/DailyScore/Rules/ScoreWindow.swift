@@ -1,3 +1,5 @@
+import RinDomain
+
 /// The instants daily-score measures against for one `as_of`.
 public struct ScoreWindow: Sendable, Equatable {
   /// `as_of` + 1 day, 00:00 UTC: "live" means live at this instant.

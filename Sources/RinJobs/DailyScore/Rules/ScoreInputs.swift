@@ -1,3 +1,5 @@
+import RinDomain
+
 /// What daily-score counts for one user at the end of `as_of` (docs/CONTRACT.md §3.1).
 public struct ScoreInputs: Sendable, Equatable {
   /// Live contacts (N).

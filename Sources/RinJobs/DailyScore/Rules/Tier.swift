@@ -1,3 +1,5 @@
+import RinDomain
+
 /// The label the Score tab shows for a score.
 public enum Tier: String, Sendable, Equatable, CaseIterable {
   case building = "Building"

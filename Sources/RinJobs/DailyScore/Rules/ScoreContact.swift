@@ -1,3 +1,5 @@
+import RinDomain
+
 /// One contact as daily-score sees it at the end of `as_of`.
 public struct ScoreContact: Sendable, Equatable {
   /// One of its given, family or display names is not blank.

@@ -1,3 +1,5 @@
+import RinDomain
+
 /// What daily-score counts from one owner's contacts at a window's end, kept between nights
 /// (`score_owner_tallies`) so that a night reads the contacts of only the owners whose counts can
 /// differ (docs/SCORE.md "Every night costs what changed").
