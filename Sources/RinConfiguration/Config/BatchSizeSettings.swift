@@ -1,6 +1,6 @@
 /// The section of a job whose only key is the `batch_size` every job takes:
 /// `jobs.daily-score:` and `jobs.badge-recount:`.
-public struct BatchSizeSettings: Sendable, Hashable {
+public struct BatchSizeSettings: JobSettings {
   public var batchSize: Int
 
   /// Users per transaction. Larger than other jobs': both jobs read a few rows per user, so a
@@ -9,13 +9,17 @@ public struct BatchSizeSettings: Sendable, Hashable {
   /// 22"). On PostgreSQL `storage.batch_target` still bounds how long one transaction lasts.
   public static let defaultBatchSize = 2000
 
-  public init(batchSize: Int = defaultBatchSize) {
+  public init() {
+    self.init(batchSize: Self.defaultBatchSize)
+  }
+
+  public init(batchSize: Int) {
     self.batchSize = batchSize
   }
 
-  static let keys = [BatchSize.key]
+  public static let keys = [BatchSize.key]
 
-  init(reading config: ConfigMapping) throws(ConfigError) {
+  public init(reading config: ConfigMapping) throws(ConfigError) {
     self.init(batchSize: try BatchSize.read(config, default: Self.defaultBatchSize))
   }
 }
