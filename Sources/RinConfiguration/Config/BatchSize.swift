@@ -5,7 +5,9 @@ public enum BatchSize {
   public static let range = 1...100_000
   public static let key = "batch_size"
 
-  package static func read(_ config: ConfigMapping, default value: Int = defaultValue) throws(ConfigError) -> Int {
+  package static func read(_ config: ConfigMapping, default value: Int = defaultValue) throws(ConfigError)
+    -> Int
+  {
     try config.int(key, default: value, in: range)
   }
 }

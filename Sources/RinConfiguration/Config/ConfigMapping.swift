@@ -85,7 +85,9 @@ public struct ConfigMapping {
   }
 
   /// A nested mapping whose absence means "feature off".
-  package func optionalSection(_ key: String, allowing allowed: [String]) throws(ConfigError) -> ConfigMapping? {
+  package func optionalSection(_ key: String, allowing allowed: [String]) throws(ConfigError)
+    -> ConfigMapping?
+  {
     guard let entry = entry(key), !entry.value.isNull else { return nil }
     return try section(key, allowing: allowed)
   }

@@ -82,14 +82,17 @@ struct RedirectTests {
       """
     }
     let error = #expect(throws: ConfigError.self) {
-      try ConfigLoader.parse(yaml: yaml("http://enrich.example.com"), file: "p.yaml", jobs: JobCatalog.settings)
+      try ConfigLoader.parse(
+        yaml: yaml("http://enrich.example.com"), file: "p.yaml", jobs: JobCatalog.settings)
     }
     #expect(error?.description.hasPrefix("p.yaml:3:") == true, "\(String(describing: error))")
     #expect(error?.message.contains("must be https") == true)
     for url in [
       "https://enrich.example.com", "http://127.0.0.1:8080", "http://localhost:9", "http://[::1]:9",
     ] {
-      #expect(throws: Never.self) { try ConfigLoader.parse(yaml: yaml(url), file: "p.yaml", jobs: JobCatalog.settings) }
+      #expect(throws: Never.self) {
+        try ConfigLoader.parse(yaml: yaml(url), file: "p.yaml", jobs: JobCatalog.settings)
+      }
     }
   }
 }

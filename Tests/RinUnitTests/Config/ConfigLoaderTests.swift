@@ -54,7 +54,8 @@ struct ConfigLoaderTests {
     #expect(config.storage == StorageSettings())
     #expect(config.pipelines.isEmpty)
     #expect(config.jobs[EnrichmentFetchJob.self].provider == nil)
-    let nullJob = try ConfigLoader.parse(yaml: "jobs:\n  daily-score:\n", file: "p.yaml", jobs: JobCatalog.settings)
+    let nullJob = try ConfigLoader.parse(
+      yaml: "jobs:\n  daily-score:\n", file: "p.yaml", jobs: JobCatalog.settings)
     #expect(nullJob.jobs[DailyScoreJob.self].batchSize == 2000)
   }
 

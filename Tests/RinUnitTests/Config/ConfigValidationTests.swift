@@ -105,7 +105,8 @@ struct ConfigValidationTests {
       yaml: exampleConfig(replacingLine: 12, with: "      max_lookups_per_day: 250000"),
       file: "pipelines.yaml", jobs: JobCatalog.settings)
     #expect(set.jobs[EnrichmentFetchJob.self].provider?.maxLookupsPerDay == 250_000)
-    let unset = try ConfigLoader.parse(yaml: examplePipelinesYAML, file: "pipelines.yaml", jobs: JobCatalog.settings)
+    let unset = try ConfigLoader.parse(
+      yaml: examplePipelinesYAML, file: "pipelines.yaml", jobs: JobCatalog.settings)
     #expect(unset.jobs[EnrichmentFetchJob.self].provider?.maxLookupsPerDay == nil)
   }
 

@@ -10,7 +10,8 @@ import Testing
 @Suite("Config: storage settings for running beside the services")
 struct StorageNeighbourSettingsTests {
   @Test func defaultsGiveWayQuicklyAndTargetShortBatchesOnPostgresOnly() throws {
-    let storage = try ConfigLoader.parse(yaml: "jobs: {}\n", file: "p.yaml", jobs: JobCatalog.settings).storage
+    let storage = try ConfigLoader.parse(yaml: "jobs: {}\n", file: "p.yaml", jobs: JobCatalog.settings)
+      .storage
     #expect(storage.lockTimeout == .seconds(1))
     #expect(storage.statementTimeout == .seconds(60))
     #expect(storage.idleInTransactionTimeout == .seconds(60))
@@ -41,7 +42,8 @@ struct StorageNeighbourSettingsTests {
   }
 
   @Test func pacingIsOffByDefaultUntilTheCurveChoosesItsDefaults() throws {
-    let storage = try ConfigLoader.parse(yaml: "jobs: {}\n", file: "p.yaml", jobs: JobCatalog.settings).storage
+    let storage = try ConfigLoader.parse(yaml: "jobs: {}\n", file: "p.yaml", jobs: JobCatalog.settings)
+      .storage
     #expect(storage.niceRatio == 0 && storage.maxLoad == nil && storage.criticalLoad == nil)
     #expect(!storage.synchronousCommit, "a batch's commit does not wait for its flush")
   }
@@ -65,7 +67,8 @@ struct StorageNeighbourSettingsTests {
 
   @Test func aCriticalLoadNotAboveTheMaxLoadIsRejectedWithItsLine() {
     #expect {
-      try ConfigLoader.parse(yaml: "storage:\n  max_load: 8\n  critical_load: 8\n", file: "p.yaml", jobs: JobCatalog.settings)
+      try ConfigLoader.parse(
+        yaml: "storage:\n  max_load: 8\n  critical_load: 8\n", file: "p.yaml", jobs: JobCatalog.settings)
     } throws: { error in
       let text = "\(error)"
       return text.contains("p.yaml:3:") && text.contains("critical_load") && text.contains("must be above")
