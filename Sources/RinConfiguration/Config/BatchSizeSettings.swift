@@ -1,11 +1,11 @@
-/// The section of a job whose only key is the `batch_size` every job takes:
-/// `jobs.daily-score:` and `jobs.badge-recount:`.
+/// The section of a job whose only key is the `batch_size` every job takes: the `Settings` of
+/// such a job, declared by the job.
 public struct BatchSizeSettings: JobSettings {
   public var batchSize: Int
 
-  /// Users per transaction. Larger than other jobs': both jobs read a few rows per user, so a
-  /// batch's statements, not its rows, were a third of daily-score's server CPU at 500 (a
-  /// steady night at M on PostgreSQL: 0.98 s at 500, 0.78 s at 2,000; BENCHMARKS.md "Session
+  /// Users per transaction. Larger than other jobs': the jobs that use it read a few rows per
+  /// user, so a batch's statements, not its rows, were a third of daily-score's server CPU at 500
+  /// (a steady night at M on PostgreSQL: 0.98 s at 500, 0.78 s at 2,000; BENCHMARKS.md "Session
   /// 22"). On PostgreSQL `storage.batch_target` still bounds how long one transaction lasts.
   public static let defaultBatchSize = 2000
 
