@@ -76,7 +76,7 @@ struct DemoCommand: AsyncParsableCommand {
   private func loadConfig() throws -> RinConfig {
     var config: RinConfig
     do throws(ConfigError) {
-      config = try ConfigLoader.load(path: self.config)
+      config = try ConfigLoader.load(path: self.config, jobs: JobCatalog.settings)
     } catch {
       throw CLIFailure(
         .configuration, "\(error.description) (run the demo from the repository, or pass --config)")

@@ -1,6 +1,7 @@
 import Foundation
 import RinCLI
 import RinConfiguration
+import RinJobs
 import RinProviderStub
 import RinRuntime
 
@@ -14,7 +15,7 @@ enum DemoProvider {
   static func start(into config: inout RinConfig) async throws -> ProviderStub {
     let stub = try await ProviderStub.start(
       port: 0, apiKey: apiKey, fallback: .fakePeople, keepRecords: false)
-    config.jobs.enrichmentFetch.provider = EnrichmentProviderSettings(
+    config.jobs[EnrichmentFetchJob.self].provider = EnrichmentProviderSettings(
       name: "demo-people", url: stub.baseURL, apiKeyEnv: apiKeyVariable, batchSize: 100,
       requestsPerMinute: 60_000, concurrency: 8)
     return stub

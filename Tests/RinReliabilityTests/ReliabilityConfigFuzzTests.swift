@@ -1,5 +1,6 @@
 import Foundation
 import RinConfiguration
+import RinJobs
 import RinTestSupport
 import Testing
 
@@ -90,7 +91,7 @@ struct ReliabilityConfigFuzzTests {
     let result = OutcomeBox()
     let thread = Thread {
       do throws(ConfigError) {
-        _ = try ConfigLoader.load(path: path)
+        _ = try ConfigLoader.load(path: path, jobs: JobCatalog.settings)
         result.set(.valid)
       } catch {
         result.set(.rejected(error))

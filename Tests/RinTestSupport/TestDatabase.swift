@@ -118,7 +118,7 @@ package final class TestDatabase: Sendable {
     var logger = Logger(label: "test")
     logger.logLevel = .critical
     let runner = JobRunner(
-      config: config ?? RinConfig.defaults(storageURL: path), storage: storage,
+      config: config ?? RinConfig.defaults(storageURL: path, jobs: JobCatalog.settings), storage: storage,
       logger: logger, environment: environment, stop: stop)
     return await runner.run(job, options: options)
   }

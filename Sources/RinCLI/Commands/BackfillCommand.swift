@@ -139,7 +139,7 @@ struct BackfillCommand: AsyncParsableCommand {
   /// run to delete it, and its outbox rows may be gone already (so its notifications could be
   /// sent twice): refused before anything runs, naming the window and where it is set.
   static func beforeTheSnapshotWindow(_ from: CalendarDate, config: RinConfig, now: UTCInstant) -> String? {
-    let window = config.jobs.historyRetention.keep.scoreSnapshots
+    let window = config.jobs[HistoryRetentionJob.self].keep.scoreSnapshots
     let firstDay = HistoryWindows.firstSnapshotDayKept(now: now, window: window)
     guard from < firstDay else { return nil }
     return

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import RinConfiguration
 import RinDomain
+import RinJobs
 import RinReport
 import RinRuntime
 
@@ -43,7 +44,7 @@ struct FreshnessCommand: AsyncParsableCommand {
       let now = clock.now ?? RuntimeEnvironment().now
       let result = try FreshnessCheck(config: config, shardCount: shards).run(storage: opened, now: now)
       if record {
-        let forgetBefore = now - config.jobs.historyRetention.keep.jobRuns
+        let forgetBefore = now - config.jobs[HistoryRetentionJob.self].keep.jobRuns
         try opened.write { try $0.freshness.record(result.records, forgetBefore: forgetBefore) }
       }
       print(output.json ? (JSONText.encode(result) ?? "{}") : FreshnessText.render(result))

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RinConfiguration
+import RinJobs
 import RinRuntime
 import RinStorage
 
@@ -29,11 +30,11 @@ public struct StorageOptions: ParsableArguments {
     let given = try DatabaseURLSource.given(db: db, environment: environment)
     var loaded: RinConfig
     if explicit == nil, given != nil, !FileManager.default.fileExists(atPath: path) {
-      loaded = RinConfig.defaults()
+      loaded = RinConfig.defaults(jobs: JobCatalog.settings)
       loaded.sourcePath = RinConfig.defaultsSourcePath
     } else {
       do {
-        loaded = try ConfigLoader.load(path: path)
+        loaded = try ConfigLoader.load(path: path, jobs: JobCatalog.settings)
       } catch {
         throw CLIFailure(.configuration, error.description)
       }

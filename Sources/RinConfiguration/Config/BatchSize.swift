@@ -3,9 +3,11 @@
 public enum BatchSize {
   public static let defaultValue = 500
   public static let range = 1...100_000
-  static let key = "batch_size"
+  public static let key = "batch_size"
 
-  static func read(_ config: ConfigMapping, default value: Int = defaultValue) throws(ConfigError) -> Int {
+  package static func read(_ config: ConfigMapping, default value: Int = defaultValue) throws(ConfigError)
+    -> Int
+  {
     try config.int(key, default: value, in: range)
   }
 }

@@ -7,8 +7,9 @@ import Yams
 public enum ConfigLoader {
   static let topLevelKeys = ["storage", "jobs", "pipelines", "metrics", FreshnessSettings.key]
 
-  public static func load(path: String) throws(ConfigError) -> RinConfig {
-    try parse(yaml: try readFile(path), file: path)
+  /// `jobs` lists the jobs whose sections `jobs:` may hold, each with its settings type.
+  public static func load(path: String, jobs: JobSettingsCatalog) throws(ConfigError) -> RinConfig {
+    try parse(yaml: try readFile(path), file: path, jobs: jobs)
   }
 
   /// `file` is only used in messages and as `sourcePath`.
@@ -16,7 +17,9 @@ public enum ConfigLoader {
   /// composing its nodes takes ten times its size in memory before any error.
   public static let maximumBytes = 1 << 20
 
-  public static func parse(yaml: String, file: String) throws(ConfigError) -> RinConfig {
+  public static func parse(yaml: String, file: String, jobs: JobSettingsCatalog) throws(ConfigError)
+    -> RinConfig
+  {
     guard yaml.utf8.count <= maximumBytes else { throw tooBig(file, bytes: yaml.utf8.count) }
     let root: Node?
     do {
@@ -28,7 +31,7 @@ public enum ConfigLoader {
     try config.rejectUnknownKeys(allowed: topLevelKeys)
     return RinConfig(
       storage: try StorageSettings(reading: config.section("storage", allowing: StorageSettings.keys)),
-      jobs: try JobsSettings(reading: config.section("jobs", allowing: nil)),
+      jobs: try JobsSettings(reading: config.section("jobs", allowing: nil), catalog: jobs),
       pipelines: try readPipelines(config),
       metrics: try MetricsSettings(reading: config.section("metrics", allowing: MetricsSettings.keys)),
       freshness: try FreshnessSettings(

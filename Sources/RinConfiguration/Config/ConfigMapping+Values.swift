@@ -3,7 +3,7 @@ import Yams
 
 /// Typed reads of scalar values. Absent keys take the default; present keys must be right.
 extension ConfigMapping {
-  func int(_ key: String, default value: Int, in range: ClosedRange<Int>) throws(ConfigError) -> Int {
+  package func int(_ key: String, default value: Int, in range: ClosedRange<Int>) throws(ConfigError) -> Int {
     guard let node = entry(key)?.value else { return value }
     guard node.tagName == .int, let number = node.int else {
       throw typeError(key, node, expected: "a whole number")
@@ -14,7 +14,7 @@ extension ConfigMapping {
     return number
   }
 
-  func double(_ key: String, default value: Double, in range: ClosedRange<Double>) throws(ConfigError)
+  package func double(_ key: String, default value: Double, in range: ClosedRange<Double>) throws(ConfigError)
     -> Double
   {
     guard let node = entry(key)?.value else { return value }
@@ -29,7 +29,7 @@ extension ConfigMapping {
   }
 
   /// Any non-null scalar reads as its text: `name: 2024` is a fine name.
-  func string(_ key: String) throws(ConfigError) -> String? {
+  package func string(_ key: String) throws(ConfigError) -> String? {
     guard let node = entry(key)?.value else { return nil }
     guard case .scalar(let scalar) = node, !node.isNull else {
       throw typeError(key, node, expected: "a string")
@@ -40,13 +40,13 @@ extension ConfigMapping {
     return scalar.string
   }
 
-  func requiredString(_ key: String) throws(ConfigError) -> String {
+  package func requiredString(_ key: String) throws(ConfigError) -> String {
     guard let value = try string(key) else { throw missing(key) }
     return value
   }
 
   /// Durations in config are all waits, windows or lifetimes, where zero makes no sense.
-  func duration(_ key: String, default value: Duration) throws(ConfigError) -> Duration {
+  package func duration(_ key: String, default value: Duration) throws(ConfigError) -> Duration {
     guard let node = entry(key)?.value else { return value }
     guard case .scalar(let scalar) = node, !node.isNull else {
       throw typeError(key, node, expected: "a duration such as 7d or 1h30m")
@@ -63,7 +63,7 @@ extension ConfigMapping {
     return parsed
   }
 
-  func stringList(_ key: String, default value: [String]) throws(ConfigError) -> [String] {
+  package func stringList(_ key: String, default value: [String]) throws(ConfigError) -> [String] {
     guard let node = entry(key)?.value else { return value }
     guard case .sequence(let sequence) = node else {
       throw typeError(key, node, expected: "a list of strings, e.g. [a, b]")
@@ -78,17 +78,17 @@ extension ConfigMapping {
     return items
   }
 
-  func missing(_ key: String) -> ConfigError {
+  package func missing(_ key: String) -> ConfigError {
     ConfigError(
       file: file, mark: mark,
       message: "missing required key '\(key)' in \(Self.describe(path)); add it")
   }
 
-  func typeError(_ key: String, _ node: Node, expected: String) -> ConfigError {
+  package func typeError(_ key: String, _ node: Node, expected: String) -> ConfigError {
     error(at: node, "'\(childPath(key))' must be \(expected), got \(node.kindDescription)")
   }
 
-  static func describe(_ range: ClosedRange<Int>) -> String {
+  package static func describe(_ range: ClosedRange<Int>) -> String {
     range.upperBound == Int.max
       ? "at least \(range.lowerBound)"
       : "between \(range.lowerBound) and \(range.upperBound)"

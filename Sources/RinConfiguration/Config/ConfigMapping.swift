@@ -2,23 +2,23 @@ import Yams
 
 /// A YAML mapping being read into a settings struct. It knows its dotted path and position, so
 /// every problem becomes a `ConfigError` pointing at the node that caused it.
-struct ConfigMapping {
-  struct Entry {
-    let key: String
-    let keyNode: Node
-    let value: Node
+public struct ConfigMapping {
+  package struct Entry {
+    package let key: String
+    package let keyNode: Node
+    package let value: Node
   }
 
-  let file: String
+  package let file: String
   /// Dotted path such as `jobs.enrichment-fetch.provider`; empty for the document root.
-  let path: String
+  package let path: String
   /// Where to point when something is missing rather than wrong.
-  let mark: Mark?
-  let entries: [Entry]
+  package let mark: Mark?
+  package let entries: [Entry]
 
   /// An explicit null is read as an empty mapping: `daily-score:` with nothing after it and
   /// `daily-score: {}` both mean "all defaults".
-  init(_ node: Node?, path: String, file: String, fallbackMark: Mark?) throws(ConfigError) {
+  package init(_ node: Node?, path: String, file: String, fallbackMark: Mark?) throws(ConfigError) {
     self.file = file
     self.path = path
     // A null value's mark is the end of its key's line; the key itself is a better place.
@@ -44,25 +44,25 @@ struct ConfigMapping {
     self.entries = entries
   }
 
-  static func describe(_ path: String) -> String {
+  package static func describe(_ path: String) -> String {
     path.isEmpty ? "the top level" : "'\(path)'"
   }
 
-  func childPath(_ key: String) -> String {
+  package func childPath(_ key: String) -> String {
     path.isEmpty ? key : "\(path).\(key)"
   }
 
-  func entry(_ key: String) -> Entry? {
+  package func entry(_ key: String) -> Entry? {
     entries.first { $0.key == key }
   }
 
-  func error(at node: Node?, _ message: String) -> ConfigError {
+  package func error(at node: Node?, _ message: String) -> ConfigError {
     ConfigError(file: file, mark: node?.mark ?? mark, message: message)
   }
 
   /// `what` is "key" or "job"; jobs get their own wording because a typo in a job name is
   /// the likelier mistake and deserves the list of real names.
-  func rejectUnknownKeys(allowed: [String], what: String = "key") throws(ConfigError) {
+  package func rejectUnknownKeys(allowed: [String], what: String = "key") throws(ConfigError) {
     for entry in entries where !allowed.contains(entry.key) {
       let place = path.isEmpty ? "at the top level" : "in '\(path)'"
       let list = what == "job" ? "known jobs" : "allowed"
@@ -76,7 +76,7 @@ struct ConfigMapping {
 
   /// A nested mapping; absent or null reads as empty so that defaults apply. `allowed` nil
   /// leaves key checks to the caller (job names and pipeline names get their own).
-  func section(_ key: String, allowing allowed: [String]?) throws(ConfigError) -> ConfigMapping {
+  package func section(_ key: String, allowing allowed: [String]?) throws(ConfigError) -> ConfigMapping {
     let entry = entry(key)
     let section = try ConfigMapping(
       entry?.value, path: childPath(key), file: file, fallbackMark: entry?.keyNode.mark ?? mark)
@@ -85,7 +85,9 @@ struct ConfigMapping {
   }
 
   /// A nested mapping whose absence means "feature off".
-  func optionalSection(_ key: String, allowing allowed: [String]) throws(ConfigError) -> ConfigMapping? {
+  package func optionalSection(_ key: String, allowing allowed: [String]) throws(ConfigError)
+    -> ConfigMapping?
+  {
     guard let entry = entry(key), !entry.value.isNull else { return nil }
     return try section(key, allowing: allowed)
   }

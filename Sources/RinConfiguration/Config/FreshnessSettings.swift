@@ -36,12 +36,7 @@ public struct FreshnessSettings: Sendable, Hashable {
     FreshnessOutput.allCases.compactMap { output in
       let pipeline = config.pipelines.first { $0.jobs.contains(output.job) }
       if pipeline == nil, !config.pipelines.isEmpty { return nil }
-      let fullEvery: Duration? =
-        switch output {
-        case .circleSuggestions: config.jobs.circlePatterns.fullEvery
-        case .enrichment: config.jobs.enrichmentFetch.fullEvery
-        default: nil
-        }
+      let fullEvery = config.jobs.settings(for: output.job)?.fullPassPeriod
       if let configured = config.freshness.maxAges[output] {
         return FreshnessPromise(output: output, maxAge: configured, fullEvery: fullEvery)
       }

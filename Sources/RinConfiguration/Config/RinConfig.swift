@@ -28,10 +28,11 @@ public struct RinConfig: Sendable, Hashable {
     self.sourcePath = sourcePath
   }
 
-  /// For running a single job with no config file: every default, no pipelines.
-  public static func defaults(storageURL: String? = nil) -> RinConfig {
+  /// For running a single job with no config file: every default of every job of `jobs`, no
+  /// pipelines.
+  public static func defaults(storageURL: String? = nil, jobs: JobSettingsCatalog = [:]) -> RinConfig {
     RinConfig(
-      storage: StorageSettings(url: storageURL ?? StorageSettings().url),
+      storage: StorageSettings(url: storageURL ?? StorageSettings().url), jobs: JobsSettings(catalog: jobs),
       sourcePath: defaultsSourcePath)
   }
 

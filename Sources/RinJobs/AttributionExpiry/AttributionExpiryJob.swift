@@ -7,12 +7,14 @@ import RinStorage
 /// per transaction so the write lock is never held long. `attributions` are never touched. Not
 /// a per-user job: a stopped run simply leaves the rest to the next one.
 public struct AttributionExpiryJob: Job {
-  public let name = JobName.attributionExpiry
+  public typealias Settings = AttributionExpirySettings
+  public typealias Details = AttributionExpiryDetails
+  public static let name = JobName.attributionExpiry
 
   public init() {}
 
   public func run(_ context: JobContext) async throws {
-    let settings = context.config.jobs.attributionExpiry
+    let settings = context.config.jobs[Self.self]
     let cutoff = ClickRetention.cutoff(now: context.now, window: settings.window)
     context.tally.details[AttributionExpiryDetails.self].clicksDeletedThrough = cutoff
     var deleted = 0

@@ -1,3 +1,4 @@
+import RinConfiguration
 import RinDomain
 import RinRuntime
 import RinStorage
@@ -5,12 +6,14 @@ import RinStorage
 /// docs/CONTRACT.md §3.6: recomputes the four tab badges of every live user and writes only those
 /// that changed, each with one silent `badge` outbox row.
 public struct BadgeRecountJob: Job {
-  public let name = JobName.badgeRecount
+  public typealias Settings = BatchSizeSettings
+  public typealias Details = BadgeRecountDetails
+  public static let name = JobName.badgeRecount
 
   public init() {}
 
   public func run(_ context: JobContext) async throws {
-    try context.forEachUserBatch(batchSize: context.config.jobs.badgeRecount.batchSize) { batch in
+    try context.forEachUserBatch(batchSize: context.config.jobs[Self.self].batchSize) { batch in
       try BadgeRecountBatch(batch: batch, now: context.now).run()
     }
     context.tally.details[BadgeRecountDetails.self].badgeDriftUsers =

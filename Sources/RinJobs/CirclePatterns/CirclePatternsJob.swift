@@ -13,12 +13,14 @@ import RinStorage
 /// an owner whose inputs did not change would get the same groups again (docs/JOBS.md "What
 /// counts as a change").
 public struct CirclePatternsJob: Job {
-  public let name = JobName.circlePatterns
+  public typealias Settings = CirclePatternsSettings
+  public typealias Details = NoDetails
+  public static let name = JobName.circlePatterns
 
   public init() {}
 
   public func run(_ context: JobContext) async throws {
-    let settings = context.config.jobs.circlePatterns
+    let settings = context.config.jobs[Self.self]
     let thresholds = CirclePatternThresholds(settings)
     let freeMail = FreeMailDomains(extra: settings.extraFreeMailDomains)
     let settingsDigest = Self.settingsDigest(thresholds: thresholds, freeMail: freeMail)

@@ -1,3 +1,4 @@
+import RinConfiguration
 import RinDomain
 import RinRuntime
 import RinStorage
@@ -5,7 +6,9 @@ import RinStorage
 /// docs/CONTRACT.md §3.1: each live user's Rin Score for `as_of`, its delta, the Score Changed card and
 /// notification, and the score-milestone invite prompt.
 public struct DailyScoreJob: Job {
-  public let name = JobName.dailyScore
+  public typealias Settings = BatchSizeSettings
+  public typealias Details = NoDetails
+  public static let name = JobName.dailyScore
   /// How long the Score Changed card stays (docs/CONTRACT.md §3.1).
   static let cardLifetime = Duration.seconds(48 * 3600)
 
@@ -13,7 +16,7 @@ public struct DailyScoreJob: Job {
 
   public func run(_ context: JobContext) async throws {
     let window = ScoreWindow(asOf: context.asOf)
-    let batchSize = context.config.jobs.dailyScore.batchSize
+    let batchSize = context.config.jobs[Self.self].batchSize
     let changes = try DailyScoreChanges.start(context, window: window)
     try context.forEachUserBatch(batchSize: batchSize, liveAt: window.end) { batch in
       let read = try DailyScoreInputs.read(

@@ -9,7 +9,9 @@ import RinStorage
 /// then fills company, title and birthday from the external provider, paying for each lookup
 /// key at most once per cache lifetime.
 public struct EnrichmentFetchJob: Job {
-  public let name = JobName.enrichmentFetch
+  public typealias Settings = EnrichmentFetchSettings
+  public typealias Details = EnrichmentFetchDetails
+  public static let name = JobName.enrichmentFetch
   let normalizer: any ContactNormalizing
   let tuning: ProviderTuning
   let calls: any ProviderCalls
@@ -27,12 +29,12 @@ public struct EnrichmentFetchJob: Job {
   }
 
   /// The provider is paid: a dry run counts what it would ask instead.
-  public var forDryRun: any Job {
+  public var forDryRun: Self {
     EnrichmentFetchJob(normalizer: normalizer, tuning: tuning, calls: CountedProviderCalls())
   }
 
   public func run(_ context: JobContext) async throws {
-    let settings = context.config.jobs.enrichmentFetch
+    let settings = context.config.jobs[Self.self]
     var circuit = try settings.provider.flatMap { try calls.circuit($0, context: context) }
     let plan = try makePlan(settings, circuit: circuit, context: context)
     // The API key is in this process's environment and memory: no core file, no ptrace.

@@ -1,6 +1,7 @@
 import RinConfiguration
 import RinDomain
 import RinNormalize
+import RinRuntime
 import RinStorage
 
 /// The cache rows of the provider's answers about a deleted contact's numbers and addresses
@@ -17,7 +18,7 @@ struct CachedAnswerKeys {
   let normalizer: any ContactNormalizing
 
   init(config: RinConfig, normalizer: any ContactNormalizing = AnyNumberNormalizer()) {
-    provider = config.jobs.enrichmentFetch.provider?.name
+    provider = config.jobs[EnrichmentFetchJob.self].provider?.name
     self.normalizer = normalizer
   }
 

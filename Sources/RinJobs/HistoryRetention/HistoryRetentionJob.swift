@@ -10,12 +10,14 @@ import RinStorage
 /// so that no write lock is held long. Not a per-user job: a stopped run leaves the rest to the
 /// next one, which starts over from the oldest row.
 public struct HistoryRetentionJob: Job {
-  public let name = JobName.historyRetention
+  public typealias Settings = HistoryRetentionSettings
+  public typealias Details = HistoryRetentionDetails
+  public static let name = JobName.historyRetention
 
   public init() {}
 
   public func run(_ context: JobContext) async throws {
-    let settings = context.config.jobs.historyRetention
+    let settings = context.config.jobs[Self.self]
     try Erasure(context: context, limit: Erasure.idsPerTransaction).run()
     var pruner = BatchedPruner(context: context, limit: settings.deleteBatchSize)
     let keep = settings.keep

@@ -24,8 +24,8 @@ enum PeriodicContactPass {
   /// The jobs that keep digests for the pass, and their period in `config`.
   static func period(of job: JobName, in config: RinConfig) -> Duration? {
     switch job {
-    case .circlePatterns: config.jobs.circlePatterns.fullEvery
-    case .enrichmentFetch: config.jobs.enrichmentFetch.fullEvery
+    case .circlePatterns: config.jobs[CirclePatternsJob.self].fullEvery
+    case .enrichmentFetch: config.jobs[EnrichmentFetchJob.self].fullEvery
     default: nil
     }
   }

@@ -6,12 +6,14 @@ import RinStorage
 /// `window_days` days, in their own time zone, as `upcoming_events` rows; a `reminder_due` push
 /// for each reminder due today. Runs hourly: it reads `--now`, not `--as-of`.
 public struct UpcomingBirthdaysJob: Job {
-  public let name = JobName.upcomingBirthdays
+  public typealias Settings = UpcomingBirthdaysSettings
+  public typealias Details = NoDetails
+  public static let name = JobName.upcomingBirthdays
 
   public init() {}
 
   public func run(_ context: JobContext) async throws {
-    let settings = context.config.jobs.upcomingBirthdays
+    let settings = context.config.jobs[Self.self]
     // A run walks live users: the rows of accounts deleted since go first.
     try context.write { tx in
       _ = try UpcomingBirthdaysQueries(tx: tx).deleteUpcomingRowsOfDeletedUsers(in: context.userSelection)

@@ -1,4 +1,5 @@
 import RinDomain
+import RinJobs
 import RinRuntime
 import RinStorage
 

@@ -1,6 +1,7 @@
 import Foundation
 import Prometheus
 import RinDomain
+import RinJobs
 import RinRuntime
 import RinStorage
 

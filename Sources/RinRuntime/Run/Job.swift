@@ -1,15 +1,27 @@
+import RinConfiguration
 import RinDomain
 
-/// One of the six batch jobs. Implementations hold no state between runs: everything a run
-/// needs comes through the context, and everything it leaves goes through storage.
+/// One of the batch jobs. Implementations hold no state between runs: everything a run needs
+/// comes through the context, and everything it leaves goes through storage.
+///
+/// A job brings its own types: its section of `jobs:` (`Settings`, read with the catalog's
+/// `JobSettingsCatalog`, `config.jobs[Self.self]`) and what it reports beside its counts
+/// (`Details`, `context.tally.details[Details.self]`). The runner knows neither.
 public protocol Job: Sendable {
-  var name: JobName { get }
+  associatedtype Settings: JobSettings
+  associatedtype Details: JobDetails
+  static var name: JobName { get }
   func run(_ context: JobContext) async throws
   /// The job as a dry run runs it. Its writes need no stand-in (the dry run rolls them back);
   /// a call that is paid or reaches outside the database does: one that only counts.
-  var forDryRun: any Job { get }
+  var forDryRun: Self { get }
 }
 
 extension Job {
-  public var forDryRun: any Job { self }
+  public var name: JobName { Self.name }
+
+  public var forDryRun: Self { self }
+
+  /// The settings type of the job, for the catalog the configuration is read with.
+  public static var settingsType: any JobSettings.Type { Settings.self }
 }

@@ -79,12 +79,6 @@ public final class JobContext {
     }
   }
 
-  /// The oldest day whose notifications this run may queue: an older day's outbox row may have
-  /// been pruned, so queuing it again could notify twice.
-  public var outboxHorizon: OutboxHorizon {
-    OutboxHorizon(now: input.now, outboxWindow: input.config.jobs.historyRetention.keep.notificationOutbox)
-  }
-
   /// The users this run selects (shard, `--user`), for work outside the user walk.
   public var userSelection: UserSelection { input.selection }
 

@@ -42,11 +42,12 @@ public struct JobRunner: Sendable {
     return finish(&run)
   }
 
-  /// A dry run calls no paid API, so it needs no provider secret: an unset key variable gets a
-  /// placeholder that no request ever carries (a dry run counts would-be lookups instead).
+  /// A dry run calls no paid API, so it needs no secret: each unset secret variable of the jobs'
+  /// settings (`JobSettings.secretVariables`) gets a placeholder that no request ever carries (a
+  /// dry run counts what it would send instead).
   var dryRunVariables: [String: String] {
     var variables = environment.variables
-    if let name = config.jobs.enrichmentFetch.provider?.apiKeyEnv, (variables[name] ?? "").isEmpty {
+    for name in config.jobs.secretVariables where (variables[name] ?? "").isEmpty {
       variables[name] = Self.dryRunKeyPlaceholder
     }
     return variables

@@ -1,5 +1,6 @@
 import Foundation
 import RinConfiguration
+import RinJobs
 import RinTestSupport
 import Testing
 
@@ -73,15 +74,18 @@ struct SecurityItemsCommandLineTests {
 
   @Test func aClicksWindowPastSevenDaysIsRefusedAndTheConnectTimeoutIsASetting() throws {
     let error = #expect(throws: ConfigError.self) {
-      try ConfigLoader.parse(yaml: "jobs:\n  attribution-expiry: {window: 3650d}\n", file: "p.yaml")
+      try ConfigLoader.parse(
+        yaml: "jobs:\n  attribution-expiry: {window: 3650d}\n", file: "p.yaml", jobs: JobCatalog.settings)
     }
     #expect(error?.description.hasPrefix("p.yaml:2:") == true, "\(String(describing: error))")
     #expect(error?.message.contains("longer than 7d") == true)
-    let seven = try ConfigLoader.parse(yaml: "jobs:\n  attribution-expiry: {window: 7d}\n", file: "p.yaml")
-    #expect(seven.jobs.attributionExpiry.window == .seconds(7 * 86_400))
+    let seven = try ConfigLoader.parse(
+      yaml: "jobs:\n  attribution-expiry: {window: 7d}\n", file: "p.yaml", jobs: JobCatalog.settings)
+    #expect(seven.jobs[AttributionExpiryJob.self].window == .seconds(7 * 86_400))
 
     #expect(RinConfig.defaults().storage.connectTimeout == .seconds(10))
-    let set = try ConfigLoader.parse(yaml: "storage: {connect_timeout: 3s}\n", file: "p.yaml")
+    let set = try ConfigLoader.parse(
+      yaml: "storage: {connect_timeout: 3s}\n", file: "p.yaml", jobs: JobCatalog.settings)
     #expect(set.storage.connectTimeout == .seconds(3))
   }
 }

@@ -15,8 +15,8 @@ struct AttributionExpiryTests {
 
   static func config(_ db: TestDatabase, window: Duration? = nil, batch: Int? = nil) -> RinConfig {
     var config = RinConfig.defaults(storageURL: db.path)
-    if let window { config.jobs.attributionExpiry.window = window }
-    if let batch { config.jobs.attributionExpiry.deleteBatchSize = batch }
+    if let window { config.jobs[AttributionExpiryJob.self].window = window }
+    if let batch { config.jobs[AttributionExpiryJob.self].deleteBatchSize = batch }
     return config
   }
 

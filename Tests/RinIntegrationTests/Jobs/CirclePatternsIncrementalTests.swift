@@ -138,7 +138,7 @@ struct CirclePatternsIncrementalTests {
       rowsAfterTheSecondNight.append(try Self.suggestionRows(db))
 
       var config = RinConfig.defaults(storageURL: db.path)
-      config.jobs.circlePatterns.emailDomainShare = 0.3
+      config.jobs[CirclePatternsJob.self].emailDomainShare = 0.3
       let third = await db.run(
         CirclePatternsJob(), TestClock.options(now: TestClock.now + 2 * Self.day), config: config)
       #expect(third.status == .succeeded, "\(third.error ?? "")")
@@ -165,7 +165,7 @@ struct CirclePatternsIncrementalTests {
   ) async throws {
     let db = try TestDatabase(backend, seedUsers: 30, seed: 31)
     var config = RinConfig.defaults(storageURL: db.path)
-    config.jobs.circlePatterns.fullEvery = .seconds(3 * Self.day)
+    config.jobs[CirclePatternsJob.self].fullEvery = .seconds(3 * Self.day)
     let first = await db.run(CirclePatternsJob(), TestClock.options(), config: config)
     #expect(first.status == .succeeded, "\(first.error ?? "")")
     let users = first.counts.read["users"] ?? 0

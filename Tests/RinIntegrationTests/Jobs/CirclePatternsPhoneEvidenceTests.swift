@@ -89,7 +89,7 @@ struct CirclePatternsPhoneEvidenceTests {
       parsed.append(second.counts.read["phones parsed"] ?? 0)
 
       var config = RinConfig.defaults(storageURL: db.path)
-      config.jobs.circlePatterns.areaCodeShare = 0.3
+      config.jobs[CirclePatternsJob.self].areaCodeShare = 0.3
       if forgetsEvidence { try db.execute(Self.forgetEvidence) }
       let third = await db.run(
         CirclePatternsJob(), TestClock.options(now: TestClock.now + 2 * Self.day), config: config)

@@ -186,7 +186,7 @@ struct CirclePatternsTests {
       ], "the group found again is the superseded one: not offered while its row stands")
 
     var config = RinConfig.defaults(storageURL: db.path)
-    config.jobs.historyRetention.keep.circleSuggestions = .seconds(5 * day)
+    config.jobs[HistoryRetentionJob.self].keep.circleSuggestions = .seconds(5 * day)
     let retention = await db.run(
       HistoryRetentionJob(), TestClock.options(now: TestClock.now + 8 * day), config: config)
     #expect(retention.status == .succeeded, "\(retention.error ?? "")")
@@ -223,13 +223,13 @@ struct CirclePatternsTests {
   ) async throws {
     let strict = try Self.makeDatabase(backend)
     var config = RinConfig.defaults(storageURL: strict.path)
-    config.jobs.circlePatterns.minCandidates = 4
+    config.jobs[CirclePatternsJob.self].minCandidates = 4
     _ = await strict.run(CirclePatternsJob(), TestClock.options(), config: config)
     #expect(try strict.int("SELECT count(*) FROM circle_suggestions") == 0)
 
     let extra = try Self.makeDatabase(backend)
     config = RinConfig.defaults(storageURL: extra.path)
-    config.jobs.circlePatterns.extraFreeMailDomains = ["acme.co.uk"]
+    config.jobs[CirclePatternsJob.self].extraFreeMailDomains = ["acme.co.uk"]
     _ = await extra.run(CirclePatternsJob(), TestClock.options(), config: config)
     #expect(
       try extra.strings("SELECT pattern FROM circle_suggestions ORDER BY id") == ["area_code", "family_name"])

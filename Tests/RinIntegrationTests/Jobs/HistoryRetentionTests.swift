@@ -18,10 +18,10 @@ struct HistoryRetentionTests {
   /// Windows of a few days (the ledger's may not be shorter than the report's 30 days).
   static func config(_ db: TestDatabase, batch: Int = 5_000) -> RinConfig {
     var config = RinConfig.defaults(storageURL: db.path)
-    config.jobs.historyRetention.keep = RetentionWindows(
+    config.jobs[HistoryRetentionJob.self].keep = RetentionWindows(
       scoreSnapshots: .seconds(8 * day), notificationOutbox: .seconds(3 * day),
       circleSuggestions: .seconds(5 * day), jobRuns: .seconds(30 * day))
-    config.jobs.historyRetention.deleteBatchSize = batch
+    config.jobs[HistoryRetentionJob.self].deleteBatchSize = batch
     return config
   }
 

@@ -17,7 +17,7 @@ struct OutboxHorizonTests {
   /// A 3-day outbox window: the horizon is the day after the cutoff's day plus one, yesterday.
   static func config(_ db: TestDatabase) -> RinConfig {
     var config = RinConfig.defaults(storageURL: db.path)
-    config.jobs.historyRetention.keep.notificationOutbox = .seconds(3 * day)
+    config.jobs[HistoryRetentionJob.self].keep.notificationOutbox = .seconds(3 * day)
     return config
   }
 

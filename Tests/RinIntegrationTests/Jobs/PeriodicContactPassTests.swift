@@ -18,7 +18,7 @@ struct PeriodicContactPassTests {
 
   static func config(_ db: TestDatabase) -> RinConfig {
     var config = RinConfig.defaults(storageURL: db.path)
-    config.jobs.circlePatterns.fullEvery = .seconds(Self.period * Self.day)
+    config.jobs[CirclePatternsJob.self].fullEvery = .seconds(Self.period * Self.day)
     return config
   }
 
@@ -75,7 +75,7 @@ struct PeriodicContactPassTests {
   @Test(arguments: Backend.available) func theFirstJobOfTheNightPassesForBoth(backend: Backend) async throws {
     let db = try TestDatabase(backend, seedUsers: 48, seed: 29)
     var config = Self.config(db)
-    config.jobs.enrichmentFetch.fullEvery = config.jobs.circlePatterns.fullEvery
+    config.jobs[EnrichmentFetchJob.self].fullEvery = config.jobs[CirclePatternsJob.self].fullEvery
     func night(_ night: Int64, _ config: RinConfig) async -> (enrichment: RunSummary, circles: RunSummary) {
       let options = TestClock.options(now: TestClock.now + night * Self.day)
       let enrichment = await db.run(EnrichmentFetchJob(), options, config: config)
@@ -106,7 +106,7 @@ struct PeriodicContactPassTests {
       config: config)
     #expect(full.changes.tables["circle_suggestions"] == nil, "\(full.changes.tables)")
 
-    config.jobs.enrichmentFetch.fullEvery = .seconds(2 * Self.period * Self.day)
+    config.jobs[EnrichmentFetchJob.self].fullEvery = .seconds(2 * Self.period * Self.day)
     var circlesPassed = 0
     for n in (Self.period + 3)...(2 * Self.period + 3) {
       circlesPassed += await night(n, config).circles.counts.read["contacts passed"] ?? 0

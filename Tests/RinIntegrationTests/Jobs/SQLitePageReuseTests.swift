@@ -16,8 +16,8 @@ struct SQLitePageReuseTests {
   @Test func theFileStopsGrowingOnceTheSnapshotWindowIsFull() async throws {
     let db = try TestDatabase(.sqlite)
     var config = RinConfig.defaults(storageURL: db.path)
-    config.jobs.historyRetention.keep.scoreSnapshots = .seconds(8 * Self.day)
-    config.jobs.historyRetention.deleteBatchSize = 500
+    config.jobs[HistoryRetentionJob.self].keep.scoreSnapshots = .seconds(8 * Self.day)
+    config.jobs[HistoryRetentionJob.self].deleteBatchSize = 500
     let first = CalendarDate(utcInstant: UTCInstant(seconds: TestClock.now))
     // The accounts the snapshots are of: rows of an account that does not exist are erased
     // (docs/OPERATIONS.md "Erasure").

@@ -49,7 +49,7 @@ struct ScoreMilestoneTests {
     try db.execute("DELETE FROM invite_prompt_queue WHERE user_id = ?", [user])
     // history-retention with an 8-day window deletes day 1's snapshot.
     var config = RinConfig.defaults(storageURL: db.path)
-    config.jobs.historyRetention.keep = RetentionWindows(
+    config.jobs[HistoryRetentionJob.self].keep = RetentionWindows(
       scoreSnapshots: .seconds(8 * Self.day), notificationOutbox: .seconds(3 * Self.day),
       circleSuggestions: .seconds(5 * Self.day), jobRuns: .seconds(30 * Self.day))
     let retention = await db.run(HistoryRetentionJob(), TestClock.options(), config: config)

@@ -36,7 +36,7 @@ struct UnstampedCorrectionTests {
   {
     let db = try TestDatabase(backend, seedUsers: 48, seed: 29)
     var config = RinConfig.defaults(storageURL: db.path)
-    config.jobs.circlePatterns.fullEvery = .seconds(Self.period * Self.day)
+    config.jobs[CirclePatternsJob.self].fullEvery = .seconds(Self.period * Self.day)
     let first = await db.run(CirclePatternsJob(), TestClock.options(), config: config)
     #expect(first.status == .succeeded, "\(first.error ?? "")")
     #expect(first.counts.unstampedCorrections == 0, "a first night corrects nothing: every owner is new")
@@ -85,7 +85,7 @@ struct UnstampedCorrectionTests {
   {
     let db = try TestDatabase(backend, seedUsers: 48, seed: 29)
     var config = RinConfig.defaults(storageURL: db.path)
-    config.jobs.enrichmentFetch.fullEvery = .seconds(Self.period * Self.day)
+    config.jobs[EnrichmentFetchJob.self].fullEvery = .seconds(Self.period * Self.day)
     let first = await db.run(EnrichmentFetchJob(), TestClock.options(), config: config)
     #expect(first.status == .succeeded, "\(first.error ?? "")")
     #expect(first.counts.unstampedCorrections == 0)

@@ -254,10 +254,10 @@ struct UpcomingBirthdaysTests {
   @Test(arguments: Backend.available) func theWindowLengthIsASetting(backend: Backend) async throws {
     let db = try Self.database(backend, zones: ["UTC"], birthdays: ["--11-22", "--11-23", "--12-02"])
     var config = RinConfig.defaults(storageURL: db.path)
-    config.jobs.upcomingBirthdays.windowDays = 0
+    config.jobs[UpcomingBirthdaysJob.self].windowDays = 0
     _ = try await Self.run(db, at: "2026-11-22T12:00:00Z", config: config)
     #expect(try R.all(db).map(\.ref) == [11])
-    config.jobs.upcomingBirthdays.windowDays = 10
+    config.jobs[UpcomingBirthdaysJob.self].windowDays = 10
     _ = try await Self.run(db, at: "2026-11-22T12:00:00Z", config: config)
     #expect(try R.all(db).map(\.ref) == [11, 12, 13])
   }

@@ -83,7 +83,7 @@ struct PipelineDryRunTests {
     let before = try fixture.db.contentDigest()
     let report = try await fixture.run(
       now: "2026-11-22T12:00:00Z", scheduled: false, dryRun: true,
-      jobs: { $0 == .badgeRecount ? FailingJob(name: .badgeRecount) : JobCatalog.job($0) })
+      jobs: { $0 == .badgeRecount ? FailingJob<BadgeRecountJob>() : JobCatalog.job($0) })
     #expect(report.exitCode == .failure)
     #expect(try fixture.db.contentDigest() == before)
     #expect(

@@ -25,7 +25,8 @@ struct PipelineFixture {
       VALUES (1, '2026-01-01', 50, 'Fair', 'score_v1', 0)
       """)
     config = RinConfig(
-      storage: StorageSettings(url: db.path), pipelines: pipelines, sourcePath: RinConfig.defaultsSourcePath)
+      storage: StorageSettings(url: db.path), jobs: JobsSettings(catalog: JobCatalog.settings),
+      pipelines: pipelines, sourcePath: RinConfig.defaultsSourcePath)
   }
 
   static func pipeline(
@@ -77,9 +78,11 @@ struct PipelineFixture {
   }
 }
 
-/// A job that always fails, standing in for a broken one.
-struct FailingJob: Job {
-  let name: JobName
+/// A job that always fails, standing in for a broken `Standing`: its name, settings and details.
+struct FailingJob<Standing: Job>: Job {
+  typealias Settings = Standing.Settings
+  typealias Details = Standing.Details
+  static var name: JobName { Standing.name }
   struct Broken: Error, CustomStringConvertible {
     var description: String { "the provider returned nonsense" }
   }

@@ -122,7 +122,7 @@ struct PipelineRunnerTests {
         try PipelineFixture.pipeline(jobs: [.badgeRecount, .dailyScore, .circlePatterns])
       ])
     let broken: PipelineRunner.JobLookup = {
-      $0 == .dailyScore ? FailingJob(name: .dailyScore) : JobCatalog.job($0)
+      $0 == .dailyScore ? FailingJob<DailyScoreJob>() : JobCatalog.job($0)
     }
     let report = try await fixture.run(now: "2026-11-22T02:30:00Z", jobs: broken)
     #expect(report.exitCode == .failure)
@@ -149,7 +149,7 @@ struct PipelineRunnerTests {
     async throws
   {
     let fixture = try PipelineFixture(backend, pipelines: [try PipelineFixture.pipeline()])
-    _ = try await fixture.run(now: "2026-11-22T02:30:00Z", jobs: { _ in FailingJob(name: .dailyScore) })
+    _ = try await fixture.run(now: "2026-11-22T02:30:00Z", jobs: { _ in FailingJob<DailyScoreJob>() })
     #expect(try fixture.status(now: "2026-11-22T03:00:00Z").problems == 1)
     let retry = try await fixture.run(
       now: "2026-11-22T03:00:00Z", scheduled: false, catchUp: .all, maxAge: .seconds(86_400))

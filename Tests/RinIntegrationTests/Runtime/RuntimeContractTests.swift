@@ -1,4 +1,5 @@
 import Foundation
+import RinConfiguration
 import RinDomain
 import RinJobs
 import RinRuntime
@@ -9,7 +10,9 @@ import Testing
 
 /// A job that records the users it sees and can ask for a stop after its first batch.
 final class RecordingJob: Job {
-  let name = JobName.dailyScore
+  typealias Settings = BatchSizeSettings
+  typealias Details = NoDetails
+  static let name = JobName.dailyScore
   let stopAfterFirstBatch: StopSignal?
   let seen = Mutex<[Int64]>([])
 

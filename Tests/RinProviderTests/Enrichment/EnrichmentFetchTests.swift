@@ -224,7 +224,7 @@ extension EnrichmentEndToEnd {
       let url = try #require(try await server.waitForOutput(matching: ProviderStubCommandTests.listening))
       // 240 a minute: one request per 0.25 s at most; ten requests of one key each, four at once.
       var config = f.config(batchSize: 1, requestsPerMinute: 240, concurrency: 4)
-      config.jobs.enrichmentFetch.provider?.url = url
+      config.jobs[EnrichmentFetchJob.self].provider?.url = url
       let summary = await f.run(config: config)
       #expect(summary.status == .succeeded, "\(summary.error ?? "")")
       let times = try Self.arrivals(in: server.text)

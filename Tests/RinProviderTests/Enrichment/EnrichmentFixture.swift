@@ -125,7 +125,7 @@ final class EnrichmentFixture: Sendable {
   ) -> RinConfig {
     var config = RinConfig.defaults(storageURL: db.path)
     guard provider else { return config }
-    config.jobs.enrichmentFetch.provider = EnrichmentProviderSettings(
+    config.jobs[EnrichmentFetchJob.self].provider = EnrichmentProviderSettings(
       name: Self.provider, url: stub.baseURL, apiKeyEnv: Self.apiKeyVariable, batchSize: batchSize,
       requestsPerMinute: requestsPerMinute, timeout: timeout, maxRetries: maxRetries, concurrency: concurrency
     )

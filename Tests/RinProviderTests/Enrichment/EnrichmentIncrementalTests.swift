@@ -85,10 +85,10 @@ extension EnrichmentEndToEnd {
       _ db: TestDatabase, _ stub: ProviderStub, now: Int64, cacheLifetime: Duration? = nil
     ) async -> RunSummary {
       var config = EnrichmentSeededTests.config(db, stub)
-      config.jobs.enrichmentFetch.fullEvery = .seconds(60 * 86_400)
+      config.jobs[EnrichmentFetchJob.self].fullEvery = .seconds(60 * 86_400)
       if let cacheLifetime {
-        config.jobs.enrichmentFetch.provider?.matchTTL = cacheLifetime
-        config.jobs.enrichmentFetch.provider?.noMatchTTL = cacheLifetime
+        config.jobs[EnrichmentFetchJob.self].provider?.matchTTL = cacheLifetime
+        config.jobs[EnrichmentFetchJob.self].provider?.noMatchTTL = cacheLifetime
       }
       return await db.run(
         EnrichmentFixture.job, TestClock.options(now: now), config: config,
@@ -244,7 +244,7 @@ extension EnrichmentEndToEnd {
       let full = try await offPool { try TestDatabase(backend, seedUsers: 12, seed: 3) }
       func run(_ db: TestDatabase, days: Int64, full: Bool = false) async -> RunSummary {
         var config = EnrichmentSeededTests.config(db, stub)
-        config.jobs.enrichmentFetch.fullEvery = .seconds(60 * 86_400)
+        config.jobs[EnrichmentFetchJob.self].fullEvery = .seconds(60 * 86_400)
         return await db.run(
           EnrichmentFixture.job, TestClock.options(now: TestClock.now + days * 86_400, full: full),
           config: config, environment: RuntimeEnvironment(variables: ["SEEDED_KEY": "seeded-secret"]))
@@ -532,7 +532,7 @@ extension EnrichmentEndToEnd {
       let db = try await offPool { try TestDatabase(backend, seedUsers: 6, seed: 9) }
       #expect(await EnrichmentSeededTests.run(db, stub, TestClock.options()).status == .succeeded)
       var config = EnrichmentSeededTests.config(db, stub)
-      config.jobs.enrichmentFetch.provider?.minLikelihood = 3
+      config.jobs[EnrichmentFetchJob.self].provider?.minLikelihood = 3
       let rerun = await db.run(
         EnrichmentFixture.job, TestClock.options(now: TestClock.now + 60), config: config,
         environment: RuntimeEnvironment(variables: ["SEEDED_KEY": "seeded-secret"]))

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Logging
 import RinConfiguration
+import RinJobs
 import RinProviderStub
 import RinRuntime
 import RinTestSupport
@@ -12,8 +13,8 @@ extension EnrichmentEndToEnd {
   struct EnrichmentSeededTests {
     static func config(_ db: TestDatabase, _ stub: ProviderStub) -> RinConfig {
       var config = RinConfig.defaults(storageURL: db.path)
-      config.jobs.enrichmentFetch.batchSize = 4
-      config.jobs.enrichmentFetch.provider = EnrichmentProviderSettings(
+      config.jobs[EnrichmentFetchJob.self].batchSize = 4
+      config.jobs[EnrichmentFetchJob.self].provider = EnrichmentProviderSettings(
         name: "fake-people", url: stub.baseURL, apiKeyEnv: "SEEDED_KEY", batchSize: 100,
         requestsPerMinute: 100_000,
         concurrency: 4)

@@ -1,4 +1,5 @@
 import Foundation
+import RinJobs
 import RinProviderStub
 import RinRuntime
 import RinTestSupport

@@ -50,7 +50,7 @@ struct BatchBoundaryExactnessTests {
   /// answered too late, so requests wait a minute before they count as failed.
   static func withProvider(_ config: RinConfig, _ stub: ProviderStub) -> RinConfig {
     var config = config
-    config.jobs.enrichmentFetch.provider = EnrichmentProviderSettings(
+    config.jobs[EnrichmentFetchJob.self].provider = EnrichmentProviderSettings(
       name: "fake-people", url: stub.baseURL, apiKeyEnv: Self.apiKeyVariable, batchSize: 100,
       requestsPerMinute: 100_000, timeout: .seconds(60), matchTTL: .seconds(6 * 86_400),
       noMatchTTL: .seconds(3 * 86_400), concurrency: 2)
@@ -62,11 +62,11 @@ struct BatchBoundaryExactnessTests {
   static func tinyBatches(_ path: String, night: Int) -> RinConfig {
     var config = RinConfig.defaults(storageURL: path)
     let size = [3, 1, 2, 4][night % 4]
-    config.jobs.dailyScore.batchSize = size
-    config.jobs.circlePatterns.batchSize = size
-    config.jobs.enrichmentFetch.batchSize = size
-    config.jobs.upcomingBirthdays.batchSize = size
-    config.jobs.badgeRecount.batchSize = size
+    config.jobs[DailyScoreJob.self].batchSize = size
+    config.jobs[CirclePatternsJob.self].batchSize = size
+    config.jobs[EnrichmentFetchJob.self].batchSize = size
+    config.jobs[UpcomingBirthdaysJob.self].batchSize = size
+    config.jobs[BadgeRecountJob.self].batchSize = size
     config.storage.batchTarget = night % 3 == 2 ? .milliseconds(1) : .seconds(60)
     return config
   }
@@ -74,11 +74,11 @@ struct BatchBoundaryExactnessTests {
   /// As few batches as the jobs allow: the largest ceilings, and a target no batch reaches.
   static func oneBatch(_ path: String) -> RinConfig {
     var config = RinConfig.defaults(storageURL: path)
-    config.jobs.dailyScore.batchSize = 100_000
-    config.jobs.circlePatterns.batchSize = 100_000
-    config.jobs.enrichmentFetch.batchSize = 100_000
-    config.jobs.upcomingBirthdays.batchSize = 100_000
-    config.jobs.badgeRecount.batchSize = 100_000
+    config.jobs[DailyScoreJob.self].batchSize = 100_000
+    config.jobs[CirclePatternsJob.self].batchSize = 100_000
+    config.jobs[EnrichmentFetchJob.self].batchSize = 100_000
+    config.jobs[UpcomingBirthdaysJob.self].batchSize = 100_000
+    config.jobs[BadgeRecountJob.self].batchSize = 100_000
     config.storage.batchTarget = .seconds(60)
     return config
   }
@@ -186,10 +186,10 @@ struct BatchBoundaryExactnessTests {
   /// The bench's short windows: retention reaches the first nights within the test.
   static func withShortWindows(_ config: RinConfig) -> RinConfig {
     var config = config
-    config.jobs.historyRetention.keep.scoreSnapshots = .seconds(Self.snapshotWindowDays * Self.day)
-    config.jobs.historyRetention.keep.notificationOutbox = .seconds(14 * 86_400)
-    config.jobs.historyRetention.keep.circleSuggestions = .seconds(30 * 86_400)
-    config.jobs.historyRetention.keep.jobRuns = .seconds(30 * 86_400)
+    config.jobs[HistoryRetentionJob.self].keep.scoreSnapshots = .seconds(Self.snapshotWindowDays * Self.day)
+    config.jobs[HistoryRetentionJob.self].keep.notificationOutbox = .seconds(14 * 86_400)
+    config.jobs[HistoryRetentionJob.self].keep.circleSuggestions = .seconds(30 * 86_400)
+    config.jobs[HistoryRetentionJob.self].keep.jobRuns = .seconds(30 * 86_400)
     return config
   }
 
@@ -333,9 +333,9 @@ struct BatchBoundaryExactnessTests {
   /// Answers last 30 days; with a batch of `batchSize` examined owners.
   static func sharedKeyConfig(_ db: TestDatabase, _ stub: ProviderStub, batchSize: Int) -> RinConfig {
     var config = Self.withProvider(RinConfig.defaults(storageURL: db.path), stub)
-    config.jobs.enrichmentFetch.provider?.matchTTL = Self.sharedKeyTTL
-    config.jobs.enrichmentFetch.provider?.noMatchTTL = Self.sharedKeyTTL
-    config.jobs.enrichmentFetch.batchSize = batchSize
+    config.jobs[EnrichmentFetchJob.self].provider?.matchTTL = Self.sharedKeyTTL
+    config.jobs[EnrichmentFetchJob.self].provider?.noMatchTTL = Self.sharedKeyTTL
+    config.jobs[EnrichmentFetchJob.self].batchSize = batchSize
     return config
   }
 

@@ -1,6 +1,7 @@
 import Foundation
 import RinConfiguration
 import RinHTTP
+import RinJobs
 import RinProviderStub
 import RinTestSupport
 import Testing
@@ -60,7 +61,7 @@ struct RedirectTests {
     let f = try await EnrichmentFixture.make(backend)
     defer { Task { await f.stop() } }
     var config = f.config()
-    config.jobs.enrichmentFetch.provider?.url = first.baseURL
+    config.jobs[EnrichmentFetchJob.self].provider?.url = first.baseURL
     let logs = CapturedLogs()
     _ = await f.run(config: config, logs: logs)
     #expect(!first.pings.isEmpty)
@@ -81,14 +82,17 @@ struct RedirectTests {
       """
     }
     let error = #expect(throws: ConfigError.self) {
-      try ConfigLoader.parse(yaml: yaml("http://enrich.example.com"), file: "p.yaml")
+      try ConfigLoader.parse(
+        yaml: yaml("http://enrich.example.com"), file: "p.yaml", jobs: JobCatalog.settings)
     }
     #expect(error?.description.hasPrefix("p.yaml:3:") == true, "\(String(describing: error))")
     #expect(error?.message.contains("must be https") == true)
     for url in [
       "https://enrich.example.com", "http://127.0.0.1:8080", "http://localhost:9", "http://[::1]:9",
     ] {
-      #expect(throws: Never.self) { try ConfigLoader.parse(yaml: yaml(url), file: "p.yaml") }
+      #expect(throws: Never.self) {
+        try ConfigLoader.parse(yaml: yaml(url), file: "p.yaml", jobs: JobCatalog.settings)
+      }
     }
   }
 }

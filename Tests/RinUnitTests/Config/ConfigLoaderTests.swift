@@ -1,5 +1,6 @@
 import Foundation
 import RinConfiguration
+import RinJobs
 import RinTestSupport
 import Testing
 
@@ -11,20 +12,20 @@ struct ConfigLoaderTests {
     let config = try withConfigTestDirectory { directory in
       let path = directory.appendingPathComponent("pipelines.yaml").path
       try examplePipelinesYAML.write(toFile: path, atomically: true, encoding: .utf8)
-      return (try ConfigLoader.load(path: path), path)
+      return (try ConfigLoader.load(path: path, jobs: JobCatalog.settings), path)
     }
     let (loaded, path) = config
     #expect(loaded.sourcePath == path)
     #expect(loaded.storage == StorageSettings(url: "var/rin.sqlite", busyTimeout: .seconds(5)))
-    #expect(loaded.jobs.dailyScore.batchSize == 2000)
-    #expect(loaded.jobs.circlePatterns == CirclePatternsSettings())
-    #expect(loaded.jobs.circlePatterns.emailDomainShare == 0.6)
-    #expect(loaded.jobs.circlePatterns.familyNameShare == 0.5)
-    #expect(loaded.jobs.upcomingBirthdays.windowDays == 7)
-    #expect(loaded.jobs.attributionExpiry.window == .seconds(7 * 86_400))
-    #expect(loaded.jobs.attributionExpiry.deleteBatchSize == 5_000)
-    #expect(loaded.jobs.badgeRecount.batchSize == 2000)
-    let provider = try #require(loaded.jobs.enrichmentFetch.provider)
+    #expect(loaded.jobs[DailyScoreJob.self].batchSize == 2000)
+    #expect(loaded.jobs[CirclePatternsJob.self] == CirclePatternsSettings())
+    #expect(loaded.jobs[CirclePatternsJob.self].emailDomainShare == 0.6)
+    #expect(loaded.jobs[CirclePatternsJob.self].familyNameShare == 0.5)
+    #expect(loaded.jobs[UpcomingBirthdaysJob.self].windowDays == 7)
+    #expect(loaded.jobs[AttributionExpiryJob.self].window == .seconds(7 * 86_400))
+    #expect(loaded.jobs[AttributionExpiryJob.self].deleteBatchSize == 5_000)
+    #expect(loaded.jobs[BadgeRecountJob.self].batchSize == 2000)
+    let provider = try #require(loaded.jobs[EnrichmentFetchJob.self].provider)
     #expect(provider.name == "acme-people")
     #expect(provider.url == "https://enrich.example.com")
     #expect(provider.apiKeyEnv == "RIN_ENRICH_API_KEY")
@@ -48,13 +49,14 @@ struct ConfigLoaderTests {
   }
 
   @Test func emptyMappingsAndOmittedJobsMeanDefaults() throws {
-    let config = try ConfigLoader.parse(yaml: "jobs: {}\n", file: "p.yaml")
+    let config = try ConfigLoader.parse(yaml: "jobs: {}\n", file: "p.yaml", jobs: JobCatalog.settings)
     #expect(config.jobs == JobsSettings())
     #expect(config.storage == StorageSettings())
     #expect(config.pipelines.isEmpty)
-    #expect(config.jobs.enrichmentFetch.provider == nil)
-    let nullJob = try ConfigLoader.parse(yaml: "jobs:\n  daily-score:\n", file: "p.yaml")
-    #expect(nullJob.jobs.dailyScore.batchSize == 2000)
+    #expect(config.jobs[EnrichmentFetchJob.self].provider == nil)
+    let nullJob = try ConfigLoader.parse(
+      yaml: "jobs:\n  daily-score:\n", file: "p.yaml", jobs: JobCatalog.settings)
+    #expect(nullJob.jobs[DailyScoreJob.self].batchSize == 2000)
   }
 
   @Test func explicitValuesOverrideDefaults() throws {
@@ -73,17 +75,17 @@ struct ConfigLoaderTests {
         hourly: {schedule: "@hourly", jobs: [upcoming-birthdays]}
         nightly: {schedule: "0 3 * * *", timezone: Europe/Paris, jobs: [daily-score]}
       """
-    let config = try ConfigLoader.parse(yaml: yaml, file: "p.yaml")
+    let config = try ConfigLoader.parse(yaml: yaml, file: "p.yaml", jobs: JobCatalog.settings)
     #expect(config.storage.url == "postgres://rin@db:5432/rin")
     #expect(config.storage.busyTimeout == .milliseconds(1500))
-    #expect(config.jobs.batchSize(for: .dailyScore) == 1000)
-    #expect(config.jobs.circlePatterns.emailDomainShare == 0.75)
-    #expect(config.jobs.circlePatterns.areaCodeShare == 1.0)
-    #expect(config.jobs.circlePatterns.minMembers == 4)
-    #expect(config.jobs.circlePatterns.extraFreeMailDomains == ["mail.example", "web.de"])
-    #expect(config.jobs.upcomingBirthdays.windowDays == 14)
-    #expect(config.jobs.attributionExpiry.window == .seconds(6 * 86_400))
-    #expect(config.jobs.attributionExpiry.deleteBatchSize == 100)
+    #expect(config.jobs[DailyScoreJob.self].batchSize == 1000)
+    #expect(config.jobs[CirclePatternsJob.self].emailDomainShare == 0.75)
+    #expect(config.jobs[CirclePatternsJob.self].areaCodeShare == 1.0)
+    #expect(config.jobs[CirclePatternsJob.self].minMembers == 4)
+    #expect(config.jobs[CirclePatternsJob.self].extraFreeMailDomains == ["mail.example", "web.de"])
+    #expect(config.jobs[UpcomingBirthdaysJob.self].windowDays == 14)
+    #expect(config.jobs[AttributionExpiryJob.self].window == .seconds(6 * 86_400))
+    #expect(config.jobs[AttributionExpiryJob.self].deleteBatchSize == 100)
     #expect(config.pipelines.map(\.name) == ["hourly", "nightly"])
     #expect(config.pipelines[0].timezone == "UTC")
     #expect(config.pipelines[1].timezone == "Europe/Paris")

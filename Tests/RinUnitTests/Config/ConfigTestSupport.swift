@@ -1,5 +1,6 @@
 import Foundation
 import RinConfiguration
+import RinJobs
 import RinTestSupport
 import Testing
 
@@ -46,7 +47,7 @@ func configError(
 ) throws -> ConfigError {
   var found: ConfigError?
   do {
-    _ = try ConfigLoader.parse(yaml: yaml, file: file)
+    _ = try ConfigLoader.parse(yaml: yaml, file: file, jobs: JobCatalog.settings)
   } catch {
     found = error
   }
@@ -56,7 +57,7 @@ func configError(
 /// The error loading the file at `path` produces, or nil if it loads.
 func configLoadError(path: String) -> ConfigError? {
   do {
-    _ = try ConfigLoader.load(path: path)
+    _ = try ConfigLoader.load(path: path, jobs: JobCatalog.settings)
     return nil
   } catch {
     return error

@@ -1,4 +1,5 @@
 import RinConfiguration
+import RinJobs
 import RinTestSupport
 import Testing
 
@@ -102,10 +103,11 @@ struct ConfigValidationTests {
     )
     let set = try ConfigLoader.parse(
       yaml: exampleConfig(replacingLine: 12, with: "      max_lookups_per_day: 250000"),
-      file: "pipelines.yaml")
-    #expect(set.jobs.enrichmentFetch.provider?.maxLookupsPerDay == 250_000)
-    let unset = try ConfigLoader.parse(yaml: examplePipelinesYAML, file: "pipelines.yaml")
-    #expect(unset.jobs.enrichmentFetch.provider?.maxLookupsPerDay == nil)
+      file: "pipelines.yaml", jobs: JobCatalog.settings)
+    #expect(set.jobs[EnrichmentFetchJob.self].provider?.maxLookupsPerDay == 250_000)
+    let unset = try ConfigLoader.parse(
+      yaml: examplePipelinesYAML, file: "pipelines.yaml", jobs: JobCatalog.settings)
+    #expect(unset.jobs[EnrichmentFetchJob.self].provider?.maxLookupsPerDay == nil)
   }
 
   @Test func notifyTakesHTTPURLs() throws {
@@ -144,9 +146,9 @@ struct ConfigValidationTests {
     )
     let set = try ConfigLoader.parse(
       yaml: exampleConfig(replacingLine: 12, with: "      circuit_breaker: {failures: 3, cool_down: 1h}"),
-      file: "pipelines.yaml")
+      file: "pipelines.yaml", jobs: JobCatalog.settings)
     #expect(
-      set.jobs.enrichmentFetch.provider?.circuitBreaker
+      set.jobs[EnrichmentFetchJob.self].provider?.circuitBreaker
         == CircuitBreakerSettings(failures: 3, coolDown: .seconds(3_600)))
   }
 

@@ -1,11 +1,12 @@
 import RinConfiguration
 import RinDomain
+import RinJobs
 import Testing
 
 @Suite("freshness: promises from pipelines.yaml")
 struct FreshnessConfigTests {
   static func promises(_ yaml: String) throws -> [FreshnessOutput: FreshnessPromise] {
-    let config = try ConfigLoader.parse(yaml: yaml, file: "p.yaml")
+    let config = try ConfigLoader.parse(yaml: yaml, file: "p.yaml", jobs: JobCatalog.settings)
     return Dictionary(uniqueKeysWithValues: FreshnessSettings.promises(in: config).map { ($0.output, $0) })
   }
 

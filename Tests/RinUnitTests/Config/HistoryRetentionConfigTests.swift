@@ -1,5 +1,6 @@
 import Foundation
 import RinConfiguration
+import RinJobs
 import Testing
 
 /// `jobs.history-retention`: its windows, and the ones too short for what reads the history.
@@ -34,8 +35,8 @@ import Testing
               notification_outbox: 14d
               circle_suggestions: 2w
               job_runs: 30d
-        """), file: "pipelines.yaml")
-    let settings = config.jobs.historyRetention
+        """), file: "pipelines.yaml", jobs: JobCatalog.settings)
+    let settings = config.jobs[HistoryRetentionJob.self]
     #expect(
       settings.keep
         == RetentionWindows(

@@ -1,5 +1,6 @@
 import Foundation
 import RinConfiguration
+import RinJobs
 import RinTestSupport
 import Testing
 
@@ -9,7 +10,8 @@ import Testing
 @Suite("Config: storage settings for running beside the services")
 struct StorageNeighbourSettingsTests {
   @Test func defaultsGiveWayQuicklyAndTargetShortBatchesOnPostgresOnly() throws {
-    let storage = try ConfigLoader.parse(yaml: "jobs: {}\n", file: "p.yaml").storage
+    let storage = try ConfigLoader.parse(yaml: "jobs: {}\n", file: "p.yaml", jobs: JobCatalog.settings)
+      .storage
     #expect(storage.lockTimeout == .seconds(1))
     #expect(storage.statementTimeout == .seconds(60))
     #expect(storage.idleInTransactionTimeout == .seconds(60))
@@ -31,7 +33,7 @@ struct StorageNeighbourSettingsTests {
         batch_target: 500ms
         max_replica_lag: 30s
       """
-    let storage = try ConfigLoader.parse(yaml: yaml, file: "p.yaml").storage
+    let storage = try ConfigLoader.parse(yaml: yaml, file: "p.yaml", jobs: JobCatalog.settings).storage
     #expect(storage.lockTimeout == .milliseconds(250))
     #expect(storage.statementTimeout == .seconds(120))
     #expect(storage.idleInTransactionTimeout == .seconds(30))
@@ -40,7 +42,8 @@ struct StorageNeighbourSettingsTests {
   }
 
   @Test func pacingIsOffByDefaultUntilTheCurveChoosesItsDefaults() throws {
-    let storage = try ConfigLoader.parse(yaml: "jobs: {}\n", file: "p.yaml").storage
+    let storage = try ConfigLoader.parse(yaml: "jobs: {}\n", file: "p.yaml", jobs: JobCatalog.settings)
+      .storage
     #expect(storage.niceRatio == 0 && storage.maxLoad == nil && storage.criticalLoad == nil)
     #expect(!storage.synchronousCommit, "a batch's commit does not wait for its flush")
   }
@@ -53,7 +56,7 @@ struct StorageNeighbourSettingsTests {
         critical_load: 12
         synchronous_commit: on
       """
-    let storage = try ConfigLoader.parse(yaml: yaml, file: "p.yaml").storage
+    let storage = try ConfigLoader.parse(yaml: yaml, file: "p.yaml", jobs: JobCatalog.settings).storage
     #expect(storage.niceRatio == 0.5 && storage.maxLoad == 4 && storage.criticalLoad == 12)
     #expect(storage.synchronousCommit)
     #expect(
@@ -64,7 +67,8 @@ struct StorageNeighbourSettingsTests {
 
   @Test func aCriticalLoadNotAboveTheMaxLoadIsRejectedWithItsLine() {
     #expect {
-      try ConfigLoader.parse(yaml: "storage:\n  max_load: 8\n  critical_load: 8\n", file: "p.yaml")
+      try ConfigLoader.parse(
+        yaml: "storage:\n  max_load: 8\n  critical_load: 8\n", file: "p.yaml", jobs: JobCatalog.settings)
     } throws: { error in
       let text = "\(error)"
       return text.contains("p.yaml:3:") && text.contains("critical_load") && text.contains("must be above")
@@ -77,7 +81,7 @@ struct StorageNeighbourSettingsTests {
   ])
   func aBadValueNamesItsLine(entry: String) {
     #expect(throws: (any Error).self) {
-      try ConfigLoader.parse(yaml: "storage:\n  \(entry)\n", file: "p.yaml")
+      try ConfigLoader.parse(yaml: "storage:\n  \(entry)\n", file: "p.yaml", jobs: JobCatalog.settings)
     }
   }
 }

@@ -3,7 +3,7 @@ import RinDomain
 /// What a run reports beside its counts and changes: its job's details and why it stopped
 /// early. Written in `--json` and the ledger's `counts` column as one object of texts by key
 /// (`"matches": "4"`); read back typed by the job's own `JobDetails` type,
-/// `details[EnrichmentFetchDetails.self]`, so that the runtime knows no job's details.
+/// `details[Job.Details.self]`, so that the runtime knows no job's details.
 public struct RunDetails: Sendable, Equatable, Codable {
   /// The job's details by key, without the stop reason.
   private var jobTexts: [String: String] = [:]

@@ -1,6 +1,8 @@
+import RinConfiguration
+
 /// `jobs.enrichment-fetch:` — the Rin-network source always runs; the external provider only
 /// when `provider:` is present.
-public struct EnrichmentFetchSettings: Sendable, Hashable {
+public struct EnrichmentFetchSettings: JobSettings {
   public var batchSize: Int
   public var provider: EnrichmentProviderSettings?
   /// The longest an owner goes without being examined: the periodic full pass that catches a
@@ -11,6 +13,10 @@ public struct EnrichmentFetchSettings: Sendable, Hashable {
   /// with their keys while the provider is called (25 users kept a run under 125 MB).
   public static let defaultBatchSize = 25
 
+  public init() {
+    self.init(batchSize: Self.defaultBatchSize)
+  }
+
   public init(
     batchSize: Int = defaultBatchSize, provider: EnrichmentProviderSettings? = nil,
     fullEvery: Duration = .seconds(28 * 86_400)
@@ -20,9 +26,18 @@ public struct EnrichmentFetchSettings: Sendable, Hashable {
     self.fullEvery = fullEvery
   }
 
-  static let keys = [BatchSize.key, "provider", "full_every"]
+  /// The provider's key, which a dry run never sends.
+  public var secretVariables: [String] { provider.map { [$0.apiKeyEnv] } ?? [] }
 
-  init(reading config: ConfigMapping) throws(ConfigError) {
+  public var guardedProvider: GuardedProvider? {
+    provider.map { GuardedProvider(name: $0.name, coolDown: $0.circuitBreaker.coolDown) }
+  }
+
+  public var fullPassPeriod: Duration? { fullEvery }
+
+  public static let keys = [BatchSize.key, "provider", "full_every"]
+
+  public init(reading config: ConfigMapping) throws(ConfigError) {
     let provider = try config.optionalSection("provider", allowing: EnrichmentProviderSettings.keys)
     self.init(
       batchSize: try BatchSize.read(config, default: Self.defaultBatchSize),

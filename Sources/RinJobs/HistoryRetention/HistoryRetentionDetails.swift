@@ -1,4 +1,5 @@
 import RinDomain
+import RinRuntime
 
 /// history-retention's details (docs/JOBS.md).
 public struct HistoryRetentionDetails: JobDetails {

@@ -1,4 +1,5 @@
 import RinDomain
+import RinRuntime
 
 /// enrichment-fetch's details (docs/JOBS.md "enrichment-fetch"): counts only, no key, number or
 /// address. A count the run did not take is nil, and left out of the summary.

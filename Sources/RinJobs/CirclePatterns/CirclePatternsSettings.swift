@@ -1,5 +1,7 @@
+import RinConfiguration
+
 /// `jobs.circle-patterns:` — thresholds for suggesting contacts to a circle (docs/CONTRACT.md §3.2).
-public struct CirclePatternsSettings: Sendable, Hashable {
+public struct CirclePatternsSettings: JobSettings {
   public var batchSize: Int
   /// Share of members with an email that must share a registrable domain.
   public var emailDomainShare: Double
@@ -17,6 +19,10 @@ public struct CirclePatternsSettings: Sendable, Hashable {
   /// change the online services did not stamp (docs/JOBS.md "What counts as a change").
   public var fullEvery: Duration
 
+  public init() {
+    self.init(batchSize: BatchSize.defaultValue)
+  }
+
   public init(
     batchSize: Int = BatchSize.defaultValue, emailDomainShare: Double = 0.6,
     areaCodeShare: Double = 0.6, familyNameShare: Double = 0.5, minMembers: Int = 3,
@@ -32,12 +38,14 @@ public struct CirclePatternsSettings: Sendable, Hashable {
     self.fullEvery = fullEvery
   }
 
-  static let keys = [
+  public var fullPassPeriod: Duration? { fullEvery }
+
+  public static let keys = [
     BatchSize.key, "email_domain_share", "area_code_share", "family_name_share", "min_members",
     "min_candidates", "extra_free_mail_domains", "full_every",
   ]
 
-  init(reading config: ConfigMapping) throws(ConfigError) {
+  public init(reading config: ConfigMapping) throws(ConfigError) {
     let defaults = Self()
     let share = 0.0...1.0
     self.init(

@@ -1,3 +1,5 @@
+import RinConfiguration
+
 /// `jobs.enrichment-fetch.provider.circuit_breaker:` — when a run stops asking a provider that
 /// looks down, and how long later runs leave it alone (docs/JOBS.md "When the provider is down").
 public struct CircuitBreakerSettings: Sendable, Hashable {
@@ -13,10 +15,10 @@ public struct CircuitBreakerSettings: Sendable, Hashable {
     self.coolDown = coolDown
   }
 
-  static let key = "circuit_breaker"
-  static let keys = ["failures", "cool_down"]
+  public static let key = "circuit_breaker"
+  public static let keys = ["failures", "cool_down"]
 
-  init(reading config: ConfigMapping) throws(ConfigError) {
+  public init(reading config: ConfigMapping) throws(ConfigError) {
     let defaults = Self()
     self.init(
       failures: try config.int("failures", default: defaults.failures, in: 1...10_000),

@@ -1,13 +1,18 @@
+import RinConfiguration
 import RinDomain
 
 /// `jobs.upcoming-birthdays:`
-public struct UpcomingBirthdaysSettings: Sendable, Hashable {
+public struct UpcomingBirthdaysSettings: JobSettings {
   public var batchSize: Int
   /// Days after the user's today that still count as upcoming (0 = today only). Capped at a
   /// year because the window wraps the year at most once.
   public var windowDays: Int
   /// Where a Feb 29 birthday falls in a common year.
   public var feb29InCommonYears: Feb29Rule
+
+  public init() {
+    self.init(batchSize: BatchSize.defaultValue)
+  }
 
   public init(
     batchSize: Int = BatchSize.defaultValue, windowDays: Int = 7, feb29InCommonYears: Feb29Rule = .feb28
@@ -17,9 +22,9 @@ public struct UpcomingBirthdaysSettings: Sendable, Hashable {
     self.feb29InCommonYears = feb29InCommonYears
   }
 
-  static let keys = [BatchSize.key, "window_days", "feb29_in_common_years"]
+  public static let keys = [BatchSize.key, "window_days", "feb29_in_common_years"]
 
-  init(reading config: ConfigMapping) throws(ConfigError) {
+  public init(reading config: ConfigMapping) throws(ConfigError) {
     let defaults = Self()
     self.init(
       batchSize: try BatchSize.read(config),

@@ -1,4 +1,5 @@
 import Foundation
+import RinConfiguration
 
 /// `jobs.enrichment-fetch.provider:` — the external people-data API (docs/CONTRACT.md §3.3).
 /// The API key itself never appears in the file, only the name of the variable holding it.
@@ -51,13 +52,13 @@ public struct EnrichmentProviderSettings: Sendable, Hashable {
     self.maxLookupsPerDay = maxLookupsPerDay
   }
 
-  static let keys = [
+  public static let keys = [
     "name", "url", "api_key_env", "batch_size", "requests_per_minute", "timeout", "max_retries",
     "min_likelihood", "match_ttl", "no_match_ttl", "concurrency", CircuitBreakerSettings.key,
     "max_lookups_per_day",
   ]
 
-  init(reading config: ConfigMapping) throws(ConfigError) {
+  public init(reading config: ConfigMapping) throws(ConfigError) {
     let defaults = Self(name: "", url: "", apiKeyEnv: "")
     self.init(
       name: try Self.readName(config),

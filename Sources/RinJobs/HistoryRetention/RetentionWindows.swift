@@ -1,3 +1,4 @@
+import RinConfiguration
 import RinDomain
 
 /// `jobs.history-retention.keep:`: how long history-retention keeps each table's rows
@@ -33,9 +34,9 @@ public struct RetentionWindows: Sendable, Hashable {
     LedgerLookBacks.status + .seconds(Int64(OutboxHorizon.marginDays) * 86_400)
   }
 
-  static let keys = ["score_snapshots", "notification_outbox", "circle_suggestions", "job_runs"]
+  public static let keys = ["score_snapshots", "notification_outbox", "circle_suggestions", "job_runs"]
 
-  init(reading config: ConfigMapping) throws(ConfigError) {
+  public init(reading config: ConfigMapping) throws(ConfigError) {
     let defaults = Self()
     self.init(
       scoreSnapshots: try Self.window(

@@ -1,10 +1,16 @@
+import RinConfiguration
+
 /// `jobs.history-retention:`
-public struct HistoryRetentionSettings: Sendable, Hashable {
+public struct HistoryRetentionSettings: JobSettings {
   public var batchSize: Int
   /// How long each table's rows are kept (`keep:`).
   public var keep: RetentionWindows
   /// Rows deleted per transaction, small enough never to hold a long write lock.
   public var deleteBatchSize: Int
+
+  public init() {
+    self.init(batchSize: BatchSize.defaultValue)
+  }
 
   public init(
     batchSize: Int = BatchSize.defaultValue, keep: RetentionWindows = .init(), deleteBatchSize: Int = 5_000
@@ -14,9 +20,9 @@ public struct HistoryRetentionSettings: Sendable, Hashable {
     self.deleteBatchSize = deleteBatchSize
   }
 
-  static let keys = [BatchSize.key, "keep", "delete_batch_size"]
+  public static let keys = [BatchSize.key, "keep", "delete_batch_size"]
 
-  init(reading config: ConfigMapping) throws(ConfigError) {
+  public init(reading config: ConfigMapping) throws(ConfigError) {
     let defaults = Self()
     self.init(
       batchSize: try BatchSize.read(config),
