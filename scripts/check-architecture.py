@@ -9,6 +9,8 @@ its declared dependencies (issue 33). Exits 1 naming every difference.
   package builds by accident and breaks when that package changes.
 - What production runs (`rinjobs`, the `rin-<job>` executables) links no seeder and no provider
   stub.
+- SQL statements are written only in RinStorage and in a job's folder (`Sources/RinJobs/<Job>/`),
+  or by the development tools that stand in for the services (RinSeed, rinjobs-dev).
 - docs/ARCHITECTURE.md's "Tables of our own" lists every table RuntimeSchema.swift,
   RetentionSchema.swift or ContactStateSchema.swift creates and no later step drops, and no other
   (issue 42).
@@ -80,6 +82,28 @@ def imports(path: Path) -> set[str]:
     return found
 
 
+# A statement's head as our code writes one: comments are not statements.
+SQL_STATEMENT = re.compile(r"\b(SELECT\b.*\bFROM|INSERT INTO|UPDATE \w+ SET|DELETE FROM|CREATE (UNIQUE )?(TABLE|INDEX)"
+                           r"|ALTER TABLE|DROP (TABLE|INDEX))\b")
+SQL_HOMES = ("Sources/RinStorage/", "Sources/RinSeed/", "Sources/rinjobs-dev/")
+
+
+def misplaced_sql() -> list[str]:
+    """Lines of Swift outside a job's folder and RinStorage that write a SQL statement."""
+    found = []
+    for path in sorted((ROOT / "Sources").rglob("*.swift")):
+        relative = path.relative_to(ROOT).as_posix()
+        parts = relative.split("/")
+        in_job_folder = parts[1] == "RinJobs" and len(parts) > 3 and parts[2] != "Shared"
+        if relative.startswith(SQL_HOMES) or in_job_folder:
+            continue
+        for number, line in enumerate(path.read_text().splitlines(), 1):
+            if not line.lstrip().startswith("//") and SQL_STATEMENT.search(line):
+                found.append(f"{relative}:{number}: SQL outside RinStorage and the job folders (move the "
+                             f"statement into the job's folder or a RinStorage primitive)")
+    return found
+
+
 def main() -> int:
     pkg = package()
     targets = {t["name"]: t for t in pkg["targets"]}
@@ -117,6 +141,8 @@ def main() -> int:
         if target["type"] == "executable" and (name == "rinjobs" or name.startswith("rin-")):
             for extra in sorted(closure(name, set()) & NOT_IN_PRODUCTION):
                 problems.append(f"Package.swift: {name} runs in production but links {extra}")
+
+    problems += misplaced_sql()
 
     created, listed = own_tables()
     for t in sorted(created - listed):

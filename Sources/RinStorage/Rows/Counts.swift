@@ -24,7 +24,12 @@ package struct RowCount: DecodableRow {
 extension SQLExecutor {
   /// The number `SELECT count(*) AS count …` gives.
   package func count(_ query: SQLFragment) throws -> Int {
-    try rows(RowCount.self, query).first?.count ?? 0
+    guard let row = try rows(RowCount.self, query).first else {
+      throw StorageError(
+        .sqlFailure, location: "a count", detail: "the query returned no row",
+        hint: "a count is `SELECT count(*) AS count …` without GROUP BY: it always returns one row")
+    }
+    return row.count
   }
 }
 
