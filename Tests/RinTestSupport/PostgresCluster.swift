@@ -112,14 +112,20 @@ package final class PostgresCluster: Sendable {
     return PostgresStandby(name: name, url: "postgresql://postgres@127.0.0.1:\(standbyPort)/postgres")
   }
 
-  /// `postgresql://` URL of a new, empty database.
-  package func createDatabase() throws -> String {
+  /// `postgresql://` URL of a new, empty database, or of a copy of the database `template`
+  /// (which must have no session open).
+  package func createDatabase(template: String? = nil) throws -> String {
     let name = "rin_test_\(created.add(1, ordering: .relaxed).newValue)"
     try admin.withLock { _ in
       let connection = try TestPostgresConnection(url: url(database: "postgres"))
-      try connection.execute("CREATE DATABASE \(name)")
+      try connection.execute("CREATE DATABASE \(name)" + (template.map { " TEMPLATE \($0)" } ?? ""))
     }
     return url(database: name)
+  }
+
+  /// The name in a `url(database:)`.
+  package static func databaseName(of url: String) -> String {
+    String(url[url.index(after: url.lastIndex(of: "/") ?? url.startIndex)...])
   }
 
   package func url(database: String) -> String {

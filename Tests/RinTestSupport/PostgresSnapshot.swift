@@ -19,8 +19,16 @@ package final class PostgresSnapshot: Sendable {
       "score_milestones",
     ]
 
-  package init(url: String, file: String) throws {
+  /// `instrumented`: the database already has the triggers, as a copy of a database that had
+  /// them (`CREATE DATABASE … TEMPLATE`) does.
+  package init(url: String, file: String, instrumented: Bool = false) throws {
     let pg = try TestPostgresConnection(url: url)
+    if !instrumented { try Self.instrument(pg) }
+    connection = Mutex(pg)
+    self.file = file
+  }
+
+  private static func instrument(_ pg: TestPostgresConnection) throws {
     try pg.execute(
       """
       CREATE FUNCTION rin_note_change() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -34,8 +42,6 @@ package final class PostgresSnapshot: Sendable {
           FOR EACH STATEMENT EXECUTE FUNCTION rin_note_change();
         """)
     }
-    connection = Mutex(pg)
-    self.file = file
   }
 
   /// A table's position: its statements' count, and its partitions' names, since dropping a

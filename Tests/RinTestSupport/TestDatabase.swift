@@ -32,21 +32,33 @@ package final class TestDatabase: Sendable {
   {
     self.backend = backend
     directory = try TemporaryDirectory()
+    // A seeded database is a copy of the one seeded first with the same seed in this process;
+    // a private cluster's is seeded in place.
+    let template = seedUsers.map { SeededTemplates.Key(users: $0, seed: seed, now: now, backend: backend) }
     switch backend {
     case .sqlite:
       path = directory.path("rin.sqlite")
+      if let template { try SeededTemplates.copySQLite(template, to: path) }
       storage = try Storage.open(url: path, options: .init(createIfMissing: true))
       file = try DatabaseQueue(path: path)
       snapshot = nil
     case .postgres:
+      if let template, cluster == nil {
+        path = try SeededTemplates.copyPostgres(template, in: PostgresCluster.shared.get())
+        storage = try Storage.open(url: path, options: .init(createIfMissing: true))
+        file = nil
+        snapshot = try PostgresSnapshot(
+          url: path, file: directory.path("snapshot.sqlite"), instrumented: true)
+        return
+      }
       path = try (cluster ?? PostgresCluster.shared.get()).createDatabase()
       storage = try Storage.open(url: path, options: .init(createIfMissing: true))
       file = nil
       snapshot = try PostgresSnapshot(url: path, file: directory.path("snapshot.sqlite"))
-    }
-    if let seedUsers {
-      _ = try Seeder.seed(
-        into: storage, options: SeedOptions(users: seedUsers, seed: seed, now: UTCInstant(seconds: now)))
+      if let seedUsers {
+        _ = try Seeder.seed(
+          into: storage, options: SeedOptions(users: seedUsers, seed: seed, now: UTCInstant(seconds: now)))
+      }
     }
   }
 

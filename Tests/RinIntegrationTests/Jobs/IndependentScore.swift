@@ -32,6 +32,14 @@ enum IndependentScore {
     func live(_ alias: String) -> String {
       "\(alias).created_at < \(end) AND (\(alias).deleted_at IS NULL OR \(alias).deleted_at >= \(end))"
     }
+    // The contacts in an organizing circle, read once: circle_members has no index by contact
+    // (a migration drops it), so asking per contact scanned the table for each.
+    let organizedContacts = Set(
+      try Int64.fetchAll(
+        db,
+        sql:
+          "SELECT DISTINCT m.contact_id FROM circle_members m JOIN circles k ON k.id = m.circle_id WHERE k.kind IN ('prepopulated','custom') AND (m.added_at IS NULL OR m.added_at < \(end)) AND \(live("k"))"
+      ))
     var result: [Int64: Expected] = [:]
     for user in try Row.fetchAll(
       db, sql: "SELECT id, created_at, phone_verified FROM users u WHERE \(live("u"))")
@@ -71,14 +79,7 @@ enum IndependentScore {
             mutual += 1
           }
         }
-        if try Int.fetchOne(
-          db,
-          sql:
-            "SELECT count(*) FROM circle_members m JOIN circles k ON k.id = m.circle_id WHERE m.contact_id = ? AND k.kind IN ('prepopulated','custom') AND (m.added_at IS NULL OR m.added_at < \(end)) AND \(live("k"))",
-          arguments: [cid])! > 0
-        {
-          organized += 1
-        }
+        if organizedContacts.contains(cid) { organized += 1 }
       }
       let customCircles = Double(
         try Int.fetchOne(

@@ -34,6 +34,8 @@ struct ScoreContactScanTests {
   static func expected(_ db: TestDatabase, users: [Int64]) throws -> [Seen] {
     let live = "c.created_at < :end AND (c.deleted_at IS NULL OR c.deleted_at >= :end)"
     let blank = { (s: String?) in (s ?? "").allSatisfy(\.isWhitespace) }
+    // Membership as `c.id IN (…)`, read once: circle_members has no index by contact (a
+    // migration drops it), so a per-contact EXISTS scanned the table for each contact.
     let sql = """
       SELECT c.user_id, c.created_at, coalesce(c.deleted_at, -1), c.given_name, c.family_name, c.display_name,
         \(live) AND (EXISTS (SELECT 1 FROM contact_phones p WHERE p.contact_id = c.id AND trim(p.raw, ' \t\r\n') <> '')
@@ -43,8 +45,8 @@ struct ScoreContactScanTests {
           AND (r.deleted_at IS NULL OR r.deleted_at >= :end)),
         \(live) AND c.rin_user_id IS NOT NULL AND EXISTS (SELECT 1 FROM contacts b WHERE b.rin_user_id = c.user_id
           AND b.user_id = c.rin_user_id AND b.created_at < :end AND (b.deleted_at IS NULL OR b.deleted_at >= :end)),
-        \(live) AND EXISTS (SELECT 1 FROM circle_members m JOIN circles k ON k.id = m.circle_id
-          WHERE m.contact_id = c.id AND k.kind IN ('prepopulated', 'custom') AND (m.added_at IS NULL OR m.added_at < :end)
+        \(live) AND c.id IN (SELECT m.contact_id FROM circle_members m JOIN circles k ON k.id = m.circle_id
+          WHERE k.kind IN ('prepopulated', 'custom') AND (m.added_at IS NULL OR m.added_at < :end)
             AND k.created_at < :end AND (k.deleted_at IS NULL OR k.deleted_at >= :end)),
         \(live)
       FROM contacts c WHERE c.user_id IN (\(users.map(String.init).joined(separator: ","))) AND c.created_at <= :end
