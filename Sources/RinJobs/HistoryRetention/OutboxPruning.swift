@@ -18,9 +18,7 @@ extension HistoryRetentionQueries {
 
   /// Outbox rows queued before `instant` and still unsent.
   func countUnsentNotifications(queuedBefore instant: UTCInstant) throws -> Int {
-    Int(
-      try sql.integerValue(
-        "SELECT count(*) AS value FROM notification_outbox WHERE sent_at IS NULL AND created_at < \(instant)")
-        ?? 0)
+    try sql.count(
+      "SELECT count(*) AS count FROM notification_outbox WHERE sent_at IS NULL AND created_at < \(instant)")
   }
 }

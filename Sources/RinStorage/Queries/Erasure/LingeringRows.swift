@@ -89,11 +89,12 @@ extension ErasureQueries {
   /// Contacts of other books still linked to an account gone or deleted at or before
   /// `deletedBy`.
   public func countLinksToAccountsGone(deletedBy: UTCInstant) throws -> Int64 {
-    try sql.integerValue(
-      """
-      SELECT count(*) AS value FROM contacts c WHERE c.rin_user_id IS NOT NULL AND NOT EXISTS (
-        SELECT 1 FROM users u WHERE u.id = c.rin_user_id AND (u.deleted_at IS NULL OR u.deleted_at > \(deletedBy)))
-      """) ?? 0
+    Int64(
+      try sql.count(
+        """
+        SELECT count(*) AS count FROM contacts c WHERE c.rin_user_id IS NOT NULL AND NOT EXISTS (
+          SELECT 1 FROM users u WHERE u.id = c.rin_user_id AND (u.deleted_at IS NULL OR u.deleted_at > \(deletedBy)))
+        """))
   }
 
   /// Deletes up to `limit` supersession times whose suggestion is gone (it went with its
@@ -119,8 +120,9 @@ extension ErasureQueries {
     if table.namesContacts { conditions.append(contactGone(deletedBy)) }
     guard let first = conditions.first else { return 0 }
     let either: SQLFragment = conditions.count == 1 ? first : "(\(first)) OR (\(conditions[1]))"
-    return try sql.integerValue(
-      "SELECT count(*) AS value FROM \(literal: SQLDialect.quoted(table.name)) t WHERE \(either)") ?? 0
+    return Int64(
+      try sql.count(
+        "SELECT count(*) AS count FROM \(literal: SQLDialect.quoted(table.name)) t WHERE \(either)"))
   }
 
   /// The row's `user_id` is no account that was live after `deletedBy`.

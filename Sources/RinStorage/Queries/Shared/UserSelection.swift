@@ -52,10 +52,7 @@ extension StorageTransaction {
   }
 
   public func countUsers(after afterID: Int64, in selection: UserSelection) throws -> Int {
-    Int(
-      try sql.integerValue(
-        "SELECT count(*) AS value FROM users WHERE id > \(afterID) AND \(selection.whereClause())") ?? 0
-    )
+    try sql.count("SELECT count(*) AS count FROM users WHERE id > \(afterID) AND \(selection.whereClause())")
   }
 }
 
