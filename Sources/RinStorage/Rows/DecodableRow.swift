@@ -51,7 +51,7 @@ extension SQLFragment.StringInterpolation {
 
 extension SQLExecutor {
   /// Streams a query's rows as `Row`s (see `forEachRow`).
-  package func forEach<Row: DecodableRow>(
+  @inlinable package func forEach<Row: DecodableRow>(
     _ type: Row.Type, _ query: SQLFragment, _ body: (Row) throws -> Void
   ) throws {
     var rows = RowStream<Row>()
@@ -59,7 +59,7 @@ extension SQLExecutor {
   }
 
   /// A batch's rows as `Row`s, read at once (see `forEachBatchRow`).
-  package func forEachInBatch<Row: DecodableRow>(
+  @inlinable package func forEachInBatch<Row: DecodableRow>(
     _ type: Row.Type, _ query: SQLFragment, _ body: (Row) throws -> Void
   ) throws {
     var rows = RowStream<Row>()
@@ -68,7 +68,7 @@ extension SQLExecutor {
 
   /// `forEachInBatch` of a query on a table whose size swings within a run, planned afresh
   /// every time (see `forEachBatchRowReplanned`).
-  package func forEachInBatchReplanned<Row: DecodableRow>(
+  @inlinable package func forEachInBatchReplanned<Row: DecodableRow>(
     _ type: Row.Type, _ query: SQLFragment, _ body: (Row) throws -> Void
   ) throws {
     var rows = RowStream<Row>()
@@ -76,7 +76,7 @@ extension SQLExecutor {
   }
 
   /// The rows of a query whose result is bounded by a batch, as `Row`s.
-  package func rows<Row: DecodableRow>(_ type: Row.Type, _ query: SQLFragment) throws -> [Row] {
+  @inlinable package func rows<Row: DecodableRow>(_ type: Row.Type, _ query: SQLFragment) throws -> [Row] {
     var rows: [Row] = []
     try forEachInBatch(type, query) { rows.append($0) }
     return rows
@@ -84,10 +84,12 @@ extension SQLExecutor {
 }
 
 /// A statement's rows decoded as `Row`s, the result's column names checked on the first.
-private struct RowStream<Row: DecodableRow> {
-  private var checked = false
+package struct RowStream<Row: DecodableRow> {
+  @usableFromInline var checked = false
 
-  mutating func next(_ reader: any SQLRowReader) throws -> Row {
+  @inlinable package init() {}
+
+  @inlinable package mutating func next(_ reader: any SQLRowReader) throws -> Row {
     if !checked {
       try RowDecoder<Row.Columns>.checkNames(of: reader, table: Row.table)
       checked = true

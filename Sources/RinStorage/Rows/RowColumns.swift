@@ -15,7 +15,7 @@ extension RowColumns {
   package var name: String { ColumnName.snakeCase(String(describing: self)) }
 
   /// Where the query selects it: its case's place among all the cases.
-  var position: Int { rawValue }
+  @inlinable var position: Int { rawValue }
 
   /// Every column's name, in order.
   package static var names: [String] { allCases.map(\.name) }
