@@ -55,33 +55,32 @@ extension EnrichmentQueries {
       index[contact.id] = contacts.count
       contacts.append(contact)
     }
-    let phones = dialect.join(
-      rowsOf: "contact_phones", as: "p", whose: "contact_id", equals: "c.id", and: "p.raw IS NOT NULL")
-    try sql.forEach(
-      ContactChannelRow.self,
-      """
-      SELECT p.contact_id, p.raw AS channel, \(literal: dialect.phoneTerm("p")) AS term
-      FROM contacts c \(literal: phones)
-      WHERE \(filter)
-      """
-    ) { row in
-      guard let at = index[row.contactID], let raw = row.channel else { return }
-      contacts[at].phones.append(raw)
-      contacts[at].digest &+= row.term
-    }
-    let emails = dialect.join(
-      rowsOf: "contact_emails", as: "e", whose: "contact_id", equals: "c.id", and: "e.address IS NOT NULL")
-    try sql.forEach(
-      ContactChannelRow.self,
-      """
-      SELECT e.contact_id, e.address AS channel, \(literal: dialect.emailTerm("e")) AS term
-      FROM contacts c \(literal: emails)
-      WHERE \(filter)
-      """
-    ) { row in
-      guard let at = index[row.contactID], let address = row.channel else { return }
-      contacts[at].emails.append(address)
-      contacts[at].digest &+= row.term
+    // Each channel table in one read; its rows' terms complete the contact's digest.
+    let channels:
+      [(
+        table: String, alias: String, column: String, term: String,
+        list: WritableKeyPath<EnrichmentContactRow, [String]>
+      )] = [
+        ("contact_phones", "p", "raw", dialect.phoneTerm("p"), \.phones),
+        ("contact_emails", "e", "address", dialect.emailTerm("e"), \.emails),
+      ]
+    for channel in channels {
+      let (alias, column) = (channel.alias, channel.column)
+      let join = dialect.join(
+        rowsOf: channel.table, as: alias, whose: "contact_id", equals: "c.id",
+        and: "\(alias).\(column) IS NOT NULL")
+      try sql.forEach(
+        ContactChannelRow.self,
+        """
+        SELECT \(literal: alias).contact_id, \(literal: alias).\(literal: column) AS channel, \(literal: channel.term) AS term
+        FROM contacts c \(literal: join)
+        WHERE \(filter)
+        """
+      ) { row in
+        guard let at = index[row.contactID], let value = row.channel else { return }
+        contacts[at][keyPath: channel.list].append(value)
+        contacts[at].digest &+= row.term
+      }
     }
     // A join's rows come in no fixed order (PostgreSQL's differ from run to run): sorted by
     // their bytes (canonically equal texts are not equal bytes), a contact reads the same
