@@ -10,7 +10,7 @@ protocol QueryGroup {
 }
 
 extension QueryGroup {
-  var sql: any SQLExecutor { tx.sql }
+  var sql: TransactionSQL { tx.sql }
 
   var isDryRun: Bool { tx.isDryRun }
 

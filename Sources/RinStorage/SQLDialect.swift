@@ -3,7 +3,7 @@
 /// Queries are written with `?` placeholders whatever the backend: only the PostgreSQL backend
 /// rewrites them (`numberedPlaceholders`), once per whole statement when it prepares it, so
 /// that text put together from fragments is numbered from `$1` across all of it.
-package struct SQLDialect: Sendable {
+@usableFromInline package struct SQLDialect: Sendable {
   let name: String
 
   static let sqlite = SQLDialect(name: "sqlite")

@@ -1,6 +1,6 @@
 /// Reads one column of the current row. Only valid inside the row callback. Read through
 /// `RowDecoder`, which finds a column by its name; the positions are the backends' business.
-package protocol SQLRowReader {
+@usableFromInline package protocol SQLRowReader {
   /// How many columns the result has, and their names: checked against a row type's `Columns`
   /// once per statement.
   var columnCount: Int { get }
@@ -30,7 +30,7 @@ extension SQLRowReader {
 /// module is written once against it, as an `SQLFragment` with `?` placeholders: a backend that
 /// wants another form (PostgreSQL's `$1`) rewrites the whole statement itself, so fragments can
 /// be joined freely.
-package protocol SQLExecutor {
+@usableFromInline package protocol SQLExecutor {
   var dialect: SQLDialect { get }
   /// Runs a statement (cached and reused by the backend); returns the number of rows changed.
   @discardableResult

@@ -3,7 +3,7 @@
 /// report's, erasure's and the runtime's under a namespace of their own (`tx.report`,
 /// `tx.runtime`; see `QueryGroup`), and each job's in its own folder of RinJobs, over `sql`.
 public final class StorageTransaction {
-  package let sql: any SQLExecutor
+  package let sql: TransactionSQL
   /// What this transaction wrote; merged into the run's totals only when it commits.
   public package(set) var changes = ChangeSet()
 
@@ -11,7 +11,7 @@ public final class StorageTransaction {
   package let isDryRun: Bool
 
   init(sql: any SQLExecutor, isDryRun: Bool) {
-    self.sql = sql
+    self.sql = TransactionSQL(sql)
     self.isDryRun = isDryRun
   }
 }

@@ -4,7 +4,7 @@ import RinStorage
 /// attribution-expiry's statements, each in a transaction of its own.
 struct AttributionExpiryQueries {
   let tx: StorageTransaction
-  private var sql: any SQLExecutor { tx.sql }
+  private var sql: TransactionSQL { tx.sql }
 
   /// Deletes up to `limit` raw clicks with `clicked_at <= cutoff`, oldest first; returns how many.
   /// A time that is null or not a number is never `<=` a number, so such a click stays.

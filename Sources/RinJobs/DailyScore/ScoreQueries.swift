@@ -4,7 +4,7 @@ import RinStorage
 /// daily-score's statements, on one batch's transaction.
 struct DailyScoreQueries {
   let tx: StorageTransaction
-  var sql: any SQLExecutor { tx.sql }
+  var sql: TransactionSQL { tx.sql }
 }
 
 /// A user as daily-score reads them.

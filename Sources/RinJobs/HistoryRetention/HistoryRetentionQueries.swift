@@ -5,5 +5,5 @@ import RinStorage
 /// batch per transaction and stops when a batch comes back short.
 struct HistoryRetentionQueries {
   let tx: StorageTransaction
-  var sql: any SQLExecutor { tx.sql }
+  var sql: TransactionSQL { tx.sql }
 }

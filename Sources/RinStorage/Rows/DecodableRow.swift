@@ -1,6 +1,6 @@
 /// A row type: its table and its columns, listed once for the query, the decoder and the
 /// multi-row insert.
-package protocol TableRow {
+@usableFromInline package protocol TableRow {
   associatedtype Columns: RowColumns
   /// The table the row comes from or goes to (for a join, the read's name), for statements and
   /// errors.
@@ -11,28 +11,29 @@ package protocol TableRow {
 /// type lists its columns (`Columns`), the query selects them (`\(columns: Columns.self)`), and
 /// `init(_:)` reads each by its case. A NULL or a value of the wrong type in a column that must
 /// hold one is an error naming the table, the column and the row (`RowDecoder`).
-package protocol DecodableRow: TableRow {
+@usableFromInline package protocol DecodableRow: TableRow {
   init(_ row: RowDecoder<Columns>) throws
 }
 
 /// A row a multi-row statement writes, each value set by its column's case.
-package protocol EncodableRow: TableRow {
+@usableFromInline package protocol EncodableRow: TableRow {
   func encode(to row: inout RowEncoder<Columns>)
 }
 
-/// The values of one row to write, set by column; unset columns are NULL.
-package struct RowEncoder<Columns: RowColumns> {
-  private(set) var values: [SQLValue]
+/// The values of one row to write, set by column; unset columns are NULL. Inlinable, as the
+/// decoder's reads are, so that each job's rows are encoded by code specialized to its columns.
+@usableFromInline package struct RowEncoder<Columns: RowColumns> {
+  @usableFromInline private(set) var values: [SQLValue]
 
-  init() { values = Array(repeating: .null, count: Columns.allCases.count) }
+  @inlinable init() { values = Array(repeating: .null, count: Columns.allCases.count) }
 
   /// Every column NULL again: one encoder serves every row of a statement, so that encoding a
   /// row makes no array.
-  mutating func reset() {
+  @inlinable mutating func reset() {
     for index in values.indices { values[index] = .null }
   }
 
-  package subscript(column: Columns) -> SQLValue {
+  @inlinable package subscript(column: Columns) -> SQLValue {
     get { values[column.position] }
     set { values[column.position] = newValue }
   }
@@ -84,7 +85,7 @@ extension SQLExecutor {
 }
 
 /// A statement's rows decoded as `Row`s, the result's column names checked on the first.
-package struct RowStream<Row: DecodableRow> {
+@usableFromInline package struct RowStream<Row: DecodableRow> {
   @usableFromInline var checked = false
 
   @inlinable package init() {}

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The columns of one read, in the order its query selects them: an enum whose cases, in the
 /// order they are declared, are the columns, each named by its case in snake case (`userID` is
 /// `user_id`, `contactIDs` is `contact_ids`). The query writes the list from here
@@ -8,17 +10,18 @@
 ///     enum Columns: Int, RowColumns { case userID, home, circles, score, profile }
 ///
 /// A column computed by the query is selected `AS` its case's name (`count(*) AS pending`).
-package protocol RowColumns: RawRepresentable, CaseIterable, Sendable where RawValue == Int {}
+@usableFromInline package protocol RowColumns: RawRepresentable, CaseIterable, Sendable
+where RawValue == Int {}
 
 extension RowColumns {
   /// The column's name in the result.
-  package var name: String { ColumnName.snakeCase(String(describing: self)) }
+  package var name: String { Self.names[position] }
 
   /// Where the query selects it: its case's place among all the cases.
   @inlinable var position: Int { rawValue }
 
   /// Every column's name, in order.
-  package static var names: [String] { allCases.map(\.name) }
+  @usableFromInline package static var names: [String] { ColumnName.names(of: Self.self) }
 
   /// Every column's name quoted, as a statement writes them: a column may be named by a
   /// keyword (`invite_prompt_queue."trigger"`).
@@ -27,6 +30,19 @@ extension RowColumns {
 
 /// How a case name becomes a column name.
 package enum ColumnName {
+  /// Each `RowColumns` type's names, worked out once in a process. A case's name comes from
+  /// reflection (`String(describing:)`), whose first lookups of a type's conformances cost tens of
+  /// thousands of instructions each; every statement a batch builds lists its columns, and every
+  /// read checks them on its first row.
+  private static let cache = Mutex<[ObjectIdentifier: [String]]>([:])
+
+  static func names<Columns: RowColumns>(of type: Columns.Type) -> [String] {
+    if let names = cache.withLock({ $0[ObjectIdentifier(type)] }) { return names }
+    let names = Columns.allCases.map { snakeCase(String(describing: $0)) }
+    cache.withLock { $0[ObjectIdentifier(type)] = names }
+    return names
+  }
+
   /// `userID` → `user_id`, `contactIDs` → `contact_ids`, `e164` → `e164`, `scoreChangedAt` →
   /// `score_changed_at`: a word starts at a capital that follows a small letter or a digit, and a
   /// run of capitals is one word (with a plural `s` after it).

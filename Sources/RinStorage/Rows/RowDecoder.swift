@@ -9,7 +9,7 @@ import RinDomain
 /// - `…IfPresent`: a column that may be NULL; a value of another type still throws.
 /// - `…IfValid`: a column of the services' tables, which hold whatever the services wrote: NULL
 ///   or a malformed value reads as nil, and the job counts and skips the row.
-package struct RowDecoder<Columns: RowColumns> {
+@usableFromInline package struct RowDecoder<Columns: RowColumns> {
   @usableFromInline let reader: any SQLRowReader
   @usableFromInline let table: String
   /// Where `Columns`' first case is in the result: 0, but for a group of columns a read repeats
@@ -57,7 +57,7 @@ package struct RowDecoder<Columns: RowColumns> {
     integerIfValid(column) ?? Self.oldestStamp
   }
 
-  static var oldestStamp: Int64 { 0 }
+  @usableFromInline static var oldestStamp: Int64 { 0 }
 
   /// An integer column read as a count or a size.
   @inlinable package func count(_ column: Columns) throws -> Int { Int(try integer(column)) }
@@ -148,7 +148,7 @@ package struct RowDecoder<Columns: RowColumns> {
 
   /// The result's columns are `Columns`' names in order, or the statement and the row type
   /// disagree (a programming error the first row shows).
-  package static func checkNames(
+  @usableFromInline package static func checkNames(
     of reader: any SQLRowReader, table: String, expected: [String] = Columns.names
   )
     throws

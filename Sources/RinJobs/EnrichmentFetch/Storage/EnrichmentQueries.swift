@@ -3,5 +3,5 @@ import RinStorage
 /// enrichment-fetch's statements (the providers' allowances included), on one transaction.
 struct EnrichmentQueries {
   let tx: StorageTransaction
-  var sql: any SQLExecutor { tx.sql }
+  var sql: TransactionSQL { tx.sql }
 }

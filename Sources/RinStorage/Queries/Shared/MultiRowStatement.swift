@@ -2,7 +2,7 @@
 /// per row cost more in binding and stepping than in SQLite's own insert (upcoming-birthdays and
 /// badge-recount write a row for almost every user on a first run). Chunks are 64 rows, then
 /// powers of two for the rest, so that few distinct statement texts are prepared and cached.
-package struct MultiRowStatement {
+@usableFromInline package struct MultiRowStatement: Sendable {
   static let chunk = 64
   /// `INSERT INTO t (a, b) VALUES`
   let head: String
@@ -52,7 +52,7 @@ package struct MultiRowStatement {
 
   /// Writes `rows`, each encoded by column; returns the number of rows changed.
   @discardableResult
-  package func execute<Row: EncodableRow>(rows: [Row], on sql: any SQLExecutor) throws -> Int {
+  @inlinable package func execute<Row: EncodableRow>(rows: [Row], on sql: any SQLExecutor) throws -> Int {
     var encoder = RowEncoder<Row.Columns>()
     return try execute(rows, on: sql) { row, values in
       encoder.reset()
@@ -71,7 +71,7 @@ package struct MultiRowStatement {
   /// reused from chunk to chunk, so a batch of 20,000 rows makes no array per row and no array
   /// of all of them (building and flattening those was a fifth of a first upcoming-birthdays).
   @discardableResult
-  func execute<Rows: Collection>(
+  @usableFromInline func execute<Rows: Collection>(
     _ rows: Rows, on sql: any SQLExecutor, values append: (Rows.Element, inout [SQLValue]) -> Void
   ) throws -> Int {
     var changed = 0
