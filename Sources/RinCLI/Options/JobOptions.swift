@@ -57,7 +57,7 @@ public struct JobOptions: ParsableArguments {
     options.dryRun = dryRun
     options.asOf = asOf
     options.now = clock.now
-    options.userIDs = user
+    options.userIDs = user.map(UserID.init(rawValue:))
     options.shard = shard
     options.json = output.json
     options.metricsFile = output.metricsFile

@@ -20,7 +20,7 @@ public struct FreshnessTally: Sendable, Equatable {
   public private(set) var users = 0
   public private(set) var stale = 0
   /// Ascending when the stale users are added in id order, as the queries return them.
-  public private(set) var staleUsers: [Int64] = []
+  public private(set) var staleUsers: [UserID] = []
   /// The oldest instant a stale user's result is from (`FreshnessRules`).
   public private(set) var oldest: UTCInstant?
   /// By shard index, when `shardCount` is set.
@@ -38,7 +38,7 @@ public struct FreshnessTally: Sendable, Equatable {
     if let index { byShard[index, default: ShardCounts()].users += count }
   }
 
-  public mutating func addStale(user: Int64, since: UTCInstant) {
+  public mutating func addStale(user: UserID, since: UTCInstant) {
     stale += 1
     if staleUsers.count < Self.listed { staleUsers.append(user) }
     oldest = Swift.min(oldest ?? since, since)
@@ -46,9 +46,9 @@ public struct FreshnessTally: Sendable, Equatable {
   }
 
   /// The shard `K` of `K/N` that holds `user` (`id mod N`, never negative).
-  public func shard(of user: Int64) -> Int? {
+  public func shard(of user: UserID) -> Int? {
     guard let shardCount else { return nil }
-    let remainder = Int(user % Int64(shardCount))
+    let remainder = Int(user.rawValue % Int64(shardCount))
     return remainder < 0 ? remainder + shardCount : remainder
   }
 

@@ -4,9 +4,9 @@
 public struct CheckpointScope: Sendable, Hashable, CustomStringConvertible {
   public let shard: RunShard
   /// `--user` ids, ascending; nil for every user of the shard.
-  public let userIDs: [Int64]?
+  public let userIDs: [UserID]?
 
-  public init(shard: RunShard, userIDs: [Int64]?) {
+  public init(shard: RunShard, userIDs: [UserID]?) {
     self.shard = shard
     self.userIDs = userIDs
   }
@@ -17,7 +17,7 @@ public struct CheckpointScope: Sendable, Hashable, CustomStringConvertible {
 
   /// `--user` ids as the summary, the ledger's `users` column and a scope write them: ascending,
   /// comma-separated.
-  public static func usersText(_ userIDs: [Int64]) -> String {
-    userIDs.map(String.init).joined(separator: ",")
+  public static func usersText(_ userIDs: [UserID]) -> String {
+    userIDs.map { String($0.rawValue) }.joined(separator: ",")
   }
 }

@@ -4,14 +4,14 @@ public enum Notifications {
   /// The Score tab (docs/CONTRACT.md §2, notifications).
   public static let scoreDeepLink = "rin://score"
 
-  public static func scoreUpdatedKey(user: Int64, asOf: CalendarDate) -> String {
+  public static func scoreUpdatedKey(user: UserID, asOf: CalendarDate) -> String {
     "\(NotificationKind.scoreUpdated.rawValue):\(user):\(asOf)"
   }
 }
 
 extension Notifications {
   /// A contact's detail screen (docs/CONTRACT.md §2, notifications).
-  public static func contactDeepLink(_ contactID: Int64) -> String {
+  public static func contactDeepLink(_ contactID: ContactID) -> String {
     "rin://contacts/\(contactID)"
   }
 

@@ -4,7 +4,7 @@ import RinStorage
 /// The silent push that carries a user's new badge counts (docs/CONTRACT.md §2, notifications).
 enum BadgeNotification {
   /// One per change of counts, so A → B → A notifies every time.
-  static func dedupeKey(user: Int64, computedAt: UTCInstant) -> String {
+  static func dedupeKey(user: UserID, computedAt: UTCInstant) -> String {
     "\(NotificationKind.badge.rawValue):\(user):\(computedAt.seconds)"
   }
 
@@ -14,7 +14,7 @@ enum BadgeNotification {
     #"{"circles":\#(counts.circles),"home":\#(counts.home),"profile":\#(counts.profile),"score":\#(counts.score)}"#
   }
 
-  static func message(user: Int64, counts: BadgeCounts, computedAt: UTCInstant) -> OutboxMessage {
+  static func message(user: UserID, counts: BadgeCounts, computedAt: UTCInstant) -> OutboxMessage {
     OutboxMessage(
       userID: user, kind: .badge, deepLink: nil, payload: payload(counts),
       dedupeKey: dedupeKey(user: user, computedAt: computedAt))

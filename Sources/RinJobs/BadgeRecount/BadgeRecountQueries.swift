@@ -6,8 +6,8 @@ struct BadgeRecountQueries {
   let tx: StorageTransaction
 
   /// Five queries per batch, whatever its size: one per input table, grouped by user.
-  func badgeInputs(for userIDs: [Int64]) throws -> [Int64: BadgeRules.Inputs] {
-    var inputs: [Int64: BadgeRules.Inputs] = [:]
+  func badgeInputs(for userIDs: [UserID]) throws -> [UserID: BadgeRules.Inputs] {
+    var inputs: [UserID: BadgeRules.Inputs] = [:]
     inputs.reserveCapacity(userIDs.count)
     for id in userIDs { inputs[id] = BadgeRules.Inputs() }
     // `inputs` holds the owners asked for: a row of another owner in a range is dropped there.
@@ -48,8 +48,8 @@ struct BadgeRecountQueries {
     return inputs
   }
 
-  func storedBadgeCounts(for userIDs: [Int64]) throws -> [Int64: BadgeCounts] {
-    var stored: [Int64: BadgeCounts] = [:]
+  func storedBadgeCounts(for userIDs: [UserID]) throws -> [UserID: BadgeCounts] {
+    var stored: [UserID: BadgeCounts] = [:]
     let owners = OwnerSet(userIDs)
     try tx.sql.forEach(
       BadgeCountsRow.self,
@@ -85,7 +85,7 @@ struct BadgeRecountQueries {
   /// Marks every user of a batch counted at `checkedAt` (`badge_checks`), changed or not: the
   /// freshness check's evidence that badge-recount reached them. Bookkeeping, like a
   /// checkpoint: not a change of an output, so not in the run's changes.
-  func markBadgesChecked(_ userIDs: [Int64], at checkedAt: UTCInstant) throws {
+  func markBadgesChecked(_ userIDs: [UserID], at checkedAt: UTCInstant) throws {
     try Self.badgeChecksUpsert.execute(
       rows: userIDs.map { BadgeCheck(userID: $0, checkedAt: checkedAt) }, on: tx.sql)
   }
@@ -103,7 +103,7 @@ struct BadgeRecountQueries {
 private struct PendingMergeSuggestion: DecodableRow {
   enum Columns: Int, RowColumns { case userID, confidence }
   static let table = "merge_suggestions"
-  let userID: Int64
+  let userID: UserID
   let confidence: Double?
 
   init(_ row: RowDecoder<Columns>) throws {
@@ -116,7 +116,7 @@ private struct PendingMergeSuggestion: DecodableRow {
 private struct ScoreViewing: DecodableRow {
   enum Columns: Int, RowColumns { case userID, scoreChangedAt, scoreViewedAt }
   static let table = "user_state"
-  let userID: Int64
+  let userID: UserID
   let scoreChangedAt: UTCInstant?
   let scoreViewedAt: UTCInstant?
 
@@ -131,11 +131,11 @@ private struct ScoreViewing: DecodableRow {
 struct BadgeCountsRow: DecodableRow, EncodableRow {
   enum Columns: Int, RowColumns { case userID, home, circles, score, profile, computedAt }
   static let table = "badge_counts"
-  let userID: Int64
+  let userID: UserID
   let counts: BadgeCounts
   let computedAt: UTCInstant
 
-  init(userID: Int64, counts: BadgeCounts, computedAt: UTCInstant) {
+  init(userID: UserID, counts: BadgeCounts, computedAt: UTCInstant) {
     self.userID = userID
     self.counts = counts
     self.computedAt = computedAt
@@ -163,7 +163,7 @@ struct BadgeCountsRow: DecodableRow, EncodableRow {
 private struct BadgeCheck: EncodableRow {
   enum Columns: Int, RowColumns { case userID, checkedAt }
   static let table = "badge_checks"
-  let userID: Int64
+  let userID: UserID
   let checkedAt: UTCInstant
 
   func encode(to row: inout RowEncoder<Columns>) {

@@ -6,13 +6,14 @@ public struct CircleGroup: Sendable, Equatable {
   public var pattern: CirclePattern
   public var value: String
   /// Ascending.
-  public var contactIDs: [Int64]
+  public var contactIDs: [ContactID]
   /// The share of the circle's live members that have the value.
   public var confidence: Double
   public let fingerprint: String
 
-  public init(circleID: Int64, pattern: CirclePattern, value: String, contactIDs: [Int64], confidence: Double)
-  {
+  public init(
+    circleID: Int64, pattern: CirclePattern, value: String, contactIDs: [ContactID], confidence: Double
+  ) {
     let sorted = contactIDs.sorted()
     self.circleID = circleID
     self.pattern = pattern

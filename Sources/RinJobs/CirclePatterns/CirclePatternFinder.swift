@@ -4,15 +4,15 @@ import RinDomain
 /// circle's members share. Built once per user over all their live contacts.
 public struct CirclePatternFinder: Sendable {
   public let thresholds: CirclePatternThresholds
-  private let evidence: [Int64: ContactEvidence]
+  private let evidence: [ContactID: ContactEvidence]
   /// Contacts holding each value, per pattern: the candidates of a value without a scan.
-  private let holders: [CirclePattern: [String: [Int64]]]
+  private let holders: [CirclePattern: [String: [ContactID]]]
 
   /// - Parameter contacts: the user's live contacts (deleted ones are never candidates).
   public init(contacts: [ContactEvidence], thresholds: CirclePatternThresholds) {
     self.thresholds = thresholds
-    var evidence: [Int64: ContactEvidence] = [:]
-    var holders: [CirclePattern: [String: [Int64]]] = [:]
+    var evidence: [ContactID: ContactEvidence] = [:]
+    var holders: [CirclePattern: [String: [ContactID]]] = [:]
     for contact in contacts where evidence[contact.contactID] == nil {
       evidence[contact.contactID] = contact
       for pattern in CirclePattern.allCases {
@@ -26,13 +26,14 @@ public struct CirclePatternFinder: Sendable {
   }
 
   /// Live members of a circle: the ids among `memberIDs` that are live contacts of this user.
-  public func liveMemberCount(_ memberIDs: Set<Int64>) -> Int {
+  public func liveMemberCount(_ memberIDs: Set<ContactID>) -> Int {
     memberIDs.count { evidence[$0] != nil }
   }
 
   /// Every group the circle's members justify, in pattern then value order. Candidates are
   /// live contacts that are neither members nor removed from this circle by the user.
-  public func groups(circleID: Int64, memberIDs: Set<Int64>, removedIDs: Set<Int64>) -> [CircleGroup] {
+  public func groups(circleID: Int64, memberIDs: Set<ContactID>, removedIDs: Set<ContactID>) -> [CircleGroup]
+  {
     let members = memberIDs.compactMap { evidence[$0] }
     guard members.count >= thresholds.minMembers else { return [] }
     var groups: [CircleGroup] = []

@@ -6,8 +6,8 @@ import RinStorage
 struct ContactValueRow: DecodableRow {
   enum Columns: Int, RowColumns { case userID, contactID, value, digestTerm }
   static let table = "contacts"
-  let userID: Int64
-  let contactID: Int64
+  let userID: UserID
+  let contactID: ContactID
   /// As the services wrote it: nil for NULL.
   let value: String?
   /// The row's term of its contact's digest (`ContactDigest`), computed by the database.
@@ -25,8 +25,8 @@ struct ContactValueRow: DecodableRow {
 struct ContactFamilyNameRow: DecodableRow {
   enum Columns: Int, RowColumns { case userID, contactID, value, digestTerm, stamp }
   static let table = "contacts"
-  let userID: Int64
-  let contactID: Int64
+  let userID: UserID
+  let contactID: ContactID
   let value: String?
   let digestTerm: Int64
   /// `max(created_at, updated_at, deleted_at)`; nil where the services' times are not numbers.
@@ -46,8 +46,8 @@ extension CirclePatternsQueries {
   private static let patternCircle = "k.deleted_at IS NULL AND k.kind IN ('prepopulated', 'custom')"
 
   /// Live circles of kind `prepopulated` or `custom`, ascending ids per user.
-  func patternCircles(of ids: [Int64]) throws -> [Int64: [Int64]] {
-    var circles: [Int64: [Int64]] = [:]
+  func patternCircles(of ids: [UserID]) throws -> [UserID: [Int64]] {
+    var circles: [UserID: [Int64]] = [:]
     try tx.sql.forEach(
       PatternCircle.self,
       """
@@ -60,7 +60,7 @@ extension CirclePatternsQueries {
 
   /// Members of the users' pattern circles that are live contacts of the circle's owner.
   func forEachLiveCircleMember(
-    of ids: [Int64], _ body: (_ circleID: Int64, _ contactID: Int64) throws -> Void
+    of ids: [UserID], _ body: (_ circleID: Int64, _ contactID: ContactID) throws -> Void
   )
     throws
   {
@@ -82,7 +82,7 @@ extension CirclePatternsQueries {
 
   /// Contacts the user took out of one of their pattern circles.
   func forEachCircleRemoval(
-    of ids: [Int64], _ body: (_ circleID: Int64, _ contactID: Int64) throws -> Void
+    of ids: [UserID], _ body: (_ circleID: Int64, _ contactID: ContactID) throws -> Void
   )
     throws
   {
@@ -98,7 +98,7 @@ extension CirclePatternsQueries {
 
   /// Every live contact of the users, with its family name. A term SQLite's hash gives no value
   /// for (a family name the services stored as a blob) counts 0.
-  func forEachLiveContactFamilyName(of ids: [Int64], _ body: (ContactFamilyNameRow) throws -> Void) throws {
+  func forEachLiveContactFamilyName(of ids: [UserID], _ body: (ContactFamilyNameRow) throws -> Void) throws {
     let dialect = tx.sql.dialect
     try tx.sql.forEach(
       ContactFamilyNameRow.self,
@@ -112,7 +112,7 @@ extension CirclePatternsQueries {
 
   /// Every phone row of the users' live contacts, as typed. A NULL number has no term: it
   /// counts 0 in the digest, as in the periodic pass's sum.
-  func forEachLiveContactPhone(of ids: [Int64], _ body: (ContactValueRow) throws -> Void) throws {
+  func forEachLiveContactPhone(of ids: [UserID], _ body: (ContactValueRow) throws -> Void) throws {
     let dialect = tx.sql.dialect
     try tx.sql.forEach(
       ContactValueRow.self,
@@ -126,7 +126,7 @@ extension CirclePatternsQueries {
 
   /// Every email row of the users' live contacts, as typed (a NULL address counts 0, as a
   /// NULL number does).
-  func forEachLiveContactEmail(of ids: [Int64], _ body: (ContactValueRow) throws -> Void) throws {
+  func forEachLiveContactEmail(of ids: [UserID], _ body: (ContactValueRow) throws -> Void) throws {
     let dialect = tx.sql.dialect
     try tx.sql.forEach(
       ContactValueRow.self,
@@ -139,8 +139,8 @@ extension CirclePatternsQueries {
   }
 
   /// Every stored suggestion of the users, in any status.
-  func circleSuggestions(of ids: [Int64]) throws -> [Int64: [ExistingCircleSuggestion]] {
-    var stored: [Int64: [ExistingCircleSuggestion]] = [:]
+  func circleSuggestions(of ids: [UserID]) throws -> [UserID: [ExistingCircleSuggestion]] {
+    var stored: [UserID: [ExistingCircleSuggestion]] = [:]
     try tx.sql.forEach(
       StoredCircleSuggestion.self,
       """
@@ -153,7 +153,7 @@ extension CirclePatternsQueries {
 
   /// Inserts `group` as an `open` suggestion unless its fingerprint is stored already; true when new.
   @discardableResult
-  func insertCircleSuggestion(_ group: CircleGroup, userID: Int64, at instant: UTCInstant) throws -> Bool {
+  func insertCircleSuggestion(_ group: CircleGroup, userID: UserID, at instant: UTCInstant) throws -> Bool {
     let inserted = try Self.suggestionInsert.execute(
       rows: [NewCircleSuggestion(userID: userID, group: group, createdAt: instant)], on: tx.sql)
     if inserted > 0 {
@@ -192,7 +192,7 @@ private struct PatternCircle: DecodableRow {
   enum Columns: Int, RowColumns { case id, userID }
   static let table = "circles"
   let id: Int64
-  let userID: Int64
+  let userID: UserID
 
   init(_ row: RowDecoder<Columns>) {
     id = row.key(.id)
@@ -205,7 +205,7 @@ private struct CircleContact: DecodableRow {
   enum Columns: Int, RowColumns { case circleID, contactID }
   static let table = "circle members"
   let circleID: Int64
-  let contactID: Int64
+  let contactID: ContactID
 
   init(_ row: RowDecoder<Columns>) {
     circleID = row.key(.circleID)
@@ -217,7 +217,7 @@ private struct CircleContact: DecodableRow {
 private struct StoredCircleSuggestion: DecodableRow {
   enum Columns: Int, RowColumns { case userID, id, circleID, pattern, patternValue, fingerprint, status }
   static let table = "circle_suggestions"
-  let userID: Int64
+  let userID: UserID
   let suggestion: ExistingCircleSuggestion
 
   init(_ row: RowDecoder<Columns>) throws {
@@ -235,7 +235,7 @@ private struct NewCircleSuggestion: EncodableRow {
     case userID, circleID, pattern, patternValue, contactIDs, confidence, fingerprint, status, createdAt
   }
   static let table = "circle_suggestions"
-  let userID: Int64
+  let userID: UserID
   let group: CircleGroup
   let createdAt: UTCInstant
 

@@ -10,21 +10,21 @@ import RinStorage
 /// again, and a non-member's numbers that cannot carry an area code the owner's circles share are
 /// not parsed (see `readPhones`).
 struct CirclePatternsInputs {
-  var circlesByUser: [Int64: [Int64]] = [:]
-  var membersByCircle: [Int64: Set<Int64>] = [:]
-  var removalsByCircle: [Int64: Set<Int64>] = [:]
-  var evidence: [Int64: ContactEvidence] = [:]
-  var contactsByUser: [Int64: [Int64]] = [:]
-  var suggestionsByUser: [Int64: [ExistingCircleSuggestion]] = [:]
+  var circlesByUser: [UserID: [Int64]] = [:]
+  var membersByCircle: [Int64: Set<ContactID>] = [:]
+  var removalsByCircle: [Int64: Set<ContactID>] = [:]
+  var evidence: [ContactID: ContactEvidence] = [:]
+  var contactsByUser: [UserID: [ContactID]] = [:]
+  var suggestionsByUser: [UserID: [ExistingCircleSuggestion]] = [:]
   /// Each live contact's digest as read (the sum of its rows' `digestTerm`s) and change stamp.
-  var digests: [Int64: Int64] = [:]
-  var stamps: [Int64: Int64] = [:]
+  var digests: [ContactID: Int64] = [:]
+  var stamps: [ContactID: Int64] = [:]
   /// What the numbers parsed this time showed, to store with the digests (`digestsToStore`).
-  var evidenceToStore: [(contactID: Int64, userID: Int64, evidence: PhoneEvidence)] = []
+  var evidenceToStore: [(contactID: ContactID, userID: UserID, evidence: PhoneEvidence)] = []
 
   /// The inputs of `users`, some or all of the batch's users.
   static func read(
-    _ batch: UserBatch, users ids: [Int64], freeMail: FreeMailDomains, thresholds: CirclePatternThresholds
+    _ batch: UserBatch, users ids: [UserID], freeMail: FreeMailDomains, thresholds: CirclePatternThresholds
   ) throws -> CirclePatternsInputs {
     let queries = CirclePatternsQueries(tx: batch.tx)
     var inputs = CirclePatternsInputs()
@@ -60,16 +60,16 @@ struct CirclePatternsInputs {
   /// phone" counts the numbers the job parsed or recalled, not every number in the table
   /// (docs/JOBS.md).
   private mutating func readPhones(
-    _ batch: UserBatch, users: [Int64], thresholds: CirclePatternThresholds
+    _ batch: UserBatch, users: [UserID], thresholds: CirclePatternThresholds
   ) throws {
     let queries = CirclePatternsQueries(tx: batch.tx)
-    var regions: [Int64: String] = [:]
+    var regions: [UserID: String] = [:]
     for (user, stored) in try batch.tx.userRegions(of: users) {
       regions[user] = PhoneNormalizer.region(from: stored)
     }
     var read = 0
     var invalid = 0
-    var numbersByContact: [Int64: ContactNumbers] = [:]
+    var numbersByContact: [ContactID: ContactNumbers] = [:]
     try queries.forEachLiveContactPhone(of: users) { row in
       guard evidence[row.contactID] != nil else { return }
       digests[row.contactID, default: 0] &+= row.digestTerm
@@ -82,7 +82,7 @@ struct CirclePatternsInputs {
         .numbers.append(raw)
     }
     let stored = try queries.circlePhoneEvidence(of: users)
-    let memberIDs = membersByCircle.values.reduce(into: Set<Int64>()) { $0.formUnion($1) }
+    let memberIDs = membersByCircle.values.reduce(into: Set<ContactID>()) { $0.formUnion($1) }
     var recalled = 0
     var members: [ContactNumbers] = []
     var others: [ContactNumbers] = []
@@ -103,7 +103,7 @@ struct CirclePatternsInputs {
     // Members' evidence first: the area codes their circles share decide which others to parse.
     var derived = parse(members, regions: regions)
     invalid += add(derived)
-    var screens: [Int64: AreaCodeScreen] = [:]
+    var screens: [UserID: AreaCodeScreen] = [:]
     for (user, codes) in sharedAreaCodes(thresholds) {
       screens[user] = AreaCodeScreen(
         areaCodes: codes, defaultRegion: regions[user] ?? PhoneNormalizer.unknownRegion)
@@ -125,26 +125,28 @@ struct CirclePatternsInputs {
 
   /// One contact's non-null numbers as typed, with the fingerprint of what they are parsed with.
   private struct ContactNumbers {
-    var contactID: Int64
-    var userID: Int64
+    var contactID: ContactID
+    var userID: UserID
     var numbers: [String] = []
     var fingerprint: Int64 = 0
   }
 
-  private mutating func add(_ found: PhoneEvidence, to contactID: Int64) {
+  private mutating func add(_ found: PhoneEvidence, to contactID: ContactID) {
     if found.validNumbers > 0 { evidence[contactID]?.hasPhone = true }
     evidence[contactID]?.areaCodes.formUnion(found.areaCodes)
   }
 
   /// Adds what newly parsed numbers show; returns how many were invalid.
-  private mutating func add(_ parsed: [(contactID: Int64, userID: Int64, evidence: PhoneEvidence)]) -> Int {
+  private mutating func add(_ parsed: [(contactID: ContactID, userID: UserID, evidence: PhoneEvidence)])
+    -> Int
+  {
     for (contactID, _, found) in parsed { add(found, to: contactID) }
     return parsed.reduce(0) { $0 + $1.evidence.invalidNumbers }
   }
 
   /// Parses the contacts' numbers on every core; what each contact's numbers show.
-  private func parse(_ contacts: [ContactNumbers], regions: [Int64: String]) -> [(
-    contactID: Int64, userID: Int64, evidence: PhoneEvidence
+  private func parse(_ contacts: [ContactNumbers], regions: [UserID: String]) -> [(
+    contactID: ContactID, userID: UserID, evidence: PhoneEvidence
   )] {
     let phones = contacts.flatMap { contact in
       let region = regions[contact.userID] ?? PhoneNormalizer.unknownRegion
@@ -169,8 +171,8 @@ struct CirclePatternsInputs {
 
   /// Per user, the area codes that at least one of their circles' members share enough to
   /// justify a group: the only codes a non-member's number is worth parsing for.
-  private func sharedAreaCodes(_ thresholds: CirclePatternThresholds) -> [Int64: Set<String>] {
-    var codes: [Int64: Set<String>] = [:]
+  private func sharedAreaCodes(_ thresholds: CirclePatternThresholds) -> [UserID: Set<String>] {
+    var codes: [UserID: Set<String>] = [:]
     for (user, circles) in circlesByUser {
       for circle in circles {
         let members = (membersByCircle[circle] ?? []).compactMap { evidence[$0] }
@@ -183,7 +185,7 @@ struct CirclePatternsInputs {
     return codes
   }
 
-  private mutating func readEmails(_ batch: UserBatch, users: [Int64], freeMail: FreeMailDomains) throws {
+  private mutating func readEmails(_ batch: UserBatch, users: [UserID], freeMail: FreeMailDomains) throws {
     var read = 0
     var invalid = 0
     // A batch's addresses share few hosts: each is checked once (well formed, registrable
@@ -216,7 +218,7 @@ struct CirclePatternsInputs {
 
   /// The digests to store of the examined owners' contacts (`storesDigest`).
   func digestsToStore(
-    reasons: [Int64: OwnerExamination], lastExaminedAt: [Int64: UTCInstant]
+    reasons: [UserID: OwnerExamination], lastExaminedAt: [UserID: UTCInstant]
   ) -> [ContactDigest] {
     reasons.sorted { $0.key < $1.key }.flatMap { user, reason in
       (contactsByUser[user] ?? []).compactMap { contact in
@@ -226,7 +228,7 @@ struct CirclePatternsInputs {
     }
   }
 
-  func contacts(of user: Int64) -> [ContactEvidence] {
+  func contacts(of user: UserID) -> [ContactEvidence] {
     (contactsByUser[user] ?? []).compactMap { evidence[$0] }
   }
 }

@@ -32,9 +32,9 @@ public struct CirclePatternsJob: Job {
       let summed = try changes.owners(toSum: batch.userIDs, stored: stored, job: name, tx: batch.tx)
       let stamps = try batch.tx.ownerStamps(of: batch.userIDs, rowsOf: summed, circles: true)
       let found = try batch.tx.ownersFoundByPass(job: name, among: batch.userIDs)
-      var examined: [(userID: Int64, examination: StoredOwnerExamination)] = []
-      var periodic: Set<Int64> = []
-      var reasons: [Int64: OwnerExamination] = [:]
+      var examined: [(userID: UserID, examination: StoredOwnerExamination)] = []
+      var periodic: Set<UserID> = []
+      var reasons: [UserID: OwnerExamination] = [:]
       let isSummed = Set(summed)
       for user in batch.userIDs {
         let owner = stamps[user, default: OwnerStamps()]
@@ -94,7 +94,7 @@ public struct CirclePatternsJob: Job {
   /// Returns whether it wrote anything.
   @discardableResult
   private func suggest(
-    for user: Int64, inputs: CirclePatternsInputs, thresholds: CirclePatternThresholds, batch: UserBatch,
+    for user: UserID, inputs: CirclePatternsInputs, thresholds: CirclePatternThresholds, batch: UserBatch,
     now: UTCInstant
   ) throws -> Bool {
     let circles = inputs.circlesByUser[user] ?? []

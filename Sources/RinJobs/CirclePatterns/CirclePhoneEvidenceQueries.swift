@@ -3,8 +3,8 @@ import RinStorage
 
 extension CirclePatternsQueries {
   /// The stored phone evidence of the batch's live contacts (`contact_states`), by contact id.
-  func circlePhoneEvidence(of userIDs: [Int64]) throws -> [Int64: PhoneEvidence] {
-    var stored: [Int64: PhoneEvidence] = [:]
+  func circlePhoneEvidence(of userIDs: [UserID]) throws -> [ContactID: PhoneEvidence] {
+    var stored: [ContactID: PhoneEvidence] = [:]
     try tx.sql.forEach(
       StoredPhoneEvidence.self,
       """
@@ -24,9 +24,9 @@ extension CirclePatternsQueries {
   /// enrichment-fetch's `saveEnrichmentState`). Bookkeeping, like a checkpoint: not reported as
   /// a change of the data contract.
   func saveCirclePatternsState(
-    evidence: [(contactID: Int64, userID: Int64, evidence: PhoneEvidence)], digests: [ContactDigest]
+    evidence: [(contactID: ContactID, userID: UserID, evidence: PhoneEvidence)], digests: [ContactDigest]
   ) throws {
-    var rows: [Int64: (userID: Int64, evidence: PhoneEvidence?, digest: Int64?)] = [:]
+    var rows: [ContactID: (userID: UserID, evidence: PhoneEvidence?, digest: Int64?)] = [:]
     for (contact, user, found) in evidence { rows[contact] = (user, found, nil) }
     for digest in digests {
       rows[digest.contactID, default: (digest.userID, nil, nil)].digest = digest.digest
@@ -40,7 +40,7 @@ extension CirclePatternsQueries {
 
   /// Drops the state of the users' deleted contacts: no job reads a deleted contact's state
   /// again (the periodic pass reads live contacts, and drops a deleted one's digests itself).
-  func forgetStateOfDeletedContacts(of userIDs: [Int64]) throws {
+  func forgetStateOfDeletedContacts(of userIDs: [UserID]) throws {
     _ = try tx.sql.execute(
       """
       DELETE FROM contact_states WHERE \(tx.sql.dialect.isIn(
@@ -66,7 +66,7 @@ private struct StoredPhoneEvidence: DecodableRow {
     case contactID, evidenceFingerprint, validNumbers, invalidNumbers, areaCodes
   }
   static let table = "contact_states"
-  let contactID: Int64
+  let contactID: ContactID
   let evidence: PhoneEvidence?
 
   init(_ row: RowDecoder<Columns>) throws {
@@ -91,8 +91,8 @@ private struct CirclePatternsState: EncodableRow {
     case contactID, userID, circlesDigest, evidenceFingerprint, validNumbers, invalidNumbers, areaCodes
   }
   static let table = "contact_states"
-  let contactID: Int64
-  let userID: Int64
+  let contactID: ContactID
+  let userID: UserID
   let digest: Int64?
   let evidence: PhoneEvidence?
 

@@ -2,7 +2,7 @@ import RinDomain
 
 /// What one live contact shows for each pattern, already normalized by the job.
 public struct ContactEvidence: Sendable, Equatable {
-  public var contactID: Int64
+  public var contactID: ContactID
   /// Registrable domains of the contact's valid addresses, free-mail domains left out.
   public var emailDomains: Set<String>
   /// At least one valid address, free mail included: such a member counts in the email share.
@@ -15,7 +15,7 @@ public struct ContactEvidence: Sendable, Equatable {
   public var familyName: String?
 
   public init(
-    contactID: Int64, emailDomains: Set<String> = [], hasEmail: Bool = false, areaCodes: Set<String> = [],
+    contactID: ContactID, emailDomains: Set<String> = [], hasEmail: Bool = false, areaCodes: Set<String> = [],
     hasPhone: Bool = false, familyName: String? = nil
   ) {
     self.contactID = contactID

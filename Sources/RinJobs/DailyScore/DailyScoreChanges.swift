@@ -39,7 +39,7 @@ struct DailyScoreChanges {
   }
 
   /// The owners among `tallies` with a row stamped after their tally.
-  func changed(among tallies: [Int64: StoredScoreTally], in tx: StorageTransaction) throws -> Set<Int64> {
+  func changed(among tallies: [UserID: StoredScoreTally], in tx: StorageTransaction) throws -> Set<UserID> {
     switch finding {
     case .changedSince:
       // Every tally reflects the stamps up to the mark (the mark's run checked its owner), so

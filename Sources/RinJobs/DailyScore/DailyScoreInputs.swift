@@ -9,7 +9,7 @@ import RinStorage
 /// The rest of the inputs (the user row, merge suggestions, security items) are a few rows per
 /// owner and are read for everyone every night.
 struct DailyScoreInputs {
-  var inputs: [Int64: ScoreInputs] = [:]
+  var inputs: [UserID: ScoreInputs] = [:]
   /// The tallies of the owners examined tonight, to keep.
   var talliesToKeep: [ScoreTallyRow] = []
 
@@ -53,13 +53,13 @@ struct DailyScoreInputs {
   /// Each user's tally at `window`: kept where it holds, counted from the contacts where not.
   private static func currentTallies(
     _ batch: UserBatch, users: [ScoreUserRow], window: ScoreWindow, forced: Bool, changes: DailyScoreChanges
-  ) throws -> (tallies: [Int64: ScoreTally], toKeep: [ScoreTallyRow]) {
+  ) throws -> (tallies: [UserID: ScoreTally], toKeep: [ScoreTallyRow]) {
     let tx = batch.tx
     let ids = users.map(\.id)
     let stored = forced ? [:] : try DailyScoreQueries(tx: tx).scoreTallies(of: ids)
     let digests = try DailyScoreQueries(tx: tx).circlesDigests(of: ids)
-    var reasons: [Int64: OwnerExamination] = [:]
-    var unstamped: [Int64: StoredScoreTally] = [:]
+    var reasons: [UserID: OwnerExamination] = [:]
+    var unstamped: [UserID: StoredScoreTally] = [:]
     for id in ids {
       let kept = stored[id]
       if let reason = ScoreTally.examination(
@@ -99,16 +99,16 @@ struct DailyScoreInputs {
 
   /// Reads the contacts of `owners` and counts them.
   private static func count(
-    _ owners: [Int64], users: [ScoreUserRow], end: UTCInstant, into tallies: inout [Int64: ScoreTally],
+    _ owners: [UserID], users: [ScoreUserRow], end: UTCInstant, into tallies: inout [UserID: ScoreTally],
     batch: UserBatch
   ) throws {
-    var createdAt: [Int64: UTCInstant] = [:]
+    var createdAt: [UserID: UTCInstant] = [:]
     for user in users { createdAt[user.id] = user.createdAt }
     for owner in owners { tallies[owner] = ScoreTally(end: end) }
     var contactsRead = 0
     // Contacts come owner by owner: tally in a local, stored back when the owner changes,
     // rather than two dictionary lookups per contact.
-    var owner: Int64?
+    var owner: UserID?
     var ownerCreated: UTCInstant = 0
     var tally = ScoreTally(end: end)
     func storeTally() {

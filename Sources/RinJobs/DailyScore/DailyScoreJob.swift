@@ -46,7 +46,7 @@ public struct DailyScoreJob: Job {
   }
 
   private func record(
-    user: Int64, inputs: ScoreInputs, result: ScoreFormula.Result, history: SnapshotHistory,
+    user: UserID, inputs: ScoreInputs, result: ScoreFormula.Result, history: SnapshotHistory,
     prompts: InvitePromptState,
     batch: UserBatch, context: JobContext, into writes: inout DailyScoreWrites
   ) {

@@ -7,13 +7,13 @@ import RinStorage
 struct DailyScoreWrites {
   var snapshots: [(snapshot: ScoreSnapshotRow, isNew: Bool)] = []
   /// Users whose Score Changed card is shown from now.
-  var scoreChanged: [Int64] = []
+  var scoreChanged: [UserID] = []
   var notifications: [OutboxMessage] = []
   /// Users whose score-milestone invite prompt is queued.
-  var milestonePrompts: [Int64] = []
+  var milestonePrompts: [UserID] = []
   /// Users whose score reaches the milestone on this `as_of` for the first time known
   /// (`isNew`: `score_milestones` has no row for them; otherwise a later day, a backfill's).
-  var milestonesReached: [(userID: Int64, isNew: Bool)] = []
+  var milestonesReached: [(userID: UserID, isNew: Bool)] = []
 
   func write(to tx: StorageTransaction, asOf: CalendarDate, now: UTCInstant, cardExpiresAt: UTCInstant) throws
   {

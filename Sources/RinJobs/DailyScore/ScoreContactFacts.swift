@@ -19,8 +19,8 @@ struct ScoreContactFacts: Equatable {
 
 /// A contact whose facts are missing or stale, waiting for them to be derived.
 struct ScoreContactToDerive {
-  let userID: Int64
-  let contactID: Int64
+  let userID: UserID
+  let contactID: ContactID
   let stamp: UTCInstant
   /// Deleted after the window's end (live at it): its facts serve this run and are not kept.
   let isDeleted: Bool
@@ -43,34 +43,37 @@ extension DailyScoreQueries {
   /// Derives the facts of `contacts` from their names and child rows and stores them (bookkeeping,
   /// like a checkpoint: not reported as a change of the data contract). `scope` says how the
   /// child tables are read: the contacts' ids when they are a few of the batch's, else the
-  /// batch's ranges or users (a first night derives every contact).
+  /// batch's ranges or users (a first night derives every contact). Keyed by the contacts' ids'
+  /// integers: a dictionary per contact, whose Int64 keys hash faster than typed ids.
   func deriveScoreContactFacts(_ contacts: [ScoreContactToDerive], scope: ContactScope) throws
     -> [Int64: ScoreContactFacts]
   {
     var facts: [Int64: ScoreContactFacts] = [:]
     facts.reserveCapacity(contacts.count)
-    for contact in contacts { facts[contact.contactID] = ScoreContactFacts(derivedFrom: contact.stamp) }
+    for contact in contacts {
+      facts[contact.contactID.rawValue] = ScoreContactFacts(derivedFrom: contact.stamp)
+    }
     // Names are only asked whether one is not blank: answered on their bytes, in order.
     try sql.forEach(ContactNames.self, scope.query(Self.namesQuery, end: 0, dialect: sql.dialect)) { row in
-      guard facts[row.contactID] != nil else { return }
-      facts[row.contactID]?.hasName = row.hasName
+      guard facts[row.contactID.rawValue] != nil else { return }
+      facts[row.contactID.rawValue]?.hasName = row.hasName
     }
     for query in Self.channelQueries {
       try sql.forEach(ContactWithChannel.self, scope.query(query, end: 0, dialect: sql.dialect)) { row in
-        if facts[row.contactID] != nil { facts[row.contactID]?.hasChannel = true }
+        if facts[row.contactID.rawValue] != nil { facts[row.contactID.rawValue]?.hasChannel = true }
       }
     }
     try sql.forEach(ContactEnrichment.self, scope.query(Self.enrichmentsQuery, end: 0, dialect: sql.dialect))
     {
       row in
-      guard let fetched = row.fetchedAt, let known = facts[row.contactID] else { return }
-      facts[row.contactID]?.enrichedAt = min(known.enrichedAt ?? fetched, fetched)
+      guard let fetched = row.fetchedAt, let known = facts[row.contactID.rawValue] else { return }
+      facts[row.contactID.rawValue]?.enrichedAt = min(known.enrichedAt ?? fetched, fetched)
     }
     try Self.scoreContactFactsUpsert.execute(
       rows: contacts.compactMap { contact in
         contact.isDeleted
           ? nil
-          : facts[contact.contactID].map {
+          : facts[contact.contactID.rawValue].map {
             ScoreContactFactsRow(userID: contact.userID, contactID: contact.contactID, facts: $0)
           }
       }, on: sql)
@@ -112,11 +115,11 @@ extension DailyScoreQueries {
 struct ScoreContactFactsRow: DecodableRow, EncodableRow {
   enum Columns: Int, RowColumns { case userID, contactID, derivedFrom, hasName, hasChannel, enrichedAt }
   static let table = "score_contact_facts"
-  let userID: Int64
-  let contactID: Int64
+  let userID: UserID
+  let contactID: ContactID
   let facts: ScoreContactFacts
 
-  init(userID: Int64, contactID: Int64, facts: ScoreContactFacts) {
+  init(userID: UserID, contactID: ContactID, facts: ScoreContactFacts) {
     self.userID = userID
     self.contactID = contactID
     self.facts = facts
@@ -146,7 +149,7 @@ struct ScoreContactFactsRow: DecodableRow, EncodableRow {
 private struct ContactNames: DecodableRow {
   enum Columns: Int, RowColumns { case contactID, givenName, familyName, displayName }
   static let table = "contacts"
-  let contactID: Int64
+  let contactID: ContactID
   let hasName: Bool
 
   init(_ row: RowDecoder<Columns>) throws {
@@ -162,7 +165,7 @@ private struct ContactNames: DecodableRow {
 private struct ContactWithChannel: DecodableRow {
   enum Columns: Int, RowColumns { case contactID }
   static let table = "contact_phones, contact_emails"
-  let contactID: Int64
+  let contactID: ContactID
 
   init(_ row: RowDecoder<Columns>) throws { contactID = row.key(.contactID) }
 }
@@ -171,7 +174,7 @@ private struct ContactWithChannel: DecodableRow {
 private struct ContactEnrichment: DecodableRow {
   enum Columns: Int, RowColumns { case contactID, fetchedAt }
   static let table = "contact_enrichments"
-  let contactID: Int64
+  let contactID: ContactID
   let fetchedAt: UTCInstant?
 
   init(_ row: RowDecoder<Columns>) throws {

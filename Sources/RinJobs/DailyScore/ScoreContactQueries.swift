@@ -13,7 +13,7 @@ extension DailyScoreQueries {
   /// `contacts_by_rin_user_with_owner`. Only contacts whose stored facts are missing or stale
   /// reach the child tables (every contact on a first night, the day's changes after it).
   func forEachScoreContact(
-    of ids: [Int64], end: UTCInstant, _ body: (_ userID: Int64, ScoreContact) throws -> Void
+    of ids: [UserID], end: UTCInstant, _ body: (_ userID: UserID, ScoreContact) throws -> Void
   ) throws {
     try forEachScoreContact(of: ids, end: end, rangesAllowed: true, body)
   }
@@ -21,19 +21,20 @@ extension DailyScoreQueries {
   /// `rangesAllowed: false` derives facts by probing per contact whatever the ids (tests compare
   /// both ways).
   func forEachScoreContact(
-    of ids: [Int64], end: UTCInstant, rangesAllowed: Bool,
-    _ body: (_ userID: Int64, ScoreContact) throws -> Void
+    of ids: [UserID], end: UTCInstant, rangesAllowed: Bool,
+    _ body: (_ userID: UserID, ScoreContact) throws -> Void
   ) throws {
     let userIDs = ids.map(SQLValue.integer)
     var stored = try storedScoreContactFacts(of: userIDs)
     var organized = try organizedContacts(of: userIDs, end: end)
     var toDerive: [ScoreContactToDerive] = []
-    var waiting: [(userID: Int64, contact: ScoreContact, id: Int64)] = []
+    var waiting: [(userID: UserID, contact: ScoreContact, id: ContactID)] = []
     var contactsRead = 0
     func isLive(_ contact: ScoreContact) -> Bool {
       contact.createdAt < end && (contact.deletedAt.map { $0 >= end } ?? true)
     }
-    func emit(_ userID: Int64, _ contactID: Int64, _ contact: ScoreContact, _ facts: ScoreContactFacts) throws
+    func emit(_ userID: UserID, _ contactID: ContactID, _ contact: ScoreContact, _ facts: ScoreContactFacts)
+      throws
     {
       var contact = contact
       contact.hasName = facts.hasName
@@ -68,7 +69,7 @@ extension DailyScoreQueries {
       toDerive,
       scope: derivationScope(toDerive, of: contactsRead, userIDs: userIDs, rangesAllowed: rangesAllowed))
     for (userID, contact, id) in waiting {
-      try emit(userID, id, contact, derived[id] ?? ScoreContactFacts(derivedFrom: 0))
+      try emit(userID, id, contact, derived[id.rawValue] ?? ScoreContactFacts(derivedFrom: 0))
     }
   }
 
@@ -80,7 +81,7 @@ extension DailyScoreQueries {
     if contacts.count * 4 < total && contacts.count <= Self.probeLimit {
       return ContactScope(ranges: nil, userIDs: userIDs, contactIDs: contacts.map { .integer($0.contactID) })
     }
-    let ranges = rangesAllowed ? ContactIDRanges(sortedIDs: contacts.map(\.contactID).sorted()) : nil
+    let ranges = rangesAllowed ? ContactIDRanges(sortedIDs: contacts.map(\.contactID.rawValue).sorted()) : nil
     return ContactScope(ranges: ranges, userIDs: userIDs)
   }
 
@@ -132,8 +133,8 @@ extension DailyScoreQueries {
 private struct ScoreContactRow: DecodableRow {
   enum Columns: Int, RowColumns { case id, userID, createdAt, deletedAt, stamp, isRinUser, isMutual }
   static let table = "contacts"
-  let id: Int64
-  let userID: Int64
+  let id: ContactID
+  let userID: UserID
   /// `coalesce(updated_at, created_at)`: the facts derived from an older stamp are stale.
   let stamp: UTCInstant
   let contact: ScoreContact
@@ -154,8 +155,8 @@ private struct ScoreContactRow: DecodableRow {
 private struct CircleMembership: DecodableRow {
   enum Columns: Int, RowColumns { case userID, contactID }
   static let table = "circle_members"
-  let userID: Int64
-  let contactID: Int64?
+  let userID: UserID
+  let contactID: ContactID?
 
   init(_ row: RowDecoder<Columns>) throws {
     userID = row.key(.userID)

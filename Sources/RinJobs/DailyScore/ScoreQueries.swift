@@ -11,7 +11,7 @@ struct DailyScoreQueries {
 struct ScoreUserRow: DecodableRow, Sendable, Equatable {
   enum Columns: Int, RowColumns { case id, createdAt, phoneVerified }
   static let table = "users"
-  var id: Int64
+  var id: UserID
   var createdAt: UTCInstant
   var phoneVerified: Bool
 
@@ -29,7 +29,7 @@ struct ScoreSnapshotRow: DecodableRow, EncodableRow, Sendable, Equatable {
     case userID, asOf, score, quality, position, stability, trust, tier, delta, formulaVersion, computedAt
   }
   static let table = "score_snapshots"
-  var userID: Int64
+  var userID: UserID
   var asOf: CalendarDate
   var score: Int
   var quality: Double?
@@ -43,7 +43,7 @@ struct ScoreSnapshotRow: DecodableRow, EncodableRow, Sendable, Equatable {
   var computedAt: UTCInstant
 
   init(
-    userID: Int64, asOf: CalendarDate, score: Int, quality: Double?, position: Double?, stability: Double?,
+    userID: UserID, asOf: CalendarDate, score: Int, quality: Double?, position: Double?, stability: Double?,
     trust: Double?, tier: Tier, delta: Int?, formulaVersion: String, computedAt: UTCInstant
   ) {
     self.userID = userID
@@ -104,7 +104,7 @@ struct InvitePromptState: Sendable, Equatable {
 }
 
 extension DailyScoreQueries {
-  func scoreUsers(_ ids: [Int64]) throws -> [ScoreUserRow] {
+  func scoreUsers(_ ids: [UserID]) throws -> [ScoreUserRow] {
     let owners = OwnerSet(ids)
     return try sql.rows(
       ScoreUserRow.self,
@@ -113,7 +113,7 @@ extension DailyScoreQueries {
   }
 
   /// Live custom circles with at least one live member, per user.
-  func customCircleCounts(of ids: [Int64], end: UTCInstant) throws -> [Int64: Int] {
+  func customCircleCounts(of ids: [UserID], end: UTCInstant) throws -> [UserID: Int] {
     let owners = OwnerSet(ids)
     return try counts(
       """
@@ -129,8 +129,9 @@ extension DailyScoreQueries {
 
   /// Confidences of pending merge suggestions created before `end`, per user; nil where the
   /// services' value is not a number (the rules count and skip it).
-  func pendingMergeConfidences(of ids: [Int64], createdBefore end: UTCInstant) throws -> [Int64: [Double?]] {
-    var result: [Int64: [Double?]] = [:]
+  func pendingMergeConfidences(of ids: [UserID], createdBefore end: UTCInstant) throws -> [UserID: [Double?]]
+  {
+    var result: [UserID: [Double?]] = [:]
     let owners = OwnerSet(ids)
     try sql.forEachInBatch(
       MergeConfidence.self,
@@ -144,7 +145,7 @@ extension DailyScoreQueries {
     return result
   }
 
-  func openSecurityItemCounts(of ids: [Int64], createdBefore end: UTCInstant) throws -> [Int64: Int] {
+  func openSecurityItemCounts(of ids: [UserID], createdBefore end: UTCInstant) throws -> [UserID: Int] {
     let owners = OwnerSet(ids)
     return try counts(
       """
@@ -155,8 +156,8 @@ extension DailyScoreQueries {
   }
 
   /// A count per owner, of the owners asked for (a range reads others too).
-  private func counts(_ query: SQLFragment, of owners: OwnerSet) throws -> [Int64: Int] {
-    var counts: [Int64: Int] = [:]
+  private func counts(_ query: SQLFragment, of owners: OwnerSet) throws -> [UserID: Int] {
+    var counts: [UserID: Int] = [:]
     try sql.forEachInBatch(OwnerCount.self, query) { row in
       if owners.includes(row.userID) { counts[row.userID] = row.count }
     }
@@ -167,7 +168,7 @@ extension DailyScoreQueries {
 private struct MergeConfidence: DecodableRow {
   enum Columns: Int, RowColumns { case userID, confidence }
   static let table = "merge_suggestions"
-  let userID: Int64
+  let userID: UserID
   let confidence: Double?
 
   init(_ row: RowDecoder<Columns>) throws {

@@ -30,10 +30,10 @@ extension DailyScoreQueries {
   /// instead made a night's cost grow with the number of nights kept, and the snapshots alone
   /// forget a first time once history-retention deletes it.
   func snapshotHistory(
-    of ids: [Int64], asOf date: CalendarDate, threshold: Int, scores: [Int64: Int]
-  ) throws -> [Int64: SnapshotHistory] {
+    of ids: [UserID], asOf date: CalendarDate, threshold: Int, scores: [UserID: Int]
+  ) throws -> [UserID: SnapshotHistory] {
     let asOf = SQLValue(date)
-    var history: [Int64: SnapshotHistory] = [:]
+    var history: [UserID: SnapshotHistory] = [:]
     guard !ids.isEmpty else { return history }
     let owners = OwnerSet(ids)
     try sql.forEachInBatch(
@@ -68,7 +68,7 @@ extension DailyScoreQueries {
       (scores[id] ?? .min) >= threshold && history[id]?.reachedThresholdBefore != true
     }
     guard !crossing.isEmpty else { return history }
-    var firstReached: [Int64: CalendarDate] = [:]
+    var firstReached: [UserID: CalendarDate] = [:]
     try sql.forEachInBatch(
       ScoreMilestone.self,
       "SELECT \(columns: ScoreMilestone.Columns.self) FROM score_milestones WHERE user_id IN (\(SQLDialect.list(crossing)))"
@@ -85,8 +85,8 @@ extension DailyScoreQueries {
     return history
   }
 
-  func invitePromptStates(of ids: [Int64]) throws -> [Int64: InvitePromptState] {
-    var states: [Int64: InvitePromptState] = [:]
+  func invitePromptStates(of ids: [UserID]) throws -> [UserID: InvitePromptState] {
+    var states: [UserID: InvitePromptState] = [:]
     guard !ids.isEmpty else { return states }
     let owners = OwnerSet(ids)
     try sql.forEachInBatch(
@@ -114,7 +114,7 @@ extension DailyScoreQueries {
 private struct SnapshotsAround: DecodableRow {
   enum Columns: Int, RowColumns { case userID, previousScore, hasLater }
   static let table = "score_snapshots"
-  let userID: Int64
+  let userID: UserID
   let previousScore: Int?
   let hasLater: Bool
 
@@ -129,7 +129,7 @@ private struct SnapshotsAround: DecodableRow {
 private struct ScoreMilestone: DecodableRow {
   enum Columns: Int, RowColumns { case userID, firstReachedOn }
   static let table = "score_milestones"
-  let userID: Int64
+  let userID: UserID
   let firstReachedOn: CalendarDate
 
   init(_ row: RowDecoder<Columns>) throws {
@@ -142,7 +142,7 @@ private struct ScoreMilestone: DecodableRow {
 private struct InvitePrompts: DecodableRow {
   enum Columns: Int, RowColumns { case userID, invitePromptsShown, lastInvitePromptAt, lastInviteDismissedAt }
   static let table = "user_state"
-  let userID: Int64
+  let userID: UserID
   let state: InvitePromptState
 
   init(_ row: RowDecoder<Columns>) throws {
@@ -160,7 +160,7 @@ private struct InvitePrompts: DecodableRow {
 private struct LastShare: DecodableRow {
   enum Columns: Int, RowColumns { case userID, lastShareAt }
   static let table = "invite_shares"
-  let userID: Int64
+  let userID: UserID
   let lastShareAt: UTCInstant?
 
   init(_ row: RowDecoder<Columns>) throws {

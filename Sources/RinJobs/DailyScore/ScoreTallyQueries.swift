@@ -18,10 +18,10 @@ struct ScoreTallyRow: DecodableRow, EncodableRow {
       organized, customCircles, churnDays
   }
   static let table = "score_owner_tallies"
-  let userID: Int64
+  let userID: UserID
   let stored: StoredScoreTally
 
-  init(userID: Int64, stored: StoredScoreTally) {
+  init(userID: UserID, stored: StoredScoreTally) {
     self.userID = userID
     self.stored = stored
   }
@@ -66,8 +66,8 @@ struct ScoreTallyRow: DecodableRow, EncodableRow {
 /// index keyed by owner (or by the Rin user a contact points to), never scanning them.
 extension DailyScoreQueries {
   /// The stored tallies of `userIDs`.
-  func scoreTallies(of userIDs: [Int64]) throws -> [Int64: StoredScoreTally] {
-    var tallies: [Int64: StoredScoreTally] = [:]
+  func scoreTallies(of userIDs: [UserID]) throws -> [UserID: StoredScoreTally] {
+    var tallies: [UserID: StoredScoreTally] = [:]
     let owners = OwnerSet(userIDs)
     try sql.forEachInBatch(
       ScoreTallyRow.self,
@@ -81,8 +81,8 @@ extension DailyScoreQueries {
   /// Per owner, a digest of which circles count for *organized*: the ids of their
   /// `prepopulated` and `custom` circles, folded. A circle's kind has no change time, so the
   /// digest itself is compared; a circle created or deleted has one (`ownersChanged`).
-  func circlesDigests(of userIDs: [Int64]) throws -> [Int64: Int64] {
-    var digests: [Int64: Int64] = [:]
+  func circlesDigests(of userIDs: [UserID]) throws -> [UserID: Int64] {
+    var digests: [UserID: Int64] = [:]
     let owners = OwnerSet(userIDs)
     try sql.forEachInBatch(
       CirclesDigest.self,
@@ -104,9 +104,9 @@ extension DailyScoreQueries {
   /// seek or a run in an index keyed by owner, circle or Rin user (the owner's contacts and the
   /// circle's members in the owner's and the circle's covering indexes, never their rows).
   /// Asked only on a night without the pass over the stamps (`DailyScoreChanges`).
-  func ownersChanged(since tallies: [Int64: StoredScoreTally]) throws -> Set<Int64> {
+  func ownersChanged(since tallies: [UserID: StoredScoreTally]) throws -> Set<UserID> {
     guard !tallies.isEmpty else { return [] }
-    var changed = Set<Int64>()
+    var changed = Set<UserID>()
     let owners = tallies.keys.sorted()
     // Typed, so that PostgreSQL compares the pairs as numbers (a bare parameter in VALUES is text).
     let pairs = owners.map { owner -> SQLFragment in
@@ -151,7 +151,7 @@ extension DailyScoreQueries {
 private struct CirclesDigest: DecodableRow {
   enum Columns: Int, RowColumns { case userID, digest }
   static let table = "circles"
-  let userID: Int64
+  let userID: UserID
   let digest: Int64
 
   init(_ row: RowDecoder<Columns>) throws {

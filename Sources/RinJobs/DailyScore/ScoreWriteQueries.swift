@@ -26,7 +26,7 @@ extension DailyScoreQueries {
       """)
 
   /// Shows these users' Score Changed card from `changedAt` until `cardExpiresAt`.
-  func markScoreChanged(userIDs: [Int64], at changedAt: UTCInstant, cardExpiresAt: UTCInstant) throws {
+  func markScoreChanged(userIDs: [UserID], at changedAt: UTCInstant, cardExpiresAt: UTCInstant) throws {
     try Self.scoreChangedUpsert.execute(
       rows: userIDs.map {
         ScoreChangedCard(userID: $0, scoreChangedAt: changedAt, scoreCardExpiresAt: cardExpiresAt)
@@ -49,7 +49,7 @@ extension DailyScoreQueries {
   /// day already recorded (`isNew`: no row for the user was read; otherwise the row read has a
   /// later day, a backfill's). Only users for whom `snapshotHistory` found no day on or before
   /// `as_of` come here: a night writes nothing for users already recorded.
-  func recordScoreMilestones(_ milestones: [(userID: Int64, isNew: Bool)], on day: CalendarDate) throws {
+  func recordScoreMilestones(_ milestones: [(userID: UserID, isNew: Bool)], on day: CalendarDate) throws {
     try Self.scoreMilestoneUpsert.execute(
       rows: milestones.map { ScoreMilestoneReached(userID: $0.userID, firstReachedOn: day) }, on: sql)
     for (userID, isNew) in milestones {
@@ -69,7 +69,7 @@ extension DailyScoreQueries {
 
   /// Queues an invite prompt once per (user, trigger), ever; `RETURNING` tells which users'
   /// were new, so the change set counts exactly those.
-  func queueInvitePrompts(userIDs: [Int64], trigger: String, at instant: UTCInstant) throws {
+  func queueInvitePrompts(userIDs: [UserID], trigger: String, at instant: UTCInstant) throws {
     try Self.invitePromptInsert.forEachReturned(
       OwnerRow.self,
       rows: userIDs.map { InvitePromptQueued(userID: $0, trigger: trigger, createdAt: instant) }, on: sql
@@ -89,7 +89,7 @@ extension DailyScoreQueries {
 private struct ScoreChangedCard: EncodableRow {
   enum Columns: Int, RowColumns { case userID, scoreChangedAt, scoreCardExpiresAt }
   static let table = "user_state"
-  let userID: Int64
+  let userID: UserID
   let scoreChangedAt: UTCInstant
   let scoreCardExpiresAt: UTCInstant
 
@@ -103,7 +103,7 @@ private struct ScoreChangedCard: EncodableRow {
 private struct ScoreMilestoneReached: EncodableRow {
   enum Columns: Int, RowColumns { case userID, firstReachedOn }
   static let table = "score_milestones"
-  let userID: Int64
+  let userID: UserID
   let firstReachedOn: CalendarDate
 
   func encode(to row: inout RowEncoder<Columns>) {
@@ -115,7 +115,7 @@ private struct ScoreMilestoneReached: EncodableRow {
 private struct InvitePromptQueued: EncodableRow {
   enum Columns: Int, RowColumns { case userID, trigger, createdAt }
   static let table = "invite_prompt_queue"
-  let userID: Int64
+  let userID: UserID
   let trigger: String
   let createdAt: UTCInstant
 

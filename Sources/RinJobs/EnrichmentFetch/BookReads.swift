@@ -18,29 +18,29 @@ import RinStorage
 /// whole books (at M, 117,512 contacts read to find 5,442 that changed or were due).
 struct BookReads: Equatable {
   /// Owners whose every live contact is read.
-  var whole: [Int64] = []
+  var whole: [UserID] = []
   /// Owners of whom the contacts stamped after `stampedAfter`, and `contacts`, are read.
-  var inPart: [Int64] = []
+  var inPart: [UserID] = []
   /// The earliest of the `inPart` owners' thresholds: one statement reads them all, and a
   /// contact of an owner with a later threshold read anyway is checked as usual.
   var stampedAfter: Int64 = .max
   /// Contacts of `inPart` owners not stamped since, whose checks cannot tell: read by key.
-  var contacts: [Int64] = []
+  var contacts: [ContactID] = []
   /// Contacts of `inPart` owners not stamped since that their checks settle without a read
   /// (`RecheckRule.recheckedByBuckets`), each with the check to store.
   var recheckedByBuckets: [LiveContactCheck] = []
 
   /// `live`: every live contact of `owners.examined`, with its check.
   static func plan(_ owners: EnrichmentOwners, live: [LiveContactCheck], recheck: RecheckRule) -> BookReads {
-    var threshold: [Int64: Int64] = [:]
+    var threshold: [UserID: Int64] = [:]
     for user in owners.readableInPart {
       guard let examinedAt = owners.lastExaminedAt[user] else { continue }
       threshold[user] = ChangeStamp.after(now: examinedAt, end: examinedAt).seconds
     }
-    var stamped: [Int64: Int] = [:]
-    var byKey: [Int64: [Int64]] = [:]
-    var rechecked: [Int64: [LiveContactCheck]] = [:]
-    var count: [Int64: Int] = [:]
+    var stamped: [UserID: Int] = [:]
+    var byKey: [UserID: [ContactID]] = [:]
+    var rechecked: [UserID: [LiveContactCheck]] = [:]
+    var count: [UserID: Int] = [:]
     for contact in live {
       guard let after = threshold[contact.userID] else { continue }
       count[contact.userID, default: 0] += 1
@@ -76,7 +76,7 @@ struct BookReads: Equatable {
   }
 
   /// The contacts of `inPart` owners not read (ids not in `read`): known by their checks.
-  func unread(_ live: [LiveContactCheck], read: some Sequence<Int64>) -> [LiveContactCheck] {
+  func unread(_ live: [LiveContactCheck], read: some Sequence<ContactID>) -> [LiveContactCheck] {
     let owners = Set(inPart)
     let readIDs = Set(read)
     return live.filter { owners.contains($0.userID) && !readIDs.contains($0.contactID) }

@@ -7,10 +7,10 @@ import RinStorage
 struct EnrichmentApplier {
   let provider: (name: String, minLikelihood: Int)?
   let now: UTCInstant
-  let runID: Int64
+  let runID: RunID
 
   private struct RowKey: Hashable {
-    var contact: Int64
+    var contact: ContactID
     var field: String
     var source: String
   }
@@ -18,11 +18,11 @@ struct EnrichmentApplier {
   /// What `apply` did, per owner.
   struct Applied {
     /// The earliest time a checked contact of the owner's is due again.
-    var dueAt: [Int64: UTCInstant]
+    var dueAt: [UserID: UTCInstant]
     /// The checks made, for the job to store with the contacts' digests.
-    var checks: [(contactID: Int64, userID: Int64, check: EnrichmentCheck)]
+    var checks: [(contactID: ContactID, userID: UserID, check: EnrichmentCheck)]
     /// The owners with a contact whose enrichment or Rin-user link was written.
-    var written: Set<Int64>
+    var written: Set<UserID>
   }
 
   /// Writes the examined owners' enrichments.
@@ -35,8 +35,8 @@ struct EnrichmentApplier {
         row.value, row.confidence
       )
     }
-    var enriched: [Int64: Set<Int64>] = [:]
-    var written: Set<Int64> = []
+    var enriched: [UserID: Set<ContactID>] = [:]
+    var written: Set<UserID> = []
     // Written together once every value of the batch is decided: a few statements, not one each.
     var writes: [EnrichmentUpsert] = []
     func put(
@@ -79,8 +79,8 @@ struct EnrichmentApplier {
   private typealias Put = (EnrichmentContactRow, EnrichmentField, String, EnrichmentValue) throws -> Void
 
   /// Returns the owners whose contacts it linked to another Rin user.
-  private func applyRinNetwork(_ prepared: PreparedBatch, batch: UserBatch, put: Put) throws -> Set<Int64> {
-    var linked: Set<Int64> = []
+  private func applyRinNetwork(_ prepared: PreparedBatch, batch: UserBatch, put: Put) throws -> Set<UserID> {
+    var linked: Set<UserID> = []
     let users = try EnrichmentQueries(tx: batch.tx).verifiedUsers(
       withPhones: Set(prepared.contacts.flatMap(\.channels.e164s)))
     for contact in prepared.contacts {
@@ -114,10 +114,10 @@ struct EnrichmentApplier {
   /// its expires (an unanswered key makes it due at the next run).
   /// Returns the checks with, per owner, the earliest due time among them.
   private func checks(_ prepared: PreparedBatch, cached: [String: LookupRow]) -> (
-    [(contactID: Int64, userID: Int64, check: EnrichmentCheck)], [Int64: UTCInstant]
+    [(contactID: ContactID, userID: UserID, check: EnrichmentCheck)], [UserID: UTCInstant]
   ) {
     let settings = EnrichmentCheck.settingsKey(checkSettings)
-    var dueByOwner: [Int64: UTCInstant] = [:]
+    var dueByOwner: [UserID: UTCInstant] = [:]
     let checks = prepared.contacts.map { contact in
       let expiries =
         contact.skipsProvider || provider == nil

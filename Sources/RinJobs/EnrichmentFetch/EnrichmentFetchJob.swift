@@ -137,7 +137,7 @@ public struct EnrichmentFetchJob: Job {
         }
         return (rows, live, reads)
       }
-    var checks: [Int64: EnrichmentCheck] = [:]
+    var checks: [ContactID: EnrichmentCheck] = [:]
     for contact in live { checks[contact.contactID] = contact.check }
     var prepared = await PreparedBatch.make(
       rows, checks: checks, recheck: recheck, normalizer: normalizer, forProvider: forProvider)
@@ -265,8 +265,8 @@ public struct EnrichmentFetchJob: Job {
     recheck: RecheckRule, context: JobContext
   ) throws -> [String: PreparedBatch.EarlierAnswer] {
     let asked = Set(missing.map(\.id))
-    var firstAsker: [String: Int64] = [:]
-    var firstUser: [String: Int64] = [:]
+    var firstAsker: [String: UserID] = [:]
+    var firstUser: [String: UserID] = [:]
     for contact in prepared.contacts where !contact.skipsProvider {
       let owner = contact.row.userID
       let horizon = recheck.horizon(owner: owner)

@@ -10,36 +10,36 @@ import RinStorage
 /// (docs/JOBS.md "A night looks only at what changed").
 struct EnrichmentOwners: Sendable {
   /// The owners to examine, ascending.
-  var examined: [Int64] = []
+  var examined: [UserID] = []
   /// Their contacts' stamps and region as read before the examination.
-  var stamps: [Int64: OwnerStamps] = [:]
+  var stamps: [UserID: OwnerStamps] = [:]
   /// Their `OwnerStamps.stampedRows`, summed tonight or as kept.
-  var stampedRows: [Int64: Int64] = [:]
+  var stampedRows: [UserID: Int64] = [:]
   var reasons: [OwnerExamination: Int] = [:]
   /// The examined owners whose only reason is the periodic pass.
-  var periodic: Set<Int64> = []
+  var periodic: Set<UserID> = []
   /// The batch's owners the periodic pass found (all examined), to forget once written.
-  var foundByPass: Set<Int64> = []
+  var foundByPass: Set<UserID> = []
   /// The examined owners whose contacts' checks can tell which contacts changed, so that
   /// their books may be read in part (`BookReads`): examined as `changed`, with the region and
   /// the parser of their last examination (every contact's check depends on them), nothing due
   /// and nothing found by the pass.
-  var readableInPart: Set<Int64> = []
+  var readableInPart: Set<UserID> = []
   /// The examined owners whose only change is that verified users in their buckets left
   /// (`VerifiedUsersDigest.digest(of:beforeDeparturesSince:)`), readable in part, with the
   /// contacts that were in those users' buckets (`OccupiedBuckets`): the only ones whose checks
   /// can differ. The rest of such a book is neither read nor its checks.
-  var departuresOnly: [Int64: Set<Int64>] = [:]
+  var departuresOnly: [UserID: Set<ContactID>] = [:]
   /// What is kept of the `departuresOnly` owners as stored: their buckets (the same, since
   /// none of their contacts changed), the contacts in occupied buckets, and when they are due.
-  var kept: [Int64: (buckets: Set<Int64>, occupied: OccupiedBuckets, dueAt: UTCInstant?)] = [:]
+  var kept: [UserID: (buckets: Set<Int64>, occupied: OccupiedBuckets, dueAt: UTCInstant?)] = [:]
   /// Why each examined owner is examined, and when it was last.
-  var reasonOf: [Int64: OwnerExamination] = [:]
-  var lastExaminedAt: [Int64: UTCInstant] = [:]
+  var reasonOf: [UserID: OwnerExamination] = [:]
+  var lastExaminedAt: [UserID: UTCInstant] = [:]
   var unchanged = 0
 
   static func select(
-    _ ids: [Int64], recheck: RecheckRule, changes: OwnerChanges, context: JobContext
+    _ ids: [UserID], recheck: RecheckRule, changes: OwnerChanges, context: JobContext
   ) throws -> EnrichmentOwners {
     let job = context.job
     let (stamps, stored, buckets, found, summed) = try context.read { tx in
@@ -102,8 +102,8 @@ struct EnrichmentOwners: Sendable {
   /// A window's ids cut after every `examinedPerBatch`-th examined owner, in order: each batch
   /// examines at most that many owners (their contacts are read, normalized and looked up
   /// together), however many unchanged owners lie between them.
-  func batches(of ids: [Int64], examinedPerBatch: Int) -> [ArraySlice<Int64>] {
-    var batches: [ArraySlice<Int64>] = []
+  func batches(of ids: [UserID], examinedPerBatch: Int) -> [ArraySlice<UserID>] {
+    var batches: [ArraySlice<UserID>] = []
     var start = ids.startIndex
     var examinedInBatch = 0
     for index in ids.indices where reasonOf[ids[index]] != nil {
@@ -118,7 +118,7 @@ struct EnrichmentOwners: Sendable {
   }
 
   /// The part of a window's selection that concerns `ids`, one of its `batches`.
-  func restricted(to ids: ArraySlice<Int64>) -> EnrichmentOwners {
+  func restricted(to ids: ArraySlice<UserID>) -> EnrichmentOwners {
     let batch = Set(ids)
     var owners = EnrichmentOwners()
     owners.examined = examined.filter(batch.contains)
@@ -143,8 +143,8 @@ struct EnrichmentOwners: Sendable {
   /// next due: the visit (`RefreshPhase`) before the earliest cached answer of their contacts
   /// expires.
   func records(
-    buckets: [Int64: Set<Int64>], dueAt: [Int64: UTCInstant], recheck: RecheckRule, now: UTCInstant
-  ) -> [(userID: Int64, examination: StoredOwnerExamination)] {
+    buckets: [UserID: Set<Int64>], dueAt: [UserID: UTCInstant], recheck: RecheckRule, now: UTCInstant
+  ) -> [(userID: UserID, examination: StoredOwnerExamination)] {
     examined.map { user in
       var owner = stamps[user, default: OwnerStamps()]
       owner.related = recheck.verified.digest(of: buckets[user] ?? [])

@@ -28,18 +28,18 @@ struct PreparedBatch: Sendable {
   var leftToChecks = 0
   /// Of those, the ones whose checks are stored again with tonight's verified users
   /// (`BookReads.recheckedByBuckets`).
-  var recheckedByBuckets: [(contactID: Int64, userID: Int64, check: EnrichmentCheck)] = []
+  var recheckedByBuckets: [(contactID: ContactID, userID: UserID, check: EnrichmentCheck)] = []
   /// Each key the provider could be asked about, once.
   var providerLookups: [String: ProviderLookup]
   /// The owners examined (`EnrichmentOwners`): the contacts above are theirs.
   var owners: EnrichmentOwners = EnrichmentOwners()
   /// The buckets of every examined owner's contacts' numbers (`RinPhoneSuffixes.bucket`),
   /// checked or unchanged; an examined owner without numbers has an empty set.
-  var buckets: [Int64: Set<Int64>] = [:]
+  var buckets: [UserID: Set<Int64>] = [:]
   /// Per examined owner, their contacts in buckets that hold a verified user tonight.
-  var occupied: [Int64: OccupiedBuckets] = [:]
+  var occupied: [UserID: OccupiedBuckets] = [:]
   /// Per examined owner, the earliest `due_at` of their contacts left unchanged.
-  var unchangedDueAt: [Int64: UTCInstant] = [:]
+  var unchangedDueAt: [UserID: UTCInstant] = [:]
   /// The contacts' digests to store, as read (`EnrichmentOwners.digestsToStore`).
   var digests: [ContactDigest] = []
   /// The answers the batch's lookups replaced, for the owners before the first that asked again.
@@ -49,14 +49,14 @@ struct PreparedBatch: Sendable {
   /// id order) whose next visit it did not outlast (`RefreshPhase`).
   struct EarlierAnswer: Sendable {
     var row: LookupRow
-    var firstAsker: Int64
+    var firstAsker: UserID
   }
 
   /// The answer to key `id` for a contact of `owner`: as a walk of one owner per batch would
   /// give it. An owner before the first who asked again gets the answer as it stood,
   /// which outlasts its next visit; the others get `current`, tonight's if it was asked again.
   /// So what an owner is given never depends on which owners share its batch.
-  func answer(_ id: String, owner: Int64, current: [String: LookupRow]) -> LookupRow? {
+  func answer(_ id: String, owner: UserID, current: [String: LookupRow]) -> LookupRow? {
     if let earlier = earlierAnswers[id], owner < earlier.firstAsker { return earlier.row }
     return current[id]
   }
@@ -66,13 +66,13 @@ struct PreparedBatch: Sendable {
 
   /// Normalizes the batch's contacts in slices on all cores, keeping their order.
   static func make(
-    _ rows: [EnrichmentContactRow], checks: [Int64: EnrichmentCheck], recheck: RecheckRule,
+    _ rows: [EnrichmentContactRow], checks: [ContactID: EnrichmentCheck], recheck: RecheckRule,
     normalizer: any ContactNormalizing, forProvider: Bool
   ) async -> PreparedBatch {
     // Each contact's fingerprint is computed once: to compare with its stored check, then kept.
     var due: [(row: EnrichmentContactRow, fingerprint: Int64)] = []
     var batch = PreparedBatch(contacts: [], unchanged: 0, providerLookups: [:])
-    var unchangedDueAt: [Int64: UTCInstant] = [:]
+    var unchangedDueAt: [UserID: UTCInstant] = [:]
     for row in rows {
       let fingerprint = RecheckRule.fingerprint(row)
       if !recheck.isUnchanged(row, fingerprint: fingerprint, stored: checks[row.id]) {
@@ -134,7 +134,7 @@ struct PreparedBatch: Sendable {
   /// `contact` of `owner` has numbers in `buckets`: the owner's buckets, and the contacts of
   /// theirs in buckets that hold a verified user tonight.
   private mutating func add(
-    _ contact: Int64, of owner: Int64, buckets contactBuckets: some Collection<Int64>,
+    _ contact: ContactID, of owner: UserID, buckets contactBuckets: some Collection<Int64>,
     recheck: RecheckRule
   ) {
     buckets[owner, default: []].formUnion(contactBuckets)
@@ -147,7 +147,7 @@ struct PreparedBatch: Sendable {
   /// user. Right only because their fingerprint matched: no contact was written since, so none
   /// changed its numbers.
   mutating func addKept(
-    _ kept: [Int64: (buckets: Set<Int64>, occupied: OccupiedBuckets, dueAt: UTCInstant?)],
+    _ kept: [UserID: (buckets: Set<Int64>, occupied: OccupiedBuckets, dueAt: UTCInstant?)],
     recheck: RecheckRule
   ) {
     for (owner, stored) in kept {

@@ -10,7 +10,7 @@ struct ProviderCircuit {
   let provider: String
   let coolDown: Duration
   let now: UTCInstant
-  let runID: Int64
+  let runID: RunID
   /// What the last real run left; nil when no run has recorded this provider yet.
   let stored: ProviderBreakerRecord?
   /// Whether the row says open right now (written the moment the breaker opens, so that a run

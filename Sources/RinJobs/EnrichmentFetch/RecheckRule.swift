@@ -51,12 +51,12 @@ struct RecheckRule: Sendable {
 
   /// An examination of `owner` tonight asks again the answers expiring before this instant: its
   /// next visit (`RefreshPhase.horizon`), or now without a provider.
-  func horizon(owner: Int64) -> UTCInstant {
+  func horizon(owner: UserID) -> UTCInstant {
     refresh?.horizon(owner: owner, now: now) ?? now
   }
 
   /// When `owner`, whose earliest answer expires at `expiry`, is next due (`RefreshPhase.due`).
-  func due(owner: Int64, expiry: UTCInstant) -> UTCInstant {
+  func due(owner: UserID, expiry: UTCInstant) -> UTCInstant {
     refresh?.due(owner: owner, expiry: expiry, now: now) ?? expiry
   }
 
@@ -65,7 +65,7 @@ struct RecheckRule: Sendable {
 
   static func fingerprint(_ row: EnrichmentContactRow) -> Int64 {
     ContactFingerprint.of(
-      ownerRegion: row.ownerRegion, editedFields: row.editedFields, rinUserID: row.rinUserID,
+      ownerRegion: row.ownerRegion, editedFields: row.editedFields, rinUserID: row.rinUserID?.rawValue,
       phones: row.phones, emails: row.emails)
   }
 
@@ -84,7 +84,7 @@ struct RecheckRule: Sendable {
   /// stored check alone, without reading it: its numbers, addresses and fields are those the
   /// check saw, so its fingerprint is the check's. A check kept without the verified users it
   /// saw cannot tell.
-  func isUnchanged(unstamped check: EnrichmentCheck?, owner: Int64) -> Bool {
+  func isUnchanged(unstamped check: EnrichmentCheck?, owner: UserID) -> Bool {
     guard let check else { return false }
     let rinUsersUnchanged = EnrichmentCheck.rinUsersUnchanged(
       stored: check.rinUsers, key: key(of:), mayBeRinUser: { true })
@@ -100,7 +100,7 @@ struct RecheckRule: Sendable {
   /// provider answers are as its check kept them (same settings, not due), as for a contact the
   /// check leaves alone. Returns the check to store with tonight's key, nil when the contact
   /// must be read. A verified user's deletion ends so in the books that held its number.
-  func recheckedByBuckets(unstamped check: EnrichmentCheck?, owner: Int64) -> EnrichmentCheck? {
+  func recheckedByBuckets(unstamped check: EnrichmentCheck?, owner: UserID) -> EnrichmentCheck? {
     guard var check, let seen = check.rinUsers, check.settings == settingsKey,
       check.dueAt.map({ $0 > horizon(owner: owner) }) ?? true, !verified.holdsUsers(inAnyOf: seen.buckets)
     else { return nil }

@@ -22,8 +22,8 @@ extension HistoryRetentionQueries {
   }
 
   /// One pass over the ledger: a few ids per job, pipeline and shard.
-  private func runsKeptWhateverTheirAge() throws -> [Int64] {
-    var ids: [Int64] = []
+  private func runsKeptWhateverTheirAge() throws -> [RunID] {
+    var ids: [RunID] = []
     try sql.forEach(
       KeptRun.self,
       """
@@ -48,7 +48,7 @@ extension HistoryRetentionQueries {
 private struct KeptRun: DecodableRow {
   enum Columns: Int, RowColumns { case id }
   static let table = "job_runs"
-  let id: Int64
+  let id: RunID
 
   init(_ row: RowDecoder<Columns>) throws { id = try row.integer(.id) }
 }

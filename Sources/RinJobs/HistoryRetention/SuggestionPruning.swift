@@ -21,7 +21,7 @@ extension HistoryRetentionQueries {
       """
     ) { ids.append($0.suggestionID) }
     guard !ids.isEmpty else { return 0 }
-    var owners = Set<Int64>()
+    var owners = Set<UserID>()
     try sql.forEach(
       OwnerRow.self,
       "SELECT user_id FROM circle_suggestions WHERE id IN (\(SQLDialect.list(ids))) AND status = 'superseded'"

@@ -40,8 +40,8 @@ struct OwnerChanges {
   /// The owners of `ids` whose stamped rows must be summed tonight: those the pass found, and
   /// those whose examination kept no sums; all of them without a mark.
   func owners(
-    toSum ids: [Int64], stored: [Int64: StoredOwnerExamination], job: JobName, tx: StorageTransaction
-  ) throws -> [Int64] {
+    toSum ids: [UserID], stored: [UserID: StoredOwnerExamination], job: JobName, tx: StorageTransaction
+  ) throws -> [UserID] {
     guard case .changedSince = finding else { return ids }
     let changed = try tx.ownersChanged(among: ids, job: job, scope: scope)
     return ids.filter { changed.contains($0) || stored[$0]?.stampedRows == nil }

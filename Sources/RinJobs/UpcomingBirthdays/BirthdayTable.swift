@@ -31,7 +31,7 @@ public struct BirthdayTable: Sendable {
   }
 
   /// `window.birthday(contactID:text:)` of the text these bytes spell.
-  public func birthday(contactID: Int64, utf8: UnsafeBufferPointer<UInt8>) -> UpcomingWindow.Outcome {
+  public func birthday(contactID: ContactID, utf8: UnsafeBufferPointer<UInt8>) -> UpcomingWindow.Outcome {
     let month: Int
     let day: Int
     var year: Int?
@@ -50,7 +50,7 @@ public struct BirthdayTable: Sendable {
     guard days != Self.outside else { return .notUpcoming }
     return .upcoming(
       UpcomingEvent(
-        kind: .birthday, refID: contactID, occursOn: window.today.adding(days: Int(days)),
+        kind: .birthday, refID: contactID.rawValue, occursOn: window.today.adding(days: Int(days)),
         contactID: contactID, daysUntil: Int(days)))
   }
 }

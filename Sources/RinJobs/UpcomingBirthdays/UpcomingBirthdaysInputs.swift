@@ -9,15 +9,15 @@ import RinStorage
 /// The others' rows already are what a full pass would write, and their contacts are not read.
 struct UpcomingBirthdaysInputs {
   /// The windows of the owners whose rows are computed from their contacts and reminders.
-  var windows: [Int64: UpcomingWindow] = [:]
+  var windows: [UserID: UpcomingWindow] = [:]
   /// Those owners, in the order of the batch.
-  var recomputed: [Int64] = []
+  var recomputed: [UserID] = []
   /// The owners whose date turned with nothing else changed, by turn: their stored rows are
   /// turned on the server and only the birthdays of the newly reached days are read
   /// (`UpcomingWindowTurn`). Owners of one zone share a turn, so a batch has a few.
-  var turns: [UpcomingWindowTurn: [Int64]] = [:]
+  var turns: [UpcomingWindowTurn: [UserID]] = [:]
   /// The examined owners' states, to keep once their rows are written.
-  var states: [(userID: Int64, state: UpcomingOwnerState)] = []
+  var states: [(userID: UserID, state: UpcomingOwnerState)] = []
 
   /// - Parameter candidates: the scope of the run's pass over the contacts' stamps
   ///   (`UpcomingBirthdaysJob.collectCandidates`): only the owners it found are checked against
@@ -51,9 +51,9 @@ struct UpcomingBirthdaysInputs {
 
   /// Each examined owner's occurrences in their window: live contacts' birthdays and open
   /// reminders, streamed.
-  func wanted(_ batch: UserBatch) throws -> [Int64: [UpcomingEvent]] {
-    var wanted: [Int64: [UpcomingEvent]] = [:]
-    func add(_ outcome: UpcomingWindow.Outcome, for user: Int64, malformed: UpcomingBirthdaysCounter) {
+  func wanted(_ batch: UserBatch) throws -> [UserID: [UpcomingEvent]] {
+    var wanted: [UserID: [UpcomingEvent]] = [:]
+    func add(_ outcome: UpcomingWindow.Outcome, for user: UserID, malformed: UpcomingBirthdaysCounter) {
       switch outcome {
       case .upcoming(let event): wanted[user, default: []].append(event)
       case .notUpcoming: break
@@ -66,7 +66,7 @@ struct UpcomingBirthdaysInputs {
     // Users of one zone share a window, and so its table; rows come user after user, so the
     // table is looked up once per run of a user's rows, not per contact.
     var tables: [UpcomingWindow: BirthdayTable] = [:]
-    var tableOfUser: (user: Int64, table: BirthdayTable?)?
+    var tableOfUser: (user: UserID, table: BirthdayTable?)?
     var birthdays = 0
     let queries = UpcomingBirthdaysQueries(tx: batch.tx)
     try queries.forEachContactBirthday(of: owners) { user, contact, bytes in

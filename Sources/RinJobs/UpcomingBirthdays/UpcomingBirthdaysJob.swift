@@ -39,9 +39,9 @@ public struct UpcomingBirthdaysJob: Job {
       let wanted = try inputs.wanted(batch)
       let stored = try queries.upcomingEvents(of: owners)
       // The batch's upserts go in a few multi-row statements once every user is planned.
-      var upserts: [(userID: Int64, event: UpcomingEvent, isNew: Bool)] = []
-      var due: [(userID: Int64, event: UpcomingEvent)] = []
-      var deletes: [(userID: Int64, key: UpcomingEvent.Key)] = []
+      var upserts: [(userID: UserID, event: UpcomingEvent, isNew: Bool)] = []
+      var due: [(userID: UserID, event: UpcomingEvent)] = []
+      var deletes: [(userID: UserID, key: UpcomingEvent.Key)] = []
       for user in owners {
         let sync = UpcomingEventsSync(wanted: wanted[user] ?? [], stored: stored[user] ?? [])
         deletes += sync.deletes.map { (user, $0) }
@@ -91,13 +91,13 @@ public struct UpcomingBirthdaysJob: Job {
   /// NightlyIncrementalExactnessTests), for a few rows read per owner instead of all their
   /// birthdays.
   private func turn(
-    _ owners: [Int64], _ turn: UpcomingWindowTurn, batch: UserBatch, now: UTCInstant, horizon: OutboxHorizon
+    _ owners: [UserID], _ turn: UpcomingWindowTurn, batch: UserBatch, now: UTCInstant, horizon: OutboxHorizon
   ) throws {
     let queries = UpcomingBirthdaysQueries(tx: batch.tx)
     try queries.turnUpcomingEvents(of: owners, to: turn.new.today, shift: turn.shift)
     // Reminders due today that were already stored push unless dismissed, as a full
     // computation decides (`UpcomingEventsSync.remindersDue`); asked before the new rows go in.
-    var due: [(userID: Int64, event: UpcomingEvent)] = []
+    var due: [(userID: UserID, event: UpcomingEvent)] = []
     for row in try queries.undismissedReminderEvents(of: owners, on: turn.new.today) {
       due.append(
         (
@@ -107,7 +107,7 @@ public struct UpcomingBirthdaysJob: Job {
             daysUntil: 0)
         ))
     }
-    var inserts: [(userID: Int64, event: UpcomingEvent, isNew: Bool)] = []
+    var inserts: [(userID: UserID, event: UpcomingEvent, isNew: Bool)] = []
     let table = BirthdayTable(turn.new)
     var birthdays = 0
     try queries.forEachContactBirthday(of: owners, monthDays: turn.monthDays) {
@@ -139,7 +139,7 @@ public struct UpcomingBirthdaysJob: Job {
   }
 
   private func notifyDue(
-    _ event: UpcomingEvent, for user: Int64, batch: UserBatch, now: UTCInstant, horizon: OutboxHorizon
+    _ event: UpcomingEvent, for user: UserID, batch: UserBatch, now: UTCInstant, horizon: OutboxHorizon
   ) throws {
     guard horizon.admits(event.occursOn) else {
       batch.counts.addSkipped(SharedSkip.beforeOutboxWindow)
@@ -157,7 +157,7 @@ public struct UpcomingBirthdaysJob: Job {
 /// Ids and the date only: the reminder's text is personal and stays in the app.
 struct ReminderDuePayload: Encodable {
   var reminderId: Int64
-  var contactId: Int64
+  var contactId: ContactID
   var occursOn: String
 
   init(_ event: UpcomingEvent) {

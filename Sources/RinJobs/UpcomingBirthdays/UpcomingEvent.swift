@@ -33,11 +33,11 @@ public struct UpcomingEvent: Sendable, Hashable {
   /// `dismissed_at` belongs to the app.
   public struct Stored: Sendable, Hashable {
     public var key: Key
-    public var contactID: Int64
+    public var contactID: ContactID
     public var daysUntil: Int
     public var isDismissed: Bool
 
-    public init(key: Key, contactID: Int64, daysUntil: Int, isDismissed: Bool) {
+    public init(key: Key, contactID: ContactID, daysUntil: Int, isDismissed: Bool) {
       self.key = key
       self.contactID = contactID
       self.daysUntil = daysUntil
@@ -48,10 +48,10 @@ public struct UpcomingEvent: Sendable, Hashable {
   public var kind: Kind
   public var refID: Int64
   public var occursOn: CalendarDate
-  public var contactID: Int64
+  public var contactID: ContactID
   public var daysUntil: Int
 
-  public init(kind: Kind, refID: Int64, occursOn: CalendarDate, contactID: Int64, daysUntil: Int) {
+  public init(kind: Kind, refID: Int64, occursOn: CalendarDate, contactID: ContactID, daysUntil: Int) {
     self.kind = kind
     self.refID = refID
     self.occursOn = occursOn

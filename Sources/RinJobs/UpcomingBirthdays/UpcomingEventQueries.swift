@@ -8,8 +8,8 @@ extension UpcomingBirthdaysQueries {
   /// query's, hands each user's birthdays out one after another, with a visit to the row for the
   /// birthday; only the owners a run recomputes in full are read so.
   func forEachContactBirthday(
-    of ids: [Int64],
-    _ body: (_ userID: Int64, _ contactID: Int64, _ birthday: UnsafeBufferPointer<UInt8>) throws -> Void
+    of ids: [UserID],
+    _ body: (_ userID: UserID, _ contactID: ContactID, _ birthday: UnsafeBufferPointer<UInt8>) throws -> Void
   ) throws {
     try tx.sql.forEach(
       ContactBirthday.self,
@@ -26,8 +26,8 @@ extension UpcomingBirthdaysQueries {
   /// per owner and month-day into `contacts_birthday_days_by_user`, whose expression this
   /// query spells exactly.
   func forEachContactBirthday(
-    of ids: [Int64], monthDays: [String],
-    _ body: (_ userID: Int64, _ contactID: Int64, _ birthday: UnsafeBufferPointer<UInt8>) throws -> Void
+    of ids: [UserID], monthDays: [String],
+    _ body: (_ userID: UserID, _ contactID: ContactID, _ birthday: UnsafeBufferPointer<UInt8>) throws -> Void
   ) throws {
     guard !ids.isEmpty, !monthDays.isEmpty else { return }
     // SQLite without statistics may take another owner index and filter every contact of the
@@ -60,7 +60,8 @@ extension UpcomingBirthdaysQueries {
   /// the user's own; with `due`, only those whose `due_on` text falls in it (a valid date
   /// compares as its text does).
   func forEachOpenReminder(
-    of ids: [Int64], due: ClosedRange<CalendarDate>? = nil, _ body: (_ userID: Int64, Reminder) throws -> Void
+    of ids: [UserID], due: ClosedRange<CalendarDate>? = nil,
+    _ body: (_ userID: UserID, Reminder) throws -> Void
   ) throws {
     guard !ids.isEmpty else { return }
     let range: SQLFragment =
@@ -79,8 +80,8 @@ extension UpcomingBirthdaysQueries {
   }
 
   /// The `upcoming_events` rows of `ids`, per user.
-  func upcomingEvents(of ids: [Int64]) throws -> [Int64: [UpcomingEvent.Stored]] {
-    var rows: [Int64: [UpcomingEvent.Stored]] = [:]
+  func upcomingEvents(of ids: [UserID]) throws -> [UserID: [UpcomingEvent.Stored]] {
+    var rows: [UserID: [UpcomingEvent.Stored]] = [:]
     try tx.sql.forEach(
       StoredUpcomingEvent.self,
       """
@@ -94,7 +95,7 @@ extension UpcomingBirthdaysQueries {
   /// Inserts the occurrences, or rewrites their `contact_id` and `days_until`: never the app's
   /// `dismissed_at`, never `created_at`. A few multi-row statements per batch, not one per row.
   func putUpcomingEvents(
-    _ events: [(userID: Int64, event: UpcomingEvent, isNew: Bool)], createdAt: UTCInstant
+    _ events: [(userID: UserID, event: UpcomingEvent, isNew: Bool)], createdAt: UTCInstant
   )
     throws
   {
@@ -126,7 +127,7 @@ extension UpcomingBirthdaysQueries {
   /// go (their occurrence passed), the others count `shift` days fewer. Two statements for all
   /// of them: no row crosses to the worker. Returns the rows deleted and shifted.
   @discardableResult
-  func turnUpcomingEvents(of ids: [Int64], to today: CalendarDate, shift: Int) throws
+  func turnUpcomingEvents(of ids: [UserID], to today: CalendarDate, shift: Int) throws
     -> (deleted: Int, shifted: Int)
   {
     guard !ids.isEmpty else { return (0, 0) }
@@ -146,11 +147,11 @@ extension UpcomingBirthdaysQueries {
 
   /// The reminders of `ids` stored for `day` and not dismissed, as (user, reminder, contact):
   /// those due today push (`UpcomingEventsSync.remindersDue`).
-  func undismissedReminderEvents(of ids: [Int64], on day: CalendarDate) throws
-    -> [(userID: Int64, refID: Int64, contactID: Int64)]
+  func undismissedReminderEvents(of ids: [UserID], on day: CalendarDate) throws
+    -> [(userID: UserID, refID: Int64, contactID: ContactID)]
   {
     guard !ids.isEmpty else { return [] }
-    var events: [(userID: Int64, refID: Int64, contactID: Int64)] = []
+    var events: [(userID: UserID, refID: Int64, contactID: ContactID)] = []
     try tx.sql.forEachInBatch(
       ReminderEvent.self,
       """
@@ -166,7 +167,7 @@ extension UpcomingBirthdaysQueries {
   /// (a first run deletes tens of thousands of rows). An `OR` of key
   /// equalities, which both backends answer with a seek per key into the primary key (SQLite
   /// reads a `VALUES` list of row values by scanning the table).
-  func deleteUpcomingEvents(_ keys: [(userID: Int64, key: UpcomingEvent.Key)]) throws {
+  func deleteUpcomingEvents(_ keys: [(userID: UserID, key: UpcomingEvent.Key)]) throws {
     guard !keys.isEmpty else { return }
     var deleted = 0
     var next = keys.startIndex
@@ -187,8 +188,8 @@ extension UpcomingBirthdaysQueries {
 private struct ContactBirthday: DecodableRow {
   enum Columns: Int, RowColumns { case userID, id, birthday }
   static let table = "contacts"
-  let userID: Int64
-  let id: Int64
+  let userID: UserID
+  let id: ContactID
   private let row: RowDecoder<Columns>
 
   init(_ row: RowDecoder<Columns>) {
@@ -208,7 +209,7 @@ private struct ContactBirthday: DecodableRow {
 private struct OpenReminder: DecodableRow {
   enum Columns: Int, RowColumns { case userID, id, contactID, dueOn, contactIsLive }
   static let table = "reminders"
-  let userID: Int64
+  let userID: UserID
   let reminder: Reminder
 
   init(_ row: RowDecoder<Columns>) throws {
@@ -224,7 +225,7 @@ private struct OpenReminder: DecodableRow {
 private struct StoredUpcomingEvent: DecodableRow {
   enum Columns: Int, RowColumns { case userID, kind, refID, occursOn, contactID, daysUntil, isDismissed }
   static let table = "upcoming_events"
-  let userID: Int64
+  let userID: UserID
   let stored: UpcomingEvent.Stored
 
   init(_ row: RowDecoder<Columns>) throws {
@@ -241,9 +242,9 @@ private struct StoredUpcomingEvent: DecodableRow {
 private struct ReminderEvent: DecodableRow {
   enum Columns: Int, RowColumns { case userID, refID, contactID }
   static let table = "upcoming_events"
-  let userID: Int64
+  let userID: UserID
   let refID: Int64
-  let contactID: Int64
+  let contactID: ContactID
 
   init(_ row: RowDecoder<Columns>) throws {
     userID = row.key(.userID)
@@ -256,7 +257,7 @@ private struct ReminderEvent: DecodableRow {
 private struct UpcomingEventRow: EncodableRow {
   enum Columns: Int, RowColumns { case userID, contactID, kind, refID, occursOn, daysUntil, createdAt }
   static let table = "upcoming_events"
-  let userID: Int64
+  let userID: UserID
   let event: UpcomingEvent
   let createdAt: UTCInstant
 

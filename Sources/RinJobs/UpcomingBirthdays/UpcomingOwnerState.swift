@@ -50,7 +50,7 @@ public struct UpcomingOwnerState: Sendable, Equatable {
   /// text) and of the settings that shape the window. Whether a reminder's contact is live is
   /// left out: a contact's deletion has its own stamp.
   public static func digest(
-    reminders: [(id: Int64, contactID: Int64, dueOn: String?)], windowDays: Int, feb29: Feb29Rule
+    reminders: [(id: Int64, contactID: ContactID, dueOn: String?)], windowDays: Int, feb29: Feb29Rule
   )
     -> Int64
   {

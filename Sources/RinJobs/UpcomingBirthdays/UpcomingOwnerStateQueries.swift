@@ -9,10 +9,10 @@ extension UpcomingBirthdaysQueries {
   /// when none, or when its date does not read back: the owner is examined again). One
   /// statement for both, the state joined by owner: on PostgreSQL a round trip and a plan fewer
   /// per batch.
-  func upcomingOwners(of userIDs: [Int64], states: Bool) throws
-    -> [(userID: Int64, zone: String?, state: UpcomingOwnerState?)]
+  func upcomingOwners(of userIDs: [UserID], states: Bool) throws
+    -> [(userID: UserID, zone: String?, state: UpcomingOwnerState?)]
   {
-    var owners: [(userID: Int64, zone: String?, state: UpcomingOwnerState?)] = []
+    var owners: [(userID: UserID, zone: String?, state: UpcomingOwnerState?)] = []
     owners.reserveCapacity(userIDs.count)
     let ids = SQLDialect.list(userIDs)
     guard states else {
@@ -36,14 +36,14 @@ extension UpcomingBirthdaysQueries {
   /// (`SQLDialect.contactChanged`), asked of the candidates the run's pass found
   /// (`collectUpcomingOwnersChanged`) or, without a pass, of every owner. (A dismissal changes
   /// no row the job writes: see docs/JOBS.md "upcoming-birthdays", "What counts as a change".)
-  func upcomingOwnersChanged(since states: [Int64: UpcomingOwnerState]) throws -> Set<Int64> {
+  func upcomingOwnersChanged(since states: [UserID: UpcomingOwnerState]) throws -> Set<UserID> {
     guard !states.isEmpty else { return [] }
     let owners = states.keys.sorted()
     // Typed, so that PostgreSQL compares the pairs as numbers (a bare parameter in VALUES is text).
     let pairs = owners.map { owner -> SQLFragment in
       "(CAST(\(owner) AS BIGINT), CAST(\(states[owner]!.stampsAfter) AS BIGINT))"
     }
-    var changed = Set<Int64>()
+    var changed = Set<UserID>()
     try tx.sql.forEachInBatch(
       OwnerRow.self,
       """
@@ -84,8 +84,8 @@ extension UpcomingBirthdaysQueries {
   /// asking whether their contact is live: what `UpcomingOwnerState.digest` is of, read for every
   /// owner every run (a contact's deletion is seen by its own stamp).
   func forEachOpenReminderAsWritten(
-    of ids: [Int64],
-    _ body: (_ userID: Int64, _ id: Int64, _ contactID: Int64, _ dueOn: String?) throws -> Void
+    of ids: [UserID],
+    _ body: (_ userID: UserID, _ id: Int64, _ contactID: ContactID, _ dueOn: String?) throws -> Void
   ) throws {
     try tx.sql.forEachInBatch(
       ReminderAsWritten.self,
@@ -96,7 +96,7 @@ extension UpcomingBirthdaysQueries {
     ) { try body($0.userID, $0.id, $0.contactID, $0.dueOn) }
   }
 
-  func putUpcomingOwnerStates(_ states: [(userID: Int64, state: UpcomingOwnerState)]) throws {
+  func putUpcomingOwnerStates(_ states: [(userID: UserID, state: UpcomingOwnerState)]) throws {
     try Self.upcomingOwnerStateUpsert.execute(
       rows: states.map { UpcomingOwnerStateRow(userID: $0.userID, state: $0.state) }, on: tx.sql)
   }
@@ -131,7 +131,7 @@ extension UpcomingBirthdaysQueries {
 private struct OwnerZone: DecodableRow {
   enum Columns: Int, RowColumns { case id, timezone }
   static let table = "users"
-  let id: Int64
+  let id: UserID
   let timezone: String?
 
   init(_ row: RowDecoder<Columns>) {
@@ -144,7 +144,7 @@ private struct OwnerZone: DecodableRow {
 private struct OwnerZoneAndState: DecodableRow {
   enum Columns: Int, RowColumns { case id, timezone, today, zone, inputsDigest, stampsAfter }
   static let table = "upcoming_owner_states"
-  let id: Int64
+  let id: UserID
   let timezone: String?
   let state: UpcomingOwnerState?
 
@@ -167,9 +167,9 @@ private struct OwnerZoneAndState: DecodableRow {
 private struct ReminderAsWritten: DecodableRow {
   enum Columns: Int, RowColumns { case userID, id, contactID, dueOn }
   static let table = "reminders"
-  let userID: Int64
+  let userID: UserID
   let id: Int64
-  let contactID: Int64
+  let contactID: ContactID
   let dueOn: String?
 
   init(_ row: RowDecoder<Columns>) {
@@ -184,7 +184,7 @@ private struct ReminderAsWritten: DecodableRow {
 private struct UpcomingOwnerStateRow: EncodableRow {
   enum Columns: Int, RowColumns { case userID, today, zone, inputsDigest, stampsAfter }
   static let table = "upcoming_owner_states"
-  let userID: Int64
+  let userID: UserID
   let state: UpcomingOwnerState
 
   func encode(to row: inout RowEncoder<Columns>) {

@@ -7,21 +7,21 @@ import RinStorage
 /// keeps (`judge`), then from the contacts stamped since (`examineStamped`). An owner with a
 /// reason is examined; an owner left in `unstamped` keeps its rows.
 struct UpcomingOwnerVerdicts {
-  var reasons: [Int64: OwnerExamination] = [:]
+  var reasons: [UserID: OwnerExamination] = [:]
   /// Each owner's local day and the state its rows are computed for tonight.
-  var current: [Int64: (day: LocalDay, state: UpcomingOwnerState)] = [:]
+  var current: [UserID: (day: LocalDay, state: UpcomingOwnerState)] = [:]
   /// Owners whose rows hold unless a contact was stamped since, with what they keep.
-  var unstamped: [Int64: UpcomingOwnerState] = [:]
+  var unstamped: [UserID: UpcomingOwnerState] = [:]
   /// Owners whose date turned and nothing else differs: turned from their rows unless a
   /// contact was stamped since (asked with the unchanged owners, in one query).
-  var turning: [Int64: UpcomingWindowTurn] = [:]
+  var turning: [UserID: UpcomingWindowTurn] = [:]
 
   /// Compares each owner's local date, zone, open reminders and settings with what was kept.
   static func judge(
     _ batch: UserBatch, now: UTCInstant, settings: UpcomingBirthdaysSettings, forced: Bool
   ) throws -> UpcomingOwnerVerdicts {
     let queries = UpcomingBirthdaysQueries(tx: batch.tx)
-    var reminders: [Int64: [(id: Int64, contactID: Int64, dueOn: String?)]] = [:]
+    var reminders: [UserID: [(id: Int64, contactID: ContactID, dueOn: String?)]] = [:]
     try queries.forEachOpenReminderAsWritten(of: batch.userIDs) { user, id, contact, dueOn in
       reminders[user, default: []].append((id, contact, dueOn))
     }

@@ -30,10 +30,10 @@ public struct UpcomingWindow: Sendable, Hashable {
   public func contains(_ date: CalendarDate) -> Bool { today <= date && date <= last }
 
   /// The birthday's next occurrence (on or after today), when it falls in the window.
-  public func birthday(contactID: Int64, text: String) -> Outcome {
+  public func birthday(contactID: ContactID, text: String) -> Outcome {
     guard let birthday = Birthday(text) else { return .malformed }
     return event(
-      .birthday, refID: contactID, contactID: contactID,
+      .birthday, refID: contactID.rawValue, contactID: contactID,
       on: birthday.nextOccurrence(onOrAfter: today, feb29: feb29))
   }
 
@@ -49,7 +49,7 @@ public struct UpcomingWindow: Sendable, Hashable {
   }
 
   private func event(
-    _ kind: UpcomingEvent.Kind, refID: Int64, contactID: Int64, on date: CalendarDate
+    _ kind: UpcomingEvent.Kind, refID: Int64, contactID: ContactID, on date: CalendarDate
   ) -> Outcome {
     guard contains(date) else { return .notUpcoming }
     return .upcoming(

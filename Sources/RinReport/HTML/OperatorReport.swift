@@ -203,7 +203,7 @@ extension OperatorReport.Run {
     }
     let placedAt = record.slot ?? onItsDay ?? record.startedAt
     self.init(
-      id: record.id, job: job, status: record.status,
+      id: record.id.rawValue, job: job, status: record.status,
       startedAt: record.startedAt.description, started: record.startedAt, seconds: seconds,
       asOf: record.asOf, placedAt: placedAt, rowsRead: read,
       rowsPerSecond: seconds.map { Double(read) / max($0, counts?.durationSeconds == nil ? 1 : 0.001) },

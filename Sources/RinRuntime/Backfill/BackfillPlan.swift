@@ -26,10 +26,10 @@ public struct BackfillPlan: Sendable, Equatable {
 
   /// What the ledger says of one date.
   public struct History: Sendable, Equatable {
-    public var succeededRunID: Int64?
-    public var latest: (id: Int64, status: RunRecord.Status)?
+    public var succeededRunID: RunID?
+    public var latest: (id: RunID, status: RunRecord.Status)?
 
-    public init(succeededRunID: Int64? = nil, latest: (id: Int64, status: RunRecord.Status)? = nil) {
+    public init(succeededRunID: RunID? = nil, latest: (id: RunID, status: RunRecord.Status)? = nil) {
       self.succeededRunID = succeededRunID
       self.latest = latest
     }

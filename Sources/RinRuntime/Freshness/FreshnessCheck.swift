@@ -103,7 +103,8 @@ struct ChangeWatermarkCover {
     self.parts = parts
   }
 
-  func latest(for user: Int64) -> UTCInstant? {
+  func latest(for user: UserID) -> UTCInstant? {
+    let user = user.rawValue
     var latest = all
     for (count, marks) in parts {
       let index = Int(((user % Int64(count)) + Int64(count)) % Int64(count))

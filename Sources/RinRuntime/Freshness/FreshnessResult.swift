@@ -41,7 +41,7 @@ public struct FreshnessResult: Sendable, Encodable {
     var fullEvery: String?
     var users: Int
     var stale: Int
-    var staleUsers: [Int64]
+    var staleUsers: [UserID]
     var oldest: String?
     var byShard: [String: FreshnessTally.ShardCounts]?
 

@@ -8,7 +8,7 @@ public enum PipelineLedger {
   struct Counts: Codable, Equatable {
     struct JobEntry: Codable, Equatable {
       var job: JobName
-      var runID: Int64?
+      var runID: RunID?
       var status: RunRecord.Status
     }
 

@@ -15,7 +15,7 @@ struct PipelinePings: Sendable {
   struct Body: Encodable {
     var event: String
     var pipeline: PipelineName
-    var runID: Int64?
+    var runID: RunID?
     @AsText var slot: UTCInstant?
     var status: String
     var exitCode: Int32?

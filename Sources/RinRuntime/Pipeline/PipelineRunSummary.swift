@@ -5,7 +5,7 @@ import RinStorage
 /// `pipeline run --json` prints the slot in ISO 8601, as it always did.
 public struct PipelineRunSummary: Sendable, Codable {
   public var pipeline: PipelineName
-  public var runID: Int64?
+  public var runID: RunID?
   @AsText public var slot: UTCInstant?
   public var dryRun: Bool
   public var status: RunRecord.Status = .running

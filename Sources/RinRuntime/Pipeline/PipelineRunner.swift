@@ -175,7 +175,7 @@ public struct PipelineRunner: Sendable {
     return summary
   }
 
-  private func recordEnd(_ summary: PipelineRunSummary, runID: Int64) {
+  private func recordEnd(_ summary: PipelineRunSummary, runID: RunID) {
     do {
       try storage.write {
         try $0.runtime.finishRun(
@@ -188,7 +188,7 @@ public struct PipelineRunner: Sendable {
   }
 
   private func anotherRunFinished(
-    _ slot: FireTime, pipeline: PipelineName, shard: RunShard, besides runID: Int64
+    _ slot: FireTime, pipeline: PipelineName, shard: RunShard, besides runID: RunID
   ) -> SlotState? {
     let states = try? SlotState.load(
       [slot], pipeline: pipeline, storage: storage, staleBefore: environment.staleBefore, shard: shard)

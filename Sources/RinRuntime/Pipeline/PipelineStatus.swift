@@ -8,7 +8,7 @@ public struct PipelineStatus: Sendable, Encodable {
   public struct Problem: Sendable, Encodable, Equatable {
     /// In ISO 8601, as `status --json` always printed it.
     @AsText public var slot: UTCInstant
-    public var runID: Int64?
+    public var runID: RunID?
     /// For a failed slot, the ledger's error; for a missed one, what became of its run if any
     /// (interrupted, abandoned, skipped while another run held the lease).
     public var detail: String?
@@ -94,7 +94,7 @@ public struct PipelineStatus: Sendable, Encodable {
 
   /// How a slot due by `due` missed it, if it did: it succeeded after, or still runs past it.
   static func lateness(_ state: SlotState, due: UTCInstant, now: UTCInstant) -> (
-    runID: Int64?, detail: String
+    runID: RunID?, detail: String
   )? {
     switch state {
     case .succeeded(let id, let finished?) where finished > due:

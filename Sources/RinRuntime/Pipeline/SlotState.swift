@@ -7,17 +7,17 @@ public enum SlotState: Sendable, Equatable {
   /// No run was ever recorded for it.
   case missing
   /// `finishedAt`: on the wall clock, for deadlines.
-  case succeeded(runID: Int64, finishedAt: UTCInstant?)
+  case succeeded(runID: RunID, finishedAt: UTCInstant?)
   /// A missed slot that `--catch-up latest` replaced by a later one.
   case superseded(by: UTCInstant)
   /// Its time came while the pipeline was paused: skipped on purpose, not owed.
-  case paused(runID: Int64)
+  case paused(runID: RunID)
   /// A run holds it now (its heartbeat is fresh).
-  case running(runID: Int64)
-  case failed(runID: Int64, error: String?)
+  case running(runID: RunID)
+  case failed(runID: RunID, error: String?)
   /// Started but never finished: interrupted, abandoned, skipped while another run held the
   /// pipeline's lease, or `running` with a heartbeat gone stale.
-  case incomplete(runID: Int64, status: RunRecord.Status)
+  case incomplete(runID: RunID, status: RunRecord.Status)
 
   /// Nothing more is owed for this slot.
   public var isDone: Bool {
@@ -83,7 +83,7 @@ public enum SlotState: Sendable, Equatable {
     }
     if states.allSatisfy(\.isDone) {
       // Succeeded in every shard: when the last shard finished (for deadlines).
-      let finishes = states.compactMap { state -> (Int64, UTCInstant?)? in
+      let finishes = states.compactMap { state -> (RunID, UTCInstant?)? in
         if case .succeeded(let id, let finished) = state { (id, finished) } else { nil }
       }
       if finishes.count == states.count,

@@ -1,4 +1,5 @@
 import Logging
+import RinDomain
 import RinStorage
 
 /// A run whose process died on this host (`kill -9`, a crash, a host that rebooted) leaves its
@@ -9,7 +10,7 @@ public enum DeadRuns {
   /// Marks `abandoned` every `running` row of this host whose process no longer exists; returns
   /// their ids. A failure is logged and changes nothing: the rows then go stale with time.
   @discardableResult
-  public static func abandon(storage: Storage, environment: RuntimeEnvironment, logger: Logger) -> [Int64] {
+  public static func abandon(storage: Storage, environment: RuntimeEnvironment, logger: Logger) -> [RunID] {
     guard !storage.isDryRun else { return [] }
     do {
       let dead = try storage.read { try $0.runtime.runningRuns(host: environment.host) }

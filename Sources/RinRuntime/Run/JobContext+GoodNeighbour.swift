@@ -19,7 +19,7 @@ extension JobContext {
 
   /// After attempt `attempt` of a batch failed with `error`: pauses and returns (try again), or
   /// throws `interrupted` once the retries are spent, so the next run resumes after `after`.
-  func giveWay(_ error: StorageError, attempt: Int, afterUser after: Int64?) throws {
+  func giveWay(_ error: StorageError, attempt: Int, afterUser after: UserID?) throws {
     let user = LastUser.text(after)
     let what = "\(error.code)\(error.sqlState.map { " (SQLSTATE \($0))" } ?? "")"
     guard attempt <= Self.giveWayRetries else {
@@ -42,12 +42,12 @@ extension JobContext {
   /// looking again every second; says why once, and how long when it goes on. A stop request or
   /// the run's timeout ends the wait (exit 75, resumable); a load past `storage.critical_load`
   /// ends the run (exit 75, resumable).
-  func pauseWhileUnhealthy(afterUser after: Int64?) throws {
+  func pauseWhileUnhealthy(afterUser after: UserID?) throws {
     try pauseWhileServerBusy(afterUser: after)
     try pauseWhileStandbyLags(afterUser: after)
   }
 
-  private func pauseWhileStandbyLags(afterUser after: Int64?) throws {
+  private func pauseWhileStandbyLags(afterUser after: UserID?) throws {
     guard !input.dryRun, let limit = input.maxReplicaLag?.inSeconds, var lag = try storage.worstReplicaLag(),
       lag.seconds > limit
     else { return }
@@ -77,7 +77,7 @@ extension JobContext {
 
   /// A pause past the run's timeout ends the run, even before its first batch: nothing is
   /// gained by waiting on, and the next run resumes.
-  func throwIfPausedTooLong(afterUser after: Int64?, while doing: String) throws {
+  func throwIfPausedTooLong(afterUser after: UserID?, while doing: String) throws {
     guard let deadline = input.deadline, deadline.hasPassed else { return }
     tally.stopReason = .timeout
     let failure = deadline.failure(after: after)

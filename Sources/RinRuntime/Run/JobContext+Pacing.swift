@@ -31,7 +31,7 @@ extension JobContext {
   /// Before a batch, on PostgreSQL with `max_load` or `critical_load` set: while more of the
   /// services' sessions run a statement than `max_load`, waits, looking again every second;
   /// says why once, and how long when it goes on. Past `critical_load` the run ends interrupted.
-  func pauseWhileServerBusy(afterUser after: Int64?) throws {
+  func pauseWhileServerBusy(afterUser after: UserID?) throws {
     guard !input.dryRun, input.pacing.maxLoad != nil || input.pacing.criticalLoad != nil,
       var load = try storage.serverLoad()
     else { return }
@@ -61,7 +61,7 @@ extension JobContext {
 
   /// Waiting would only make the services wait longer for a CPU: the run ends, and the next one
   /// resumes after its last committed batch.
-  private func stopIfCritical(_ load: ServerLoad, afterUser after: Int64?) throws {
+  private func stopIfCritical(_ load: ServerLoad, afterUser after: UserID?) throws {
     guard let critical = input.pacing.criticalLoad, load.activeSessions > critical else { return }
     tally.stopReason = .criticalLoad
     let user = LastUser.text(after)

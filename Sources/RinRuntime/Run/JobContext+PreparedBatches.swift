@@ -9,7 +9,7 @@ extension JobContext {
   /// batch then fails. `body` runs in the batch's transaction with what `prepare` returned and
   /// commits with the checkpoint, so a run stopped during `prepare` redoes the whole batch.
   public func forEachUserBatch<Prepared>(
-    batchSize: Int, liveAt: UTCInstant? = nil, prepare: ([Int64]) async throws -> Prepared,
+    batchSize: Int, liveAt: UTCInstant? = nil, prepare: ([UserID]) async throws -> Prepared,
     _ body: (UserBatch, Prepared) throws -> Void
   ) async throws {
     try await forEachUserBatch(
@@ -24,8 +24,8 @@ extension JobContext {
   /// batch `split` makes, not on each `batch_size` users: enrichment-fetch walks windows of
   /// `BatchSize.defaultValue` users and cuts them at `batch_size` examined owners.
   public func forEachUserBatch<Prepared>(
-    window: Int, liveAt: UTCInstant? = nil, split: ([Int64]) throws -> [ArraySlice<Int64>],
-    prepare: (ArraySlice<Int64>) async throws -> Prepared, _ body: (UserBatch, Prepared) throws -> Void
+    window: Int, liveAt: UTCInstant? = nil, split: ([UserID]) throws -> [ArraySlice<UserID>],
+    prepare: (ArraySlice<UserID>) async throws -> Prepared, _ body: (UserBatch, Prepared) throws -> Void
   ) async throws {
     let selection = self.selection(liveAt: liveAt)
     var after = try startWalk(selection)
@@ -35,7 +35,7 @@ extension JobContext {
     while true {
       try throwIfStopped(afterUser: after)
       let size = sizer.size
-      let window = try storage.read { try $0.userIDs(after: after ?? .min, limit: size, in: selection) }
+      let window = try storage.read { try $0.userIDs(after: after, limit: size, in: selection) }
       guard !window.isEmpty else { break }
       let batches = try split(window)
       // A window left partly uncovered would never be walked past.
@@ -55,7 +55,7 @@ extension JobContext {
 
   /// One batch's transaction, tried again after giving way to a service's lock.
   private func commitBatch<Prepared>(
-    _ ids: [Int64], _ prepared: Prepared, sizer: inout BatchSizer, afterUser after: Int64?,
+    _ ids: [UserID], _ prepared: Prepared, sizer: inout BatchSizer, afterUser after: UserID?,
     _ body: (UserBatch, Prepared) throws -> Void
   ) throws -> (JobCounts, Duration) {
     var attempt = 0
@@ -89,9 +89,9 @@ extension JobContext {
 
   /// Where the walk starts: after the checkpoint's user, or (nil) before the first user. Starts
   /// the progress bar.
-  func startWalk(_ selection: UserSelection) throws -> Int64? {
+  func startWalk(_ selection: UserSelection) throws -> UserID? {
     let after = input.resumeAfterUserID
-    let total = try storage.read { try $0.countUsers(after: after ?? .min, in: selection) }
+    let total = try storage.read { try $0.countUsers(after: after, in: selection) }
     progress?.start(total: total, unit: "users")
     return after
   }
@@ -112,7 +112,7 @@ extension JobContext {
 
   /// After a batch's commit. The debug line is for operators tracing a slow run, and for the
   /// crash tests, which kill just after it.
-  func committed(_ batchCounts: JobCounts, through last: Int64) {
+  func committed(_ batchCounts: JobCounts, through last: UserID) {
     input.logger.debug(
       "batch committed", metadata: ["through_user": "\(last)", "users": "\(batchCounts.usersProcessed)"])
     tally.counts.merge(batchCounts)
@@ -121,7 +121,7 @@ extension JobContext {
   }
 
   /// - Parameter after: the last user committed; nil before the first.
-  func throwIfStopped(afterUser after: Int64?) throws {
+  func throwIfStopped(afterUser after: UserID?) throws {
     if !stop.isRequested, let deadline = input.deadline, tally.batchesCommitted > 0, deadline.hasPassed {
       tally.stopReason = .timeout
       throw deadline.failure(after: after)

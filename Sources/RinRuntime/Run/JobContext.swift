@@ -23,13 +23,13 @@ public final class JobContext {
   }
 
   public var job: JobName { input.job }
-  public var runID: Int64 { input.runID }
+  public var runID: RunID { input.runID }
   public var config: RinConfig { input.config }
   public var asOf: CalendarDate { input.asOf }
   public var now: UTCInstant { input.now }
   public var wallClock: WallClock { input.wallClock }
   public var logger: Logger { input.logger }
-  public var resumeAfterUserID: Int64? { input.resumeAfterUserID }
+  public var resumeAfterUserID: UserID? { input.resumeAfterUserID }
   public var environment: [String: String] { input.environment }
   public var fullPass: Bool { input.fullPass }
 
@@ -48,14 +48,14 @@ public final class JobContext {
       try throwIfStopped(afterUser: after)
       try pauseWhileUnhealthy(afterUser: after)
       var attempt = 0
-      var outcome: (counts: JobCounts, last: Int64)?
+      var outcome: (counts: JobCounts, last: UserID)?
       var took = Duration.zero
       while true {
         let started = ContinuousClock.now
         do {
           let size = sizer.size
           outcome = try storage.write(into: &tally.changes) { tx in
-            let ids = try tx.userIDs(after: after ?? .min, limit: size, in: selection)
+            let ids = try tx.userIDs(after: after, limit: size, in: selection)
             guard let last = ids.last else { return nil }
             try beginBatch(tx)
             let batch = UserBatch(tx: tx, userIDs: ids)

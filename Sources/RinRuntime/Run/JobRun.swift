@@ -11,7 +11,7 @@ struct JobRun {
   /// On the monotonic clock, for the run's duration and its deadline.
   let started = ContinuousClock.now
   /// Nil until a ledger row is written, and for a run joining a pipeline's dry run.
-  var runID: Int64?
+  var runID: RunID?
   var keeper: LeaseKeeper?
   /// What the job counted, once it started.
   var tally: JobTally?

@@ -8,7 +8,7 @@ import RinStorage
 /// keeps. A job reads it through its `JobContext` (`context.now`, `context.config`).
 public struct JobRunInput: Sendable {
   public let job: JobName
-  public let runID: Int64
+  public let runID: RunID
   public let config: RinConfig
   /// For the runtime's own bookkeeping (checkpoints, pacing); a job behaves the same either way.
   let dryRun: Bool
@@ -24,7 +24,7 @@ public struct JobRunInput: Sendable {
   let selection: UserSelection
   let checkpointScope: CheckpointScope
   /// Set when this run resumes an unfinished one.
-  public let resumeAfterUserID: Int64?
+  public let resumeAfterUserID: UserID?
   /// The process environment as the runner sees it (secrets such as an API key come from here;
   /// tests pass their own).
   public let environment: [String: String]
@@ -45,7 +45,7 @@ extension JobRunInput {
   /// The run as `JobRunner` prepared it: its ledger row's id, clock, users and checkpoint, the
   /// options, and the storage settings for the backend it runs on.
   init(
-    _ job: JobName, runID: Int64, prepared: JobRunner.Prepared, resume: Checkpoint?, options: RunOptions,
+    _ job: JobName, runID: RunID, prepared: JobRunner.Prepared, resume: Checkpoint?, options: RunOptions,
     runner: JobRunner, isPostgres: Bool, started: ContinuousClock.Instant, logger: Logger
   ) {
     let config = runner.config

@@ -187,7 +187,7 @@ extension JobRunner {
     return run.summary
   }
 
-  private func finishLedger(runID: Int64?, summary: RunSummary, logger: Logger) {
+  private func finishLedger(runID: RunID?, summary: RunSummary, logger: Logger) {
     guard let runID, summary.status != .skipped else { return }
     do {
       try storage.write {

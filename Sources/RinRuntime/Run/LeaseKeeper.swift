@@ -29,7 +29,7 @@ final class LeaseKeeper: Sendable {
 
   enum Attempt {
     /// `abandoned` is false when the previous holder had recorded its end before it died.
-    case acquired(runID: Int64, tookOverFrom: Lease?, abandoned: Bool)
+    case acquired(runID: RunID, tookOverFrom: Lease?, abandoned: Bool)
     case held(Lease)
   }
 
@@ -194,7 +194,7 @@ final class LeaseKeeper: Sendable {
     }
   }
 
-  var runID: Int64 { lease.runID }
+  var runID: RunID { lease.runID }
 
   /// Stops renewing and hands the lease back.
   func release() {

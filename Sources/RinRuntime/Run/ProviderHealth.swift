@@ -1,3 +1,5 @@
+import RinDomain
+
 /// How a run found its external provider: up, or unavailable with its circuit breaker open.
 /// Reported in `--json` (`provider`), the ledger row's counts, the metrics file
 /// (`rinjobs_provider_up`, `rinjobs_provider_keys_deferred`) and, from `provider_breakers`, `status`.
@@ -15,14 +17,14 @@ public struct ProviderHealth: Sendable, Codable, Equatable {
   /// From when a run sends the one probe request (`circuit_breaker.cool_down` after opening).
   public var nextProbeAfter: String?
   /// The run that recorded this (in `status`, which reads it from `provider_breakers`).
-  public var runID: Int64?
+  public var runID: RunID?
   /// True when the run stopped asking because `max_lookups_per_day` was reached; nil when the
   /// run did not say (`status`).
   public var dailyLimitReached: Bool?
 
   public init(
     provider: String, available: Bool, cause: String? = nil, keysDeferred: Int = 0, openedAt: String? = nil,
-    nextProbeAfter: String? = nil, runID: Int64? = nil
+    nextProbeAfter: String? = nil, runID: RunID? = nil
   ) {
     self.provider = provider
     self.available = available

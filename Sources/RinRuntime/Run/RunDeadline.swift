@@ -24,7 +24,7 @@ struct RunDeadline: Sendable {
   }
 
   /// - Parameter user: the last user committed; nil before the first.
-  func failure(after user: Int64?) -> RunFailure {
+  func failure(after user: UserID?) -> RunFailure {
     RunFailure(
       .interrupted,
       "timeout: jobs.\(job.rawValue).timeout (\(DurationFormat.format(timeout))) reached; stopped after user \(LastUser.text(user)); the next run resumes there"
@@ -34,5 +34,5 @@ struct RunDeadline: Sendable {
 
 /// The last user a walk committed, as messages name it: its id, or `none` before the first.
 enum LastUser {
-  static func text(_ user: Int64?) -> String { user.map(String.init) ?? "none" }
+  static func text(_ user: UserID?) -> String { user.map(String.init) ?? "none" }
 }

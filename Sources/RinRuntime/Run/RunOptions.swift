@@ -6,7 +6,7 @@ public struct RunOptions: Sendable {
   public var asOf: CalendarDate?
   /// The job's clock; nil means the real time at start.
   public var now: UTCInstant?
-  public var userIDs: [Int64] = []
+  public var userIDs: [UserID] = []
   public var shard: ShardSpec?
   public var json = false
   public var metricsFile: String?

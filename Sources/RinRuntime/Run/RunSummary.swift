@@ -6,7 +6,7 @@ import RinStorage
 /// ISO 8601, `as_of` as `YYYY-MM-DD`.
 public struct RunSummary: Sendable, Codable {
   public var job: JobName
-  public var runID: Int64?
+  public var runID: RunID?
   public var status: RunRecord.Status
   public var exitCode: RinExitCode
   public var dryRun: Bool
@@ -18,7 +18,7 @@ public struct RunSummary: Sendable, Codable {
   public var users: String?
   public var pipeline: PipelineName?
   @AsText public var slot: UTCInstant? = nil
-  public var resumedAfterUser: Int64?
+  public var resumedAfterUser: UserID?
   /// Wall time, to the millisecond.
   public var durationSeconds: Double
   public var counts: JobCounts

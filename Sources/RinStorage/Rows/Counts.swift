@@ -1,9 +1,11 @@
+import RinDomain
+
 /// How many rows an owner has in a read grouped by owner:
 /// `SELECT user_id, count(*) AS count … GROUP BY user_id`.
 package struct OwnerCount: DecodableRow {
   package enum Columns: Int, RowColumns { case userID, count }
   package static let table = "a count by owner"
-  package let userID: Int64
+  package let userID: UserID
   package let count: Int
 
   package init(_ row: RowDecoder<Columns>) throws {
@@ -72,7 +74,7 @@ extension SQLExecutor {
 package struct OwnerRow: DecodableRow {
   package enum Columns: Int, RowColumns { case userID }
   package static let table = "an owner's rows"
-  package let userID: Int64
+  package let userID: UserID
 
   package init(_ row: RowDecoder<Columns>) throws { userID = try row.integer(.userID) }
 }

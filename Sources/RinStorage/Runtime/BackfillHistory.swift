@@ -6,8 +6,8 @@ extension RuntimeQueries {
   /// `--user`), which are what a backfill is made of.
   public func backfillHistory(
     job: JobName, from: CalendarDate, through to: CalendarDate
-  ) throws -> [CalendarDate: (succeeded: Int64?, latest: (id: Int64, status: RunRecord.Status))] {
-    var history: [CalendarDate: (succeeded: Int64?, latest: (id: Int64, status: RunRecord.Status))] = [:]
+  ) throws -> [CalendarDate: (succeeded: RunID?, latest: (id: RunID, status: RunRecord.Status))] {
+    var history: [CalendarDate: (succeeded: RunID?, latest: (id: RunID, status: RunRecord.Status))] = [:]
     try sql.forEach(
       DayRun.self,
       """
@@ -32,7 +32,7 @@ private struct DayRun: DecodableRow {
   enum Columns: Int, RowColumns { case asOf, id, status }
   static let table = "job_runs"
   let asOf: CalendarDate?
-  let id: Int64
+  let id: RunID
   let status: RunRecord.Status?
 
   init(_ row: RowDecoder<Columns>) throws {

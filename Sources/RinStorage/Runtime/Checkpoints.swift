@@ -6,10 +6,10 @@ public struct Checkpoint: Sendable, Equatable {
   public var job: JobName
   public var asOf: CalendarDate
   public var scope: CheckpointScope
-  public var runID: Int64
-  public var lastUserID: Int64
+  public var runID: RunID
+  public var lastUserID: UserID
 
-  public init(job: JobName, asOf: CalendarDate, scope: CheckpointScope, runID: Int64, lastUserID: Int64) {
+  public init(job: JobName, asOf: CalendarDate, scope: CheckpointScope, runID: RunID, lastUserID: UserID) {
     self.job = job
     self.asOf = asOf
     self.scope = scope
@@ -50,8 +50,8 @@ extension RuntimeQueries {
 private struct CheckpointRow: DecodableRow {
   enum Columns: Int, RowColumns { case runID, lastUserID }
   static let table = "job_checkpoints"
-  let runID: Int64
-  let lastUserID: Int64
+  let runID: RunID
+  let lastUserID: UserID
 
   init(_ row: RowDecoder<Columns>) throws {
     runID = try row.integer(.runID)

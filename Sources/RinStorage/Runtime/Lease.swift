@@ -4,14 +4,14 @@ import RinDomain
 public struct Lease: Sendable, Equatable {
   public var job: RunSubject
   public var shard: RunShard
-  public var runID: Int64
+  public var runID: RunID
   public var host: String
   public var pid: Int32
   public var acquiredAt: UTCInstant
   public var expiresAt: UTCInstant
 
   public init(
-    job: RunSubject, shard: RunShard, runID: Int64, host: String, pid: Int32, acquiredAt: UTCInstant,
+    job: RunSubject, shard: RunShard, runID: RunID, host: String, pid: Int32, acquiredAt: UTCInstant,
     expiresAt: UTCInstant
   ) {
     self.job = job
@@ -53,7 +53,7 @@ extension RuntimeQueries {
   }
 
   /// Extends the lease if `runID` still holds it; false when another run took it over.
-  public func renewLease(job: RunSubject, shard: RunShard, runID: Int64, until expiresAt: UTCInstant) throws
+  public func renewLease(job: RunSubject, shard: RunShard, runID: RunID, until expiresAt: UTCInstant) throws
     -> Bool
   {
     try sql.execute(
@@ -61,7 +61,7 @@ extension RuntimeQueries {
     ) == 1
   }
 
-  public func releaseLease(job: RunSubject, shard: RunShard, runID: Int64) throws {
+  public func releaseLease(job: RunSubject, shard: RunShard, runID: RunID) throws {
     try sql.execute(
       "DELETE FROM job_leases WHERE job = \(SQLValue(job)) AND shard = \(SQLValue(shard)) AND run_id = \(.integer(runID))"
     )
@@ -71,7 +71,7 @@ extension RuntimeQueries {
 private struct LeaseRow: DecodableRow {
   enum Columns: Int, RowColumns { case runID, host, pid, acquiredAt, expiresAt }
   static let table = "job_leases"
-  let runID: Int64
+  let runID: RunID
   let host: String
   let pid: Int32
   let acquiredAt: UTCInstant

@@ -12,12 +12,12 @@ public struct ProviderBreakerRecord: Sendable, Equatable {
   /// Keys the last run left for the next one because the breaker was open.
   public var keysDeferred: Int
   /// The run that wrote this row.
-  public var runID: Int64
+  public var runID: RunID
   /// That run's job clock.
   public var updatedAt: UTCInstant
 
   public init(
-    provider: String, isOpen: Bool, openedAt: UTCInstant?, cause: String?, keysDeferred: Int, runID: Int64,
+    provider: String, isOpen: Bool, openedAt: UTCInstant?, cause: String?, keysDeferred: Int, runID: RunID,
     updatedAt: UTCInstant
   ) {
     self.provider = provider

@@ -2,8 +2,8 @@ import RinDomain
 
 extension RuntimeQueries {
   /// Inserts `run` and returns its id.
-  public func insertRun(_ run: RunRecord) throws -> Int64 {
-    var id: Int64 = 0
+  public func insertRun(_ run: RunRecord) throws -> RunID {
+    var id: RunID = 0
     try sql.forEach(
       InsertedRun.self,
       """
@@ -16,14 +16,14 @@ extension RuntimeQueries {
   }
 
   public func finishRun(
-    id: Int64, status: RunRecord.Status, finishedAt: UTCInstant, counts: String?, error: String?
+    id: RunID, status: RunRecord.Status, finishedAt: UTCInstant, counts: String?, error: String?
   ) throws {
     try sql.execute(
       "UPDATE job_runs SET status = \(.text(status.rawValue)), finished_at = \(SQLValue(finishedAt)), counts = \(SQLValue(counts)), error = \(SQLValue(error)) WHERE id = \(.integer(id))"
     )
   }
 
-  public func heartbeatRun(id: Int64, at instant: UTCInstant) throws {
+  public func heartbeatRun(id: RunID, at instant: UTCInstant) throws {
     try sql.execute(
       "UPDATE job_runs SET heartbeat_at = \(SQLValue(instant)) WHERE id = \(.integer(id))")
   }
@@ -31,7 +31,7 @@ extension RuntimeQueries {
   /// Marks a run whose holder died `abandoned`, if it still claims to be running. False when its
   /// row was already final (the holder died after recording its end, before giving back its lease).
   @discardableResult
-  public func abandonRun(id: Int64, at instant: UTCInstant, reason: String) throws -> Bool {
+  public func abandonRun(id: RunID, at instant: UTCInstant, reason: String) throws -> Bool {
     try sql.execute(
       "UPDATE job_runs SET status = 'abandoned', finished_at = \(SQLValue(instant)), error = \(.text(reason)) WHERE id = \(.integer(id)) AND status = 'running'"
     ) > 0
@@ -73,7 +73,7 @@ extension RuntimeQueries {
   }
 
   public struct RunQuery: Sendable {
-    public var id: Int64?
+    public var id: RunID?
     public var job: RunSubject?
     public var pipeline: PipelineName?
     public var status: RunRecord.Status?
@@ -112,7 +112,7 @@ extension RuntimeQueries {
     return result
   }
 
-  public func run(id: Int64) throws -> RunRecord? {
+  public func run(id: RunID) throws -> RunRecord? {
     var query = RunQuery(limit: 1)
     query.id = id
     return try runs(query).first
@@ -168,7 +168,7 @@ struct JobRunRow: DecodableRow {
 private struct InsertedRun: DecodableRow {
   enum Columns: Int, RowColumns { case id }
   static let table = "job_runs"
-  let id: Int64
+  let id: RunID
 
   init(_ row: RowDecoder<Columns>) throws { id = row.key(.id) }
 }

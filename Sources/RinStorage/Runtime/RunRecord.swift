@@ -6,7 +6,7 @@ public struct RunRecord: Sendable, Encodable, Equatable {
     case running, succeeded, failed, interrupted, abandoned, skipped
   }
 
-  public var id: Int64
+  public var id: RunID
   public var job: RunSubject
   public var pipeline: PipelineName?
   /// Written as its ISO 8601 text, as `history --json` always printed it.
@@ -35,7 +35,7 @@ public struct RunRecord: Sendable, Encodable, Equatable {
   }
 
   public init(
-    id: Int64 = 0, job: RunSubject, pipeline: PipelineName? = nil, slot: UTCInstant? = nil,
+    id: RunID = 0, job: RunSubject, pipeline: PipelineName? = nil, slot: UTCInstant? = nil,
     asOf: CalendarDate?, shard: RunShard, users: String? = nil, dryRun: Bool, status: Status, host: String,
     pid: Int32, startedAt: UTCInstant, heartbeatAt: UTCInstant? = nil, finishedAt: UTCInstant? = nil,
     counts: String? = nil, error: String? = nil, supersededBy: UTCInstant? = nil

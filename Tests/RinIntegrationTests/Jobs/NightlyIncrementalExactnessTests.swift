@@ -86,9 +86,11 @@ struct NightlyIncrementalExactnessTests {
     var changes = ChangeSet()
     try db.storage.write(into: &changes) { tx in
       try EnrichmentQueries(tx: tx).putEnrichment(
-        userID: Int64(owner), contactID: Int64(contact), field: "company", source: "test", value: "Acme",
+        userID: UserID(rawValue: Int64(owner)), contactID: ContactID(rawValue: Int64(contact)),
+        field: "company", source: "test", value: "Acme",
         confidence: 0.9, fetchedAt: UTCInstant(seconds: at), isNew: true)
-      try EnrichmentQueries(tx: tx).linkRinUser(contactID: Int64(contact), userID: Int64(target))
+      try EnrichmentQueries(tx: tx).linkRinUser(
+        contactID: ContactID(rawValue: Int64(contact)), userID: UserID(rawValue: Int64(target)))
     }
   }
 

@@ -67,7 +67,8 @@ struct UnstampedCorrectionTests {
     let metrics = MetricsFile.render([try MetricsFile.facts(for: night, storage: db.storage)])
     #expect(
       metrics.contains(#"rinjobs_unstamped_corrections{job="circle-patterns"} \#(count)"#), "\(metrics)")
-    let ledger = try #require(try db.strings("SELECT counts FROM job_runs WHERE id = ?", [night.runID]).first)
+    let ledger = try #require(
+      try db.strings("SELECT counts FROM job_runs WHERE id = ?", [night.runID?.rawValue]).first)
     #expect(ledger.contains("\"unstamped_corrections\":\(count)"), "\(ledger)")
 
     // Caught within one period: a full pass now finds nothing left to write.

@@ -289,7 +289,7 @@ struct UpcomingBirthdaysTests {
         feb29: .feb28)
       for (position, text) in texts.enumerated() {
         let contact = user * 100 + Int64(position) + 1
-        switch window.birthday(contactID: contact, text: text) {
+        switch window.birthday(contactID: ContactID(rawValue: contact), text: text) {
         case .upcoming(let event):
           expected.append(
             R(

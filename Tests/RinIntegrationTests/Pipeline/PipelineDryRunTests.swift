@@ -50,8 +50,8 @@ struct PipelineDryRunTests {
       rows.allSatisfy {
         $0["dry_run"] == 1 && $0["status"] == "succeeded" && $0["slot"] == "2026-11-22T02:30:00Z"
       })
-    #expect(run.runID == rows[0]["id"])
-    #expect(run.jobs.map(\.runID) == [rows[1]["id"], rows[2]["id"]])
+    #expect(run.runID?.rawValue == rows[0]["id"])
+    #expect(run.jobs.map(\.runID?.rawValue) == [rows[1]["id"], rows[2]["id"]])
     let jobCounts: String = try #require(rows[1]["counts"])
     #expect(jobCounts.contains("score_snapshots"))
     // A dry run is not a run of the slot: the real trigger still runs it.

@@ -24,7 +24,7 @@ struct PipelineRunnerTests {
     #expect(rows.map { $0["job"] as String? } == ["pipeline:scores", "daily-score", "badge-recount"])
     #expect(
       rows.allSatisfy { $0["pipeline"] == "scores" && $0["status"] == "succeeded" && $0["dry_run"] == 0 })
-    #expect(run.runID == rows.first?["id"])
+    #expect(run.runID?.rawValue == rows.first?["id"])
     // The later job saw the earlier one's write: user 1's score changed, so its score badge is 1.
     #expect(try fixture.db.int("SELECT score FROM badge_counts WHERE user_id = 1") == 1)
   }

@@ -22,7 +22,7 @@ final class RecordingJob: Job {
 
   func run(_ context: JobContext) async throws {
     try context.forEachUserBatch(batchSize: 2) { batch in
-      seen.withLock { $0 += batch.userIDs }
+      seen.withLock { $0 += batch.userIDs.map(\.rawValue) }
       stopAfterFirstBatch?.request()
     }
   }

@@ -64,18 +64,21 @@ struct ContactStatesTests {
     let migrated = try Storage.open(url: db.path, options: .init(buildsServiceIndexes: true))
     let key = EnrichmentCheck.settingsKey(Self.settings)
     let checks = try migrated.read {
-      try EnrichmentQueries(tx: $0).enrichmentChecks(of: [first.user, second.user])
+      try EnrichmentQueries(tx: $0).enrichmentChecks(of: [
+        UserID(rawValue: first.user), UserID(rawValue: second.user),
+      ])
     }
-    let byContact = Dictionary(uniqueKeysWithValues: checks.map { ($0.contactID, $0.check) })
+    let byContact = Dictionary(uniqueKeysWithValues: checks.map { ($0.contactID.rawValue, $0.check) })
     #expect(
       byContact[first.contact] == EnrichmentCheck(fingerprint: 21, settings: key, dueAt: 500, rinUsers: seen))
     #expect(byContact[second.contact] == EnrichmentCheck(fingerprint: 22, settings: key, dueAt: nil))
     let evidence = try migrated.read {
-      try CirclePatternsQueries(tx: $0).circlePhoneEvidence(of: [first.user])
+      try CirclePatternsQueries(tx: $0).circlePhoneEvidence(of: [UserID(rawValue: first.user)])
     }
     #expect(
       evidence == [
-        first.contact: PhoneEvidence(fingerprint: 31, validNumbers: 2, invalidNumbers: 1, areaCodes: ["212"])
+        ContactID(rawValue: first.contact): PhoneEvidence(
+          fingerprint: 31, validNumbers: 2, invalidNumbers: 1, areaCodes: ["212"])
       ])
     // Read from the database itself: the PostgreSQL snapshot follows the tables it was made
     // with, and this one was made again.

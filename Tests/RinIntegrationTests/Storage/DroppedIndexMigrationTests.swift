@@ -1,4 +1,5 @@
 import Foundation
+import RinDomain
 import RinJobs
 import RinRuntime
 import RinTestSupport
@@ -159,7 +160,7 @@ struct DroppedIndexMigrationTests {
     ]
     for job in named {
       var options = TestClock.options(now: later + 9000)
-      options.userIDs = owners
+      options.userIDs = owners.map(UserID.init(rawValue:))
       let runs = [await old.run(job, options), await fresh.run(job, options)]
       #expect(runs.allSatisfy { $0.status == .succeeded }, "\(runs.map(\.error))")
       #expect(runs[0].counts.read == runs[1].counts.read, "\(type(of: job))")

@@ -1,3 +1,4 @@
+import RinDomain
 import RinStorage
 import RinTestSupport
 import Testing
@@ -23,7 +24,9 @@ struct EnrichmentQueriesTests {
     let found = try db.storage.read {
       try EnrichmentQueries(tx: $0).verifiedUsers(withPhones: Set(odd + ["missing"]))
     }
-    #expect(found == Dictionary(uniqueKeysWithValues: odd.enumerated().map { ($1, [Int64($0 + 1)]) }))
+    #expect(
+      found
+        == Dictionary(uniqueKeysWithValues: odd.enumerated().map { ($1, [UserID(rawValue: Int64($0 + 1))]) }))
   }
 
   @Test(arguments: Backend.available) func aLookupIsCachedOncePerProviderAndKey(backend: Backend) throws {

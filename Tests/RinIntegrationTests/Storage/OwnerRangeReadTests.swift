@@ -12,7 +12,7 @@ import Testing
 struct OwnerRangeReadTests {
   /// Users 1…40, each with a contact, a pending merge suggestion, a badge row and an
   /// examination; the batch leaves out 10, 20 and 30.
-  static func database(_ backend: Backend) throws -> (TestDatabase, batch: [Int64]) {
+  static func database(_ backend: Backend) throws -> (TestDatabase, batch: [UserID]) {
     let db = try TestDatabase(backend)
     for user in 1...40 {
       try db.execute("INSERT INTO users (id, region, created_at) VALUES (?, 'GB', 0)", [user])
@@ -29,13 +29,13 @@ struct OwnerRangeReadTests {
         "INSERT INTO owner_examinations (job, user_id, fingerprint, examined_at) VALUES ('enrichment-fetch', ?, 7, 0)",
         [user])
     }
-    return (db, (1...40).filter { $0 % 10 != 0 }.map(Int64.init))
+    return (db, (1...40).filter { $0 % 10 != 0 }.map { UserID(rawValue: Int64($0)) })
   }
 
   @Test(arguments: Backend.available) func aRangeReadKeepsOnlyTheBatchsOwners(backend: Backend) throws {
     let (db, batch) = try Self.database(backend)
     let asked = Set(batch)
-    let found: [Set<Int64>] = try db.storage.read { tx in
+    let found: [Set<UserID>] = try db.storage.read { tx in
       [
         Set(try BadgeRecountQueries(tx: tx).storedBadgeCounts(for: batch).keys),
         Set(try tx.ownerExaminations(job: .enrichmentFetch, of: batch).keys),
@@ -51,7 +51,7 @@ struct OwnerRangeReadTests {
   @Test(arguments: Backend.available) func stampsSumOnlyTheOwnersAskedFor(backend: Backend) throws {
     let (db, batch) = try Self.database(backend)
     let stamps = try db.storage.read { tx in
-      try tx.ownerStamps(of: (1...40).map(Int64.init), rowsOf: batch, circles: false)
+      try tx.ownerStamps(of: (1...40).map { UserID(rawValue: Int64($0)) }, rowsOf: batch, circles: false)
     }
     #expect(stamps[10]?.contacts == [])
     #expect(stamps[11]?.contacts.first == 1)

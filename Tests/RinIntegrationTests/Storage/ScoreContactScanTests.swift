@@ -65,9 +65,9 @@ struct ScoreContactScanTests {
     try db.storage.read { tx in
       var seen: [Seen] = []
       try DailyScoreQueries(tx: tx).forEachScoreContact(
-        of: users, end: UTCInstant(seconds: end), rangesAllowed: rangesAllowed
+        of: users.map(UserID.init(rawValue:)), end: UTCInstant(seconds: end), rangesAllowed: rangesAllowed
       ) {
-        seen.append(Self.seen($0, $1))
+        seen.append(Self.seen($0.rawValue, $1))
       }
       return seen.sorted()
     }
@@ -141,7 +141,8 @@ struct ScoreContactScanTests {
     try db.storage.write { tx in
       for (user, contact) in enriched {
         try EnrichmentQueries(tx: tx).putEnrichment(
-          userID: user, contactID: contact, field: "company", source: "test", value: "x", confidence: 1,
+          userID: UserID(rawValue: user), contactID: ContactID(rawValue: contact), field: "company",
+          source: "test", value: "x", confidence: 1,
           fetchedAt: UTCInstant(seconds: at), isNew: true)
       }
     }

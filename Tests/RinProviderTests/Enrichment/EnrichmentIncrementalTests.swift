@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import RinDomain
 import RinNormalize
 import RinProviderStub
 import RinRuntime
@@ -215,9 +216,9 @@ extension EnrichmentEndToEnd {
         (run.counts.read["contacts left to their checks (not read)"] ?? 0) > 0, "\(run.counts.read)")
       // Checked again, its check is due when its cached answers expire, no longer tonight.
       let checks = try incremental.storage.read {
-        try EnrichmentQueries(tx: $0).enrichmentChecks(of: [owners[1][0]])
+        try EnrichmentQueries(tx: $0).enrichmentChecks(of: [UserID(rawValue: owners[1][0])])
       }
-      let due = checks.first { $0.contactID == owners[1][2] }?.check?.dueAt
+      let due = checks.first { $0.contactID.rawValue == owners[1][2] }?.check?.dueAt
       #expect(
         due.map { $0.seconds > TestClock.now + 86_400 } ?? true,
         "the due contact was checked again: \(String(describing: due))")

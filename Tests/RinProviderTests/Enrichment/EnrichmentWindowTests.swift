@@ -9,10 +9,10 @@ import Testing
 @Suite("enrichment-fetch windows")
 struct EnrichmentWindowTests {
   /// Owners 1…20; 3, 4, 5, 11 and 19 examined, 19 found by the pass only.
-  private static func window() -> ([Int64], EnrichmentOwners) {
-    let ids = Array(Int64(1)...20)
+  private static func window() -> ([UserID], EnrichmentOwners) {
+    let ids = Array(UserID(1)...20)
     var owners = EnrichmentOwners()
-    let reasons: [Int64: OwnerExamination] = [3: .changed, 4: .new, 5: .due, 11: .changed, 19: .periodic]
+    let reasons: [UserID: OwnerExamination] = [3: .changed, 4: .new, 5: .due, 11: .changed, 19: .periodic]
     owners.examined = reasons.keys.sorted()
     owners.reasonOf = reasons
     owners.periodic = [19]

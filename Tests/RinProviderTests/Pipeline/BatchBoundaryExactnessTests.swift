@@ -367,7 +367,7 @@ struct BatchBoundaryExactnessTests {
   ) {
     let phase = RefreshPhase(shortestTTL: Self.sharedKeyTTL)
     func visitsBefore(_ owner: Int64) -> Bool {
-      phase.horizon(owner: owner, now: UTCInstant(seconds: night)).seconds < expires
+      phase.horizon(owner: UserID(rawValue: owner), now: UTCInstant(seconds: night)).seconds < expires
     }
     let enriched = try db.strings(
       """

@@ -8,7 +8,7 @@ struct CirclePatternFinderTests {
   static let rules = CirclePatternThresholds()
 
   static func contact(
-    _ id: Int64, domains: Set<String> = [], freeMail: Bool = false, areas: Set<String> = [],
+    _ id: ContactID, domains: Set<String> = [], freeMail: Bool = false, areas: Set<String> = [],
     phone: Bool = false,
     family: String? = nil
   ) -> ContactEvidence {
@@ -18,7 +18,7 @@ struct CirclePatternFinderTests {
   }
 
   func groups(
-    _ contacts: [ContactEvidence], members: Set<Int64>, removed: Set<Int64> = [],
+    _ contacts: [ContactEvidence], members: Set<ContactID>, removed: Set<ContactID> = [],
     rules: CirclePatternThresholds = rules
   )
     -> [CircleGroup]

@@ -5,7 +5,7 @@ import Testing
 
 @Suite("Circle suggestions over time")
 struct CircleSuggestionReconcilerTests {
-  static func group(_ ids: [Int64], value: String = "acme.co.uk") -> CircleGroup {
+  static func group(_ ids: [ContactID], value: String = "acme.co.uk") -> CircleGroup {
     CircleGroup(circleID: 9, pattern: .emailDomain, value: value, contactIDs: ids, confidence: 0.8)
   }
 

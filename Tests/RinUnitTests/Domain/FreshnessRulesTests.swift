@@ -109,7 +109,7 @@ struct FreshnessRulesTests {
     tally.addPromised(200, shard: 0)
     tally.addPromised(100, shard: 2)
     for user in Int64(1)...150 {
-      tally.addStale(user: user, since: Self.now.advanced(by: -user * Self.hour))
+      tally.addStale(user: UserID(rawValue: user), since: Self.now.advanced(by: -user * Self.hour))
     }
     #expect(tally.users == 300 && tally.stale == 150)
     #expect(tally.staleUsers == Array(1...100))

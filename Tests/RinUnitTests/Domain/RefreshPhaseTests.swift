@@ -20,15 +20,15 @@ struct RefreshPhaseTests {
 
   @Test func ownersSpreadOverEveryDayOfThePeriod() {
     var perDay = [Int](repeating: 0, count: 30)
-    for owner in Int64(1)...30_000 { perDay[Int(Self.phases.phase(of: owner))] += 1 }
+    for owner in UserID(1)...30_000 { perDay[Int(Self.phases.phase(of: owner))] += 1 }
     // 1,000 a day on average: every day within 10 % of it, consecutive ids included.
     #expect(perDay.allSatisfy { (900...1_100).contains($0) }, "\(perDay)")
-    let firstNight = (Int64(1)...30).map { Self.phases.phase(of: $0) }
+    let firstNight = (UserID(1)...30).map { Self.phases.phase(of: $0) }
     #expect(Set(firstNight).count > 15, "consecutive ids fall on different days: \(firstNight)")
   }
 
   @Test func theHorizonIsTheStartOfTheOwnersNextVisitDayAfterToday() {
-    let owner: Int64 = 42
+    let owner: UserID = 42
     let phase = Self.phases.phase(of: owner)
     // On its visit day the horizon is a whole period ahead, not today.
     let visit = Self.at(day: 20_010 * 30 + phase)
@@ -40,7 +40,7 @@ struct RefreshPhaseTests {
   }
 
   @Test func anOwnerIsDueOnItsLastVisitDayBeforeItsEarliestAnswerExpires() {
-    let owner: Int64 = 7
+    let owner: UserID = 7
     let visitDay = 20_010 * 30 + Self.phases.phase(of: owner)
     let now = Self.at(day: visitDay)
     // Asked at the visit with a 30-day lifetime: due at the start of the next visit day, the
@@ -62,7 +62,7 @@ struct RefreshPhaseTests {
   }
 
   @Test func anAnswerTheVisitDidNotAskAgainIsDueAtTheNextRun() {
-    let owner: Int64 = 7
+    let owner: UserID = 7
     let visitDay = 20_010 * 30 + Self.phases.phase(of: owner)
     let now = Self.at(day: visitDay)
     // Left out (the day's budget), it expires before the next visit: due now, the next run.

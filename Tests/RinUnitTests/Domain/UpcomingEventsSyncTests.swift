@@ -9,7 +9,8 @@ struct UpcomingEventsSyncTests {
     _ kind: UpcomingEvent.Kind, _ ref: Int64, _ on: String, contact: Int64? = nil, days: Int
   ) throws -> UpcomingEvent {
     UpcomingEvent(
-      kind: kind, refID: ref, occursOn: try #require(CalendarDate(on)), contactID: contact ?? ref,
+      kind: kind, refID: ref, occursOn: try #require(CalendarDate(on)),
+      contactID: ContactID(rawValue: contact ?? ref),
       daysUntil: days)
   }
 

@@ -7,7 +7,7 @@ import Testing
 @Suite("Upcoming owner state kept between runs")
 struct UpcomingOwnerStateTests {
   static let today = CalendarDate(daysSinceEpoch: 20_780)
-  static let reminders: [(id: Int64, contactID: Int64, dueOn: String?)] = [
+  static let reminders: [(id: Int64, contactID: ContactID, dueOn: String?)] = [
     (7, 70, "2026-11-23"), (8, 80, nil), (9, 90, "not a date"),
   ]
   static let digest = UpcomingOwnerState.digest(reminders: reminders, windowDays: 7, feb29: .feb28)
@@ -64,7 +64,7 @@ struct UpcomingOwnerStateTests {
 
   @Test func theDigestSeesEveryReminderFieldAndTheSettingsButNotTheOrder() {
     func digest(
-      _ rows: [(id: Int64, contactID: Int64, dueOn: String?)], days: Int = 7, feb29: Feb29Rule = .feb28
+      _ rows: [(id: Int64, contactID: ContactID, dueOn: String?)], days: Int = 7, feb29: Feb29Rule = .feb28
     )
       -> Int64
     {

@@ -22,7 +22,8 @@ struct UpcomingWindowTurnTests {
   static func occurrences(_ window: UpcomingWindow) -> Set<UpcomingEvent> {
     var events = Set<UpcomingEvent>()
     for (index, text) in texts.enumerated() {
-      if case .upcoming(let event) = window.birthday(contactID: Int64(index), text: text) {
+      if case .upcoming(let event) = window.birthday(contactID: ContactID(rawValue: Int64(index)), text: text)
+      {
         events.insert(event)
       }
     }
@@ -38,7 +39,8 @@ struct UpcomingWindowTurnTests {
     }
     let monthDays = Set(turn.monthDays)
     for (index, text) in texts.enumerated() where monthDays.contains(String(text.suffix(5))) {
-      if case .upcoming(let event) = turn.new.birthday(contactID: Int64(index), text: text), turn.isNew(event)
+      if case .upcoming(let event) = turn.new.birthday(
+        contactID: ContactID(rawValue: Int64(index)), text: text), turn.isNew(event)
       {
         events.insert(event)
       }

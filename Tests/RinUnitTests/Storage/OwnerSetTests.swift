@@ -1,3 +1,4 @@
+import RinDomain
 import Testing
 
 @testable import RinStorage
@@ -17,17 +18,17 @@ struct OwnerSetTests {
   /// Deleted users and gaps inside the window are read, then dropped by `includes`.
   @Test func aRangeDropsTheIdsBetweenThatWereNotAsked() {
     let ids = Array(1...100).filter { $0 % 10 != 0 }
-    let owners = OwnerSet(ids.map(Int64.init))
+    let owners = OwnerSet(ids.map { UserID(rawValue: Int64($0)) })
     #expect(owners.isRange)
     #expect(owners.includes(9))
     #expect(!owners.includes(10))
     #expect(!owners.includes(101))
-    #expect(!owners.includes(nil))
+    #expect(!owners.includes(UserID?.none))
   }
 
   /// A shard's window (`id mod 4 = 3`) reads its range with the stride as a filter.
   @Test func aShardsWindowIsARangeWithItsStride() {
-    let owners = OwnerSet(stride(from: Int64(7), through: 4_003, by: 4).map { $0 })
+    let owners = OwnerSet(stride(from: Int64(7), through: 4_003, by: 4).map(UserID.init(rawValue:)))
     let condition = owners.condition(on: "k.user_id")
     #expect(condition.text == "k.user_id BETWEEN ? AND ? AND k.user_id % ? = ?")
     #expect(condition.arguments == [.integer(7), .integer(4_003), .integer(4), .integer(3)])
@@ -37,8 +38,8 @@ struct OwnerSetTests {
 
   /// Beyond 8 shards the range would walk more than 8 entries per owner asked.
   @Test func aWindowOfOneOfSixteenShardsIsAList() {
-    #expect(!OwnerSet(stride(from: Int64(5), through: 16_005, by: 16).map { $0 }).isRange)
-    #expect(OwnerSet(stride(from: Int64(5), through: 8_005, by: 8).map { $0 }).isRange)
+    #expect(!OwnerSet(stride(from: Int64(5), through: 16_005, by: 16).map(UserID.init(rawValue:))).isRange)
+    #expect(OwnerSet(stride(from: Int64(5), through: 8_005, by: 8).map(UserID.init(rawValue:))).isRange)
   }
 
   /// Scattered owners (a night's changed ones) and short lists keep the list, which reads only
@@ -48,7 +49,7 @@ struct OwnerSetTests {
     (1...15).map { Int64($0) },
   ])
   func scatteredOrFewOwnersKeepTheList(ids: [Int64]) {
-    let owners = OwnerSet(ids)
+    let owners = OwnerSet(ids.map(UserID.init(rawValue:)))
     #expect(!owners.isRange)
     let condition = owners.condition(on: "user_id")
     #expect(condition.text == "user_id IN (\(SQLDialect.placeholders(Set(ids).count)))")
@@ -59,9 +60,9 @@ struct OwnerSetTests {
   /// A quarter more ids than asked is the most a range may read.
   @Test func aRangeReadsAtMostAQuarterMore() {
     let dense = (0..<80).map { Int64($0) } + (0..<20).map { Int64(200 + $0) }
-    #expect(!OwnerSet(dense).isRange)
+    #expect(!OwnerSet(dense.map(UserID.init(rawValue:))).isRange)
     let holes = (0..<100).map { Int64($0) }.filter { $0 % 5 != 0 }
-    #expect(OwnerSet(holes).isRange)
+    #expect(OwnerSet(holes.map(UserID.init(rawValue:))).isRange)
   }
 
   @Test func noOwnersIsAListThatMatchesNothing() {

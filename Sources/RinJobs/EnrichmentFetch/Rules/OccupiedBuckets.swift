@@ -8,20 +8,20 @@ import RinDomain
 ///
 /// Kept as text: `bucket:contact,contact;bucket:contact`, buckets and contacts ascending.
 public struct OccupiedBuckets: Sendable, Equatable {
-  public private(set) var contactsByBucket: [Int64: Set<Int64>] = [:]
+  public private(set) var contactsByBucket: [Int64: Set<ContactID>] = [:]
 
   public init() {}
 
   /// `contact`'s numbers fall in `buckets`; those that hold a verified user (`isOccupied`) list it.
-  public mutating func add(contact: Int64, buckets: some Sequence<Int64>, isOccupied: (Int64) -> Bool) {
+  public mutating func add(contact: ContactID, buckets: some Sequence<Int64>, isOccupied: (Int64) -> Bool) {
     for bucket in buckets where isOccupied(bucket) {
       contactsByBucket[bucket, default: []].insert(contact)
     }
   }
 
   /// The contacts listed under any of `buckets`.
-  public func contacts(in buckets: some Sequence<Int64>) -> Set<Int64> {
-    var found = Set<Int64>()
+  public func contacts(in buckets: some Sequence<Int64>) -> Set<ContactID> {
+    var found = Set<ContactID>()
     for bucket in buckets { found.formUnion(contactsByBucket[bucket] ?? []) }
     return found
   }
@@ -35,7 +35,7 @@ public struct OccupiedBuckets: Sendable, Equatable {
 
   public var text: String {
     contactsByBucket.sorted { $0.key < $1.key }.map { bucket, contacts in
-      "\(bucket):" + BucketList.text(contacts.sorted())
+      "\(bucket):" + BucketList.text(contacts.sorted().map(\.rawValue))
     }.joined(separator: ";")
   }
 
@@ -49,7 +49,7 @@ public struct OccupiedBuckets: Sendable, Equatable {
       guard parts.count == 2, let bucket = BucketList.parse(String(parts[0])), bucket.count == 1,
         let contacts = BucketList.parse(String(parts[1])), !contacts.isEmpty
       else { return nil }
-      parsed.contactsByBucket[bucket[0], default: []].formUnion(contacts)
+      parsed.contactsByBucket[bucket[0], default: []].formUnion(contacts.map(ContactID.init(rawValue:)))
     }
     return parsed
   }

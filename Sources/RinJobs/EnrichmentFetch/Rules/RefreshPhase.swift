@@ -28,14 +28,14 @@ public struct RefreshPhase: Sendable, Equatable {
 
   /// The owner's day of the period, in `0..<periodDays`. A multiplicative hash: owners with
   /// consecutive ids (sign-ups of one night) fall on different days.
-  public func phase(of owner: Int64) -> Int64 {
-    let mixed = UInt64(bitPattern: owner) &* 0x9E37_79B9_7F4A_7C15
+  public func phase(of owner: UserID) -> Int64 {
+    let mixed = UInt64(bitPattern: owner.rawValue) &* 0x9E37_79B9_7F4A_7C15
     return Int64((mixed >> 32) % UInt64(periodDays))
   }
 
   /// The start of the owner's first visit day after `now`'s day: an examination at `now`
   /// asks again every answer that expires before it.
-  public func horizon(owner: Int64, now: UTCInstant) -> UTCInstant {
+  public func horizon(owner: UserID, now: UTCInstant) -> UTCInstant {
     let today = Self.dayNumber(now)
     let ahead = (phase(of: owner) - today).modulo(periodDays)
     return UTCInstant(seconds: (today + (ahead == 0 ? periodDays : ahead)) * Self.day)
@@ -44,7 +44,7 @@ public struct RefreshPhase: Sendable, Equatable {
   /// When an owner whose earliest answer expires at `expiry` is due: the start of its last
   /// visit day on or before `expiry`'s day. At or before `now` means at the next run (an answer
   /// a visit could not ask again, such as one the day's provider budget left out).
-  public func due(owner: Int64, expiry: UTCInstant, now: UTCInstant) -> UTCInstant {
+  public func due(owner: UserID, expiry: UTCInstant, now: UTCInstant) -> UTCInstant {
     guard expiry > now else { return expiry }
     let day = Self.dayNumber(expiry)
     let behind = (day - phase(of: owner)).modulo(periodDays)

@@ -1,9 +1,11 @@
+import RinDomain
+
 /// The Rin-network source (docs/CONTRACT.md §3.3): a contact is a Rin user when one of its phone
 /// numbers, in E.164, is a live user's verified `phone_e164` — never the owner's own.
 public enum RinNetworkMatch {
   public enum Outcome: Sendable, Equatable {
     case none
-    case user(Int64)
+    case user(UserID)
     /// The owner saved their own number, and no other user matched.
     case ownNumber
     /// The contact's numbers belong to several users: linking any one would be a guess.
@@ -11,7 +13,7 @@ public enum RinNetworkMatch {
   }
 
   /// - Parameter usersByPhone: for each of the contact's numbers, the live users that verified it.
-  public static func resolve(owner: Int64, usersByPhone: [[Int64]]) -> Outcome {
+  public static func resolve(owner: UserID, usersByPhone: [[UserID]]) -> Outcome {
     let all = Set(usersByPhone.joined())
     let others = all.subtracting([owner])
     switch others.count {

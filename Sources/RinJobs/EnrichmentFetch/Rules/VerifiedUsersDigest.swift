@@ -16,7 +16,7 @@ public struct VerifiedUsersDigest: Sendable {
 
   public init() {}
 
-  public mutating func add(userID: Int64, verifiedE164 number: String) {
+  public mutating func add(userID: UserID, verifiedE164 number: String) {
     let bucket = RinPhoneSuffixes.bucket(verifiedE164: number)
     byBucket[bucket, default: 0] &+= Self.userDigest(userID, number)
     occupied.insert(bucket)
@@ -25,12 +25,12 @@ public struct VerifiedUsersDigest: Sendable {
   /// A user who had verified `number` and was deleted at `deletedAt`: not in any bucket's
   /// digest, but known, so that the digest an owner had before the departure can be told apart
   /// from any other change (`digest(of:beforeDeparturesSince:)`).
-  public mutating func addDeparted(userID: Int64, verifiedE164 number: String, deletedAt: UTCInstant) {
+  public mutating func addDeparted(userID: UserID, verifiedE164 number: String, deletedAt: UTCInstant) {
     let bucket = RinPhoneSuffixes.bucket(verifiedE164: number)
     departed[bucket, default: []].append((deletedAt, Self.userDigest(userID, number)))
   }
 
-  private static func userDigest(_ userID: Int64, _ number: String) -> UInt64 {
+  private static func userDigest(_ userID: UserID, _ number: String) -> UInt64 {
     var hash = FNV1a()
     hash.add(String(userID))
     hash.add(number)

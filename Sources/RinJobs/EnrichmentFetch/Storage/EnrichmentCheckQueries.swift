@@ -4,12 +4,12 @@ import RinStorage
 extension EnrichmentQueries {
   /// Every live contact of these owners, with its change stamp and its stored check (nil when
   /// it has none): one probe of `contact_states` per contact.
-  func enrichmentChecks(of userIDs: [Int64]) throws -> [LiveContactCheck] {
+  func enrichmentChecks(of userIDs: [UserID]) throws -> [LiveContactCheck] {
     try enrichmentChecks(where: "c.user_id IN (\(SQLDialect.list(userIDs)))")
   }
 
   /// These contacts, those of them still live, with their change stamps and stored checks.
-  func enrichmentChecks(ids: [Int64]) throws -> [LiveContactCheck] {
+  func enrichmentChecks(ids: [ContactID]) throws -> [LiveContactCheck] {
     guard !ids.isEmpty else { return [] }
     return try enrichmentChecks(where: "c.id IN (\(SQLDialect.list(ids)))")
   }
@@ -36,9 +36,9 @@ extension EnrichmentQueries {
   /// write of a row leaves a version of it behind until vacuum, and a first night would leave
   /// several. Bookkeeping, like a checkpoint: not reported as a change of the data contract.
   func saveEnrichmentState(
-    checks: [(contactID: Int64, userID: Int64, check: EnrichmentCheck)], digests: [ContactDigest]
+    checks: [(contactID: ContactID, userID: UserID, check: EnrichmentCheck)], digests: [ContactDigest]
   ) throws {
-    var rows: [Int64: EnrichmentStateRow] = [:]
+    var rows: [ContactID: EnrichmentStateRow] = [:]
     for (contact, user, check) in checks {
       rows[contact] = EnrichmentStateRow(contactID: contact, userID: user, check: check)
     }
@@ -60,7 +60,7 @@ extension EnrichmentQueries {
       """)
 
   /// Every live user with a verified number (E.164), streamed to `body`.
-  func forEachVerifiedUserPhone(_ body: (_ userID: Int64, _ phone: String) -> Void) throws {
+  func forEachVerifiedUserPhone(_ body: (_ userID: UserID, _ phone: String) -> Void) throws {
     try sql.forEach(
       VerifiedUserPhone.self,
       """
@@ -76,7 +76,7 @@ extension EnrichmentQueries {
   /// deletion's time.
   func forEachDepartedVerifiedUser(
     deletedAfter instant: UTCInstant,
-    _ body: (_ userID: Int64, _ phone: String, _ deletedAt: UTCInstant) -> Void
+    _ body: (_ userID: UserID, _ phone: String, _ deletedAt: UTCInstant) -> Void
   ) throws {
     try sql.forEach(
       DepartedVerifiedUser.self,
@@ -93,8 +93,8 @@ extension EnrichmentQueries {
 
   /// The buckets of each owner's contacts' numbers as last stored (`enrichment_owner_buckets`,
   /// one row per owner), and the contacts in those that held a verified user, by owner.
-  func enrichmentOwnerBuckets(of userIDs: [Int64]) throws -> [Int64: StoredOwnerBuckets] {
-    var found: [Int64: StoredOwnerBuckets] = [:]
+  func enrichmentOwnerBuckets(of userIDs: [UserID]) throws -> [UserID: StoredOwnerBuckets] {
+    var found: [UserID: StoredOwnerBuckets] = [:]
     let owners = OwnerSet(userIDs)
     try sql.forEach(
       OwnerBucketsRow.self,
@@ -111,7 +111,7 @@ extension EnrichmentQueries {
 
   /// Stores the buckets of these owners' contacts' numbers and the contacts in those that hold
   /// a verified user, replacing what was stored.
-  func saveEnrichmentOwnerBuckets(_ buckets: [Int64: Set<Int64>], occupied: [Int64: OccupiedBuckets])
+  func saveEnrichmentOwnerBuckets(_ buckets: [UserID: Set<Int64>], occupied: [UserID: OccupiedBuckets])
     throws
   {
     try Self.ownerBucketUpsert.execute(
@@ -162,12 +162,12 @@ struct EnrichmentStateRow: EncodableRow {
     case checkVerifiedKey
   }
   static let table = "contact_states"
-  var contactID: Int64
-  var userID: Int64
+  var contactID: ContactID
+  var userID: UserID
   var check: EnrichmentCheck?
   var enrichmentDigest: Int64?
 
-  init(contactID: Int64, userID: Int64, check: EnrichmentCheck? = nil) {
+  init(contactID: ContactID, userID: UserID, check: EnrichmentCheck? = nil) {
     self.contactID = contactID
     self.userID = userID
     self.check = check
@@ -191,7 +191,7 @@ struct EnrichmentStateRow: EncodableRow {
 struct VerifiedUserPhone: DecodableRow {
   enum Columns: Int, RowColumns { case id, phoneE164 }
   static let table = "users"
-  let id: Int64
+  let id: UserID
   let phoneE164: String?
 
   init(_ row: RowDecoder<Columns>) throws {
@@ -204,7 +204,7 @@ struct VerifiedUserPhone: DecodableRow {
 private struct DepartedVerifiedUser: DecodableRow {
   enum Columns: Int, RowColumns { case id, phoneE164, deletedAt }
   static let table = "users"
-  let id: Int64
+  let id: UserID
   let phoneE164: String?
   let deletedAt: UTCInstant?
 
@@ -219,13 +219,13 @@ private struct DepartedVerifiedUser: DecodableRow {
 struct OwnerBucketsRow: DecodableRow, EncodableRow {
   enum Columns: Int, RowColumns { case userID, buckets, occupied }
   static let table = "enrichment_owner_buckets"
-  let userID: Int64
+  let userID: UserID
   let buckets: [Int64]
   /// Nil when stored before the occupied buckets were kept, or unreadable: the next
   /// examination finds them again.
   let occupied: OccupiedBuckets?
 
-  init(userID: Int64, buckets: [Int64], occupied: OccupiedBuckets?) {
+  init(userID: UserID, buckets: [Int64], occupied: OccupiedBuckets?) {
     self.userID = userID
     self.buckets = buckets
     self.occupied = occupied

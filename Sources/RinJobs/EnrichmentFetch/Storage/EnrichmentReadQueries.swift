@@ -6,7 +6,7 @@ extension EnrichmentQueries {
   /// three queries whatever the batch size. With `stampedAfter`, only those whose change stamp
   /// is later (the stamp tested on the owner's entries of `contacts_for_score_by_user`, the
   /// contact's row read only for those that pass).
-  func enrichmentContacts(of userIDs: [Int64], stampedAfter: Int64? = nil) throws -> [EnrichmentContactRow] {
+  func enrichmentContacts(of userIDs: [UserID], stampedAfter: Int64? = nil) throws -> [EnrichmentContactRow] {
     guard !userIDs.isEmpty else { return [] }
     let stamped: SQLFragment =
       stampedAfter.map { " AND \(literal: sql.dialect.contactChangeStamp("c")) > \($0)" } ?? ""
@@ -14,7 +14,7 @@ extension EnrichmentQueries {
   }
 
   /// These contacts, those live (ascending id), with their phones and emails, by key.
-  func enrichmentContacts(ids contactIDs: [Int64]) throws -> [EnrichmentContactRow] {
+  func enrichmentContacts(ids contactIDs: [ContactID]) throws -> [EnrichmentContactRow] {
     guard !contactIDs.isEmpty else { return [] }
     return try enrichmentContacts(
       where: sql.dialect.isIn("c.id", subquery: sql.dialect.integerSet(contactIDs)))
@@ -22,14 +22,14 @@ extension EnrichmentQueries {
 
   /// These contacts, deleted ones too, with their phones and emails: what erasure hashes to
   /// find a deleted contact's cached answers (docs/OPERATIONS.md "Erasure").
-  func channelsOfContacts(ids contactIDs: [Int64]) throws -> [EnrichmentContactRow] {
+  func channelsOfContacts(ids contactIDs: [ContactID]) throws -> [EnrichmentContactRow] {
     guard !contactIDs.isEmpty else { return [] }
     return try enrichmentContacts(
       where: sql.dialect.isIn("c.id", subquery: sql.dialect.integerSet(contactIDs)), liveOnly: false)
   }
 
   /// Every contact of these owners, deleted ones too, with their phones and emails.
-  func channelsOfContacts(ofOwners userIDs: [Int64]) throws -> [EnrichmentContactRow] {
+  func channelsOfContacts(ofOwners userIDs: [UserID]) throws -> [EnrichmentContactRow] {
     guard !userIDs.isEmpty else { return [] }
     return try enrichmentContacts(where: "c.user_id IN (\(SQLDialect.list(userIDs)))", liveOnly: false)
   }
@@ -41,7 +41,7 @@ extension EnrichmentQueries {
     let filter: SQLFragment = liveOnly ? "\(filter) AND c.deleted_at IS NULL" : filter
     let dialect = sql.dialect
     var contacts: [EnrichmentContactRow] = []
-    var index: [Int64: Int] = [:]
+    var index: [ContactID: Int] = [:]
     try sql.forEach(
       EnrichmentContactRow.self,
       """
@@ -95,9 +95,9 @@ extension EnrichmentQueries {
 
   /// Live users with a verified `phone_e164` among `numbers`, by number (exact match: the
   /// online service stores E.164).
-  func verifiedUsers(withPhones numbers: Set<String>) throws -> [String: [Int64]] {
+  func verifiedUsers(withPhones numbers: Set<String>) throws -> [String: [UserID]] {
     guard !numbers.isEmpty else { return [:] }
-    var users: [String: [Int64]] = [:]
+    var users: [String: [UserID]] = [:]
     try sql.forEach(
       VerifiedUserPhone.self,
       """
@@ -157,7 +157,7 @@ extension EnrichmentQueries {
 
   /// The `contact_enrichments` rows of these contacts: one probe of the key per contact, so
   /// that a night reads the rows of the contacts it checks, not of their owners' whole books.
-  func storedEnrichments(ofContacts contactIDs: [Int64]) throws -> [StoredEnrichment] {
+  func storedEnrichments(ofContacts contactIDs: [ContactID]) throws -> [StoredEnrichment] {
     guard !contactIDs.isEmpty else { return [] }
     let dialect = sql.dialect
     return try sql.rows(
@@ -185,7 +185,7 @@ extension EnrichmentQueries {
 private struct ContactChannelRow: DecodableRow {
   enum Columns: Int, RowColumns { case contactID, channel, term }
   static let table = "contact channels"
-  let contactID: Int64
+  let contactID: ContactID
   let channel: String?
   let term: Int64
 

@@ -3,11 +3,11 @@ import RinDomain
 /// A live contact as enrichment-fetch reads it, with its owner's default region and its
 /// numbers and addresses as typed.
 struct EnrichmentContactRow: Sendable, Equatable {
-  var id: Int64
-  var userID: Int64
+  var id: ContactID
+  var userID: UserID
   var ownerRegion: String?
   var editedFields: String?
-  var rinUserID: Int64?
+  var rinUserID: UserID?
   var phones: [String] = []
   var emails: [String] = []
   /// The contact's digest (`ContactDigest`) as read: its terms, computed by the database.
@@ -31,13 +31,13 @@ struct StoredOwnerBuckets: Sendable, Equatable {
 
 /// A live contact of an examined owner, with its stored check (`enrichmentChecks(of:)`).
 struct LiveContactCheck: Sendable, Equatable {
-  var contactID: Int64
-  var userID: Int64
+  var contactID: ContactID
+  var userID: UserID
   /// The contact's change stamp (`max(created_at, updated_at, deleted_at)`).
   var stamp: Int64
   var check: EnrichmentCheck?
 
-  init(contactID: Int64, userID: Int64, stamp: Int64, check: EnrichmentCheck? = nil) {
+  init(contactID: ContactID, userID: UserID, stamp: Int64, check: EnrichmentCheck? = nil) {
     self.contactID = contactID
     self.userID = userID
     self.stamp = stamp
@@ -67,7 +67,7 @@ struct LookupRow: Sendable, Equatable {
 
 /// A stored `contact_enrichments` row's identity and content.
 struct StoredEnrichment: Sendable, Equatable {
-  var contactID: Int64
+  var contactID: ContactID
   var field: String
   var source: String
   var value: String?

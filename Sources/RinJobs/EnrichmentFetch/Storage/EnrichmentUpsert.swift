@@ -4,8 +4,8 @@ import RinStorage
 /// One `contact_enrichments` value to insert or update (`putEnrichments`), once
 /// `EnrichmentWrite.decide` has said it is written.
 struct EnrichmentUpsert: Sendable, Equatable {
-  var userID: Int64
-  var contactID: Int64
+  var userID: UserID
+  var contactID: ContactID
   var field: String
   var source: String
   var value: String
@@ -15,7 +15,7 @@ struct EnrichmentUpsert: Sendable, Equatable {
   var isNew: Bool
 
   init(
-    userID: Int64, contactID: Int64, field: String, source: String, value: String, confidence: Double,
+    userID: UserID, contactID: ContactID, field: String, source: String, value: String, confidence: Double,
     fetchedAt: UTCInstant, isNew: Bool
   ) {
     self.userID = userID

@@ -30,7 +30,7 @@ extension EnrichmentQueries {
   /// the same value with a new confidence keeps it.
   /// The contact's stored score facts are forgotten with it: daily-score derives them again.
   func putEnrichment(
-    userID: Int64, contactID: Int64, field: String, source: String, value: String, confidence: Double,
+    userID: UserID, contactID: ContactID, field: String, source: String, value: String, confidence: Double,
     fetchedAt: UTCInstant,
     isNew: Bool
   ) throws {
@@ -72,8 +72,8 @@ extension EnrichmentQueries {
   /// No stamp of the services' shows the link, so daily-score forgets what it counted of the
   /// owner (*rin*), of the Rin user linked before, and of the one linked now (*mutual*: their
   /// contacts pointing back to the owner).
-  func linkRinUser(contactID: Int64, userID: Int64) throws {
-    var affected: [Int64] = [userID]
+  func linkRinUser(contactID: ContactID, userID: UserID) throws {
+    var affected: [UserID] = [userID]
     let relinked: SQLFragment =
       "id = \(.integer(contactID)) AND (rin_user_id IS NULL OR rin_user_id <> \(.integer(userID)))"
     try sql.forEach(
@@ -120,8 +120,8 @@ private struct CachedAnswer: EncodableRow {
 private struct LinkedContact: DecodableRow {
   enum Columns: Int, RowColumns { case userID, rinUserID }
   static let table = "contacts"
-  let userID: Int64
-  let rinUserID: Int64?
+  let userID: UserID
+  let rinUserID: UserID?
 
   init(_ row: RowDecoder<Columns>) throws {
     userID = row.key(.userID)

@@ -71,7 +71,7 @@ extension EnrichmentQueries {
   /// Claims `keys` for `runID` for `lookupKeyClaimMicroseconds` from `nowMicroseconds` (wall
   /// clock), unless another run holds an unexpired claim; returns the keys this run holds now.
   func claimLookupKeys(
-    provider: String, keys: [String], runID: Int64, nowMicroseconds: Int64
+    provider: String, keys: [String], runID: RunID, nowMicroseconds: Int64
   ) throws -> Set<String> {
     guard !keys.isEmpty else { return [] }
     let until = nowMicroseconds + Self.lookupKeyClaimMicroseconds
@@ -90,7 +90,7 @@ extension EnrichmentQueries {
   /// Of `keys`, those another run still claims: unexpired at `nowMicroseconds`, and its run
   /// still holds its lease (a killed run's claims die with its lease).
   func lookupKeysClaimedByOthers(
-    provider: String, keys: [String], runID: Int64, nowMicroseconds: Int64
+    provider: String, keys: [String], runID: RunID, nowMicroseconds: Int64
   ) throws -> Set<String> {
     guard !keys.isEmpty else { return [] }
     var claimed: Set<String> = []
@@ -109,7 +109,7 @@ extension EnrichmentQueries {
   }
 
   /// Lets go of this run's claims on `keys`: their answers are cached, or they are left.
-  func releaseLookupKeys(provider: String, keys: [String], runID: Int64) throws {
+  func releaseLookupKeys(provider: String, keys: [String], runID: RunID) throws {
     guard !keys.isEmpty else { return }
     try sql.executeReplanned(
       """
@@ -148,7 +148,7 @@ private struct KeyClaim: EncodableRow {
   static let table = "provider_key_claims"
   let provider: String
   let lookupKey: String
-  let runID: Int64
+  let runID: RunID
   let claimedUntil: Int64
 
   func encode(to row: inout RowEncoder<Columns>) {

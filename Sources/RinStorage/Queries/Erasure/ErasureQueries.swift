@@ -58,10 +58,10 @@ public struct StampedDeletion<Deleted: Sendable>: Sendable {
 
 /// A deleted contact and its owner.
 public struct DeletedContact: Sendable, Equatable {
-  public var id: Int64
-  public var ownerID: Int64
+  public var id: ContactID
+  public var ownerID: UserID
 
-  public init(id: Int64, ownerID: Int64) {
+  public init(id: ContactID, ownerID: UserID) {
     self.id = id
     self.ownerID = ownerID
   }
@@ -83,7 +83,7 @@ extension ErasureQueries {
   /// Up to `limit` accounts with `deleted_at` set whose change stamp (`users_by_change`) is after
   /// `since` (nil: any), in stamp order from after `cursor`.
   public func deletedAccounts(stampedAfter since: UTCInstant?, from cursor: ErasureCursor?, limit: Int)
-    throws -> [StampedDeletion<Int64>]
+    throws -> [StampedDeletion<UserID>]
   {
     try deleted(
       DeletedAccountRow.self, "users u", stamp: sql.dialect.createdOrDeletedStamp("u"), since: since,
@@ -138,7 +138,7 @@ extension ErasureQueries {
   /// Deletes every row of `tables` that names one of `accounts` or one of their contacts, and
   /// the jobs' two columns of their `user_state` rows (the rest of the row is the services').
   /// Returns the rows deleted or cleared, by table.
-  public func eraseAccounts(_ accounts: [Int64], in tables: [ErasableTable]) throws -> [String: Int] {
+  public func eraseAccounts(_ accounts: [UserID], in tables: [ErasableTable]) throws -> [String: Int] {
     guard !accounts.isEmpty else { return [:] }
     let owners = SQLDialect.list(accounts)
     var erased: [String: Int] = [:]
@@ -175,11 +175,11 @@ extension ErasureQueries {
   /// a column of ours) are unlinked and lose their `rin_user` enrichment. Their owners' score
   /// tallies and those contacts' score facts are forgotten, so that daily-score counts them
   /// again: with the link gone, the deleted account's stamp no longer leads its pass to them.
-  func unlinkFromOtherBooks(_ accounts: [Int64]) throws -> [String: Int] {
+  func unlinkFromOtherBooks(_ accounts: [UserID]) throws -> [String: Int] {
     let accountList = SQLDialect.list(accounts)
     // Read once through `contacts_by_rin_user_with_owner`; each statement below probes keys.
-    var contacts: [Int64] = []
-    var owners = Set<Int64>()
+    var contacts: [ContactID] = []
+    var owners = Set<UserID>()
     try sql.forEachInBatch(
       LinkedContact.self, "SELECT id, user_id FROM contacts WHERE rin_user_id IN (\(accountList))"
     ) { row in
@@ -194,7 +194,7 @@ extension ErasureQueries {
     erased["contact_enrichments"] = try sql.execute(
       """
       DELETE FROM contact_enrichments WHERE field = 'rin_user'
-        AND value IN (\(SQLDialect.list(accounts.map { SQLValue.text(String($0)) }))) AND \(linked)
+        AND value IN (\(SQLDialect.list(accounts.map { SQLValue.text(String($0.rawValue)) }))) AND \(linked)
       """)
     _ = try sql.execute("DELETE FROM score_contact_facts WHERE \(linkers) AND \(linked)")
     _ = try sql.execute("DELETE FROM score_owner_tallies WHERE \(linkers)")
@@ -331,7 +331,7 @@ private struct DeletedAccountRow: StampedDeletionRow {
   static let table = "users"
   let id: Int64
   let stamp: Int64
-  var deleted: Int64 { id }
+  var deleted: UserID { UserID(rawValue: id) }
 
   init(_ row: RowDecoder<Columns>) throws {
     id = row.key(.id)
@@ -349,7 +349,7 @@ private struct DeletedContactRow: StampedDeletionRow {
   init(_ row: RowDecoder<Columns>) throws {
     id = row.key(.id)
     stamp = try row.integer(.stamp)
-    deleted = DeletedContact(id: id, ownerID: row.key(.userID))
+    deleted = DeletedContact(id: ContactID(rawValue: id), ownerID: row.key(.userID))
   }
 }
 
@@ -357,8 +357,8 @@ private struct DeletedContactRow: StampedDeletionRow {
 private struct LinkedContact: DecodableRow {
   enum Columns: Int, RowColumns { case id, userID }
   static let table = "contacts"
-  let id: Int64
-  let userID: Int64
+  let id: ContactID
+  let userID: UserID
 
   init(_ row: RowDecoder<Columns>) throws {
     id = row.key(.id)

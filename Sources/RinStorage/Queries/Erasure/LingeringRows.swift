@@ -24,8 +24,8 @@ extension ErasureQueries {
         """)
     }
     if table.namesContacts {
-      var contacts: [Int64] = []
-      var owners = Set<Int64>()
+      var contacts: [ContactID] = []
+      var owners = Set<UserID>()
       let owner = table.namesAccounts ? "t.user_id" : "NULL"
       try sql.forEachInBatch(
         LingeringContactRow.self,
@@ -52,9 +52,9 @@ extension ErasureQueries {
 
   /// Owners still live whose rows lost a contact deleted outright: examined again by every job
   /// that keeps state about their book.
-  private func reexamine(_ owners: Set<Int64>) throws {
+  private func reexamine(_ owners: Set<UserID>) throws {
     guard !owners.isEmpty else { return }
-    var live = Set<Int64>()
+    var live = Set<UserID>()
     try sql.forEachInBatch(
       AccountID.self,
       "SELECT id FROM users WHERE id IN (\(SQLDialect.list(owners.sorted()))) AND deleted_at IS NULL"
@@ -69,7 +69,7 @@ extension ErasureQueries {
   /// undone as an account's erasure undoes them (`unlinkFromOtherBooks`). Returns how many
   /// accounts.
   public func unlinkAccountsGone(deletedBy: UTCInstant, limit: Int) throws -> Int {
-    var accounts: [Int64] = []
+    var accounts: [UserID] = []
     try sql.forEachInBatch(
       AccountID.self,
       """
@@ -164,8 +164,8 @@ extension Storage {
 private struct LingeringContactRow: DecodableRow {
   enum Columns: Int, RowColumns { case contactID, userID }
   static let table = "a table of ours"
-  let contactID: Int64?
-  let userID: Int64?
+  let contactID: ContactID?
+  let userID: UserID?
 
   init(_ row: RowDecoder<Columns>) throws {
     contactID = try row.integerIfPresent(.contactID)
@@ -176,7 +176,7 @@ private struct LingeringContactRow: DecodableRow {
 private struct AccountID: DecodableRow {
   enum Columns: Int, RowColumns { case id }
   static let table = "users"
-  let id: Int64
+  let id: UserID
 
   init(_ row: RowDecoder<Columns>) throws { id = try row.integer(.id) }
 }

@@ -14,7 +14,7 @@ extension StorageTransaction {
 
 /// One user a freshness query found stale, or a candidate for a rule to judge.
 public struct FreshnessCandidate: Sendable, Equatable {
-  public var userID: Int64
+  public var userID: UserID
   public var createdAt: UTCInstant
   /// The output's own instant: the newest snapshot's `computed_at`, the badges' `checked_at`,
   /// the examination's `examined_at`; nil when the user has none.

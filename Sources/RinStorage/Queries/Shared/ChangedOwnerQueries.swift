@@ -81,9 +81,9 @@ extension StorageTransaction {
   }
 
   /// Which of `userIDs` the run's pass found changed (`collectOwnersChanged`).
-  public func ownersChanged(among userIDs: [Int64], job: JobName, scope: String) throws -> Set<Int64> {
+  public func ownersChanged(among userIDs: [UserID], job: JobName, scope: String) throws -> Set<UserID> {
     guard !userIDs.isEmpty else { return [] }
-    var changed = Set<Int64>()
+    var changed = Set<UserID>()
     let owners = OwnerSet(userIDs)
     try sql.forEachInBatchReplanned(
       OwnerRow.self,

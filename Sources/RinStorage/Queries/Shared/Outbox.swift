@@ -2,7 +2,7 @@ import RinDomain
 
 /// A `notification_outbox` row. Pushes are never sent by a job: the delivery service reads these.
 public struct OutboxMessage: Sendable, Equatable {
-  public var userID: Int64
+  public var userID: UserID
   public var kind: NotificationKind
   public var deepLink: String?
   /// JSON text; ids and counts only, never personal data.
@@ -10,7 +10,8 @@ public struct OutboxMessage: Sendable, Equatable {
   /// One row per key, ever: reruns and resumed runs cannot notify twice.
   public var dedupeKey: String
 
-  public init(userID: Int64, kind: NotificationKind, deepLink: String?, payload: String?, dedupeKey: String) {
+  public init(userID: UserID, kind: NotificationKind, deepLink: String?, payload: String?, dedupeKey: String)
+  {
     self.userID = userID
     self.kind = kind
     self.deepLink = deepLink

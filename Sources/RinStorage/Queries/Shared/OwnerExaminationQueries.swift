@@ -4,8 +4,9 @@ import RinDomain
 /// (`owner_examinations`, keyed by job and owner).
 extension StorageTransaction {
   /// `job`'s last examination of each of `userIDs` it examined, by owner.
-  public func ownerExaminations(job: JobName, of userIDs: [Int64]) throws -> [Int64: StoredOwnerExamination] {
-    var stored: [Int64: StoredOwnerExamination] = [:]
+  public func ownerExaminations(job: JobName, of userIDs: [UserID]) throws -> [UserID: StoredOwnerExamination]
+  {
+    var stored: [UserID: StoredOwnerExamination] = [:]
     let owners = OwnerSet(userIDs)
     try sql.forEach(
       OwnerExaminationRow.self,
@@ -22,7 +23,7 @@ extension StorageTransaction {
   /// Records that `job` examined these owners, in a few multi-row statements. Bookkeeping, like
   /// a checkpoint: not reported as a change of the data contract.
   public func saveOwnerExaminations(
-    job: JobName, _ owners: [(userID: Int64, examination: StoredOwnerExamination)]
+    job: JobName, _ owners: [(userID: UserID, examination: StoredOwnerExamination)]
   )
     throws
   {
@@ -51,7 +52,7 @@ extension StorageTransaction {
 private struct OwnerExaminationRow: DecodableRow {
   enum Columns: Int, RowColumns { case userID, fingerprint, examinedAt, dueAt, stampedRows, regionDigest }
   static let table = "owner_examinations"
-  let userID: Int64
+  let userID: UserID
   let examination: StoredOwnerExamination
 
   init(_ row: RowDecoder<Columns>) throws {

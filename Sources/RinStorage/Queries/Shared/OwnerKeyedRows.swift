@@ -1,7 +1,10 @@
+import RinDomain
+
 /// Rows of one batch keyed by (owner, contact), read in that order, then looked up in that
 /// order too: the reader walks forward instead of hashing (a dictionary per contact was a fifth
 /// of daily-score's time at 5.8 M contacts). A key behind the walk is found by binary search.
 package struct OwnerKeyedRows<Value> {
+  // The integers, not the typed ids: the walk compares them once per contact of a batch.
   private var owners: [Int64] = []
   private var contacts: [Int64] = []
   private var values: [Value] = []
@@ -10,9 +13,9 @@ package struct OwnerKeyedRows<Value> {
   /// `append` in ascending (owner, contact) order; out-of-order rows are sorted by `lookUp`.
   package init() {}
 
-  package mutating func append(owner: Int64, contact: Int64, _ value: Value) {
-    owners.append(owner)
-    contacts.append(contact)
+  package mutating func append(owner: UserID, contact: ContactID, _ value: Value) {
+    owners.append(owner.rawValue)
+    contacts.append(contact.rawValue)
     values.append(value)
   }
 
@@ -21,7 +24,8 @@ package struct OwnerKeyedRows<Value> {
   }
 
   /// The value stored for (owner, contact), or nil.
-  package mutating func lookUp(owner: Int64, contact: Int64) -> Value? {
+  package mutating func lookUp(owner: UserID, contact: ContactID) -> Value? {
+    let (owner, contact) = (owner.rawValue, contact.rawValue)
     if position > 0, !precedes(position - 1, owner, contact) {
       // Behind the walk: start again from the first key not before it.
       position = partitionPoint(0..<position) { precedes($0, owner, contact) }

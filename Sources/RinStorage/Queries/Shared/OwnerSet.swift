@@ -1,3 +1,5 @@
+import RinDomain
+
 /// The owners one batch statement reads, as the condition it puts on an owner column.
 ///
 /// A batch's owners are usually a window of the selected users in id order: every live user, or
@@ -14,8 +16,8 @@
 /// it: up to 8 shards that still costs less than the list (one descent per id); beyond, a
 /// shard reads its list.
 package struct OwnerSet: Sendable {
-  /// The ids, ascending and without repeats.
-  package let ids: [Int64]
+  /// The ids, ascending and without repeats (their integers: the range is arithmetic on them).
+  let ids: [Int64]
   private let range: (low: Int64, high: Int64, stride: Int64)?
 
   /// A range reads at most 1/`slack` more ids than the batch has, beyond which the list wins.
@@ -25,8 +27,8 @@ package struct OwnerSet: Sendable {
   /// The widest stride a range takes (a run of at most this many shards).
   static let widestStride: Int64 = 8
 
-  package init(_ owners: [Int64]) {
-    let ids = Array(Set(owners)).sorted()
+  package init(_ owners: [UserID]) {
+    let ids = Array(Set(owners.map(\.rawValue))).sorted()
     self.ids = ids
     guard ids.count >= Self.smallest, let low = ids.first, let high = ids.last else {
       range = nil
@@ -59,8 +61,8 @@ package struct OwnerSet: Sendable {
 
   /// Whether a row of `owner` belongs to the batch (always, for a list: the statement read
   /// only those).
-  package func includes(_ owner: Int64?) -> Bool {
-    guard let owner else { return false }
+  package func includes(_ owner: UserID?) -> Bool {
+    guard let owner = owner?.rawValue else { return false }
     guard range != nil else { return true }
     // `ids` is sorted: a binary search, rather than a set built per statement.
     let index = partitionPoint(ids.indices) { ids[$0] < owner }

@@ -9,7 +9,7 @@ extension StorageTransaction {
   /// sums of the tables with change stamps (contacts; with `circles` memberships and removals)
   /// for the owners of `rowsOf` only, nil for all of them (empty for an owner without rows in a
   /// table). A grouped query per table and the users' regions, whatever the batch size.
-  public func ownerStamps(of userIDs: [Int64], rowsOf: [Int64]? = nil, circles: Bool) throws -> [Int64:
+  public func ownerStamps(of userIDs: [UserID], rowsOf: [UserID]? = nil, circles: Bool) throws -> [UserID:
     OwnerStamps]
   {
     var stamps = Dictionary(uniqueKeysWithValues: userIDs.map { ($0, OwnerStamps()) })
@@ -74,7 +74,7 @@ extension StorageTransaction {
   private static let stampModulus: Int64 = 2_147_483_647
 
   private func forEachSums(
-    _ query: SQLFragment, sums: Int, _ body: (_ userID: Int64, _ sums: [Int64]) -> Void
+    _ query: SQLFragment, sums: Int, _ body: (_ userID: UserID, _ sums: [Int64]) -> Void
   ) throws {
     try sql.forEach(OwnerSums.self, groups: sums, query) { body($0.userID, $0.terms) }
   }
@@ -86,7 +86,7 @@ private struct OwnerSums: DecodableRepeatingRow {
   enum Columns: Int, RowColumns { case userID }
   enum Group: Int, RowColumns { case term }
   static let table = "an owner's stamp sums"
-  let userID: Int64
+  let userID: UserID
   let terms: [Int64]
 
   init(_ row: RowDecoder<Columns>, groups: RepeatedColumns<Group>) throws {

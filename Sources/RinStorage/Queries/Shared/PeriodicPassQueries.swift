@@ -16,11 +16,11 @@ public struct PeriodicPassState: Sendable, Equatable {
 
 /// A contact's digest for a job (its column of `contact_states`), with its owner.
 public struct ContactDigest: Sendable, Equatable {
-  public var contactID: Int64
-  public var userID: Int64
+  public var contactID: ContactID
+  public var userID: UserID
   public var digest: Int64
 
-  public init(contactID: Int64, userID: Int64, digest: Int64) {
+  public init(contactID: ContactID, userID: UserID, digest: Int64) {
     self.contactID = contactID
     self.userID = userID
     self.digest = digest
@@ -33,8 +33,8 @@ public struct DifferingContact: Sendable, Equatable {
   public var digest: ContactDigest
   public var hadDigest: Bool
 
-  public var contactID: Int64 { digest.contactID }
-  public var userID: Int64 { digest.userID }
+  public var contactID: ContactID { digest.contactID }
+  public var userID: UserID { digest.userID }
 
   public init(_ digest: ContactDigest, hadDigest: Bool) {
     self.digest = digest
@@ -195,12 +195,12 @@ extension StorageTransaction {
   /// for with a read (on PostgreSQL an index-only range scan of the states), and changed by key
   /// when found.
   public func forgetDigestsOfRemovedContacts(jobs: [JobName], ids: Range<Int64>) throws
-    -> [JobName: Set<Int64>]
+    -> [JobName: Set<UserID>]
   {
     let (low, high) = (ids.lowerBound, ids.upperBound)
     let digests = jobs.map { Self.digestColumn(of: $0) }
-    var removed: [Int64] = []
-    var owners: [JobName: Set<Int64>] = [:]
+    var removed: [ContactID] = []
+    var owners: [JobName: Set<UserID>] = [:]
     let stored = digests.enumerated().map { i, column in
       "d.\(column) AS \(RepeatedColumns<StoredDigestsRow.Group>.name(.digest, item: i))"
     }
@@ -233,7 +233,7 @@ extension StorageTransaction {
   }
 
   /// Leaves `owners` for the job's batches to examine (`ownersFoundByPass`).
-  public func queueOwnersFoundByPass(job: JobName, _ owners: Set<Int64>) throws {
+  public func queueOwnersFoundByPass(job: JobName, _ owners: Set<UserID>) throws {
     try Self.passOwnerInsert.execute(owners.sorted().map { [SQLValue(job), .integer($0)] }, on: sql)
   }
 
@@ -242,9 +242,9 @@ extension StorageTransaction {
     tail: "ON CONFLICT (job, user_id) DO NOTHING")
 
   /// Which of `userIDs` a pass of `job` found with a contact that differs from its digest.
-  public func ownersFoundByPass(job: JobName, among userIDs: [Int64]) throws -> Set<Int64> {
+  public func ownersFoundByPass(job: JobName, among userIDs: [UserID]) throws -> Set<UserID> {
     guard !userIDs.isEmpty else { return [] }
-    var found = Set<Int64>()
+    var found = Set<UserID>()
     let owners = OwnerSet(userIDs)
     try sql.forEachInBatchReplanned(
       OwnerRow.self,
@@ -259,7 +259,7 @@ extension StorageTransaction {
   }
 
   /// Once their examination is written: these owners no longer wait for one.
-  public func forgetOwnersFoundByPass(job: JobName, _ userIDs: Set<Int64>) throws {
+  public func forgetOwnersFoundByPass(job: JobName, _ userIDs: Set<UserID>) throws {
     guard !userIDs.isEmpty else { return }
     try sql.executeReplanned(
       "DELETE FROM periodic_pass_owners WHERE job = \(SQLValue(job)) AND user_id IN (\(SQLDialect.list(userIDs.sorted())))"
@@ -324,8 +324,8 @@ private struct ContactDigestsRow: DecodableRepeatingRow {
   enum Columns: Int, RowColumns { case id, userID }
   enum Group: Int, RowColumns { case digest, stored }
   static let table = "contacts"
-  let id: Int64
-  let userID: Int64
+  let id: ContactID
+  let userID: UserID
   let digests: [(digest: Int64?, stored: Int64?)]
 
   init(_ row: RowDecoder<Columns>, groups: RepeatedColumns<Group>) throws {
@@ -344,8 +344,8 @@ private struct StoredDigestsRow: DecodableRepeatingRow {
   enum Columns: Int, RowColumns { case contactID, userID, isGone }
   enum Group: Int, RowColumns { case digest }
   static let table = "contact_states"
-  let contactID: Int64
-  let userID: Int64
+  let contactID: ContactID
+  let userID: UserID
   /// The contact is deleted outright, not only marked deleted.
   let isGone: Bool
   let hasDigest: [Bool]

@@ -1,8 +1,10 @@
+import RinDomain
+
 extension StorageTransaction {
   /// `users.region` as stored (none when null): circle-patterns parses phones with it, and
   /// `ownerStamps` fingerprints it.
-  package func userRegions(of ids: [Int64]) throws -> [Int64: String] {
-    var regions: [Int64: String] = [:]
+  package func userRegions(of ids: [UserID]) throws -> [UserID: String] {
+    var regions: [UserID: String] = [:]
     let owners = OwnerSet(ids)
     try sql.forEach(
       UserRegion.self,
@@ -19,7 +21,7 @@ extension StorageTransaction {
 private struct UserRegion: DecodableRow {
   enum Columns: Int, RowColumns { case id, region }
   static let table = "users"
-  let id: Int64
+  let id: UserID
   let region: String?
 
   init(_ row: RowDecoder<Columns>) {

@@ -4,13 +4,13 @@ import RinDomain
 public struct UserSelection: Sendable, Equatable {
   /// `id mod N = K`, or `all`.
   public var shard: RunShard
-  public var userIDs: [Int64]?
+  public var userIDs: [UserID]?
   /// Created before this instant and not deleted; nil means live now (`deleted_at IS NULL`).
   /// An account deleted since the instant is not selected either: what would be written about
   /// it is erased (docs/OPERATIONS.md "Erasure"), so a night for an earlier day writes none.
   public var liveAt: UTCInstant?
 
-  public init(shard: RunShard = .all, userIDs: [Int64]? = nil, liveAt: UTCInstant? = nil) {
+  public init(shard: RunShard = .all, userIDs: [UserID]? = nil, liveAt: UTCInstant? = nil) {
     self.shard = shard
     self.userIDs = userIDs
     self.liveAt = liveAt
@@ -37,12 +37,13 @@ public struct UserSelection: Sendable, Equatable {
 }
 
 extension StorageTransaction {
-  /// The next `limit` selected user ids after `afterID`, ascending (keyset pagination: each
-  /// batch costs the same however far the run has come).
-  public func userIDs(after afterID: Int64, limit: Int, in selection: UserSelection) throws
-    -> [Int64]
+  /// The next `limit` selected user ids after `afterID` (nil: from the first), ascending (keyset
+  /// pagination: each batch costs the same however far the run has come).
+  public func userIDs(after afterID: UserID?, limit: Int, in selection: UserSelection) throws
+    -> [UserID]
   {
-    var ids: [Int64] = []
+    let afterID = afterID?.rawValue ?? .min
+    var ids: [UserID] = []
     ids.reserveCapacity(limit)
     try sql.forEach(
       SelectedUser.self,
@@ -51,15 +52,17 @@ extension StorageTransaction {
     return ids
   }
 
-  public func countUsers(after afterID: Int64, in selection: UserSelection) throws -> Int {
-    try sql.count("SELECT count(*) AS count FROM users WHERE id > \(afterID) AND \(selection.whereClause())")
+  public func countUsers(after afterID: UserID?, in selection: UserSelection) throws -> Int {
+    let afterID = afterID?.rawValue ?? .min
+    return try sql.count(
+      "SELECT count(*) AS count FROM users WHERE id > \(afterID) AND \(selection.whereClause())")
   }
 }
 
 private struct SelectedUser: DecodableRow {
   enum Columns: Int, RowColumns { case id }
   static let table = "users"
-  let id: Int64
+  let id: UserID
 
   init(_ row: RowDecoder<Columns>) throws { id = row.key(.id) }
 }
