@@ -12,25 +12,26 @@ struct ReliabilityCrashTests {
   func aKilledRunRunAgainEndsEqualToAnUninterruptedRun(backend: Backend, job: String) async {
     await Checks.offPool { checks in
       let provider = try ReliabilityProvider(for: job)
-      let jobsYAML = provider.jobsYAML(batchSize: 1, deleteBatchSize: 5)
+      // One click a batch for attribution-expiry too, as in the signal and concurrency tests, so
+      // that the three share one uninterrupted reference run (`ReliabilityReferences`).
+      let jobsYAML = provider.jobsYAML(batchSize: 1, deleteBatchSize: 1)
       let freshWorkspace = try ReliabilityWorkspace.maker(
         backend, users: ReliabilityJobs.users, seed: ReliabilityJobs.seed, jobsYAML: jobsYAML)
-      let reference = try freshWorkspace()
-      let initialHashes = try Self.deviceHashes(reference)
-      let (expected, batches) = try ReliabilityJobs.uninterruptedRun(job, in: reference)
+      let reference = try ReliabilityReferences.reference(
+        job, on: backend, batchSize: 1, deleteBatchSize: 1, provider: provider, freshWorkspace: freshWorkspace
+      )
+      let (expected, batches) = (reference.tables, reference.batches)
       try checks.require(batches >= 5, "\(job) commits in many batches (\(batches))")
       if provider.baseURL != nil {
-        let cached = try reference.read {
-          try Int.fetchOne($0, sql: "SELECT count(*) FROM enrichment_lookups")
-        }
-        checks.expect(try provider.keysRequested == cached, "uninterrupted, each key is asked once")
-        checks.expect((cached ?? 0) > 0, "the provider is asked")
+        checks.expect(reference.keysAsked == reference.cached, "uninterrupted, each key is asked once")
+        checks.expect(reference.cached > 0, "the provider is asked")
       }
       // Secure delete: clicks the job deletes must not stay readable in the file after a crash
       // (SQLite's file; PostgreSQL's files are the server's).
-      let deletedHashes =
-        job == "attribution-expiry" && backend == .sqlite
-        ? initialHashes.subtracting(try Self.deviceHashes(reference)) : []
+      let deletedHashes = job == "attribution-expiry" && backend == .sqlite ? reference.deletedHashes : []
+      if job == "attribution-expiry" {
+        checks.expect(!reference.deletedHashes.isEmpty, "the uninterrupted run deletes clicks")
+      }
 
       var random = SeededGenerator(seed: ReliabilityJobs.seed(for: job))
       var tally = KillTally()
@@ -154,10 +155,6 @@ struct ReliabilityCrashTests {
       try KillLanding(
         db, job: job, pid: child.pid, endedFirst: result.exitCode == 0, batchesLogged: committed)
     }
-  }
-
-  static func deviceHashes(_ workspace: ReliabilityWorkspace) throws -> Set<String> {
-    try Set(workspace.read { try String.fetchAll($0, sql: "SELECT device_hash FROM invite_clicks") })
   }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import RinTestSupport
+import Synchronization
 
 /// The jobs the crash, signal and concurrency tests run, through their real executables.
 /// Generic: a job added here gets every one of those tests.
@@ -50,6 +51,79 @@ enum ReliabilityJobs {
     }
     let batches = child.stderrLines.filter { $0.contains(batchMarker) }.count
     return (try workspace.snapshot(), batches)
+  }
+}
+
+/// The uninterrupted run each crash, signal and concurrency case compares against, made once per
+/// job, backend and batch settings in this test process and shared by those suites' cases: the
+/// run is the same seeded database, the same executable and the same settings whichever case makes
+/// it, so a second one would only repeat it.
+enum ReliabilityReferences {
+  struct Reference: Sendable {
+    /// The final tables.
+    let tables: TableSnapshot
+    /// Batches the run committed.
+    let batches: Int
+    /// enrichment-fetch: lookup keys the provider was asked during the run, and lookups cached
+    /// after it (0 and 0 for the other jobs).
+    let keysAsked: Int
+    let cached: Int
+    /// Device hashes of the invite clicks the run deleted.
+    let deletedHashes: Set<String>
+  }
+
+  private struct Key: Hashable {
+    var job: String
+    var backend: Backend
+    var batchSize: Int
+    var deleteBatchSize: Int
+  }
+
+  /// One reference, made by the first case that needs it while the others that need it wait.
+  private final class Slot: Sendable {
+    let made = Mutex<Reference?>(nil)
+  }
+
+  private static let slots = Mutex<[Key: Slot]>([:])
+
+  /// The reference for `job` on `backend` in batches of `batchSize` users (`deleteBatchSize`
+  /// clicks), run, when no case has yet, in a workspace of `freshWorkspace` with `provider`
+  /// (the settings of `provider.jobsYAML(batchSize:deleteBatchSize:)`).
+  static func reference(
+    _ job: String, on backend: Backend, batchSize: Int, deleteBatchSize: Int, provider: ReliabilityProvider,
+    freshWorkspace: () throws -> ReliabilityWorkspace
+  ) throws -> Reference {
+    let key = Key(job: job, backend: backend, batchSize: batchSize, deleteBatchSize: deleteBatchSize)
+    let slot = slots.withLock { slots in
+      if let slot = slots[key] { return slot }
+      let slot = Slot()
+      slots[key] = slot
+      return slot
+    }
+    return try slot.made.withLock { made in
+      if let made { return made }
+      let new = try make(job, provider: provider, in: freshWorkspace())
+      made = new
+      return new
+    }
+  }
+
+  private static func make(_ job: String, provider: ReliabilityProvider, in workspace: ReliabilityWorkspace)
+    throws -> Reference
+  {
+    let clicks = {
+      try Set(workspace.read { try String.fetchAll($0, sql: "SELECT device_hash FROM invite_clicks") })
+    }
+    let initialClicks = try clicks()
+    let keysBefore = try provider.keysRequested
+    let (tables, batches) = try ReliabilityJobs.uninterruptedRun(job, in: workspace)
+    let keysAsked = try provider.keysRequested - keysBefore
+    let cached =
+      provider.baseURL == nil
+      ? 0 : try workspace.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM enrichment_lookups") ?? 0 }
+    return Reference(
+      tables: tables, batches: batches, keysAsked: keysAsked, cached: cached,
+      deletedHashes: initialClicks.subtracting(try clicks()))
   }
 }
 

@@ -19,7 +19,10 @@ struct ReliabilitySignalTests {
       let oneUserBatches = provider.jobsYAML(batchSize: 1, deleteBatchSize: 1)
       let freshWorkspace = try ReliabilityWorkspace.maker(
         backend, users: ReliabilityJobs.users, seed: ReliabilityJobs.seed, jobsYAML: oneUserBatches)
-      let (expected, batches) = try ReliabilityJobs.uninterruptedRun(job, in: try freshWorkspace())
+      let reference = try ReliabilityReferences.reference(
+        job, on: backend, batchSize: 1, deleteBatchSize: 1, provider: provider, freshWorkspace: freshWorkspace
+      )
+      let (expected, batches) = (reference.tables, reference.batches)
       // A fast job may end before the signal is handled: then that attempt proves nothing, and
       // another starts (the tally says how often).
       var attempts = 0

@@ -136,7 +136,7 @@ final class ReliabilityWorkspace {
 }
 
 /// Every row of some tables, as text, in a stable order (all columns, ascending).
-struct TableSnapshot: Equatable {
+struct TableSnapshot: Equatable, Sendable {
   var rows: [String: [String]] = [:]
 
   /// Tables whose `id` a job's insert draws from a sequence. PostgreSQL never hands a
