@@ -16,8 +16,9 @@ log=$(mktemp)
 # is CPU-bound on two cores and most of its time was unoptimized Swift (GRDB's generic row and
 # argument code, the jobs run in-process and as executables, the tests' own snapshots). The
 # compile costs about twice the CPU of an unoptimized one; the tests' tail (the sixty nights of
-# BatchBoundaryExactnessTests) took a quarter of its time or less (CHANGELOG, issue 72).
-swift build --build-tests -Xswiftc -O 2>&1 | tee "$log"
+# BatchBoundaryExactnessTests) took a quarter of its time or less (CHANGELOG, issue 72). Line
+# tables are all the debug information a test failure or a crash report needs.
+swift build --build-tests -Xswiftc -O -Xswiftc -gline-tables-only 2>&1 | tee "$log"
 # No warnings in our own code (dependencies' warnings are theirs).
 if grep -E "^/.*/(Sources|jobs|Tests)/.*: warning:" "$log" | grep -v "/.build/" ; then
   echo "test: the build has warnings in our code (above); fix them" >&2

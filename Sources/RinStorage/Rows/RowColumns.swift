@@ -10,7 +10,11 @@ import Synchronization
 ///     enum Columns: Int, RowColumns { case userID, home, circles, score, profile }
 ///
 /// A column computed by the query is selected `AS` its case's name (`count(*) AS pending`).
-@usableFromInline package protocol RowColumns: RawRepresentable, CaseIterable, Sendable
+///
+/// `CodingKey` gives each case its name as the compiler wrote it (`stringValue`, synthesized for an
+/// enum with `Int` raw values): `String(describing:)` found it by reflection, whose first look at
+/// each type's conformances cost a run tens of milliseconds over its few dozen row types.
+@usableFromInline package protocol RowColumns: RawRepresentable, CaseIterable, CodingKey, Sendable
 where RawValue == Int {}
 
 extension RowColumns {
@@ -30,15 +34,13 @@ extension RowColumns {
 
 /// How a case name becomes a column name.
 package enum ColumnName {
-  /// Each `RowColumns` type's names, worked out once in a process. A case's name comes from
-  /// reflection (`String(describing:)`), whose first lookups of a type's conformances cost tens of
-  /// thousands of instructions each; every statement a batch builds lists its columns, and every
-  /// read checks them on its first row.
+  /// Each `RowColumns` type's names, worked out once in a process: every statement a batch
+  /// builds lists its columns, and every read checks them on its first row.
   private static let cache = Mutex<[ObjectIdentifier: [String]]>([:])
 
   static func names<Columns: RowColumns>(of type: Columns.Type) -> [String] {
     if let names = cache.withLock({ $0[ObjectIdentifier(type)] }) { return names }
-    let names = Columns.allCases.map { snakeCase(String(describing: $0)) }
+    let names = Columns.allCases.map { snakeCase($0.stringValue) }
     cache.withLock { $0[ObjectIdentifier(type)] = names }
     return names
   }
