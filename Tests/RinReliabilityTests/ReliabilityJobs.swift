@@ -1,7 +1,6 @@
 import Foundation
 import GRDB
 import RinTestSupport
-import Synchronization
 
 /// The jobs the crash, signal and concurrency tests run, through their real executables.
 /// Generic: a job added here gets every one of those tests.
@@ -72,19 +71,15 @@ enum ReliabilityReferences {
     let deletedHashes: Set<String>
   }
 
-  private struct Key: Hashable {
+  private struct Key: Hashable, Sendable {
     var job: String
     var backend: Backend
     var batchSize: Int
     var deleteBatchSize: Int
   }
 
-  /// One reference, made by the first case that needs it while the others that need it wait.
-  private final class Slot: Sendable {
-    let made = Mutex<Reference?>(nil)
-  }
-
-  private static let slots = Mutex<[Key: Slot]>([:])
+  /// Each reference, made by the first case that needs it while the others that need it wait.
+  private static let references = MadeOnce<Key, Reference>()
 
   /// The reference for `job` on `backend` in batches of `batchSize` users (`deleteBatchSize`
   /// clicks), run, when no case has yet, in a workspace of `freshWorkspace` with `provider`
@@ -94,18 +89,7 @@ enum ReliabilityReferences {
     freshWorkspace: () throws -> ReliabilityWorkspace
   ) throws -> Reference {
     let key = Key(job: job, backend: backend, batchSize: batchSize, deleteBatchSize: deleteBatchSize)
-    let slot = slots.withLock { slots in
-      if let slot = slots[key] { return slot }
-      let slot = Slot()
-      slots[key] = slot
-      return slot
-    }
-    return try slot.made.withLock { made in
-      if let made { return made }
-      let new = try make(job, provider: provider, in: freshWorkspace())
-      made = new
-      return new
-    }
+    return try references.value(for: key) { try make(job, provider: provider, in: freshWorkspace()) }
   }
 
   private static func make(_ job: String, provider: ReliabilityProvider, in workspace: ReliabilityWorkspace)

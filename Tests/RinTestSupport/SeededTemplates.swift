@@ -3,7 +3,6 @@ import GRDB
 import RinDomain
 import RinSeed
 import RinStorage
-import Synchronization
 
 /// Seeded databases made once per test process and copied for each test that asks for the same
 /// seed: seeding a few hundred users costs seconds, a copy a fraction of that, and the copy's
@@ -17,12 +16,8 @@ package enum SeededTemplates {
     package var backend: Backend
   }
 
-  /// One template, made by the first test that needs it while the others that need it wait.
-  private final class Slot: Sendable {
-    let made = Mutex<String?>(nil)
-  }
-
-  private static let slots = Mutex<[Key: Slot]>([:])
+  /// Each template, made by the first test that needs it while the others that need it wait.
+  private static let templates = MadeOnce<Key, String>()
 
   /// The templates' SQLite files, removed when the process exits.
   private static let folder: Result<String, any Error> = Result {
@@ -51,18 +46,7 @@ package enum SeededTemplates {
   }
 
   private static func made(_ key: Key, make: () throws -> String) throws -> String {
-    let slot = slots.withLock { slots in
-      if let slot = slots[key] { return slot }
-      let slot = Slot()
-      slots[key] = slot
-      return slot
-    }
-    return try slot.made.withLock { made in
-      if let made { return made }
-      let new = try make()
-      made = new
-      return new
-    }
+    try templates.value(for: key, make: make)
   }
 
   private static func options(_ key: Key) -> SeedOptions {
