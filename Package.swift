@@ -54,7 +54,6 @@ let package = Package(
     .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
     .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
-    .package(url: "https://github.com/pointfreeco/swift-tagged", from: "0.10.0"),
   ],
   targets: [
     // The only module that imports a database library.
@@ -62,8 +61,6 @@ let package = Package(
       name: "RinStorage",
       dependencies: [
         "RinDomain", "CLibPQ", .product(name: "GRDB", package: "GRDB.swift"),
-        // Binds and reads the typed ids (`UserID`, …) as the integers the tables hold.
-        .product(name: "Tagged", package: "swift-tagged"),
         // SQLite's C API, for the bulk loader's and the executor's direct statement calls.
         .product(name: "GRDBSQLite", package: "GRDB.swift"),
       ],
@@ -74,10 +71,10 @@ let package = Package(
     .systemLibrary(name: "CLibPQ"),
     // OpenSSL's libcrypto (libssl-dev): SHA-256 for lookup keys and suggestion fingerprints.
     .systemLibrary(name: "CLibCrypto"),
-    // Pure domain rules: no I/O. Tagged for the ids of users, contacts and runs.
+    // Pure domain rules: no I/O.
     .target(
       name: "RinDomain",
-      dependencies: ["CLibCrypto", .product(name: "Tagged", package: "swift-tagged")],
+      dependencies: ["CLibCrypto"],
       swiftSettings: swiftSettings
     ),
     // A plain C face on libphonenumber and libpsl (Debian packages that scripts/setup.sh installs).

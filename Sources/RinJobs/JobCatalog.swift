@@ -6,22 +6,26 @@ import RinRuntime
 /// not compile until its job is listed here. The one list of jobs: the runner is given a job
 /// from it, and the configuration reads `jobs:` with the settings types it lists.
 public enum JobCatalog {
-  public static func job(_ name: JobName) -> any Job {
+  /// Each name's job type. Types, not instances: reading the configuration needs only their
+  /// settings types, and making every job to ask made enrichment-fetch's HTTP session, a tenth of
+  /// a short run's instructions (callgrind, daily-score's steady night).
+  public static func jobType(_ name: JobName) -> any Job.Type {
     switch name {
-    case .badgeRecount: BadgeRecountJob()
-    case .dailyScore: DailyScoreJob()
-    case .upcomingBirthdays: UpcomingBirthdaysJob()
-    case .attributionExpiry: AttributionExpiryJob()
-    case .circlePatterns: CirclePatternsJob()
-    case .enrichmentFetch: EnrichmentFetchJob()
-    case .historyRetention: HistoryRetentionJob()
+    case .badgeRecount: BadgeRecountJob.self
+    case .dailyScore: DailyScoreJob.self
+    case .upcomingBirthdays: UpcomingBirthdaysJob.self
+    case .attributionExpiry: AttributionExpiryJob.self
+    case .circlePatterns: CirclePatternsJob.self
+    case .enrichmentFetch: EnrichmentFetchJob.self
+    case .historyRetention: HistoryRetentionJob.self
     }
   }
 
+  /// The job of `name`, as its defaults make it.
+  public static func job(_ name: JobName) -> any Job { jobType(name).init() }
+
   /// Each job's settings type, by name: what `ConfigLoader` reads `jobs:` with.
   public static var settings: JobSettingsCatalog {
-    Dictionary(uniqueKeysWithValues: JobName.allCases.map { ($0, settingsType(of: job($0))) })
+    Dictionary(uniqueKeysWithValues: JobName.allCases.map { ($0, jobType($0).settingsType) })
   }
-
-  private static func settingsType<J: Job>(of job: J) -> any JobSettings.Type { J.settingsType }
 }

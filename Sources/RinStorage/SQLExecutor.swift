@@ -1,6 +1,10 @@
 /// Reads one column of the current row. Only valid inside the row callback. Read through
 /// `RowDecoder`, which finds a column by its name; the positions are the backends' business.
-@usableFromInline package protocol SQLRowReader {
+///
+/// A class, one per statement: a row's decoder holds the reader, and an existential of a class
+/// is a reference that a row copies and drops with a retain and a release, where an existential
+/// of a struct made every row copy a boxed value and destroy it through run-time type metadata.
+@usableFromInline package protocol SQLRowReader: AnyObject {
   /// How many columns the result has, and their names: checked against a row type's `Columns`
   /// once per statement.
   var columnCount: Int { get }

@@ -1,7 +1,7 @@
 /// Reads the data contract's date texts (`YYYY-MM-DD`, `--MM-DD`) straight from their UTF-8
 /// bytes. Jobs parse one per contact row; splitting strings was upcoming-birthdays' hot spot
 /// (BENCHMARKS.md). Only ASCII digits count as digits: no sign, no space, no other script.
-package enum DateText {
+@usableFromInline package enum DateText {
   /// Year, month and day of exactly `YYYY-MM-DD`, not yet checked as a calendar date.
   static func yearMonthDay(_ text: String) -> (year: Int, month: Int, day: Int)? {
     withBytes(text, yearMonthDay(utf8:))
@@ -26,23 +26,26 @@ package enum DateText {
     }
   }
 
-  package static func yearMonthDay(utf8 b: UnsafeBufferPointer<UInt8>) -> (year: Int, month: Int, day: Int)? {
+  // Inlinable, as the parsers below: the jobs parse one per contact row, in another module.
+  @inlinable package static func yearMonthDay(utf8 b: UnsafeBufferPointer<UInt8>) -> (
+    year: Int, month: Int, day: Int
+  )? {
     guard b.count == 10, b[4] == dash, b[7] == dash, let y = number(b, 0, 4), let m = number(b, 5, 2),
       let d = number(b, 8, 2)
     else { return nil }
     return (y, m, d)
   }
 
-  package static func monthDay(utf8 b: UnsafeBufferPointer<UInt8>) -> (month: Int, day: Int)? {
+  @inlinable package static func monthDay(utf8 b: UnsafeBufferPointer<UInt8>) -> (month: Int, day: Int)? {
     guard b.count == 7, b[0] == dash, b[1] == dash, b[4] == dash, let m = number(b, 2, 2),
       let d = number(b, 5, 2)
     else { return nil }
     return (m, d)
   }
 
-  private static let dash = UInt8(ascii: "-")
+  @usableFromInline static var dash: UInt8 { UInt8(ascii: "-") }
 
-  private static func number(_ bytes: UnsafeBufferPointer<UInt8>, _ offset: Int, _ count: Int) -> Int? {
+  @inlinable static func number(_ bytes: UnsafeBufferPointer<UInt8>, _ offset: Int, _ count: Int) -> Int? {
     var value = 0
     for byte in bytes[offset..<offset + count] {
       guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }

@@ -16,6 +16,8 @@ public struct EnrichmentFetchJob: Job {
   let tuning: ProviderTuning
   let calls: any ProviderCalls
 
+  public init() { self.init(normalizer: RinContactNormalizer(), tuning: ProviderTuning()) }
+
   public init(
     normalizer: any ContactNormalizing = RinContactNormalizer(), tuning: ProviderTuning = ProviderTuning()
   ) {

@@ -11,6 +11,8 @@ public protocol Job: Sendable {
   associatedtype Settings: JobSettings
   associatedtype Details: JobDetails
   static var name: JobName { get }
+  /// The job with its defaults: what the catalog runs.
+  init()
   func run(_ context: JobContext) async throws
   /// The job as a dry run runs it. Its writes need no stand-in (the dry run rolls them back);
   /// a call that is paid or reaches outside the database does: one that only counts.

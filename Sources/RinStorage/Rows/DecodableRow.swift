@@ -23,19 +23,29 @@
 /// The values of one row to write, set by column; unset columns are NULL. Inlinable, as the
 /// decoder's reads are, so that each job's rows are encoded by code specialized to its columns.
 @usableFromInline package struct RowEncoder<Columns: RowColumns> {
-  @usableFromInline private(set) var values: [SQLValue]
+  /// The statement's values: the row's are the last `width`, from `base` on.
+  @usableFromInline var values: [SQLValue] = []
+  @usableFromInline var base = 0
+  @usableFromInline let width: Int
 
-  @inlinable init() { values = Array(repeating: .null, count: Columns.allCases.count) }
+  @inlinable init() { width = Columns.allCases.count }
 
-  /// Every column NULL again: one encoder serves every row of a statement, so that encoding a
-  /// row makes no array.
-  @inlinable mutating func reset() {
-    for index in values.indices { values[index] = .null }
+  /// Appends `row`'s values to a statement's: the encoder borrows the buffer (a swap, no copy)
+  /// and sets the row's columns in place, so that a chunk of rows makes no array per row.
+  @inlinable mutating func encode<Row: EncodableRow>(
+    _ row: Row, appendingTo statementValues: inout [SQLValue]
+  )
+  where Row.Columns == Columns {
+    swap(&values, &statementValues)
+    base = values.count
+    values.append(contentsOf: repeatElement(.null, count: width))
+    row.encode(to: &self)
+    swap(&values, &statementValues)
   }
 
   @inlinable package subscript(column: Columns) -> SQLValue {
-    get { values[column.position] }
-    set { values[column.position] = newValue }
+    get { values[base + column.position] }
+    set { values[base + column.position] = newValue }
   }
 }
 

@@ -43,10 +43,11 @@ import RinDomain
     return value
   }
 
+  /// The value first, then whether it is NULL: one look at the column's type for a value.
   @inlinable package func integerIfPresent(_ column: Columns) throws -> Int64? {
+    if let value = reader.int64(place(column)) { return value }
     if reader.isNull(place(column)) { return nil }
-    guard let value = reader.int64(place(column)) else { throw malformed(column, "an integer") }
-    return value
+    throw malformed(column, "an integer")
   }
 
   @inlinable package func integerIfValid(_ column: Columns) -> Int64? { reader.int64(place(column)) }
@@ -68,9 +69,9 @@ import RinDomain
   }
 
   @inlinable package func doubleIfPresent(_ column: Columns) throws -> Double? {
+    if let value = reader.double(place(column)) { return value }
     if reader.isNull(place(column)) { return nil }
-    guard let value = reader.double(place(column)) else { throw malformed(column, "a number") }
-    return value
+    throw malformed(column, "a number")
   }
 
   @inlinable package func doubleIfValid(_ column: Columns) -> Double? { reader.double(place(column)) }

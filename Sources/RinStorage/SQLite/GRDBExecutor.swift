@@ -99,8 +99,10 @@ extension GRDBExecutor {
 /// Reads the current row of a stepped SQLite statement. Never traps on a value of the wrong
 /// type: input tables hold whatever the services wrote, so a malformed value reads as nil and
 /// the job counts it.
-struct SQLiteRowReader: SQLRowReader {
+final class SQLiteRowReader: SQLRowReader {
   let statement: OpaquePointer
+
+  init(statement: OpaquePointer) { self.statement = statement }
 
   private func type(_ index: Int) -> Int32 { sqlite3_column_type(statement, Int32(index)) }
 

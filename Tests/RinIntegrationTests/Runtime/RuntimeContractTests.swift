@@ -16,7 +16,9 @@ final class RecordingJob: Job {
   let stopAfterFirstBatch: StopSignal?
   let seen = Mutex<[Int64]>([])
 
-  init(stopAfterFirstBatch: StopSignal? = nil) {
+  convenience init() { self.init(stopAfterFirstBatch: nil) }
+
+  init(stopAfterFirstBatch: StopSignal?) {
     self.stopAfterFirstBatch = stopAfterFirstBatch
   }
 

@@ -54,11 +54,7 @@
   @discardableResult
   @inlinable package func execute<Row: EncodableRow>(rows: [Row], on sql: any SQLExecutor) throws -> Int {
     var encoder = RowEncoder<Row.Columns>()
-    return try execute(rows, on: sql) { row, values in
-      encoder.reset()
-      row.encode(to: &encoder)
-      values.append(contentsOf: encoder.values)
-    }
+    return try execute(rows, on: sql) { row, values in encoder.encode(row, appendingTo: &values) }
   }
 
   /// Runs over `rows` (each `columns` values); returns the number of rows changed.
@@ -80,18 +76,14 @@
   }
 
   /// Writes `rows`, each encoded by column, streaming what the `RETURNING` clause gives back as
-  /// `Returned` rows.
-  package func forEachReturned<Row: EncodableRow, Returned: DecodableRow>(
+  /// `Returned` rows. Inlinable, as `execute(rows:on:)`: specialized to the job's row types.
+  @inlinable package func forEachReturned<Row: EncodableRow, Returned: DecodableRow>(
     _ type: Returned.Type, rows: [Row], on sql: any SQLExecutor, _ body: (Returned) throws -> Void
   ) throws {
     var encoder = RowEncoder<Row.Columns>()
     try forEachChunk(
       rows,
-      { row, values in
-        encoder.reset()
-        row.encode(to: &encoder)
-        values.append(contentsOf: encoder.values)
-      }
+      { row, values in encoder.encode(row, appendingTo: &values) }
     ) { try sql.forEach(type, $0, body) }
   }
 
@@ -102,7 +94,7 @@
     try forEachChunk(rows, { row, values in values.append(contentsOf: row) }) { try sql.forEachRow($0, body) }
   }
 
-  private func forEachChunk<Rows: Collection>(
+  @usableFromInline func forEachChunk<Rows: Collection>(
     _ rows: Rows, _ append: (Rows.Element, inout [SQLValue]) -> Void,
     _ body: (_ chunk: SQLFragment) throws -> Void
   ) throws {

@@ -15,10 +15,10 @@ import RinDomain
 /// the condition to write. A shard's range walks the index entries of every shard's users in
 /// it: up to 8 shards that still costs less than the list (one descent per id); beyond, a
 /// shard reads its list.
-package struct OwnerSet: Sendable {
+@usableFromInline package struct OwnerSet: Sendable {
   /// The ids, ascending and without repeats (their integers: the range is arithmetic on them).
-  let ids: [Int64]
-  private let range: (low: Int64, high: Int64, stride: Int64)?
+  @usableFromInline let ids: [Int64]
+  @usableFromInline let range: (low: Int64, high: Int64, stride: Int64)?
 
   /// A range reads at most 1/`slack` more ids than the batch has, beyond which the list wins.
   static let slack = 4
@@ -60,8 +60,8 @@ package struct OwnerSet: Sendable {
   }
 
   /// Whether a row of `owner` belongs to the batch (always, for a list: the statement read
-  /// only those).
-  package func includes(_ owner: UserID?) -> Bool {
+  /// only those). Inlinable: jobs ask it once per row they read.
+  @inlinable package func includes(_ owner: UserID?) -> Bool {
     guard let owner = owner?.rawValue else { return false }
     guard range != nil else { return true }
     // `ids` is sorted: a binary search, rather than a set built per statement.
