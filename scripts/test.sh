@@ -12,13 +12,16 @@ python3 scripts/check-architecture.py
 # No function body over 60 lines, no type over 40 methods (all its extensions together).
 python3 scripts/check-code-size.py
 log=$(mktemp)
-# Optimized (dependencies too), still a debug build (`@testable`, the same bin path): the suite
-# is CPU-bound on two cores and most of its time was unoptimized Swift (GRDB's generic row and
-# argument code, the jobs run in-process and as executables, the tests' own snapshots). The
-# compile costs about twice the CPU of an unoptimized one; the tests' tail (the sixty nights of
-# BatchBoundaryExactnessTests) took a quarter of its time or less (CHANGELOG, issue 72). Line
-# tables are all the debug information a test failure or a crash report needs.
-swift build --build-tests -Xswiftc -O -Xswiftc -gline-tables-only 2>&1 | tee "$log"
+# Our modules optimized (RIN_OPTIMIZE, Package.swift), still a debug build (`@testable`, the
+# same bin path): the suite is CPU-bound on two cores and its time is in the jobs and the
+# storage module. The test targets and the dependencies stay unoptimized: optimizing them too
+# (`-Xswiftc -O`) cost 656 s of compile CPU instead of 419 s and saved less than that in the
+# tests (the sixty nights took 112 s of CPU instead of 124 s, RinIntegrationTests 172 s instead
+# of 222 s; docs/RELIABILITY.md "What the suite costs"). Exported:
+# every later `swift` command must see the same manifest. Line tables are all the debug
+# information a test failure or a crash report needs.
+export RIN_OPTIMIZE=1
+swift build --build-tests -Xswiftc -gline-tables-only 2>&1 | tee "$log"
 # No warnings in our own code (dependencies' warnings are theirs).
 if grep -E "^/.*/(Sources|jobs|Tests)/.*: warning:" "$log" | grep -v "/.build/" ; then
   echo "test: the build has warnings in our code (above); fix them" >&2
