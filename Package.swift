@@ -1,7 +1,16 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// `RIN_OPTIMIZE=1 swift build`: our modules optimized in a debug build (`@testable`, the same
+/// bin path), the test targets and the dependencies not; scripts/test.sh sets it. The test suite
+/// is CPU-bound and its time is in the jobs and the storage module; compiling everything
+/// optimized (`-Xswiftc -O`) cost half again the compile for less (docs/RELIABILITY.md "What
+/// the suite costs"). Unset, a plain `swift build` stays a quick unoptimized one.
+let optimized = Context.environment["RIN_OPTIMIZE"] == "1"
 let swiftSettings: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+/// Our production modules and executables.
+let moduleSwiftSettings: [SwiftSetting] =
+  swiftSettings + (optimized ? [.unsafeFlags(["-O"], .when(configuration: .debug))] : [])
 /// Fixture code, optimized even in debug builds: the seeder generates, and the tests' support
 /// hashes and copies, hundreds of thousands of rows per test run, which unoptimized code made
 /// a large share of the test suite's time. Nobody steps through them in a debugger.
@@ -18,7 +27,7 @@ let jobExecutables: [Target] = jobNames.map { name in
     name: "rin-\(name)",
     dependencies: ["RinCLI"],
     path: "jobs/\(name)",
-    swiftSettings: swiftSettings
+    swiftSettings: moduleSwiftSettings
   )
 }
 
@@ -64,7 +73,7 @@ let package = Package(
         // SQLite's C API, for the bulk loader's and the executor's direct statement calls.
         .product(name: "GRDBSQLite", package: "GRDB.swift"),
       ],
-      swiftSettings: swiftSettings
+      swiftSettings: moduleSwiftSettings
     ),
     // libpq, PostgreSQL's C client (scripts/setup.sh installs libpq-dev): a synchronous executor
     // beside GRDB's, behind the same `SQLExecutor` seam.
@@ -75,7 +84,7 @@ let package = Package(
     .target(
       name: "RinDomain",
       dependencies: ["CLibCrypto"],
-      swiftSettings: swiftSettings
+      swiftSettings: moduleSwiftSettings
     ),
     // A plain C face on libphonenumber and libpsl (Debian packages that scripts/setup.sh installs).
     .target(
@@ -83,12 +92,13 @@ let package = Package(
       linkerSettings: [.linkedLibrary("phonenumber"), .linkedLibrary("protobuf"), .linkedLibrary("psl")]
     ),
     // Phone, email and name normalization: pure computation, shared by the jobs that need it.
-    .target(name: "RinNormalize", dependencies: ["CRinShim"], swiftSettings: swiftSettings),
+    .target(name: "RinNormalize", dependencies: ["CRinShim"], swiftSettings: moduleSwiftSettings),
     // The enrichment provider's bulk protocol over HTTP (FoundationNetworking: libcurl on Linux).
     // RinDomain for the one JSON string escaper it shares with RinStorage.
     // Outgoing HTTP behind a protocol: the provider's requests, the pings, the Pushgateway push.
-    .target(name: "RinHTTP", swiftSettings: swiftSettings),
-    .target(name: "RinProviderClient", dependencies: ["RinDomain", "RinHTTP"], swiftSettings: swiftSettings),
+    .target(name: "RinHTTP", swiftSettings: moduleSwiftSettings),
+    .target(
+      name: "RinProviderClient", dependencies: ["RinDomain", "RinHTTP"], swiftSettings: moduleSwiftSettings),
     // A real HTTP server on loopback that speaks the provider's protocol, for tests and demos.
     .target(
       name: "RinProviderStub",
@@ -98,14 +108,14 @@ let package = Package(
         // Its socket pool switches Nagle off (NoDelaySocketPool.swift).
         .product(name: "FlyingSocks", package: "FlyingFox"),
       ],
-      swiftSettings: swiftSettings
+      swiftSettings: moduleSwiftSettings
     ),
     // Config, schedules, the ledger, leases, checkpoints, dry run, logging: what runs a job.
     // Settings and schedules: the YAML config, cron expressions, pipelines' slots and zones.
     .target(
       name: "RinConfiguration",
       dependencies: ["RinDomain", "RinStorage", "Yams"],
-      swiftSettings: swiftSettings
+      swiftSettings: moduleSwiftSettings
     ),
     .target(
       name: "RinRuntime",
@@ -118,7 +128,7 @@ let package = Package(
         "Yams",
         .product(name: "Logging", package: "swift-log"),
       ],
-      swiftSettings: swiftSettings
+      swiftSettings: moduleSwiftSettings
     ),
     // What the runs tell an operator afterwards: run and pipeline summaries as text, the
     // Prometheus textfile, the HTML report. Nothing in a run depends on it.
@@ -129,7 +139,7 @@ let package = Package(
         .product(name: "Prometheus", package: "swift-prometheus"),
         .product(name: "Mustache", package: "swift-mustache"),
       ],
-      swiftSettings: swiftSettings
+      swiftSettings: moduleSwiftSettings
     ),
     // Deterministic synthetic data; writes through the storage module's bulk API.
     .target(name: "RinSeed", dependencies: ["RinDomain", "RinStorage"], swiftSettings: fixtureSwiftSettings),
@@ -143,7 +153,7 @@ let package = Package(
         "CRinShim",
         .product(name: "Logging", package: "swift-log"),
       ],
-      swiftSettings: swiftSettings
+      swiftSettings: moduleSwiftSettings
     ),
     // The production command tree, shared by `rinjobs` and the `rin-X` executables: what cron,
     // Kubernetes and an operator run. It links no seeder and no provider stub.
@@ -154,9 +164,9 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ],
-      swiftSettings: swiftSettings
+      swiftSettings: moduleSwiftSettings
     ),
-    .executableTarget(name: "rinjobs", dependencies: ["RinCLI"], swiftSettings: swiftSettings),
+    .executableTarget(name: "rinjobs", dependencies: ["RinCLI"], swiftSettings: moduleSwiftSettings),
     // Development and demo commands (seed, demo, provider-stub), kept out of what production runs.
     .executableTarget(
       name: "rinjobs-dev",
@@ -167,7 +177,7 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ],
-      swiftSettings: swiftSettings
+      swiftSettings: moduleSwiftSettings
     ),
     // What every test target shares: real databases (a SQLite file, a throwaway PostgreSQL
     // cluster), the package's executables run as processes, temporary folders.

@@ -117,11 +117,7 @@ struct BatchBoundaryExactnessTests {
     return try db.storage.read { tx in
       var result: [String: [String]] = [:]
       for (table, (query, columns)) in queries {
-        var rows: [String] = []
-        try tx.sql.forEachRow(query) { row in
-          rows.append((0..<columns).map { row.value($0).display }.joined(separator: "|"))
-        }
-        result[table] = rows.sorted()
+        result[table] = try tx.sortedRows(query, columns: columns)
       }
       return result
     }
