@@ -26,21 +26,23 @@ struct ScoreTallyRow: DecodableRow, EncodableRow {
     self.stored = stored
   }
 
+  /// Every column but `due_end` is `INTEGER NOT NULL` (`churn_days` `TEXT NOT NULL`) in our own
+  /// table: read as keys are, one call each, for the row every owner has each night.
   init(_ row: RowDecoder<Columns>) throws {
     userID = row.key(.userID)
-    var tally = ScoreTally(end: try row.instant(.windowEnd))
+    var tally = ScoreTally(end: UTCInstant(seconds: row.integerDeclaredNotNull(.windowEnd)))
     tally.dueEnd = try row.instantIfPresent(.dueEnd)
-    tally.contacts = try row.count(.contacts)
-    tally.complete = try row.count(.complete)
-    tally.enriched = try row.count(.enriched)
-    tally.rin = try row.count(.rin)
-    tally.mutual = try row.count(.mutual)
-    tally.organized = try row.count(.organized)
-    tally.customCircles = try row.count(.customCircles)
+    tally.contacts = Int(row.integerDeclaredNotNull(.contacts))
+    tally.complete = Int(row.integerDeclaredNotNull(.complete))
+    tally.enriched = Int(row.integerDeclaredNotNull(.enriched))
+    tally.rin = Int(row.integerDeclaredNotNull(.rin))
+    tally.mutual = Int(row.integerDeclaredNotNull(.mutual))
+    tally.organized = Int(row.integerDeclaredNotNull(.organized))
+    tally.customCircles = Int(row.integerDeclaredNotNull(.customCircles))
     tally.churnDays = try row.parsed(.churnDays, as: "churn days", ChurnDays.init(text:))
     stored = StoredScoreTally(
-      tally: tally, stampsAfter: try row.instant(.stampsAfter), circlesDigest: try row.integer(.circlesDigest)
-    )
+      tally: tally, stampsAfter: UTCInstant(seconds: row.integerDeclaredNotNull(.stampsAfter)),
+      circlesDigest: row.integerDeclaredNotNull(.circlesDigest))
   }
 
   func encode(to row: inout RowEncoder<Columns>) {
