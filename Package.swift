@@ -1,14 +1,14 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-/// `RIN_OPTIMIZE=1 swift build`: our modules and test targets optimized in a debug build
-/// (`@testable`, the same bin path), the dependencies not; scripts/test.sh sets it. The test suite
+/// `RIN_OPTIMIZE=1 swift build`: our modules optimized in a debug build (`@testable`, the same
+/// bin path), the test targets and the dependencies not; scripts/test.sh sets it. The test suite
 /// is CPU-bound and its time is in the jobs and the storage module; compiling everything
 /// optimized (`-Xswiftc -O`) cost half again the compile for less (docs/RELIABILITY.md "What
 /// the suite costs"). Unset, a plain `swift build` stays a quick unoptimized one.
 let optimized = Context.environment["RIN_OPTIMIZE"] == "1"
 let swiftSettings: [SwiftSetting] = [.swiftLanguageMode(.v6)]
-/// Our modules, executables and test targets.
+/// Our production modules and executables.
 let moduleSwiftSettings: [SwiftSetting] =
   swiftSettings + (optimized ? [.unsafeFlags(["-O"], .when(configuration: .debug))] : [])
 /// Fixture code, optimized even in debug builds: the seeder generates, and the tests' support
@@ -43,7 +43,7 @@ func testTarget(_ name: String) -> Target {
       "CLibPQ", "CRinShim",
       .product(name: "Logging", package: "swift-log"),
     ],
-    swiftSettings: moduleSwiftSettings
+    swiftSettings: swiftSettings
   )
 }
 
