@@ -12,7 +12,7 @@ public enum RunIDTag {}
 
 /// An id of one kind of row (`Tag`), over the table's integer key.
 ///
-/// Our own rather than swift-tagged's `Tagged<Tag, Int64>`, which it replaced: the jobs key their
+/// Our own rather than swift-tagged's `Tagged<Tag, Int64>`: the jobs key their
 /// per-batch dictionaries and sets by id, and a conformance synthesized from `hash(into:)`
 /// (Tagged's) makes every lookup build, feed and finalize a `Hasher`, where an `Int64` key hashes
 /// in one call. That cost daily-score's steady night 1.2 % more instructions (callgrind,
