@@ -236,15 +236,13 @@ struct BatchBoundaryExactnessTests {
     // Read through the storage module, as `outputs` reads: on PostgreSQL a read of the test
     // database first copies every table changed since into its snapshot, the whole day's
     // changes each night, on the suite's longest test, for one id.
-    let contact = try db.storage.read { tx -> Int64? in
-      var contact: Int64?
-      try tx.sql.forEachRow(
+    let contact = try db.storage.read { tx in
+      try tx.sql.integerValue(
         """
-        SELECT min(c.id) FROM contacts c WHERE c.deleted_at IS NULL AND c.id % 29 = \(night % 29)
+        SELECT min(c.id) AS value FROM contacts c WHERE c.deleted_at IS NULL AND c.id % 29 = \(night % 29)
           AND EXISTS (SELECT 1 FROM contact_phones p WHERE p.contact_id = c.id)
         """
-      ) { contact = $0.int64(0) }
-      return contact
+      )
     }
     guard let contact else { return }
     try db.execute(
