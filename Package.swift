@@ -188,6 +188,8 @@ let package = Package(
         "RinRuntime", "RinSeed", "RinStorage",
         // Tests read the database directly, independently of the storage module they check.
         .product(name: "GRDB", package: "GRDB.swift"), "CLibPQ",
+        // SQLite's C API: the PostgreSQL snapshot binds libpq's values straight into SQLite.
+        .product(name: "GRDBSQLite", package: "GRDB.swift"),
         .product(name: "Logging", package: "swift-log"),
       ],
       path: "Tests/RinTestSupport",

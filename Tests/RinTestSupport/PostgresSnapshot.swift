@@ -76,13 +76,7 @@ package final class PostgresSnapshot: Sendable {
           try queue.write { db in
             for table in stale {
               try db.execute(sql: "DELETE FROM \(table)")
-              let rows = try pg.execute("SELECT * FROM \(table) t ORDER BY t")
-              guard let width = rows.first?.count else { continue }
-              let insert = try db.makeStatement(
-                sql:
-                  "INSERT INTO \(table) VALUES (\(Array(repeating: "?", count: width).joined(separator: ", ")))"
-              )
-              for row in rows { try insert.execute(arguments: StatementArguments(row)) }
+              try pg.copyRows("SELECT * FROM \(table) t ORDER BY t", into: table, of: db)
             }
           }
         }

@@ -1,6 +1,7 @@
 import CLibPQ
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// A plain libpq connection for the tests' own checks on PostgreSQL, independent of the
 /// storage module under test. `?` placeholders as in the SQLite checks.
@@ -79,6 +80,63 @@ package final class TestPostgresConnection {
     case 700, 701, 1700: return (Double(text) ?? 0).databaseValue
     default: return text.databaseValue
     }
+  }
+
+  /// Inserts the rows `sql` returns into `table` of `db`, each value typed as `execute` types
+  /// it but bound straight from libpq's result: a snapshot copies whole tables, and building
+  /// every value first and binding it through GRDB (a dependency, unoptimized in the test
+  /// build) was a fifth of a PostgreSQL test's CPU. A query that returns no row inserts nothing.
+  package func copyRows(_ sql: String, into table: String, of db: Database) throws {
+    guard let result = PQexec(handle, sql) else {
+      throw PostgresClusterError(message: "no result for \(sql)")
+    }
+    defer { PQclear(result) }
+    guard PQresultStatus(result) == PGRES_TUPLES_OK else {
+      throw PostgresClusterError(message: "\(String(cString: PQresultErrorMessage(result))) in \(sql)")
+    }
+    let width = PQnfields(result)
+    guard PQntuples(result) > 0 else { return }
+    let insert = try db.makeStatement(
+      sql: "INSERT INTO \(table) VALUES (\(Array(repeating: "?", count: Int(width)).joined(separator: ", ")))"
+    )
+    let statement = insert.sqliteStatement
+    let types = (0..<width).map { PQftype(result, $0) }
+    for row in 0..<PQntuples(result) {
+      for column in 0..<width {
+        let code = Self.bind(result, row, column, as: types[Int(column)], to: statement, at: column + 1)
+        guard code == SQLITE_OK else { throw Self.sqliteError(code, statement, table) }
+      }
+      let step = sqlite3_step(statement)
+      sqlite3_reset(statement)
+      guard step == SQLITE_DONE else { throw Self.sqliteError(step, statement, table) }
+    }
+  }
+
+  private static func bind(
+    _ result: OpaquePointer, _ row: Int32, _ column: Int32, as type: Oid, to statement: OpaquePointer,
+    at index: Int32
+  ) -> Int32 {
+    guard PQgetisnull(result, row, column) == 0, let bytes = PQgetvalue(result, row, column) else {
+      return sqlite3_bind_null(statement, index)
+    }
+    switch type {
+    case 16: return sqlite3_bind_int64(statement, index, bytes.pointee == CChar(UInt8(ascii: "t")) ? 1 : 0)
+    case 20, 21, 23: return sqlite3_bind_int64(statement, index, Int64(String(cString: bytes)) ?? 0)
+    case 700, 701, 1700: return sqlite3_bind_double(statement, index, Double(String(cString: bytes)) ?? 0)
+    default:
+      // SQLITE_TRANSIENT: SQLite copies the bytes before the result is cleared.
+      let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+      return sqlite3_bind_text(statement, index, bytes, PQgetlength(result, row, column), transient)
+    }
+  }
+
+  private static func sqliteError(_ code: Int32, _ statement: OpaquePointer, _ table: String)
+    -> PostgresClusterError
+  {
+    PostgresClusterError(
+      message:
+        "copying \(table) into the snapshot: SQLite error \(code): \(String(cString: sqlite3_errmsg(sqlite3_db_handle(statement))))"
+    )
   }
 
   private static func numbered(_ sql: String) -> String {
