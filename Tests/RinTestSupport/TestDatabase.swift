@@ -110,9 +110,8 @@ package final class TestDatabase: Sendable {
       var digest: [String: String] = [:]
       for table in tables {
         var hasher = StableHasher()
-        let rows = try Row.fetchCursor(db, sql: try Self.scanInStoredOrder(table, db))
-        while let row = try rows.next() {
-          for index in 0..<row.count { hasher.add(row[index] as DatabaseValue) }
+        try db.forEachRowOfValues(try Self.scanInStoredOrder(table, db)) { values in
+          for value in values { hasher.add(value) }
           hasher.add(byte: 0xfe)
         }
         digest[table] = hasher.hex
