@@ -51,15 +51,6 @@ extension EnrichmentQueries {
       "UPDATE provider_allowances SET next_request_at = \(.integer(untilMicroseconds)) WHERE provider = \(.text(provider)) AND next_request_at < \(.integer(untilMicroseconds))"
     )
   }
-
-  /// Lookups sent to the provider on `day` (UTC) by all workers.
-  func providerLookups(provider: String, day: CalendarDate) throws -> Int {
-    // No row: no worker has asked the provider on that day.
-    Int(
-      try sql.integerValue(
-        "SELECT lookups_on_day AS value FROM provider_allowances WHERE provider = \(.text(provider)) AND day = \(SQLValue(day))"
-      ) ?? 0)
-  }
 }
 
 extension EnrichmentQueries {
