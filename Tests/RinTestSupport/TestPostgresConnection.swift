@@ -73,13 +73,30 @@ package final class TestPostgresConnection {
     guard PQgetisnull(result, row, column) == 0, let bytes = PQgetvalue(result, row, column) else {
       return .null
     }
-    let text = String(cString: bytes)
-    switch PQftype(result, column) {
-    case 16: return (text == "t" ? 1 : 0).databaseValue
-    case 20, 21, 23: return (Int64(text) ?? 0).databaseValue
-    case 700, 701, 1700: return (Double(text) ?? 0).databaseValue
-    default: return text.databaseValue
+    switch StoredAs(PQftype(result, column)) {
+    case .boolean: return (bytes.pointee == StoredAs.trueText ? 1 : 0).databaseValue
+    case .integer: return StoredAs.integer(bytes).databaseValue
+    case .real: return StoredAs.real(bytes).databaseValue
+    case .text: return String(cString: bytes).databaseValue
     }
+  }
+
+  /// How SQLite holds a PostgreSQL column's text: the one mapping `execute` and `copyRows` share.
+  private enum StoredAs {
+    case boolean, integer, real, text
+
+    init(_ type: Oid) {
+      switch type {
+      case 16: self = .boolean
+      case 20, 21, 23: self = .integer
+      case 700, 701, 1700: self = .real
+      default: self = .text
+      }
+    }
+
+    static let trueText = CChar(UInt8(ascii: "t"))
+    static func integer(_ bytes: UnsafePointer<CChar>) -> Int64 { Int64(String(cString: bytes)) ?? 0 }
+    static func real(_ bytes: UnsafePointer<CChar>) -> Double { Double(String(cString: bytes)) ?? 0 }
   }
 
   /// Inserts the rows `sql` returns into `table` of `db`, each value typed as `execute` types
@@ -119,11 +136,11 @@ package final class TestPostgresConnection {
     guard PQgetisnull(result, row, column) == 0, let bytes = PQgetvalue(result, row, column) else {
       return sqlite3_bind_null(statement, index)
     }
-    switch type {
-    case 16: return sqlite3_bind_int64(statement, index, bytes.pointee == CChar(UInt8(ascii: "t")) ? 1 : 0)
-    case 20, 21, 23: return sqlite3_bind_int64(statement, index, Int64(String(cString: bytes)) ?? 0)
-    case 700, 701, 1700: return sqlite3_bind_double(statement, index, Double(String(cString: bytes)) ?? 0)
-    default:
+    switch StoredAs(type) {
+    case .boolean: return sqlite3_bind_int64(statement, index, bytes.pointee == StoredAs.trueText ? 1 : 0)
+    case .integer: return sqlite3_bind_int64(statement, index, StoredAs.integer(bytes))
+    case .real: return sqlite3_bind_double(statement, index, StoredAs.real(bytes))
+    case .text:
       // SQLITE_TRANSIENT: SQLite copies the bytes before the result is cleared.
       let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
       return sqlite3_bind_text(statement, index, bytes, PQgetlength(result, row, column), transient)
