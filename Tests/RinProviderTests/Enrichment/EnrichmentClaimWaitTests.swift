@@ -11,9 +11,10 @@ extension EnrichmentEndToEnd {
   /// up for long: a worker asks its own claims first, releases each request's as it ends (and
   /// all it will not ask the moment it stops asking), then waits a few seconds at most for the
   /// others' answers and leaves the rest for the next run.
-  /// Serialized: each case runs four worker processes at a slow shared rate, and the other
-  /// suites' timing checks need the cores too.
-  @Suite("enrichment-fetch shard workers do not wait long on each other's key claims", .serialized)
+  /// Not serialized: each case's four workers spend most of its time waiting on the stub's slow
+  /// rate, not on a CPU, and its bounds are seconds above what a loaded run measures; run one
+  /// after another, the six cases were the test run's last minute at one case in flight.
+  @Suite("enrichment-fetch shard workers do not wait long on each other's key claims")
   struct EnrichmentClaimWaitTests {
     static let now = EnrichmentSharedLimitTests.now
     /// What a worker may say it waited: `ProviderTuning.defaultLongestWaitForOtherWorkers` and
