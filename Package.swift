@@ -16,12 +16,6 @@ let moduleSwiftSettings: [SwiftSetting] =
 /// a large share of the test suite's time. Nobody steps through them in a debugger.
 let fixtureSwiftSettings: [SwiftSetting] =
   swiftSettings + [.unsafeFlags(["-O"], .when(configuration: .debug))]
-/// `RIN_TEST_INDEX_STORE=DIR` with `swift build --disable-index-store`: only the test targets
-/// are indexed, into DIR (the build's own `index/store`, where SwiftPM's test discovery reads
-/// them); scripts/test.sh sets both. Indexing every module was a tenth of a fresh build's
-/// compile CPU (431 s against 396 s), for an index nobody reads in CI.
-let testIndexSettings: [SwiftSetting] =
-  Context.environment["RIN_TEST_INDEX_STORE"].map { [.unsafeFlags(["-index-store-path", $0])] } ?? []
 
 /// One thin executable per job: `rin-X ARGS` is `rinjobs run X ARGS`.
 let jobNames = [
@@ -49,7 +43,7 @@ func testTarget(_ name: String) -> Target {
       "CLibPQ", "CRinShim",
       .product(name: "Logging", package: "swift-log"),
     ],
-    swiftSettings: swiftSettings + testIndexSettings
+    swiftSettings: swiftSettings
   )
 }
 

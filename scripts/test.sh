@@ -21,11 +21,7 @@ log=$(mktemp)
 # every later `swift` command must see the same manifest. Line tables are all the debug
 # information a test failure or a crash report needs.
 export RIN_OPTIMIZE=1
-# Only the test targets indexed (Package.swift, RIN_TEST_INDEX_STORE): test discovery needs
-# their index, nothing in CI reads the rest's.
-RIN_TEST_INDEX_STORE="$(swift build --show-bin-path)/index/store"
-export RIN_TEST_INDEX_STORE
-swift build --build-tests --disable-index-store -Xswiftc -gline-tables-only 2>&1 | tee "$log"
+swift build --build-tests -Xswiftc -gline-tables-only 2>&1 | tee "$log"
 # No warnings in our own code (dependencies' warnings are theirs).
 if grep -E "^/.*/(Sources|jobs|Tests)/.*: warning:" "$log" | grep -v "/.build/" ; then
   echo "test: the build has warnings in our code (above); fix them" >&2
