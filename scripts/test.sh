@@ -70,46 +70,30 @@ if [ -n "${RIN_TEST_TMPDIR:-}" ]; then export TMPDIR="$RIN_TEST_TMPDIR"; fi
 # A CI log is often read only by its tail: on a failure, repeat every recorded issue (with the
 # lines Swift Testing prints under it) after the runner's summary, so the tail names the test.
 #
-# Tests whose bound is a time run alone, after the rest: a job transaction's age beside the
-# services (GoodNeighbourTests) is the machine's as much as the job's when the other suites
-# load two cores past a load of 8: 0.6 to 0.7 s alone, 1.5 s in a CI run at load 8.3, its
-# backend waiting on reads that other suites' files had pushed out of the page cache. So do the
-# cases whose client has a timeout of a second or ten against a stub over loopback, and count
-# how requests ended (answered, timed out, HTTP 503): the provider client's (ProviderClientTests)
-# and enrichment-fetch's with the provider down (EnrichmentOutageTests). Beside the other suites
-# the process's shared Dispatch threads, which URLSession's libcurl loop runs on, were late by
-# more than those timeouts: a CI run counted three timeouts for one slow answer, and a loaded
-# run a timeout where the stub had answered 503 at once.
+# Tests whose bound is a time run alone, first: a job transaction's age beside the services
+# (GoodNeighbourTests) is the machine's as much as the job's when the other suites load two
+# cores past a load of 8: 0.6 to 0.7 s alone, 1.5 s in a CI run at load 8.3, its backend waiting
+# on reads that other suites' files had pushed out of the page cache. So do the cases whose
+# client has a timeout of a second or ten against a stub over loopback, and count how requests
+# ended (answered, timed out, HTTP 503): the provider client's (ProviderClientTests) and
+# enrichment-fetch's with the provider down (EnrichmentOutageTests). Beside the other suites the
+# process's shared Dispatch threads, which URLSession's libcurl loop runs on, were late by more
+# than those timeouts: a CI run counted three timeouts for one slow answer, and a loaded run a
+# timeout where the stub had answered 503 at once. They run before the rest, not after: right
+# after the rest ended at full load, the job transaction test met a transaction of 1.1 s of its
+# own in two of five runs (0.22 to 0.25 s in the others), though the machine was idle within
+# 2 s (docs/RELIABILITY.md "What the suite costs"); after the build and the checks it is not.
 alone='noTransactionOfAJobLivesASecondWhileThePipelinesRun|ProviderClientTests|EnrichmentOutageTests'
-# The sixty nights of BatchBoundaryExactnessTests are one chain of 420 steps, the longest test
-# and the main phase's tail, where it keeps about a core and a half busy (89 s alone). So it
-# starts first, in a process of its own, beside the rest, instead of wherever the runner's
-# queue reaches it. That process is the test binary itself: a second `swift test` would wait for
-# the first's lock on .build until it ended. Its output follows the rest's, whole.
-long='BatchBoundaryExactnessTests/sixtyNightsTellTheSameWhateverTheBatchesAndTheBackend'
-long_log=$(mktemp)
-test_log=$(mktemp)
-set +e
-NO_COLOR=1 "$(swift build --show-bin-path)/rin-jobsPackageTests.xctest" --testing-library swift-testing \
-  --filter "$long" >"$long_log" 2>&1 &
-long_pid=$!
-swift test --skip-build --skip "$alone|$long" 2>&1 | tee "$test_log"
-status=${PIPESTATUS[0]}
-wait "$long_pid"
-long_status=$?
-tee -a "$test_log" <"$long_log"
-if ! grep -qE "Test run with 1 test " "$long_log"; then
-  echo "test: the sixty nights ($long) did not run" >&2
-  long_status=1
-fi
-rm -f "$long_log"
-if [ "$status" -eq 0 ]; then status=$long_status; fi
+# The sixty nights of BatchBoundaryExactnessTests are one chain of 420 steps, the longest test,
+# where it keeps about a core and a half busy (89 s alone). So it starts first, in a process of
+# its own, beside the rest, instead of wherever the runner's queue reaches it. The shard
+# workers' claim waits (EnrichmentClaimWaitTests) go with it: mostly waiting on a slow shared
+# rate, they were the rest's last half minute at a case or two in flight. That process is the
+# test binary itself: a second `swift test` would wait for the first's lock on .build until it
+# ended. Its output follows the rest's, whole.
+side='BatchBoundaryExactnessTests/sixtyNightsTellTheSameWhateverTheBatchesAndTheBackend|EnrichmentClaimWaitTests'
 # The tests run alone need the machine quiet: wait until the CPUs are nine tenths idle over a
-# second, at most 20 s, and say so. The main phase must not end at full load either: with the
-# shard workers' claim waits (the main phase's last minute, at low load) moved beside the
-# sixty nights, the alone test met a job transaction of 1.1 s of its own in two of five runs
-# (0.22 to 0.25 s in the others), though the machine was idle within 2 s of the main phase's end
-# (docs/RELIABILITY.md "What the suite costs").
+# second, at most 20 s, and say so.
 cpu_ticks() { awk '/^cpu /{print $5+$6, $2+$3+$4+$5+$6+$7+$8+$9}' /proc/stat; }
 settle() {
   local waited=0 idle total before after
@@ -124,19 +108,38 @@ settle() {
   done
   echo "test: waited ${waited} s for the machine to be idle before the tests run alone"
 }
+test_log=$(mktemp)
+set +e
 settle
 alone_log=$(mktemp)
 swift test --skip-build --filter "$alone" 2>&1 | tee "$alone_log"
-alone_status=${PIPESTATUS[0]}
-set -e
+status=${PIPESTATUS[0]}
 cat "$alone_log" >> "$test_log"
 # A filter that matched nothing would pass: the test must have run.
 if ! grep -qE "Test run with [1-9][0-9]* tests? " "$alone_log"; then
   echo "test: the tests run alone ($alone) did not run" >&2
-  alone_status=1
+  status=1
 fi
 rm -f "$alone_log"
-if [ "$status" -eq 0 ]; then status=$alone_status; fi
+side_log=$(mktemp)
+NO_COLOR=1 "$(swift build --show-bin-path)/rin-jobsPackageTests.xctest" --testing-library swift-testing \
+  --filter "$side" >"$side_log" 2>&1 &
+side_pid=$!
+swift test --skip-build --skip "$alone|$side" 2>&1 | tee -a "$test_log"
+main_status=${PIPESTATUS[0]}
+wait "$side_pid"
+side_status=$?
+set -e
+tee -a "$test_log" <"$side_log"
+for part in sixtyNightsTellTheSameWhateverTheBatchesAndTheBackend "shard workers do not wait long"; do
+  if ! grep -qF "$part" "$side_log"; then
+    echo "test: $part ($side) did not run" >&2
+    side_status=1
+  fi
+done
+rm -f "$side_log"
+if [ "$status" -eq 0 ]; then status=$main_status; fi
+if [ "$status" -eq 0 ]; then status=$side_status; fi
 if [ "$status" -ne 0 ]; then
   echo "test: the suite failed (exit $status); the failures, repeated from above:" >&2
   grep -E -A12 "recorded an issue|✘ Test .* failed|error: |fatal error|Fatal error" "$test_log" | grep -v "^◇" | cut -c1-2000 | tail -150 >&2 || true
