@@ -10,11 +10,13 @@ import RinTestSupport
 /// transaction" between statements. That time is the machine's, not the job's, so the sampler
 /// also reads the kernel's run-queue delay (`/proc/PID/schedstat`, second field) of the backend and
 /// of every thread of the job's process, and keeps each transaction's *own* age: its wall age less
-/// what both waited for a CPU since the transaction was first seen. The subtraction is
-/// conservative: the delays are read after each sample's query, and a sample's own age uses the
-/// delays read by the sample before it, so no CPU wait outside the transaction is subtracted.
-/// Everything else stays in the own age: statements, lock waits, disk, and the job's own work
-/// between statements.
+/// what both waited for a CPU since the sample before the one that first saw it. The delays are
+/// read just before each sample's query, so that every wait up to the moment the age is measured
+/// is subtracted: read after the previous query instead, a sampler that itself waited for a CPU
+/// left the job's waits of that time in the age (a transaction's own age read 0.63 s, then 0.33 s
+/// at the next sample, 20 ms later). A transaction first seen after a long gap between samples
+/// may have begun inside it, so up to that gap's waits may predate it; any other time stays in
+/// the own age: statements, lock waits, disk, and the job's own work between statements.
 ///
 /// For a failure message it keeps what the oldest transaction was seen doing: its backend, and
 /// each statement it ran (with its state and wait) while sampled.
@@ -58,22 +60,26 @@ final class TransactionAgeSampler: @unchecked Sendable {
     Thread.detachNewThread { [self] in
       defer { done.signal() }
       guard let connection = try? TestPostgresConnection(url: url) else { return }
-      var transaction: (key: String, first: CPUWaits, last: CPUWaits)?
+      // The transaction followed, with the waits it is measured from; the last sample's waits.
+      var transaction: (key: String, from: CPUWaits)?
+      var previous: CPUWaits?
       var client: Int32?
       while !lock.withLock({ stopping }) {
         defer { Thread.sleep(forTimeInterval: 0.02) }
+        let before = previous.map { CPUWaits(backend: $0.backend, client: $0.client) }
         guard let row = Self.oldestJobTransaction(connection), let wall = Double.fromDatabaseValue(row[0]),
           let backend = Int32.fromDatabaseValue(row[1]), let key = String.fromDatabaseValue(row[2])
         else { continue }
         if client.map(Self.isAlive) != true { client = Self.process(containing: clientMarker) }
-        let waits = CPUWaits(backend: backend, client: client)
-        var own = wall
-        if let known = transaction, known.key == key {
-          own = max(0, wall - known.last.since(known.first))
-          transaction?.last = waits
-        } else {
-          transaction = (key, waits, waits)
+        if transaction?.key != key {
+          let seenBefore = previous.flatMap { $0.backend == backend ? $0 : nil }
+          transaction = (key, seenBefore ?? CPUWaits(backend: backend, client: client))
         }
+        var own = wall
+        if let from = transaction?.from, let before, before.backend == backend {
+          own = max(0, wall - before.since(from))
+        }
+        previous = CPUWaits(backend: backend, client: client)
         let doing = String.fromDatabaseValue(row[3]) ?? ""
         lock.withLock {
           if wall > 0.25 { seen[key, default: []].append(doing + String(format: " (own %.2f s)", own)) }
@@ -132,12 +138,14 @@ final class TransactionAgeSampler: @unchecked Sendable {
 /// What the kernel says a backend and each thread of a client process waited, runnable, for a CPU
 /// (nanoseconds, `/proc/…/schedstat`'s second field), at one moment.
 struct CPUWaits {
-  var backend: UInt64
+  var backend: Int32
+  var backendDelay: UInt64
   var client: Int32?
   var clientThreads: [String: UInt64]
 
   init(backend: Int32, client: Int32?) {
-    self.backend = Self.runQueueDelay("/proc/\(backend)/schedstat") ?? 0
+    self.backend = backend
+    backendDelay = Self.runQueueDelay("/proc/\(backend)/schedstat") ?? 0
     self.client = client
     var threads: [String: UInt64] = [:]
     if let client {
@@ -153,7 +161,7 @@ struct CPUWaits {
   /// client's work runs on one thread at a time, so its wait is its most-delayed thread's, not the
   /// sum of all (which would count a sleeping heartbeat thread's waits too).
   func since(_ earlier: CPUWaits) -> Double {
-    let backendWait = backend >= earlier.backend ? backend - earlier.backend : 0
+    let backendWait = backendDelay >= earlier.backendDelay ? backendDelay - earlier.backendDelay : 0
     // A client found only now: its threads' waits may predate the transaction.
     guard client == earlier.client else { return Double(backendWait) / 1e9 }
     let clientWait =
