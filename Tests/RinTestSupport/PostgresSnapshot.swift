@@ -45,14 +45,17 @@ package final class PostgresSnapshot: Sendable {
   }
 
   /// A table's position: its statements' count, and its partitions' names, since dropping a
-  /// partition (history-retention on a partitioned `score_snapshots`) fires no trigger.
-  private static let positionsQuery = tables.map {
+  /// partition (history-retention on a partitioned `score_snapshots`) fires no trigger. One
+  /// query over `pg_sequences`, which the server plans in a millisecond: a `UNION ALL` branch per
+  /// table took 15 ms to plan at every refresh. A table it does not name is copied every time.
+  private static let positionsQuery = """
+    SELECT substr(s.sequencename, length('rin_changes_') + 1),
+      coalesce(s.last_value::text, '') || coalesce((SELECT string_agg(c.relname, ',' ORDER BY c.relname)
+        FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+        WHERE i.inhparent = to_regclass(substr(s.sequencename, length('rin_changes_') + 1))), '')
+    FROM pg_sequences s
+    WHERE s.schemaname = current_schema() AND s.sequencename LIKE 'rin\\_changes\\_%'
     """
-    SELECT '\($0)', last_value::text || is_called::text || coalesce((SELECT string_agg(c.relname, ',' ORDER BY c.relname)
-      FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = to_regclass('\($0)')), '')
-    FROM rin_changes_\($0)
-    """
-  }.joined(separator: " UNION ALL ")
 
   package func refreshed() throws -> DatabaseQueue {
     try connection.withLock { pg in
@@ -71,7 +74,9 @@ package final class PostgresSnapshot: Sendable {
           _ = try Storage.open(url: file, options: .init(createIfMissing: true))
           queue = try DatabaseQueue(path: file)
         }
-        let stale = Self.tables.filter { state.queue == nil || positions[$0] != state.positions[$0] }
+        let stale = Self.tables.filter {
+          state.queue == nil || positions[$0] == nil || positions[$0] != state.positions[$0]
+        }
         if !stale.isEmpty {
           try queue.write { db in
             for table in stale {
