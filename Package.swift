@@ -184,8 +184,8 @@ let package = Package(
     .target(
       name: "RinTestSupport",
       dependencies: [
-        "RinConfiguration", "RinDomain", "RinJobs", "RinNormalize", "RinProviderStub", "RinReport",
-        "RinRuntime", "RinSeed", "RinStorage",
+        "RinConfiguration", "RinDomain", "RinJobs", "RinNormalize", "RinReport", "RinRuntime", "RinSeed",
+        "RinStorage",
         // Tests read the database directly, independently of the storage module they check.
         .product(name: "GRDB", package: "GRDB.swift"), "CLibPQ",
         // SQLite's C API: the PostgreSQL snapshot binds libpq's values straight into SQLite.

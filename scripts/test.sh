@@ -11,6 +11,8 @@ swift format lint --strict --parallel --recursive Sources Tests jobs Package.swi
 python3 scripts/check-architecture.py
 # No function body over 60 lines, no type over 40 methods (all its extensions together).
 python3 scripts/check-code-size.py
+# Every test suite runs its cases off Swift's cooperative pool, where the loopback stubs serve.
+python3 scripts/check-suite-threads.py
 log=$(mktemp)
 # Our modules optimized (RIN_OPTIMIZE, Package.swift), still a debug build (`@testable`, the
 # same bin path): the suite is CPU-bound on two cores and its time is in the jobs and the
@@ -49,9 +51,9 @@ python3 scripts/check-pod-security.py
 python3 scripts/check-kubernetes-config.py "$(swift build --show-bin-path)/rinjobs"
 # One run of every test target (RinUnitTests, RinIntegrationTests, RinProviderTests,
 # RinReliabilityTests). Tests wait for child processes on threads of their own, and every suite
-# that touches a database, a process or a socket runs each test case on a thread of its own
-# (`.onItsOwnThread`), so Swift's cooperative pool stays free for the in-process HTTP servers and
-# clients. At most 6 tests run at once: every test at once queues more work than two cores
+# runs each test case on a thread of its own (`.onItsOwnThread`), so Swift's cooperative pool
+# stays free for the in-process HTTP servers, which serve there whatever executor started them,
+# and their clients. At most 6 tests run at once: every test at once queues more work than two cores
 # clear within the clients' timeouts, and opens more PostgreSQL connections than the cluster takes.
 export SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH="${SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH:-6}"
 # The tests' files (seeded databases and their copies, PostgreSQL clusters, logs) in memory when

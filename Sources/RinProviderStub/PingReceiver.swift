@@ -16,7 +16,6 @@ public final class PingReceiver: Sendable {
   public let port: UInt16
   private let server: HTTPServer
   private let task: Task<Void, any Error>
-  private let executor: DedicatedExecutor
   private let store: PingStore
 
   /// `host`: the loopback address to listen on (127.0.0.2 is a second host on Linux's
@@ -44,25 +43,24 @@ public final class PingReceiver: Sendable {
       }
       return HTTPResponse(statusCode: HTTPStatusCode(200, phrase: "OK"), body: Data("OK".utf8))
     }
-    let executor = DedicatedExecutor()
-    let task = Task(executorPreference: executor) { try await server.run() }
+    // On Swift's shared pool, as ProviderStub's server is (said there).
+    let task = Task { try await server.run() }
     try await server.waitUntilListening(timeout: 10)
     guard case .ip4(_, let port) = await server.listeningAddress else {
       task.cancel()
       throw ProviderStub.StubError.notListening
     }
-    return PingReceiver(host: host, port: port, server: server, task: task, executor: executor, store: store)
+    return PingReceiver(host: host, port: port, server: server, task: task, store: store)
   }
 
   private init(
-    host: String, port: UInt16, server: HTTPServer, task: Task<Void, any Error>, executor: DedicatedExecutor,
+    host: String, port: UInt16, server: HTTPServer, task: Task<Void, any Error>,
     store: PingStore
   ) {
     self.host = host
     self.port = port
     self.server = server
     self.task = task
-    self.executor = executor
     self.store = store
   }
 
@@ -74,7 +72,6 @@ public final class PingReceiver: Sendable {
   public func stop() async {
     await server.stop(timeout: 1)
     task.cancel()
-    executor.shutdown()
   }
 }
 

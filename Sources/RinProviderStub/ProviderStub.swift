@@ -16,7 +16,6 @@ public final class ProviderStub: Sendable {
   public let port: UInt16
   private let server: HTTPServer
   private let serverTask: Task<Void, any Error>
-  private let executor: DedicatedExecutor
   private let state: ProviderStubMemory
   private let settings: Settings
 
@@ -44,25 +43,26 @@ public final class ProviderStub: Sendable {
     await server.appendRoute("POST /v1/person/bulk") { request in
       await ProviderStubHandler(state: state, settings: settings).respond(to: request)
     }
-    let executor = DedicatedExecutor()
-    let task = Task(executorPreference: executor) { try await server.run() }
+    // On Swift's shared pool, whatever executor this task prefers: `run()` serves from an
+    // unstructured task of its own, which no preference reaches. The test suites keep that pool
+    // free instead (every suite `.onItsOwnThread`, scripts/check-suite-threads.py).
+    let task = Task { try await server.run() }
     try await server.waitUntilListening(timeout: 10)
     guard case .ip4(_, let boundPort) = await server.listeningAddress else {
       task.cancel()
       throw StubError.notListening
     }
     return ProviderStub(
-      port: boundPort, server: server, task: task, executor: executor, state: state, settings: settings)
+      port: boundPort, server: server, task: task, state: state, settings: settings)
   }
 
   private init(
-    port: UInt16, server: HTTPServer, task: Task<Void, any Error>, executor: DedicatedExecutor,
+    port: UInt16, server: HTTPServer, task: Task<Void, any Error>,
     state: ProviderStubMemory, settings: Settings
   ) {
     self.port = port
     self.server = server
     self.serverTask = task
-    self.executor = executor
     self.state = state
     self.settings = settings
   }
@@ -76,8 +76,6 @@ public final class ProviderStub: Sendable {
     state.withLock { $0.stopping = true }
     await server.stop(timeout: 1)
     serverTask.cancel()
-    // Jobs already queued still run; the thread ends when none is left.
-    executor.shutdown()
   }
 
   /// Runs until the task is cancelled or the server fails.

@@ -1,12 +1,12 @@
-import RinProviderStub
 import Testing
 
 /// Runs each test case of a test or suite on a thread of its own instead of Swift's cooperative
-/// pool. `swift test` runs every suite at once, and the pool (two threads on two cores) then
-/// holds a queue of other tests' synchronous work: a test whose expectations race a clock (a
-/// provider client's timeout against a stub's answer, a rate limit's wait) would see its
-/// continuations wait in that queue. On an executor of its own, its awaits resume when their
-/// answers come; the stubs already run on one each.
+/// pool; every suite has it (scripts/check-suite-threads.py). The pool has a thread per core and
+/// is where the loopback stubs serve (`ProviderStub`): two test cases computing on it for a
+/// minute (phone parsing) left a `PingReceiver` unanswered for that minute, and a case whose
+/// expectations race a clock (a client's timeout against a stub's answer) saw its continuations
+/// queue behind other cases' synchronous work. On threads of their own, the kernel shares the
+/// cores among them all, a few milliseconds at a time.
 package struct OwnThreadTrait: TestTrait, SuiteTrait, TestScoping {
   package var isRecursive: Bool { true }
 

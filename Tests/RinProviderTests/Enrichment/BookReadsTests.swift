@@ -1,5 +1,6 @@
 import RinDomain
 import RinStorage
+import RinTestSupport
 import Testing
 
 @testable import RinJobs
@@ -7,7 +8,7 @@ import Testing
 /// enrichment-fetch reads, of an owner whose contacts' checks can tell, only the contacts
 /// stamped since its last examination and those whose check cannot tell by itself; of any other
 /// owner, the whole book (`BookReads`).
-@Suite("enrichment-fetch's partial reads of address books")
+@Suite("enrichment-fetch's partial reads of address books", .onItsOwnThread)
 struct BookReadsTests {
   static let now: UTCInstant = 100_000
   static let examinedAt: UTCInstant = 50_000

@@ -1,11 +1,12 @@
 import Foundation
 import RinProviderClient
+import RinTestSupport
 import Testing
 
 @testable import RinJobs
 
 /// The cached match's compact form (issue 53), and the object form rows cached before it hold.
-@Suite("A cached match's response")
+@Suite("A cached match's response", .onItsOwnThread)
 struct CachedMatchTests {
   @Test func theCompactFormReadsBackWithEveryFieldAndItsMissingOnes() throws {
     let match = CachedMatch(

@@ -1,4 +1,5 @@
 import RinDomain
+import RinTestSupport
 import Testing
 
 @testable import RinJobs
@@ -6,7 +7,7 @@ import Testing
 /// enrichment-fetch selects its owners a window at a time and examines them `batch_size` at a
 /// time (`EnrichmentOwners.batches`, `restricted`): the batches cover the window in order, none
 /// examines more than its share, and each batch's selection is the window's for its ids.
-@Suite("enrichment-fetch windows")
+@Suite("enrichment-fetch windows", .onItsOwnThread)
 struct EnrichmentWindowTests {
   /// Owners 1…20; 3, 4, 5, 11 and 19 examined, 19 found by the pass only.
   private static func window() -> ([UserID], EnrichmentOwners) {

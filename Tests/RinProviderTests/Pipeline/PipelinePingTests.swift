@@ -50,7 +50,7 @@ struct PipelinePingTests {
 
     let scores = try await run("scores")
     #expect(scores.exitCode == 0, "\(scores.stderr)")
-    #expect(delivered() == ["/start", "/ok"])
+    #expect(delivered() == ["/start", "/ok"], "\(scores.stderr)")
     #expect(receiver.pings.allSatisfy { $0.method == "POST" && $0.authorization == "Bearer ping-secret" })
     let done = receiver.pings.last?.body ?? ""
     #expect(done.contains("\"status\":\"succeeded\"") && done.contains("\"exit_code\":0"), "\(done)")
@@ -58,7 +58,7 @@ struct PipelinePingTests {
 
     let enrich = try await run("enrich")
     #expect(enrich.exitCode == 78, "\(enrich.stderr)")
-    #expect(delivered() == ["/start", "/ok", "/fail"])
+    #expect(delivered() == ["/start", "/ok", "/fail"], "\(enrich.stderr)")
     #expect(receiver.pings.last?.body.contains("\"status\":\"failed\"") == true)
     #expect(receiver.pings.last?.authorization == nil, "no token_env: no token")
 

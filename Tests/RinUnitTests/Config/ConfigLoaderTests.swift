@@ -6,7 +6,7 @@ import Testing
 
 @testable import RinRuntime
 
-@Suite("Config loading")
+@Suite("Config loading", .onItsOwnThread)
 struct ConfigLoaderTests {
   @Test func exampleFileParsesWithDefaults() throws {
     let config = try withConfigTestDirectory { directory in

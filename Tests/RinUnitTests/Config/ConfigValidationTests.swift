@@ -6,7 +6,7 @@ import Testing
 @testable import RinRuntime
 
 /// Each mistake is planted at a known place in the example file; the error must point there.
-@Suite("Config errors")
+@Suite("Config errors", .onItsOwnThread)
 struct ConfigValidationTests {
   @Test func marksAreOneBased() throws {
     let error = try configError("jobs:\n  daily-score: {foo: 1}\n")
@@ -252,7 +252,7 @@ struct ConfigValidationTests {
   }
 }
 
-@Suite("YAML syntax errors")
+@Suite("YAML syntax errors", .onItsOwnThread)
 struct YAMLSyntaxErrorTests {
   @Test func unquotedCronStarGetsAQuotingHint() throws {
     let error = try configError(exampleConfig(replacingLine: 19, with: "    schedule: */5 * * * *"))

@@ -4,7 +4,7 @@ import Testing
 
 @testable import RinRuntime
 
-@Suite("Cron expressions")
+@Suite("Cron expressions", .onItsOwnThread)
 struct CronExpressionTests {
   @Test func fieldsExpandToSortedValues() throws {
     let cron = try CronExpression(parsing: "5,1,3 */6 1-3,15 */4 1-5")

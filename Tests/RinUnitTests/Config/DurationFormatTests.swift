@@ -4,7 +4,7 @@ import Testing
 
 @testable import RinRuntime
 
-@Suite("Durations")
+@Suite("Durations", .onItsOwnThread)
 struct DurationFormatTests {
   @Test(arguments: [
     ("7d", Duration.seconds(7 * 86_400)), ("48h", .seconds(48 * 3_600)), ("30m", .seconds(1_800)),

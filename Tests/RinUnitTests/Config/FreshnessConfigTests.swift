@@ -1,9 +1,10 @@
 import RinConfiguration
 import RinDomain
 import RinJobs
+import RinTestSupport
 import Testing
 
-@Suite("freshness: promises from pipelines.yaml")
+@Suite("freshness: promises from pipelines.yaml", .onItsOwnThread)
 struct FreshnessConfigTests {
   static func promises(_ yaml: String) throws -> [FreshnessOutput: FreshnessPromise] {
     let config = try ConfigLoader.parse(yaml: yaml, file: "p.yaml", jobs: JobCatalog.settings)

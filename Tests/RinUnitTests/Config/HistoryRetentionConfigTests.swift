@@ -1,10 +1,11 @@
 import Foundation
 import RinConfiguration
 import RinJobs
+import RinTestSupport
 import Testing
 
 /// `jobs.history-retention`: its windows, and the ones too short for what reads the history.
-@Suite struct HistoryRetentionConfigTests {
+@Suite(.onItsOwnThread) struct HistoryRetentionConfigTests {
   static func yaml(_ keep: String) -> String {
     """
     storage:

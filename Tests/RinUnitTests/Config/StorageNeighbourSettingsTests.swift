@@ -7,7 +7,7 @@ import Testing
 @testable import RinRuntime
 
 /// `storage:` keys of issue 31: how a job's PostgreSQL session gives way to the services.
-@Suite("Config: storage settings for running beside the services")
+@Suite("Config: storage settings for running beside the services", .onItsOwnThread)
 struct StorageNeighbourSettingsTests {
   @Test func defaultsGiveWayQuicklyAndTargetShortBatchesOnPostgresOnly() throws {
     let storage = try ConfigLoader.parse(yaml: "jobs: {}\n", file: "p.yaml", jobs: JobCatalog.settings)
@@ -87,7 +87,7 @@ struct StorageNeighbourSettingsTests {
 }
 
 /// `BatchSizer`: batches sized from the last ones' times toward `storage.batch_target`.
-@Suite("Runtime: batches sized to a target duration")
+@Suite("Runtime: batches sized to a target duration", .onItsOwnThread)
 struct BatchSizerTests {
   @Test func withoutATargetEveryBatchIsTheCeiling() {
     var sizer = BatchSizer(ceiling: 500, target: nil)

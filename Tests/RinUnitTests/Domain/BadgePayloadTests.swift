@@ -5,7 +5,7 @@ import Testing
 
 @testable import RinJobs
 
-@Suite("Badge payload")
+@Suite("Badge payload", .onItsOwnThread)
 struct BadgePayloadTests {
   /// The payload is built by hand now; clients still get what `JSONEncoder` wrote before.
   @Test(arguments: [

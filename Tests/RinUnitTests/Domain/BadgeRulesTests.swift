@@ -3,7 +3,7 @@ import RinJobs
 import RinTestSupport
 import Testing
 
-@Suite("Badge rules")
+@Suite("Badge rules", .onItsOwnThread)
 struct BadgeRulesTests {
   @Test(
     "the review band is 0.70 inclusive to 0.95 exclusive",

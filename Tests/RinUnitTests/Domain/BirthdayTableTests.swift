@@ -3,7 +3,7 @@ import RinJobs
 import RinTestSupport
 import Testing
 
-@Suite("A window's birthday table")
+@Suite("A window's birthday table", .onItsOwnThread)
 struct BirthdayTableTests {
   /// Texts a birthday column holds, well formed or not: every `--MM-DD` and `YYYY-MM-DD` with
   /// month 0...13 and day 0...32 over years that are and are not leap, and shapes that are almost

@@ -3,7 +3,7 @@ import RinJobs
 import RinTestSupport
 import Testing
 
-@Suite("Birthdays")
+@Suite("Birthdays", .onItsOwnThread)
 struct BirthdayTests {
   func date(_ text: String) throws -> CalendarDate { try #require(CalendarDate(text)) }
 

@@ -2,7 +2,7 @@ import RinDomain
 import RinTestSupport
 import Testing
 
-@Suite("Calendar dates")
+@Suite("Calendar dates", .onItsOwnThread)
 struct CalendarDateTests {
   @Test func parsesOnlyValidDates() {
     #expect(CalendarDate("2028-02-29")?.description == "2028-02-29")

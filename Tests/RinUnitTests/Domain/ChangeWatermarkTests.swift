@@ -1,7 +1,10 @@
 import RinDomain
+import RinTestSupport
 import Testing
 
-@Suite("ChangeWatermark: when a night finds changed owners in one pass, and when it moves the mark")
+@Suite(
+  "ChangeWatermark: when a night finds changed owners in one pass, and when it moves the mark",
+  .onItsOwnThread)
 struct ChangeWatermarkTests {
   let mark = ChangeWatermark(verifiedThrough: 1_000, windowEnd: UTCInstant(seconds: 86_400 * 10))
 

@@ -3,7 +3,7 @@ import RinJobs
 import RinTestSupport
 import Testing
 
-@Suite("Circle pattern rules")
+@Suite("Circle pattern rules", .onItsOwnThread)
 struct CirclePatternFinderTests {
   static let rules = CirclePatternThresholds()
 

@@ -3,7 +3,7 @@ import RinJobs
 import RinTestSupport
 import Testing
 
-@Suite("Circle suggestions over time")
+@Suite("Circle suggestions over time", .onItsOwnThread)
 struct CircleSuggestionReconcilerTests {
   static func group(_ ids: [ContactID], value: String = "acme.co.uk") -> CircleGroup {
     CircleGroup(circleID: 9, pattern: .emailDomain, value: value, contactIDs: ids, confidence: 0.8)

@@ -3,7 +3,7 @@ import RinJobs
 import RinTestSupport
 import Testing
 
-@Suite("Invite click retention")
+@Suite("Invite click retention", .onItsOwnThread)
 struct ClickRetentionTests {
   @Test func theCutoffIsNowMinusTheWindowAndIsItselfDeleted() {
     #expect(

@@ -1,9 +1,10 @@
 import RinDomain
+import RinTestSupport
 import Testing
 
 /// The partitions a window's history is kept in: a tenth of the window each, made ahead, and
 /// dropped only once every day in them is past the window.
-@Suite("Day partitions of a kept history")
+@Suite("Day partitions of a kept history", .onItsOwnThread)
 struct DayPartitioningTests {
   static func day(_ text: String) -> CalendarDate { CalendarDate(text)! }
 

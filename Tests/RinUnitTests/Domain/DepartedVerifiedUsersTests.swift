@@ -1,12 +1,13 @@
 import RinDomain
 import RinJobs
+import RinTestSupport
 import Testing
 
 /// An owner whose buckets changed only because verified users left has only the contacts that
 /// were in those users' buckets checked (docs/JOBS.md "A verified user's departure"): the digest
 /// before the departures must tell that case from every other change, and the occupied buckets
 /// must list exactly the contacts a departure can concern.
-@Suite("enrichment: verified users who left")
+@Suite("enrichment: verified users who left", .onItsOwnThread)
 struct DepartedVerifiedUsersTests {
   static let leftAt = UTCInstant(seconds: 1_000_000)
   static let x = "+14155550123"

@@ -3,7 +3,7 @@ import RinJobs
 import RinTestSupport
 import Testing
 
-@Suite("enrichment rechecks: fingerprints, Rin phone suffixes, when a contact is due")
+@Suite("enrichment rechecks: fingerprints, Rin phone suffixes, when a contact is due", .onItsOwnThread)
 struct EnrichmentRecheckTests {
   static func fingerprint(
     region: String? = "US", edited: String? = nil, rin: Int64? = nil, phones: [String] = ["415 555 0123"],

@@ -3,7 +3,7 @@ import RinJobs
 import RinTestSupport
 import Testing
 
-@Suite("enrichment rules")
+@Suite("enrichment rules", .onItsOwnThread)
 struct EnrichmentRulesTests {
   @Test func lookupKeysAreHexSHA256OfTheNormalizedText() {
     // Vectors from `printf '%s' TEXT | sha256sum`.

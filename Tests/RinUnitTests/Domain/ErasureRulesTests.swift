@@ -1,7 +1,8 @@
 import RinDomain
+import RinTestSupport
 import Testing
 
-@Suite("Erasure rules")
+@Suite("Erasure rules", .onItsOwnThread)
 struct ErasureRulesTests {
   @Test func aDeletedContactLeavesTheListAndTheOthersKeepTheirOrder() {
     #expect(SuggestionContactList.removing([12], from: "3,12,40") == "3,40")

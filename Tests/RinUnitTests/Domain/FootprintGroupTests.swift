@@ -1,9 +1,10 @@
 import Foundation
 import RinDomain
 import RinStorage
+import RinTestSupport
 import Testing
 
-@Suite("footprint: the groups of tables and indexes, and the figures over them")
+@Suite("footprint: the groups of tables and indexes, and the figures over them", .onItsOwnThread)
 struct FootprintGroupTests {
   static let classifier = FootprintClassifier(
     inputTables: Set(DataContract.inputTables), outputTables: Set(DataContract.outputTables),

@@ -1,7 +1,8 @@
 import RinDomain
+import RinTestSupport
 import Testing
 
-@Suite("freshness: the rules that judge a user stale")
+@Suite("freshness: the rules that judge a user stale", .onItsOwnThread)
 struct FreshnessRulesTests {
   static let hour: Int64 = 3_600
   static let day: Int64 = 86_400

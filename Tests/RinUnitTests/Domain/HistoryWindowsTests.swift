@@ -1,7 +1,8 @@
 import RinDomain
+import RinTestSupport
 import Testing
 
-@Suite struct HistoryWindowsTests {
+@Suite(.onItsOwnThread) struct HistoryWindowsTests {
   static func instant(_ text: String) -> UTCInstant { UTCInstant(text)! }
   static let month: Duration = .seconds(30 * 86_400)
 

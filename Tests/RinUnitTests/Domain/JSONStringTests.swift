@@ -5,7 +5,7 @@ import Testing
 
 /// The one JSON string escaper, used by the provider's request bodies and by the storage
 /// module's bound JSON arrays. Checked against Foundation's JSON parser, an independent decoder.
-@Suite("JSON string literals")
+@Suite("JSON string literals", .onItsOwnThread)
 struct JSONStringTests {
   /// What a JSON parser reads back from `literal`.
   static func decoded(_ literal: String) throws -> String? {

@@ -2,7 +2,7 @@ import RinDomain
 import RinTestSupport
 import Testing
 
-@Suite("A user's local date")
+@Suite("A user's local date", .onItsOwnThread)
 struct LocalDayTests {
   /// Unix seconds of a UTC wall-clock time, written out so the test does not use the code it checks.
   static let nov22At1100Z: UTCInstant = 1_795_345_200

@@ -1,7 +1,8 @@
 import RinDomain
+import RinTestSupport
 import Testing
 
-@Suite struct OutboxHorizonTests {
+@Suite(.onItsOwnThread) struct OutboxHorizonTests {
   static func instant(_ text: String) -> UTCInstant { UTCInstant(text)! }
 
   @Test func theFirstDayIsTheCutoffsDayPlusTheMargin() {

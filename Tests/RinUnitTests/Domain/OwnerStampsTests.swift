@@ -2,7 +2,7 @@ import RinDomain
 import RinTestSupport
 import Testing
 
-@Suite("Which owners a job examines")
+@Suite("Which owners a job examines", .onItsOwnThread)
 struct OwnerStampsTests {
   static let day = Duration.seconds(86_400)
   static let week = day * 7

@@ -1,7 +1,8 @@
 import RinDomain
+import RinTestSupport
 import Testing
 
-@Suite("The periodic pass spreads blocks of contact ids over the period")
+@Suite("The periodic pass spreads blocks of contact ids over the period", .onItsOwnThread)
 struct PeriodicPassTests {
   static let hour: Int64 = 3_600
   static let day: Int64 = 86_400

@@ -3,7 +3,7 @@ import RinJobs
 import RinTestSupport
 import Testing
 
-@Suite("Phone evidence fingerprints")
+@Suite("Phone evidence fingerprints", .onItsOwnThread)
 struct PhoneEvidenceTests {
   let numbers = ["(415) 234-5678", "+44 20 7946 0958"]
   var base: Int64 { PhoneEvidence.fingerprint(numbers: numbers, region: "US", parser: 7) }

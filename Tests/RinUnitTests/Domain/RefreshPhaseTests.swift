@@ -1,8 +1,9 @@
 import RinDomain
 import RinJobs
+import RinTestSupport
 import Testing
 
-@Suite("enrichment-fetch's refresh phases")
+@Suite("enrichment-fetch's refresh phases", .onItsOwnThread)
 struct RefreshPhaseTests {
   static let day: Int64 = 86_400
   static let phases = RefreshPhase(shortestTTL: .seconds(30 * day))

@@ -1,13 +1,14 @@
 import RinDomain
 import RinJobs
 import RinNormalize
+import RinTestSupport
 import Testing
 
 /// The bucket rule must put a contact number in the bucket of every verified user the
 /// Rin-network rule can link it to (equal E.164 forms), whatever way it was typed, and a number
 /// that has no E.164 form in none: else an owner would not be examined when that user changes,
 /// or would be examined whenever anyone does.
-@Suite("enrichment owner buckets: numbers the digits cannot judge")
+@Suite("enrichment owner buckets: numbers the digits cannot judge", .onItsOwnThread)
 struct RinPhoneBucketTests {
   static func e164(_ raw: String, _ region: String?) -> String? {
     PhoneNormalizer.parse(raw: raw, defaultRegion: PhoneNormalizer.region(from: region))?.e164

@@ -1,7 +1,8 @@
 import RinDomain
+import RinTestSupport
 import Testing
 
-@Suite("SHA-256 as lower-case hex")
+@Suite("SHA-256 as lower-case hex", .onItsOwnThread)
 struct SHA256HexTests {
   // Vectors from `printf '%s' TEXT | sha256sum` and Python's hashlib.
   @Test func multiByteCharactersAreHashedAsTheirUTF8Bytes() {

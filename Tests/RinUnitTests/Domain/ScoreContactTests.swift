@@ -3,7 +3,7 @@ import RinJobs
 import RinTestSupport
 import Testing
 
-@Suite("Score contact names")
+@Suite("Score contact names", .onItsOwnThread)
 struct ScoreContactTests {
   static func named(_ name: String?) -> ScoreContact {
     ScoreContact(givenName: name, createdAt: 0)

@@ -3,7 +3,7 @@ import RinJobs
 import RinTestSupport
 import Testing
 
-@Suite("Score formula score_v1")
+@Suite("Score formula score_v1", .onItsOwnThread)
 struct ScoreFormulaTests {
   static func inputs(_ build: (inout ScoreInputs) -> Void) -> ScoreInputs {
     var i = ScoreInputs()
@@ -105,7 +105,7 @@ struct ScoreFormulaTests {
   }
 }
 
-@Suite("Score milestone prompt")
+@Suite("Score milestone prompt", .onItsOwnThread)
 struct MilestoneRuleTests {
   static let now: UTCInstant = 1_000_000_000
   static let day = Duration.seconds(86_400)

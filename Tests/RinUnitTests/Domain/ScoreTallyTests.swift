@@ -1,10 +1,11 @@
 import RinDomain
 import RinJobs
+import RinTestSupport
 import Testing
 
 /// A kept tally must give, at any later window end it `holds` for, exactly what counting the
 /// same contacts afresh at that end gives (docs/SCORE.md "Every night costs what changed").
-@Suite("Score tally kept between nights")
+@Suite("Score tally kept between nights", .onItsOwnThread)
 struct ScoreTallyTests {
   static let day = Duration.seconds(86_400)
   /// 2026-11-23T00:00:00Z, a midnight.

@@ -1,8 +1,9 @@
 import RinDomain
+import RinTestSupport
 import Testing
 
 /// One masking function for every printed URL or connection string (issue 52 item 3).
-@Suite("SecretMask and TerminalText")
+@Suite("SecretMask and TerminalText", .onItsOwnThread)
 struct SecretMaskTests {
   @Test(arguments: [
     ("postgres://rin:s3cr3t@db:5432/rin", "postgres://rin:***@db:5432/rin"),

@@ -1,7 +1,8 @@
 import RinDomain
+import RinTestSupport
 import Testing
 
-@Suite("Instants and spans together")
+@Suite("Instants and spans together", .onItsOwnThread)
 struct UTCInstantArithmeticTests {
   static let noon: UTCInstant = 1_795_348_800
 

@@ -3,7 +3,7 @@ import RinJobs
 import RinTestSupport
 import Testing
 
-@Suite("Syncing a user's upcoming events")
+@Suite("Syncing a user's upcoming events", .onItsOwnThread)
 struct UpcomingEventsSyncTests {
   static func event(
     _ kind: UpcomingEvent.Kind, _ ref: Int64, _ on: String, contact: Int64? = nil, days: Int

@@ -1,10 +1,11 @@
 import RinDomain
 import RinJobs
+import RinTestSupport
 import Testing
 
 /// When an hourly upcoming-birthdays run examines an owner again (docs/JOBS.md "What counts as a
 /// change (issue 30)").
-@Suite("Upcoming owner state kept between runs")
+@Suite("Upcoming owner state kept between runs", .onItsOwnThread)
 struct UpcomingOwnerStateTests {
   static let today = CalendarDate(daysSinceEpoch: 20_780)
   static let reminders: [(id: Int64, contactID: ContactID, dueOn: String?)] = [

@@ -3,7 +3,7 @@ import RinJobs
 import RinTestSupport
 import Testing
 
-@Suite("The upcoming window")
+@Suite("The upcoming window", .onItsOwnThread)
 struct UpcomingWindowTests {
   static func window(_ today: String, days: Int = 7) throws -> UpcomingWindow {
     UpcomingWindow(today: try #require(CalendarDate(today)), days: days)

@@ -1,11 +1,12 @@
 import RinDomain
 import RinJobs
+import RinTestSupport
 import Testing
 
 /// A date turn taken from the stored rows (`UpcomingWindowTurn`) gives exactly the occurrences a
 /// full window does: checked for every month-day a birthday can name, around year ends and
 /// Feb 29 in common and leap years, with both Feb 29 rules, several widths and shifts.
-@Suite("Upcoming window turn")
+@Suite("Upcoming window turn", .onItsOwnThread)
 struct UpcomingWindowTurnTests {
   /// Every month-day a birthday can name, year-less, and dated ones whose year matters (Feb 29
   /// of a leap year) or does not (any other day).

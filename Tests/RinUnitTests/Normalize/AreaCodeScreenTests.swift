@@ -2,7 +2,7 @@ import RinNormalize
 import RinTestSupport
 import Testing
 
-@Suite("Area code screen")
+@Suite("Area code screen", .onItsOwnThread)
 struct AreaCodeScreenTests {
   let screen = AreaCodeScreen(areaCodes: ["+1-415", "+1-212"], defaultRegion: "US")
 

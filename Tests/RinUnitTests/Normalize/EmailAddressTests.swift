@@ -2,7 +2,7 @@ import RinNormalize
 import RinTestSupport
 import Testing
 
-@Suite("Email addresses and registrable domains through libpsl")
+@Suite("Email addresses and registrable domains through libpsl", .onItsOwnThread)
 struct EmailAddressTests {
   @Test(
     "the registrable domain follows the Public Suffix List",

@@ -3,7 +3,7 @@ import RinNormalize
 import RinTestSupport
 import Testing
 
-@Suite("Family names compare trimmed, case- and diacritic-insensitively")
+@Suite("Family names compare trimmed, case- and diacritic-insensitively", .onItsOwnThread)
 struct FamilyNameTests {
   @Test func spellingsOfOneNameAreEqual() {
     let forms = ["Müller", "MULLER", "muller", " Müller ", "MÜLLER", "Mu\u{0308}ller", "\u{00A0}Muller\t"]

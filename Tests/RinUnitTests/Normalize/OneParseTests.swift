@@ -2,7 +2,7 @@ import RinNormalize
 import RinTestSupport
 import Testing
 
-@Suite("One parse gives libphonenumber's own answer")
+@Suite("One parse gives libphonenumber's own answer", .onItsOwnThread)
 struct OneParseTests {
   /// The property the job relies on, over every number of a seeded file (many regions) with its
   /// owner's region, and every number again in every region the seeder uses: `parse` (one region

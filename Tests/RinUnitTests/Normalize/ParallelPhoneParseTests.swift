@@ -3,7 +3,7 @@ import RinNormalize
 import RinTestSupport
 import Testing
 
-@Suite("Phones parsed on every core")
+@Suite("Phones parsed on every core", .onItsOwnThread)
 struct ParallelPhoneParseTests {
   @Test(arguments: [1, 2, 3])
   func giveWhatParsingOneByOneGivesOnEveryPhoneOfASeededFile(threads: Int) throws {

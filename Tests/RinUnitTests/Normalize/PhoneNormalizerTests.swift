@@ -2,7 +2,7 @@ import RinNormalize
 import RinTestSupport
 import Testing
 
-@Suite("Phone normalization through libphonenumber")
+@Suite("Phone normalization through libphonenumber", .onItsOwnThread)
 struct PhoneNormalizerTests {
   @Test(
     "national and international forms give E.164 and the geographic area code",

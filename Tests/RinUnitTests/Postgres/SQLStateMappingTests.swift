@@ -5,7 +5,7 @@ import Testing
 
 /// The SQLSTATEs are given as PostgreSQL's codes, not through the named constants, so that a
 /// constant with a wrong code fails here instead of changing how an error is reported.
-@Suite("PostgreSQL SQLSTATE mapping")
+@Suite("PostgreSQL SQLSTATE mapping", .onItsOwnThread)
 struct SQLStateMappingTests {
   static func code(_ state: String) -> StorageError.Code {
     StorageError.from(PostgresError(sqlState: SQLState(state), message: "m"), location: "here").code

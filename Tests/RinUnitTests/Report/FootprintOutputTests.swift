@@ -1,10 +1,11 @@
 import RinDomain
+import RinTestSupport
 import Testing
 
 @testable import RinReport
 
 /// `rinjobs footprint`'s text and metrics over a footprint of a few relations.
-@Suite("footprint text and metrics")
+@Suite("footprint text and metrics", .onItsOwnThread)
 struct FootprintOutputTests {
   static let footprint = Footprint(
     backend: "postgres", users: 2, rowsEstimated: true,

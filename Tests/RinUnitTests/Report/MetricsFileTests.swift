@@ -1,11 +1,12 @@
 import RinRuntime
+import RinTestSupport
 import Testing
 
 @testable import RinReport
 
 /// The textfile's names: every metric under `rinjobs_`, and the four renamed in issue 32 also
 /// under their old `rin_` names for one release, with the same values.
-@Suite("metrics file")
+@Suite("metrics file", .onItsOwnThread)
 struct MetricsFileTests {
   static let facts = MetricsFile.JobFacts(
     job: .job(.enrichmentFetch), lastSuccessAt: 1_790_000_000, lastDurationSeconds: 2.5, lastRunFailed: false,

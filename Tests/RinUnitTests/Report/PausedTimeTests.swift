@@ -6,7 +6,7 @@ import Testing
 
 /// Issue 40: a run's pauses by reason, with the batches' time beside them, in the summary text
 /// and the ledger's JSON; rows written before the batches' time was kept still read.
-@Suite("Runtime: paused time by reason")
+@Suite("Runtime: paused time by reason", .onItsOwnThread)
 struct PausedTimeTests {
   static func summary() -> RunSummary {
     var paused = PausedTime()

@@ -6,7 +6,7 @@ import Testing
 
 /// The report's charts place runs in SVG coordinates: time over the whole period, values from 0
 /// to a round number, outliers cut off at the top instead of flattening the rest.
-@Suite("report charts")
+@Suite("report charts", .onItsOwnThread)
 struct RunChartTests {
   let frame = RunChart.Frame()
 

@@ -1,11 +1,12 @@
 import RinDomain
+import RinTestSupport
 import Testing
 
 @testable import RinRuntime
 
 /// A checkpoint's scope is written as it always was, so that checkpoints already in a database
 /// still match the runs that resume them; a shard is one `RunShard` from the option down.
-@Suite("checkpoint scope and shard")
+@Suite("checkpoint scope and shard", .onItsOwnThread)
 struct CheckpointScopeTests {
   @Test func theScopeIsTheShardThenTheUsers() {
     #expect(CheckpointScope(shard: .all, userIDs: nil).description == "all")

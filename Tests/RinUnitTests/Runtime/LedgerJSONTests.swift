@@ -6,7 +6,7 @@ import Testing
 
 /// The JSON outputs write a ledger's slot and day as text, an instant as Unix seconds, and leave
 /// a nil value out; a text that names no value is not read back.
-@Suite("ledger values in JSON")
+@Suite("ledger values in JSON", .onItsOwnThread)
 struct LedgerJSONTests {
   let slot = UTCInstant(seconds: 1_795_314_600)
 

@@ -3,7 +3,7 @@ import Testing
 
 @testable import RinRuntime
 
-@Suite("progress bar line")
+@Suite("progress bar line", .onItsOwnThread)
 struct ProgressLineTests {
   @Test func showsTheRateAndTheTimeLeft() {
     let line = ProgressBar.line(

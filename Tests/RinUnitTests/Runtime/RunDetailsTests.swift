@@ -7,7 +7,7 @@ import Testing
 
 /// A run's details are typed per job, and written as they were when they were text: one object
 /// of texts by key, in `--json` and the ledger; read back typed, old rows too.
-@Suite("run details")
+@Suite("run details", .onItsOwnThread)
 struct RunDetailsTests {
   @Test func typedDetailsAreWrittenAsTextsByKey() throws {
     var details = RunDetails()

@@ -48,7 +48,7 @@ enum ExpectedFire {
   }
 }
 
-@Suite("Cron schedule: next fire times in a zone")
+@Suite("Cron schedule: next fire times in a zone", .onItsOwnThread)
 struct CronScheduleTests {
   static let cases: [FireCase] = [
     // Plain fields, lists, steps, names, macros (UTC).

@@ -1,4 +1,5 @@
 import RinDomain
+import RinTestSupport
 import Testing
 
 @testable import RinStorage
@@ -6,7 +7,7 @@ import Testing
 /// How a batch's owners become a condition: a dense run of ids (a window of every user, or of
 /// one shard's) reads one index range, anything else an `IN` list; a range keeps only the
 /// owners asked for.
-@Suite("Owner sets as SQL conditions")
+@Suite("Owner sets as SQL conditions", .onItsOwnThread)
 struct OwnerSetTests {
   @Test func aWindowOfConsecutiveIdsIsOneRange() {
     let owners = OwnerSet(Array(101...600))

@@ -1,10 +1,11 @@
+import RinTestSupport
 import Testing
 
 @testable import RinStorage
 
 /// The binary search that `OwnerSet` and `OwnerKeyedRows` share: the first place a sorted run
 /// stops being before a key.
-@Suite("Partition point of a sorted run")
+@Suite("Partition point of a sorted run", .onItsOwnThread)
 struct PartitionPointTests {
   let run: [Int64] = [2, 4, 4, 4, 9, 15]
 

@@ -1,11 +1,12 @@
 import RinDomain
+import RinTestSupport
 import Testing
 
 @testable import RinStorage
 
 /// A statement carries its values where they are written (issue 42): no list of arguments to keep
 /// in step with the `?`s by hand.
-@Suite("SQL fragments bind each value where it is written")
+@Suite("SQL fragments bind each value where it is written", .onItsOwnThread)
 struct SQLFragmentTests {
   @Test func valuesAreBoundInTheOrderTheyAppear() {
     let day = CalendarDate(year: 2026, month: 11, day: 28)!
