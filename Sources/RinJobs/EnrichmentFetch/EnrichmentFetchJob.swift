@@ -16,11 +16,9 @@ public struct EnrichmentFetchJob: Job {
   let tuning: ProviderTuning
   let calls: any ProviderCalls
 
-  public init() { self.init(normalizer: RinContactNormalizer(), tuning: ProviderTuning()) }
+  public init() { self.init(tuning: ProviderTuning()) }
 
-  public init(
-    normalizer: any ContactNormalizing = RinContactNormalizer(), tuning: ProviderTuning = ProviderTuning()
-  ) {
+  public init(normalizer: any ContactNormalizing = RinContactNormalizer(), tuning: ProviderTuning) {
     self.init(normalizer: normalizer, tuning: tuning, calls: PaidProviderCalls())
   }
 

@@ -53,25 +53,16 @@
   /// Writes `rows`, each encoded by column; returns the number of rows changed.
   @discardableResult
   @inlinable package func execute<Row: EncodableRow>(rows: [Row], on sql: any SQLExecutor) throws -> Int {
-    var encoder = RowEncoder<Row.Columns>()
-    return try execute(rows, on: sql) { row, values in encoder.encode(row, appendingTo: &values) }
+    var changed = 0
+    try forEachEncodedChunk(rows) { changed += try sql.executeWrite($0) }
+    return changed
   }
 
   /// Runs over `rows` (each `columns` values); returns the number of rows changed.
   @discardableResult
   func execute(_ rows: [[SQLValue]], on sql: any SQLExecutor) throws -> Int {
-    try execute(rows, on: sql) { row, values in values.append(contentsOf: row) }
-  }
-
-  /// Runs over `rows`, each appending its `columns` values: a chunk's values go into one buffer
-  /// reused from chunk to chunk, so a batch of 20,000 rows makes no array per row and no array
-  /// of all of them (building and flattening those was a fifth of a first upcoming-birthdays).
-  @discardableResult
-  @usableFromInline func execute<Rows: Collection>(
-    _ rows: Rows, on sql: any SQLExecutor, values append: (Rows.Element, inout [SQLValue]) -> Void
-  ) throws -> Int {
     var changed = 0
-    try forEachChunk(rows, append) { changed += try sql.executeWrite($0) }
+    try forEachValuesChunk(rows) { changed += try sql.executeWrite($0) }
     return changed
   }
 
@@ -80,20 +71,32 @@
   @inlinable package func forEachReturned<Row: EncodableRow, Returned: DecodableRow>(
     _ type: Returned.Type, rows: [Row], on sql: any SQLExecutor, _ body: (Returned) throws -> Void
   ) throws {
-    var encoder = RowEncoder<Row.Columns>()
-    try forEachChunk(
-      rows,
-      { row, values in encoder.encode(row, appendingTo: &values) }
-    ) { try sql.forEach(type, $0, body) }
+    try forEachEncodedChunk(rows) { try sql.forEach(type, $0, body) }
   }
 
   /// Runs over `rows`, streaming what its `RETURNING` clause gives back.
   func forEachReturnedRow(
     _ rows: [[SQLValue]], on sql: any SQLExecutor, _ body: (any SQLRowReader) throws -> Void
   ) throws {
-    try forEachChunk(rows, { row, values in values.append(contentsOf: row) }) { try sql.forEachRow($0, body) }
+    try forEachValuesChunk(rows) { try sql.forEachRow($0, body) }
   }
 
+  /// Each chunk of `rows`, every row encoded by column.
+  @inlinable func forEachEncodedChunk<Row: EncodableRow>(
+    _ rows: [Row], _ body: (_ chunk: SQLFragment) throws -> Void
+  ) throws {
+    var encoder = RowEncoder<Row.Columns>()
+    try forEachChunk(rows, { row, values in encoder.encode(row, appendingTo: &values) }, body)
+  }
+
+  /// Each chunk of `rows`, every row's values as they are.
+  func forEachValuesChunk(_ rows: [[SQLValue]], _ body: (_ chunk: SQLFragment) throws -> Void) throws {
+    try forEachChunk(rows, { row, values in values.append(contentsOf: row) }, body)
+  }
+
+  /// Runs over `rows`, each appending its `columns` values: a chunk's values go into one buffer
+  /// reused from chunk to chunk, so a batch of 20,000 rows makes no array per row and no array
+  /// of all of them (building and flattening those was a fifth of a first upcoming-birthdays).
   @usableFromInline func forEachChunk<Rows: Collection>(
     _ rows: Rows, _ append: (Rows.Element, inout [SQLValue]) -> Void,
     _ body: (_ chunk: SQLFragment) throws -> Void
