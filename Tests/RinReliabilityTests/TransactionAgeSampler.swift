@@ -14,9 +14,15 @@ import RinTestSupport
 /// read just before each sample's query, so that every wait up to the moment the age is measured
 /// is subtracted: read after the previous query instead, a sampler that itself waited for a CPU
 /// left the job's waits of that time in the age (a transaction's own age read 0.63 s, then 0.33 s
-/// at the next sample, 20 ms later). A transaction first seen after a long gap between samples
-/// may have begun inside it, so up to that gap's waits may predate it; any other time stays in
-/// the own age: statements, lock waits, disk, and the job's own work between statements.
+/// at the next sample, 20 ms later). And a sample's own age is settled only at the next sample:
+/// the kernel adds a wait to the run-queue delay when it ends, so a backend still waiting for a
+/// CPU when sampled has that wait in neither reading before the query (a CI run read 0.65 s of
+/// its own at one sample and 0.38 s at the next, the backend's 0.27 s wait for a CPU counted in
+/// between). Settled with the waits read just before the next sample's query, an own age may
+/// have the waits of that one gap (20 ms and the sampler's own delay) subtracted too much. A
+/// transaction first seen after a long gap between samples may have begun inside it, so up to
+/// that gap's waits may predate it; any other time stays in the own age: statements, lock waits,
+/// disk, and the job's own work between statements.
 ///
 /// For a failure message it keeps what the oldest transaction was seen doing: its backend, and
 /// each statement it ran (with its state and wait) while sampled.
@@ -60,13 +66,17 @@ final class TransactionAgeSampler: @unchecked Sendable {
     Thread.detachNewThread { [self] in
       defer { done.signal() }
       guard let connection = try? TestPostgresConnection(url: url) else { return }
-      // The transaction followed, with the waits it is measured from; the last sample's waits.
+      // The transaction followed, with the waits it is measured from; the last sample's waits,
+      // and what it saw, until the next reading of the same backend settles its own age.
       var transaction: (key: String, from: CPUWaits)?
       var previous: CPUWaits?
+      var unsettled: Sample?
       var client: Int32?
       while !lock.withLock({ stopping }) {
         defer { Thread.sleep(forTimeInterval: 0.02) }
         let before = previous.map { CPUWaits(backend: $0.backend, client: $0.client) }
+        if let sample = unsettled, let before { settle(sample, waits: before) }
+        unsettled = nil
         guard let row = Self.oldestJobTransaction(connection), let wall = Double.fromDatabaseValue(row[0]),
           let backend = Int32.fromDatabaseValue(row[1]), let key = String.fromDatabaseValue(row[2])
         else { continue }
@@ -75,20 +85,41 @@ final class TransactionAgeSampler: @unchecked Sendable {
           let seenBefore = previous.flatMap { $0.backend == backend ? $0 : nil }
           transaction = (key, seenBefore ?? CPUWaits(backend: backend, client: client))
         }
-        var own = wall
-        if let from = transaction?.from, let before, before.backend == backend {
-          own = max(0, wall - before.since(from))
-        }
         previous = CPUWaits(backend: backend, client: client)
-        let doing = String.fromDatabaseValue(row[3]) ?? ""
+        unsettled = transaction.map {
+          Sample(key: key, wall: wall, from: $0.from, doing: String.fromDatabaseValue(row[3]) ?? "")
+        }
         lock.withLock {
-          if wall > 0.25 { seen[key, default: []].append(doing + String(format: " (own %.2f s)", own)) }
-          if own > ages.own { oldestKey = key }
-          ages.own = max(ages.own, own)
           ages.wall = max(ages.wall, wall)
           ages.samples += 1
         }
       }
+      if let sample = unsettled, let previous {
+        settle(sample, waits: CPUWaits(backend: previous.backend, client: previous.client))
+      }
+    }
+  }
+
+  /// One sample of the oldest transaction: its key, wall age, the waits its own age is measured
+  /// from, and what it was doing.
+  private struct Sample {
+    var key: String
+    var wall: Double
+    var from: CPUWaits
+    var doing: String
+  }
+
+  /// Keeps `sample`'s own age: its wall age less the waits since it began, read in `waits` (at
+  /// the next sample) when that reading is of the same backend.
+  private func settle(_ sample: Sample, waits: CPUWaits) {
+    let own =
+      waits.backend == sample.from.backend ? max(0, sample.wall - waits.since(sample.from)) : sample.wall
+    lock.withLock {
+      if sample.wall > 0.25 {
+        seen[sample.key, default: []].append(sample.doing + String(format: " (own %.2f s)", own))
+      }
+      if own > ages.own { oldestKey = sample.key }
+      ages.own = max(ages.own, own)
     }
   }
 
