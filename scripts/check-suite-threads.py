@@ -31,9 +31,8 @@ def attribute(text: str, start: int) -> str:
     return text[start:end]
 
 
-def suites(path: Path) -> list[tuple[int, bool, str, bool]]:
+def suites(text: str) -> list[tuple[int, bool, str, bool]]:
     """(line, top level, type name or enclosing extension, names the trait) of each `@Suite`."""
-    text = path.read_text()
     found = []
     for match in re.finditer(r"^( *)@Suite\b", text, flags=re.M):
         line = text.count("\n", 0, match.start()) + 1
@@ -50,13 +49,13 @@ def suites(path: Path) -> list[tuple[int, bool, str, bool]]:
 
 
 def main() -> int:
-    files = sorted((ROOT / "Tests").rglob("*.swift"))
-    everything = {path: suites(path) for path in files}
+    texts = {path: path.read_text() for path in sorted((ROOT / "Tests").rglob("*.swift"))}
+    everything = {path: suites(text) for path, text in texts.items()}
     with_trait = {name for found in everything.values() for _, top, name, has in found if top and has}
     problems = []
     for path, found in everything.items():
         relative = path.relative_to(ROOT)
-        if "@Test" in path.read_text() and not found:
+        if "@Test" in texts[path] and not found:
             problems.append(f"{relative}: tests outside a @Suite (declare one, with {TRAIT})")
         for line, top, name, has in found:
             if top and not has:

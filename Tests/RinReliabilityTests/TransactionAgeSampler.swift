@@ -74,7 +74,7 @@ final class TransactionAgeSampler: @unchecked Sendable {
       var client: Int32?
       while !lock.withLock({ stopping }) {
         defer { Thread.sleep(forTimeInterval: 0.02) }
-        let before = previous.map { CPUWaits(backend: $0.backend, client: $0.client) }
+        let before = previous?.readAgain()
         if let sample = unsettled, let before { settle(sample, waits: before) }
         unsettled = nil
         guard let row = Self.oldestJobTransaction(connection), let wall = Double.fromDatabaseValue(row[0]),
@@ -94,9 +94,7 @@ final class TransactionAgeSampler: @unchecked Sendable {
           ages.samples += 1
         }
       }
-      if let sample = unsettled, let previous {
-        settle(sample, waits: CPUWaits(backend: previous.backend, client: previous.client))
-      }
+      if let sample = unsettled, let waits = previous?.readAgain() { settle(sample, waits: waits) }
     }
   }
 
@@ -187,6 +185,9 @@ struct CPUWaits {
     }
     clientThreads = threads
   }
+
+  /// The same backend's and client's waits, read now.
+  func readAgain() -> CPUWaits { CPUWaits(backend: backend, client: client) }
 
   /// Seconds the backend and the client waited for a CPU between `earlier` and this moment. The
   /// client's work runs on one thread at a time, so its wait is its most-delayed thread's, not the
