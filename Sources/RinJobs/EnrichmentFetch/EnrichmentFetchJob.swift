@@ -43,7 +43,7 @@ public struct EnrichmentFetchJob: Job {
       provider: plan.map { ($0.name, $0.minLikelihood) }, now: context.now, runID: context.runID)
     let recheck = try RecheckRule.load(
       settings: applier.checkSettings, parserDigest: normalizer.parserDigest, now: context.now,
-      refresh: plan.map { RefreshPhase(shortestTTL: min($0.matchTTL, $0.noMatchTTL)) }, context: context)
+      refresh: plan?.refresh, context: context)
     var tally = EnrichmentTally()
     var unchanged = 0
     var ownersUnchanged = 0

@@ -83,7 +83,9 @@ struct ProviderFetcher {
     if outcome != .cancelled, outcome != .deferred { tally.keysRequested += chunk.count }
     var rows: [LookupRow] = []
     if case .answered(let results, _, _) = outcome {
-      rows = chunk.compactMap { lookup in results[lookup.id].flatMap { row(for: lookup.id, $0) } }
+      rows = chunk.compactMap { lookup in
+        results[lookup.id].flatMap { row(for: lookup.id, $0, first: !expired.contains(lookup.id)) }
+      }
     }
     let keys = chunk.map(\.id)
     try context.write { tx in
@@ -121,16 +123,20 @@ struct ProviderFetcher {
     }
   }
 
-  private func row(for key: String, _ result: ProviderItemResult) -> LookupRow? {
+  /// `first`: no cache row had the key (`RefreshPhase.firstExpiry`).
+  private func row(for key: String, _ result: ProviderItemResult, first: Bool) -> LookupRow? {
     let now = context.now
+    func expiry(_ ttl: Duration) -> UTCInstant {
+      first ? plan.refresh.firstExpiry(of: key, askedAt: now, ttl: ttl) : now + ttl
+    }
     switch result {
     case .match(let likelihood, let person):
       return LookupRow(
         key: key, status: .match, response: CachedMatch(likelihood: likelihood, person: person).json(),
-        fetchedAt: now, expiresAt: now + plan.matchTTL)
+        fetchedAt: now, expiresAt: expiry(plan.matchTTL))
     case .noMatch:
       return LookupRow(
-        key: key, status: .noMatch, response: nil, fetchedAt: now, expiresAt: now + plan.noMatchTTL)
+        key: key, status: .noMatch, response: nil, fetchedAt: now, expiresAt: expiry(plan.noMatchTTL))
     case .failed:
       return nil
     }

@@ -60,6 +60,9 @@ struct ProviderPlan: Sendable {
       longestWaitForOtherWorkers: tuning.longestWaitForOtherWorkers)
   }
 
+  /// When each owner's answers are asked again, and for how long an answer is kept.
+  var refresh: RefreshPhase { RefreshPhase(shortestTTL: min(matchTTL, noMatchTTL)) }
+
   /// Whether a request started now could be sent: not while the breaker is open, nor once a
   /// request of this run found the day's budget spent (it stays spent until UTC midnight; a run
   /// that outlasts it leaves the rest to the next run).

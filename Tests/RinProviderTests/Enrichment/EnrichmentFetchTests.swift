@@ -31,14 +31,24 @@ extension EnrichmentEndToEnd {
       #expect(statuses["bob@example.org"] == "no_match")
       #expect(statuses["+14155550001"] == "no_match")
       #expect(try f.db.int("SELECT count(*) FROM contact_enrichments WHERE seen_at IS NOT NULL") == 0)
+      // A first answer: a no-match kept 30 days, a match 30, 60 or 90 by its key (`RefreshPhase`).
+      let expiries = try f.cachedExpiries(askedAt: TestClock.now)
+      #expect(expiries.count == 10)
+      for (value, cached) in expiries {
+        #expect(cached.expiresAt == cached.expected, "\(value)")
+        #expect(cached.fetchedAt == (statuses[value] == "match" ? TestClock.now : nil), "\(value)")
+      }
       #expect(
-        try f.db.int(
-          "SELECT count(*) FROM enrichment_lookups WHERE response IS NOT NULL AND expires_at = ? AND fetched_at = ?",
-          [TestClock.now + 90 * 86_400, TestClock.now]) == 4)
+        Set(
+          expiries.filter { statuses[$0.key] == "match" }.map {
+            ($0.value.expiresAt - TestClock.now) / 86_400
+          }
+        )
+        .isSubset(of: [30, 60, 90]))
       #expect(
-        try f.db.int(
-          "SELECT count(*) FROM enrichment_lookups WHERE response IS NULL AND fetched_at IS NULL AND expires_at = ?",
-          [TestClock.now + 30 * 86_400]) == 6)
+        expiries.filter { statuses[$0.key] == "no_match" }.allSatisfy {
+          $0.value.expiresAt == TestClock.now + 30 * 86_400
+        })
       #expect(summary.counts.skipped["contact phone is the owner's own number"] == 1)
       #expect(summary.counts.skipped["contact phones belong to several verified users"] == 1)
       #expect(summary.counts.skipped["provider match below min_likelihood"] == 1)

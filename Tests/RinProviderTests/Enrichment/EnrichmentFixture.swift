@@ -199,6 +199,34 @@ final class EnrichmentFixture: Sendable {
     }
   }
 
+  /// Each cached answer's expiry and fetch time by the value it was asked for, with the expiry
+  /// a first answer to its key is given (`RefreshPhase.firstExpiry`, the provider's default
+  /// TTLs) asked at `askedAt`.
+  func cachedExpiries(askedAt: Int64) throws -> [String: (
+    expiresAt: Int64, fetchedAt: Int64?, expected: Int64
+  )] {
+    let phases = RefreshPhase(shortestTTL: .seconds(30 * 86_400))
+    var expiries: [String: (expiresAt: Int64, fetchedAt: Int64?, expected: Int64)] = [:]
+    for item in stub.records.flatMap(\.items) {
+      guard let key = item["id"], let value = item["email"] ?? item["phone"] else { continue }
+      let rowKey = LookupCacheKey(provider: "acme", key: key).rowKey
+      guard
+        let row = try db.read({
+          try Row.fetchOne(
+            $0,
+            sql:
+              "SELECT expires_at, fetched_at, response FROM enrichment_lookups WHERE key_high = ? AND key_low = ?",
+            arguments: [rowKey.high, rowKey.low])
+        })
+      else { continue }
+      let ttl: Duration = .seconds((row[2] as String?) == nil ? 30 * 86_400 : 90 * 86_400)
+      expiries[value] = (
+        row[0], row[1], phases.firstExpiry(of: key, askedAt: UTCInstant(seconds: askedAt), ttl: ttl).seconds
+      )
+    }
+    return expiries
+  }
+
   /// Every key the stub answered was never sent again afterwards (in any later request).
   func noAnsweredKeyWasRequestedAgain() -> Bool {
     var answered: Set<String> = []

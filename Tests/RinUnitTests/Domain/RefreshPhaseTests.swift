@@ -72,4 +72,85 @@ struct RefreshPhaseTests {
     // Expired or unanswered: as it was.
     #expect(Self.phases.due(owner: owner, expiry: now, now: now) == now)
   }
+
+  @Test func aFirstAnswerOfOnePeriodIsKeptForItsTTL() {
+    let now = Self.at(day: 20_010 * 30 + 7)
+    for key in (0..<100).map({ "key-\($0)" }) {
+      #expect(
+        Self.phases.firstExpiry(of: key, askedAt: now, ttl: .seconds(30 * Self.day)) == now
+          + .seconds(30 * Self.day))
+      #expect(
+        Self.phases.firstExpiry(of: key, askedAt: now, ttl: .seconds(59 * Self.day)) == now
+          + .seconds(59 * Self.day))
+    }
+  }
+
+  @Test func aFirstAnswerOfThreePeriodsIsKeptOneTwoOrThreeOfThemByItsKey() {
+    let now = Self.at(day: 20_010 * 30 + 7)
+    var kept: [Int64: Int] = [:]
+    for key in (0..<3_000).map({ "key-\($0)" }) {
+      let expiry = Self.phases.firstExpiry(of: key, askedAt: now, ttl: .seconds(90 * Self.day))
+      kept[(expiry.seconds - now.seconds) / Self.day, default: 0] += 1
+      #expect(
+        Self.phases.firstExpiry(of: key, askedAt: now + .seconds(3_600), ttl: .seconds(90 * Self.day))
+          == expiry + .seconds(3_600))
+    }
+    #expect(Set(kept.keys) == [30, 60, 90])
+    #expect(kept.values.allSatisfy { (900...1_100).contains($0) }, "\(kept)")
+  }
+
+  /// 3,000 keys, each in one to five books of 600 owners, first asked on one night; each run asks
+  /// a key again when its answer expires before an owner visiting that night visits again, as
+  /// the job does. Every period after the first asks about a third of the keys (a month of the
+  /// herd would ask all of them), and no key more often than its TTL alone would: after its first
+  /// answer, never twice within two periods.
+  @Test func oneNightsAnswersComeDueOverThreePeriodsAndStaySpread() {
+    let ttl = Duration.seconds(90 * Self.day)
+    var generator = SplitMix64(seed: 7)
+    let books = (0..<3_000).map { _ in
+      (0..<[1, 1, 1, 2, 3, 5][Int(generator.next() % 6)]).map { _ in UserID(Int64(generator.next() % 600) + 1)
+      }
+    }
+    let firstDay: Int64 = 20_010 * 30 + 11
+    var expiry: [UTCInstant?] = Array(repeating: nil, count: books.count)
+    var asks: [[Int64]] = Array(repeating: [], count: books.count)
+    for day in firstDay..<(firstDay + 450) {
+      let now = Self.at(day: day)
+      for (index, owners) in books.enumerated() {
+        let visiting = owners.filter { Self.phases.phase(of: $0) == day % 30 }
+        if let current = expiry[index] {
+          guard let horizon = visiting.map({ Self.phases.horizon(owner: $0, now: now) }).max(),
+            current <= horizon
+          else { continue }
+          expiry[index] = now + ttl
+        } else {
+          expiry[index] = Self.phases.firstExpiry(of: "key-\(index)", askedAt: now, ttl: ttl)
+        }
+        asks[index].append(day)
+      }
+    }
+    var perPeriod: [Int64: Int] = [:]
+    for days in asks {
+      #expect(zip(days.dropFirst(), days.dropFirst(2)).allSatisfy { $1 - $0 > 60 }, "\(days)")
+      for day in days.dropFirst() { perPeriod[day / 30, default: 0] += 1 }
+    }
+    let periods = perPeriod.keys.sorted().dropFirst().dropLast()
+    #expect(periods.count >= 12)
+    #expect(
+      periods.allSatisfy { (750...1_500).contains(perPeriod[$0]!) }, "\(perPeriod.sorted { $0.key < $1.key })"
+    )
+  }
+}
+
+/// A seeded generator, so that the simulation's books are the same every run.
+private struct SplitMix64 {
+  var state: UInt64
+  init(seed: UInt64) { state = seed }
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
 }
