@@ -21,11 +21,10 @@ import RinDomain
 /// against 13–16 k in the two others). So a key's *first* answer is kept for its TTL less a
 /// number of periods its key gives (`firstExpiry`), from none to all but one: the first night's
 /// answers come due over `k` periods, and each keeps its place from then on (asked again every
-/// `k` periods, as its TTL alone would). Aligning every answer to its key's periods instead was
-/// tried on paper and rejected: a key in two books of different phases is asked by the first
-/// visit before it expires, up to a period early, which moved it out of its key's period, and
-/// bringing it back cost a second ask (half as many lookups again, in a simulation of
-/// 3,000 keys in one or two books of 600 owners).
+/// `k` periods, as its TTL alone would). Not every answer is aligned to its key's periods: a key
+/// in books of owners of different phases is asked by the first visit before it expires, up to
+/// a period early, which would move it out of its key's periods and cost a second ask to bring
+/// it back (a quarter to a half more lookups; `bench/tools/refresh_sim.py`).
 public struct RefreshPhase: Sendable, Equatable {
   /// Days between an owner's visits, at least 1.
   public let periodDays: Int64
