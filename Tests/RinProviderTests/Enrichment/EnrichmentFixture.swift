@@ -179,9 +179,7 @@ final class EnrichmentFixture: Sendable {
 
   /// `status` per looked-up email or number, through the stub's record of what carried which key.
   func cachedStatuses() throws -> [String: String] {
-    let keyToValue = Dictionary(
-      stub.records.flatMap { $0.items }.map { ($0["id"] ?? "", $0["email"] ?? $0["phone"] ?? "") },
-      uniquingKeysWith: { first, _ in first })
+    let keyToValue = valuesAsked()
     let keyOfRow = Dictionary(
       keyToValue.keys.map { (LookupCacheKey(provider: "acme", key: $0).rowKey, $0) },
       uniquingKeysWith: { first, _ in first })
@@ -207,8 +205,7 @@ final class EnrichmentFixture: Sendable {
   )] {
     let phases = RefreshPhase(shortestTTL: .seconds(30 * 86_400))
     var expiries: [String: (expiresAt: Int64, fetchedAt: Int64?, expected: Int64)] = [:]
-    for item in stub.records.flatMap(\.items) {
-      guard let key = item["id"], let value = item["email"] ?? item["phone"] else { continue }
+    for (key, value) in valuesAsked() {
       let rowKey = LookupCacheKey(provider: "acme", key: key).rowKey
       guard
         let row = try db.read({
@@ -225,6 +222,13 @@ final class EnrichmentFixture: Sendable {
       )
     }
     return expiries
+  }
+
+  /// The value (an address or a number) each key the stub was sent stands for.
+  private func valuesAsked() -> [String: String] {
+    Dictionary(
+      stub.records.flatMap { $0.items }.map { ($0["id"] ?? "", $0["email"] ?? $0["phone"] ?? "") },
+      uniquingKeysWith: { first, _ in first })
   }
 
   /// Every key the stub answered was never sent again afterwards (in any later request).
