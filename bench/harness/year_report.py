@@ -141,7 +141,8 @@ def _backend(r: dict) -> list:
     if f["early"]:
         which = "just after the windows filled" if f["filled"] else "the earliest the run allows"
         out.append(f"- nights compared: {f['late'][0]}–{f['late'][1]} (the last ten) against "
-                   f"{f['early'][0]}–{f['early'][1]} ({which}){note}")
+                   f"{f['early'][0]}–{f['early'][1]} ({which}){note}; the 1-minute load on them, median: "
+                   f"{_load_on(r, f['late'])} and {_load_on(r, f['early'])} (a decisive ratio has both alone)")
 
     if f.get("people"):
         p = f["people"]
@@ -178,6 +179,11 @@ def _backend(r: dict) -> list:
     out += _checks(r)
     out += ["", _month_table(r), "", _table_table(r), ""]
     return out
+
+
+def _load_on(r: dict, span: list) -> str:
+    sampled = [n["load"] for n in r["nights"] if span[0] <= n["day"] <= span[1] and n.get("load") is not None]
+    return f"{statistics.median(sampled):.2f}" if sampled else "not recorded"
 
 
 def _where_the_cost_went(r: dict, f: dict) -> list:
