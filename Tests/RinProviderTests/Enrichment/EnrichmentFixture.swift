@@ -204,21 +204,19 @@ final class EnrichmentFixture: Sendable {
     expiresAt: Int64, fetchedAt: Int64?, expected: Int64
   )] {
     let phases = RefreshPhase(shortestTTL: .seconds(30 * 86_400))
+    let rows = try db.read {
+      try Row.fetchAll(
+        $0, sql: "SELECT key_high, key_low, expires_at, fetched_at, response IS NULL FROM enrichment_lookups")
+    }
+    let rowsByKey = Dictionary(
+      rows.map { (LookupCacheKey.RowKey(high: $0[0], low: $0[1]), $0) },
+      uniquingKeysWith: { first, _ in first })
     var expiries: [String: (expiresAt: Int64, fetchedAt: Int64?, expected: Int64)] = [:]
     for (key, value) in valuesAsked() {
-      let rowKey = LookupCacheKey(provider: "acme", key: key).rowKey
-      guard
-        let row = try db.read({
-          try Row.fetchOne(
-            $0,
-            sql:
-              "SELECT expires_at, fetched_at, response FROM enrichment_lookups WHERE key_high = ? AND key_low = ?",
-            arguments: [rowKey.high, rowKey.low])
-        })
-      else { continue }
-      let ttl: Duration = .seconds((row[2] as String?) == nil ? 30 * 86_400 : 90 * 86_400)
+      guard let row = rowsByKey[LookupCacheKey(provider: "acme", key: key).rowKey] else { continue }
+      let ttl: Duration = .seconds((row[4] as Bool) ? 30 * 86_400 : 90 * 86_400)
       expiries[value] = (
-        row[0], row[1], phases.firstExpiry(of: key, askedAt: UTCInstant(seconds: askedAt), ttl: ttl).seconds
+        row[2], row[3], phases.firstExpiry(of: key, askedAt: UTCInstant(seconds: askedAt), ttl: ttl).seconds
       )
     }
     return expiries
