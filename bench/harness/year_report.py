@@ -37,8 +37,8 @@ def _people_on(sizes: dict, day: int):
 
 def figures(r: dict) -> dict:
     """The Done-when figures: size growth after the fill point beyond what users and contacts
-    explain, and the last ten nights' cost against the ten after the fill point, as measured and
-    per user + contact (the year signs up users and adds contacts every day: a night that costs
+    explain, and the last ten nights' cost against the ten after the fill point, as measured, per
+    live user and per user + contact (the year signs up users and adds contacts every day: a night that costs
     more only because it serves more people is still flat, as the size's target counts it)."""
     nights = r["nights"]
     fill, last = r["fill"], len(nights)
@@ -52,8 +52,10 @@ def figures(r: dict) -> dict:
     people_late = _mean(_people_on(r["sizes"], n["day"]) for n in late)
     served = people_late / people_early if people_early and people_late else None
     out["people"] = {"early": people_early, "late": people_late, "ratio": served} if served else None
-    # Every live account has its badge_counts row from its first night, and erasure removes it.
-    users_early, users_late = (_mean(n["outputs"]["badge_counts"]["rows"] for n in span) for span in (early, late))
+    # Every live account has its badge_counts row from its first night, and erasure removes it
+    # (a year cached before the nights' output digests has no such count).
+    users_early, users_late = (_mean((n.get("outputs") or {}).get("badge_counts", {}).get("rows") for n in span)
+                               for span in (early, late))
     users = users_late / users_early if users_early and users_late else None
     out["users"] = {"early": users_early, "late": users_late, "ratio": users} if users else None
 
@@ -109,11 +111,7 @@ def _load(results: list) -> str:
     burners = results[0].get("burners", 0)
     how = (f"with {burners} CPU burner{'s' if burners > 1 else ''} beside it (`{' '.join(BURNER[:2])} "
            f"'{BURNER[2]}'`, on both backends)" if burners else "alone (no CPU burner beside it)")
-    loads = []
-    for r in results:
-        sampled = [n["load"] for n in r["nights"] if n.get("load") is not None]
-        if sampled:
-            loads.append(f"{r['backend']} {statistics.median(sampled):.2f}")
+    loads = [f"{r['backend']} {_median_load(r['nights'])}" for r in results if _median_load(r["nights"])]
     return (f"The year ran {how}; the 1-minute load average sampled once a night, median: "
             + (", ".join(loads) or "not recorded") + ".")
 
@@ -188,9 +186,13 @@ def _backend(r: dict) -> list:
     return out
 
 
+def _median_load(nights: list):
+    sampled = [n["load"] for n in nights if n.get("load") is not None]
+    return f"{statistics.median(sampled):.2f}" if sampled else None
+
+
 def _load_on(r: dict, span: list) -> str:
-    sampled = [n["load"] for n in r["nights"] if span[0] <= n["day"] <= span[1] and n.get("load") is not None]
-    return f"{statistics.median(sampled):.2f}" if sampled else "not recorded"
+    return _median_load([n for n in r["nights"] if span[0] <= n["day"] <= span[1]]) or "not recorded"
 
 
 def _where_the_cost_went(r: dict, f: dict) -> list:
