@@ -27,6 +27,9 @@
 # Erasure (issue 70): from the fortnight's cached start, a night (nightly + history-retention)
 # with 1 % of the accounts deleted against a quiet one, RUNS pairs each on a fresh copy:
 #   bench/run.sh --erasure [--sizes S] [--pg-sizes S] [--runs 3] [--out FILE]
+# --pin (issue 55's decision): the PostgreSQL server and its backends on CPU 1, the bench and every
+# job it starts on CPU 0 (bench/harness/pinning.py), so a job and the server never take turns for
+# a core; the report's `cores` says which. Any mode; unpinned unless asked for.
 # CACHE, kept between runs and work trees: --cache DIR, else $RIN_BENCH_CACHE, else
 # /var/cache/rin-jobs-bench.
 set -euo pipefail

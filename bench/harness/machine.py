@@ -6,6 +6,8 @@ import subprocess
 from datetime import datetime, timezone
 from pathlib import Path
 
+from . import pinning
+
 
 def _first_line(argv) -> str:
     try:
@@ -48,4 +50,5 @@ def describe(repo: Path) -> dict:
         "sqlite3": _first_line(["sqlite3", "--version"]).split(" ")[0],
         "commit": commit + (" (with uncommitted changes)" if dirty else ""),
         "load": Path("/proc/loadavg").read_text().split(" ")[:3],
+        "cores": pinning.described(),
     }

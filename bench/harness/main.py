@@ -8,7 +8,7 @@ import sys
 from datetime import datetime, timezone
 from pathlib import Path
 
-from . import machine, report, settings
+from . import machine, pinning, report, settings
 from .cache import DEFAULT_FOLDER, ENV, Cache, clear_scratch
 from .config import production_nightly_jobs
 from .results import NOT_BUILT, Result
@@ -70,6 +70,9 @@ def parse(argv):
                         "on SQLite at --sizes (default M) and PostgreSQL at --pg-sizes, from the fortnight's "
                         "cached start; rows read and server CPU summed over the shards (issue 39)")
     p.add_argument("--division-shards", default="2,4,8", help="with --division: shard counts (default 2,4,8)")
+    p.add_argument("--pin", action="store_true",
+                   help="the PostgreSQL server on CPU 1, the bench and every job on CPU 0 (issue 55; "
+                        "default: not pinned)")
     p.add_argument("--rinjobs", required=True, help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.sizes is None:
@@ -115,6 +118,8 @@ def facts(path: Path) -> dict:
 
 def main(argv):
     args = parse(argv)
+    if args.pin:
+        pinning.pin()
     repo = Path(__file__).resolve().parents[2]
     if not args.fortnight and not args.division and not args.year and not args.freshness and not args.erasure:
         report.check(_out_path(repo, args.out or "BENCHMARKS.md"))

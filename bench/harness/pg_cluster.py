@@ -13,6 +13,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from . import pinning
 from .measure import run_checked
 
 
@@ -49,7 +50,7 @@ class Cluster:
             # Planning too: statements the jobs send are planned every time they run.
             opts += " -c pg_stat_statements.track_planning=on"
         self._as_owner([f"{self.bin}/pg_ctl", "-D", f"{self.dir}/data", "-o", opts, "-l",
-                        f"{self.dir}/server.log", "-w", "-t", "600", "start"])
+                        f"{self.dir}/server.log", "-w", "-t", "600", "start"], pinned=True)
 
     @property
     def postmaster(self) -> int:
@@ -128,8 +129,10 @@ class Cluster:
     def version(self) -> str:
         return server_version(self.bin)
 
-    def _as_owner(self, argv):
-        prefix = ["runuser", "-u", self.owner, "--"] if self.owner else []
+    def _as_owner(self, argv, pinned=False):
+        """`pinned`: on the server's own core when the bench runs with --pin (pinning.py)."""
+        prefix = (pinning.server_prefix() if pinned else []) + (
+            ["runuser", "-u", self.owner, "--"] if self.owner else [])
         subprocess.run(prefix + argv, check=True, stdout=subprocess.DEVNULL, stdin=subprocess.DEVNULL,
                        close_fds=True)
 

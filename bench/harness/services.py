@@ -285,7 +285,7 @@ class KeptCluster(Cluster):
         if extra:
             opts += " " + extra
         self._as_owner([f"{self.bin}/pg_ctl", "-D", str(self.data), "-o", opts, "-l",
-                        f"{self.dir}/server.log", "-w", "-t", "600", "start"])
+                        f"{self.dir}/server.log", "-w", "-t", "600", "start"], pinned=True)
 
     def copy_of(self, template, name):
         # FILE_COPY: one checkpoint and a copy of the files, instead of writing the prepared
