@@ -27,6 +27,9 @@
 # Erasure (issue 70): from the fortnight's cached start, a night (nightly + history-retention)
 # with 1 % of the accounts deleted against a quiet one, RUNS pairs each on a fresh copy:
 #   bench/run.sh --erasure [--sizes S] [--pg-sizes S] [--runs 3] [--out FILE]
+# --without-refresh (with --fortnight, issue 74): every cached answer's expiry and every due time a
+# year later before the first day, so the same nights refresh nothing; the difference from the run
+# without it is the refresh's share of a night.
 # --pin (issue 55's decision): the PostgreSQL server and its backends on CPU 1, the bench and every
 # job it starts on CPU 0 (bench/harness/pinning.py), so a job and the server never take turns for
 # a core; the report's `cores` says which. Any mode; unpinned unless asked for.

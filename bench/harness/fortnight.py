@@ -98,6 +98,26 @@ class Night:
     sign_ups_wall: float = 0.0
 
 
+# `--without-refresh` (issue 74): enrichment-fetch refreshes, at each owner's visit, the cached
+# answers that expire before the next one, and examines the owners and contacts whose checks are
+# due. A year later for every expiry and due time, and the same nights (same changes, sign-ups and
+# code) refresh nothing: the difference from a run without the option is what the refresh costs.
+# On PostgreSQL the rows rewritten are vacuumed, so that their dead versions do not weigh on the
+# nights compared.
+YEAR_SECONDS = 365 * 86_400
+
+
+def postpone_refresh_sql(postgres: bool) -> str:
+    updates = (f"UPDATE enrichment_lookups SET expires_at = expires_at + {YEAR_SECONDS};\n"
+               f"UPDATE contact_states SET check_due_at = check_due_at + {YEAR_SECONDS} "
+               "WHERE check_due_at IS NOT NULL;\n"
+               f"UPDATE owner_examinations SET due_at = due_at + {YEAR_SECONDS} "
+               "WHERE job = 'enrichment-fetch' AND due_at IS NOT NULL;\n")
+    if postgres:
+        return updates + "VACUUM (ANALYZE) enrichment_lookups, contact_states, owner_examinations;\n"
+    return updates
+
+
 def sign_ups_a_day(size: settings.Size) -> int:
     return max(1, round(size.users * SIGN_UP_SHARE))
 
@@ -118,6 +138,7 @@ class Series:
     start_seconds: float = 0.0  # preparing (seed and first night) or restoring the start
     sign_up_probe: dict = None
     footprint: dict = None  # `rinjobs footprint --json` after the last night (issue 53)
+    without_refresh: bool = False  # --without-refresh: the nights refreshed no cached answer
 
 
 # MARK: measuring
@@ -234,8 +255,10 @@ def _checked(m, what):
 
 
 class Fortnight:
-    def __init__(self, runner, cache: Cache, jobs: list, days: int, log, full_every=None, sign_up_probe=True):
+    def __init__(self, runner, cache: Cache, jobs: list, days: int, log, full_every=None, sign_up_probe=True,
+                 without_refresh=False):
         self.runner = runner
+        self.without_refresh = without_refresh
         self.sign_up_probe = sign_up_probe
         self.full_every = full_every
         self.cache = cache
@@ -295,6 +318,9 @@ class Fortnight:
 
     def _days(self, series: Series, storage: str, apply_changes, postmaster=None, cluster=None):
         count = sign_ups_a_day(series.size)
+        series.without_refresh = self.without_refresh
+        if self.without_refresh:
+            apply_changes(postpone_refresh_sql(postgres=postmaster is not None))
         for day in range(1, self.days + 1):
             start = time.perf_counter()
             apply_changes(day_of_changes(self.cache.repo, day, change_at(day), new_accounts=False))
@@ -658,4 +684,5 @@ def raw(series_list: list) -> dict:
         "nights": [{"day": n.day, "changes_wall": n.changes_wall, "sign_ups": n.sign_ups,
                     "sign_ups_wall": n.sign_ups_wall, "nightly": run(n.nightly),
                     "hourly": run(n.hourly)} for n in s.nights],
-        "sign_up_probe": s.sign_up_probe, "footprint": s.footprint} for s in series_list}
+        "sign_up_probe": s.sign_up_probe, "footprint": s.footprint,
+        "without_refresh": s.without_refresh} for s in series_list}

@@ -58,6 +58,10 @@ def parse(argv):
                         "pipelines.yaml's, 7d); the first night is the same whatever it is")
     p.add_argument("--no-sign-up-probe", action="store_false", dest="sign_up_probe",
                    help="with --fortnight: skip the two extra nights that measure a sign-up's first night")
+    p.add_argument("--without-refresh", action="store_true", dest="without_refresh",
+                   help="with --fortnight: every cached answer's expiry and every due time a year later "
+                        "before the first day, so the nights refresh nothing; against the same run "
+                        "without it, the refresh's share of a night (issue 74)")
     p.add_argument("--pg-sizes", default=None,
                    help="with --fortnight or --year: sizes on PostgreSQL (default S,M; with --year S; empty for none)")
     p.add_argument("--erasure", action="store_true",
@@ -184,7 +188,7 @@ def _fortnight(args, argv, repo, cache, runner, jobs):
     from . import fortnight
 
     run = fortnight.Fortnight(runner, cache, jobs, args.days, log, full_every=args.full_every,
-                              sign_up_probe=args.sign_up_probe)
+                              sign_up_probe=args.sign_up_probe, without_refresh=args.without_refresh)
     series = _each_backend(args, cache, run)
     _write_report(args, argv, repo, cache, "fortnight",
                   lambda command: fortnight.render(series, jobs, command, machine.describe(repo)),
