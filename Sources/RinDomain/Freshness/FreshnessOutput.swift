@@ -3,7 +3,7 @@
 public enum FreshnessOutput: String, CaseIterable, Sendable, Codable, Comparable {
   /// `score_snapshots`: the Score tab, "Estimated" past 24 hours (004 `STATE-SCORE-STALE`).
   case score
-  /// `badge_counts`: the tab badges, checked by badge-recount (`badge_checks`).
+  /// `badge_counts`: the tab badges, counted by badge-recount (its change watermark).
   case badges
   /// `upcoming_events`: the Home tab's upcoming section, turned over at each user's midnight.
   case upcoming

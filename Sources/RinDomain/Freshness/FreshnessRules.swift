@@ -3,7 +3,7 @@ import Foundation
 /// Whether a user sees a stale output, for the outputs whose rows cannot say it alone
 /// (docs/OPERATIONS.md "Freshness"). Each rule returns nil for a fresh user, else the instant
 /// the user's result is from: what `oldest` reports, and what the alert's age counts from.
-/// `score` and `badges` are judged in their queries from the same `FreshnessPromise` cutoffs.
+/// `score` is judged in its query from the same `FreshnessPromise` cutoffs.
 public enum FreshnessRules {
   /// upcoming-birthdays turns a user's rows over at their local midnight (docs/CONTRACT.md
   /// §3.4): rows kept for a local date before the one the user's zone showed `maxAge` ago are
@@ -45,6 +45,19 @@ public enum FreshnessRules {
       stale(createdAt)
     }
     return since
+  }
+
+  /// badge-recount writes `badge_counts` only when a count changes; what says it counted a user
+  /// is the change watermark its whole runs leave per shard (`BadgeRecountWatermark`). A user is
+  /// fresh when they have a row (`counted`) and a scope holding them was marked after the cutoff
+  /// (`watermark`, the latest such mark).
+  /// - Returns: `createdAt` when never counted or never marked; else the mark when it is at or
+  ///   before the cutoff: the badges reflect no later instant.
+  public static func badges(
+    counted: Bool, watermark: UTCInstant?, createdAt: UTCInstant, promise: FreshnessPromise, now: UTCInstant
+  ) -> UTCInstant? {
+    guard counted, let watermark else { return createdAt }
+    return watermark <= promise.cutoff(now: now) ? watermark : nil
   }
 
   /// The instant `date` begins in `zone` (UTC for a missing or unknown zone), with the zone's

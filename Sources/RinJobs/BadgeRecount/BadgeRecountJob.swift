@@ -16,6 +16,7 @@ public struct BadgeRecountJob: Job {
     try context.forEachUserBatch(batchSize: context.config.jobs[Self.self].batchSize) { batch in
       try BadgeRecountBatch(batch: batch, now: context.now).run()
     }
+    try BadgeRecountWatermark.leave(context)
     context.tally.details[BadgeRecountDetails.self].badgeDriftUsers =
       context.tally.changes.tables["badge_counts"]?.updated ?? 0
   }
@@ -46,7 +47,6 @@ struct BadgeRecountBatch {
       messages.append(BadgeNotification.message(user: user, counts: result.counts, computedAt: now))
     }
     try queries.putBadgeCounts(rows)
-    try queries.markBadgesChecked(batch.userIDs, at: now)
     try batch.tx.enqueue(messages, at: now)
   }
 }

@@ -82,17 +82,6 @@ struct BadgeRecountQueries {
         score = excluded.score, profile = excluded.profile, computed_at = excluded.computed_at
       """)
 
-  /// Marks every user of a batch counted at `checkedAt` (`badge_checks`), changed or not: the
-  /// freshness check's evidence that badge-recount reached them. Bookkeeping, like a
-  /// checkpoint: not a change of an output, so not in the run's changes.
-  func markBadgesChecked(_ userIDs: [UserID], at checkedAt: UTCInstant) throws {
-    try Self.badgeChecksUpsert.execute(
-      rows: userIDs.map { BadgeCheck(userID: $0, checkedAt: checkedAt) }, on: tx.sql)
-  }
-
-  private static let badgeChecksUpsert = MultiRowStatement(
-    inserting: BadgeCheck.self, tail: "ON CONFLICT (user_id) DO UPDATE SET checked_at = excluded.checked_at")
-
   private func forEachCount(_ query: SQLFragment, _ body: (OwnerCount) -> Void) throws {
     try tx.sql.forEach(OwnerCount.self, query, body)
   }
@@ -156,18 +145,5 @@ struct BadgeCountsRow: DecodableRow, EncodableRow {
     row[.score] = .integer(Int64(counts.score))
     row[.profile] = .integer(Int64(counts.profile))
     row[.computedAt] = .instant(computedAt)
-  }
-}
-
-/// The freshness check's evidence that badge-recount reached a user.
-private struct BadgeCheck: EncodableRow {
-  enum Columns: Int, RowColumns { case userID, checkedAt }
-  static let table = "badge_checks"
-  let userID: UserID
-  let checkedAt: UTCInstant
-
-  func encode(to row: inout RowEncoder<Columns>) {
-    row[.userID] = .integer(userID)
-    row[.checkedAt] = .instant(checkedAt)
   }
 }

@@ -48,8 +48,15 @@ public struct FreshnessCheck: Sendable {
         tally.addStale(user: $0.userID, since: $0.computedAt ?? $0.createdAt)
       }
     case .badges:
-      try tx.staleBadgeUsers(createdBy: createdBy, cutoff: cutoff) {
-        tally.addStale(user: $0.userID, since: $0.computedAt ?? $0.createdAt)
+      let marks = ChangeWatermarkCover(try tx.changeWatermarks(job: promise.output.job))
+      try tx.badgeCandidates(createdBy: createdBy, everyUser: !marks.coversEveryone(after: cutoff)) {
+        candidate in
+        if let since = FreshnessRules.badges(
+          counted: candidate.computedAt != nil, watermark: marks.latest(for: candidate.userID),
+          createdAt: candidate.createdAt, promise: promise, now: now)
+        {
+          tally.addStale(user: candidate.userID, since: since)
+        }
       }
     case .upcoming:
       // No zone is more than 14 hours ahead of UTC: a date past the cutoff's by a day is fresh
@@ -113,8 +120,8 @@ struct ChangeWatermarkCover {
     return latest
   }
 
-  /// Whether every user is in a scope marked after `cutoff`: then only the users whose
-  /// examination is stale need reading.
+  /// Whether every user is in a scope marked after `cutoff`: then only the users stale for
+  /// another reason (an old examination, no badge counts) need reading.
   func coversEveryone(after cutoff: UTCInstant) -> Bool {
     if let all, all > cutoff { return true }
     return parts.contains { count, marks in (0..<count).allSatisfy { (marks[$0] ?? .min) > cutoff } }

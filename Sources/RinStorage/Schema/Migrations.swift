@@ -208,5 +208,8 @@ enum Migrations {
     Step(
       name: "remember which of each owner's contacts share a bucket with a verified user",
       sql: RuntimeSchema.enrichmentOwnerOccupiedBuckets),
+    Step(
+      name: "drop badge-recount's per-user checks, which its change watermark replaces",
+      sql: RuntimeSchema.dropBadgeChecks),
   ]
 }

@@ -235,6 +235,13 @@ enum RuntimeSchema {
     CREATE TABLE badge_checks (user_id INTEGER PRIMARY KEY, checked_at INTEGER NOT NULL);
     """
 
+  /// badge-recount proves a count with a change watermark per scope instead
+  /// (`change_watermarks`, job `badge-recount`): one row a shard a night, where this table took
+  /// a row a user a night, rewritten only to say the user was counted.
+  static let dropBadgeChecks = """
+    DROP TABLE badge_checks;
+    """
+
   /// What each recorded `rinjobs freshness --record` found, per output and shard (`all` without
   /// shards), for the report's "Freshness" section over its days. Pruned with the run ledger.
   static let freshnessChecks = """

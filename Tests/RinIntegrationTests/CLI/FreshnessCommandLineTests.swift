@@ -23,6 +23,7 @@ struct FreshnessCommandLineTests {
     var stale: Int
     var staleUsers: [Int64]
     var byShard: [String: (users: Int, stale: Int)]
+    var oldest: String?
   }
 
   static func check(_ db: TestDatabase, config: String, at now: String, record: Bool = false) async throws
@@ -42,7 +43,8 @@ struct FreshnessCommandLineTests {
       }
       outputs[entry["name"] as? String ?? ""] = Output(
         users: entry["users"] as? Int ?? -1, stale: entry["stale"] as? Int ?? -1,
-        staleUsers: (entry["stale_users"] as? [NSNumber] ?? []).map(\.int64Value), byShard: shards)
+        staleUsers: (entry["stale_users"] as? [NSNumber] ?? []).map(\.int64Value), byShard: shards,
+        oldest: entry["oldest"] as? String)
     }
     return (result.exitCode, outputs)
   }
@@ -84,8 +86,8 @@ struct FreshnessCommandLineTests {
     try #require(evenUsers.count >= 3 && !oddUsers.isEmpty)
     let (a, b) = (evenUsers[0], evenUsers[1])
     try db.execute("DELETE FROM score_snapshots WHERE user_id IN (?, ?) AND as_of = '2026-11-24'", [a, b])
-    try db.execute("DELETE FROM badge_checks WHERE user_id = ?", [a])
-    try db.execute("DELETE FROM badge_counts WHERE user_id = ?", [b])
+    // badge-recount's proof is per shard (its change watermark): a user never counted has no row.
+    try db.execute("DELETE FROM badge_counts WHERE user_id IN (?, ?)", [a, b])
     try db.execute("DELETE FROM upcoming_owner_states WHERE user_id = ?", [a])
     try db.execute("DELETE FROM owner_examinations WHERE user_id = ? AND job = 'circle-patterns'", [a])
     try db.execute("DELETE FROM owner_examinations WHERE user_id = ? AND job = 'enrichment-fetch'", [b])
@@ -145,6 +147,43 @@ struct FreshnessCommandLineTests {
     let recomputed = try await Self.check(db, config: config, at: "2026-11-24T06:10:00Z")
     #expect(recomputed.exitCode == 0)
     for name in outputs { #expect(recomputed.outputs[name]?.stale == 0, "\(name)") }
+  }
+
+  /// The badges are judged by badge-recount's change watermark (issue 74): fresh after a whole
+  /// run; stale since the mark once it is older than the cutoff, whatever a `--user` or dry run
+  /// did since; fresh again after the next whole run, except a user left without a row.
+  @Test(arguments: Backend.available) func badgesAreFreshWhileBadgeRecountsMarkIs(backend: Backend)
+    async throws
+  {
+    let db = try TestDatabase(backend, seedUsers: 24, seed: 5)
+    let config = try TestConfigFile.write(
+      """
+      pipelines:
+        nightly:
+          schedule: "30 2 * * *"
+          jobs: [badge-recount]
+      """, in: db.directory)
+    try await Self.run(db, config: config, ["run", "badge-recount", "--now", "2026-11-23T02:30:00Z"])
+    let fresh = try #require(
+      try await Self.check(db, config: config, at: "2026-11-23T06:10:00Z").outputs["badges"])
+    #expect(fresh.stale == 0 && fresh.users > 5)
+
+    let user = try #require(Int64(try db.strings("SELECT min(user_id) FROM badge_counts").first ?? ""))
+    let night = "2026-11-24T02:30:00Z"
+    try await Self.run(db, config: config, ["run", "badge-recount", "--now", night, "--user", "\(user)"])
+    try await Self.run(db, config: config, ["run", "badge-recount", "--now", night, "--dry-run"])
+    let lapsed = try await Self.check(db, config: config, at: "2026-11-24T06:10:00Z")
+    #expect(lapsed.exitCode == 1)
+    let badges = try #require(lapsed.outputs["badges"])
+    #expect(badges.stale == badges.users && badges.users >= fresh.users)
+    #expect(badges.oldest == "2026-11-23T02:30:00Z", "the mark: what the badges reflect")
+
+    try await Self.run(db, config: config, ["run", "badge-recount", "--now", night])
+    #expect(
+      try await Self.check(db, config: config, at: "2026-11-24T06:10:00Z").outputs["badges"]?.stale == 0)
+    try db.execute("DELETE FROM badge_counts WHERE user_id = ?", [user])
+    let uncounted = try await Self.check(db, config: config, at: "2026-11-24T06:10:00Z")
+    #expect(uncounted.outputs["badges"]?.staleUsers == [user])
   }
 }
 

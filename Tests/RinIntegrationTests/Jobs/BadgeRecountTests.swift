@@ -1,4 +1,5 @@
 import GRDB
+import RinDomain
 import RinJobs
 import RinRuntime
 import RinStorage
@@ -123,5 +124,45 @@ struct BadgeRecountTests {
     }
     #expect(processed == 4)
     #expect(try badgeRows(db) == Self.expected)
+  }
+
+  /// What `rinjobs freshness` judges the badges by: one change watermark per scope, left by a
+  /// run that counted every user of it; never by `--user`, a dry run, or a run for an earlier
+  /// window than the mark's.
+  @Test(arguments: Backend.available) func onlyAWholeRunLeavesItsScopesWatermark(backend: Backend)
+    async throws
+  {
+    let db = try Self.makeDatabase(backend)
+    // Through the storage: the tests' PostgreSQL snapshot copies the contract's tables only.
+    func marks() throws -> [String] {
+      try db.storage.read { tx in
+        try ["0/2", "1/2", "all"].compactMap { scope in
+          try tx.changeWatermark(job: .badgeRecount, scope: scope).map {
+            "\(scope) \($0.verifiedThrough.seconds) \($0.windowEnd.seconds)"
+          }
+        }
+      }
+    }
+    let now = TestClock.now
+    #expect(await db.run(BadgeRecountJob(), TestClock.options(dryRun: true)).status == .succeeded)
+    #expect(try marks() == [], "a dry run writes nothing")
+    var one = TestClock.options()
+    one.userIDs = [5]
+    #expect(await db.run(BadgeRecountJob(), one).status == .succeeded)
+    #expect(try marks() == [], "--user counted one user, not the shard")
+
+    var half = TestClock.options()
+    half.shard = .fixed(.part(index: 0, count: 2))
+    #expect(await db.run(BadgeRecountJob(), half).status == .succeeded)
+    #expect(try marks() == ["0/2 \(now) \(now)"])
+    #expect(await db.run(BadgeRecountJob(), TestClock.options(now: now + 60)).status == .succeeded)
+    #expect(try marks() == ["0/2 \(now) \(now)", "all \(now + 60) \(now + 60)"])
+
+    #expect(
+      await db.run(BadgeRecountJob(), TestClock.options(now: now + 120, dryRun: true)).status == .succeeded)
+    one.now = .init(seconds: now + 120)
+    #expect(await db.run(BadgeRecountJob(), one).status == .succeeded)
+    #expect(await db.run(BadgeRecountJob(), TestClock.options(now: now + 30)).status == .succeeded)
+    #expect(try marks() == ["0/2 \(now) \(now)", "all \(now + 60) \(now + 60)"])
   }
 }

@@ -2,6 +2,8 @@ import RinDomain
 import RinTestSupport
 import Testing
 
+@testable import RinRuntime
+
 @Suite("freshness: the rules that judge a user stale", .onItsOwnThread)
 struct FreshnessRulesTests {
   static let hour: Int64 = 3_600
@@ -12,6 +14,7 @@ struct FreshnessRulesTests {
   static let circles = FreshnessPromise(
     output: .circleSuggestions, maxAge: .seconds(26 * hour), fullEvery: .seconds(28 * day))
   static let createdAt = UTCInstant(seconds: 1_790_000_000)
+  static let badges = FreshnessPromise(output: .badges, maxAge: .seconds(26 * hour))
 
   static func date(_ text: String) -> CalendarDate { CalendarDate(text)! }
 
@@ -103,6 +106,44 @@ struct FreshnessRulesTests {
       FreshnessRules.examined(
         examinedAt: Self.now.advanced(by: -Self.hour), dueAt: nil, watermark: nil, createdAt: Self.createdAt,
         promise: Self.circles, now: Self.now) == Self.createdAt)
+  }
+
+  static func badges(counted: Bool = true, watermark: UTCInstant?) -> UTCInstant? {
+    FreshnessRules.badges(
+      counted: counted, watermark: watermark, createdAt: Self.createdAt, promise: Self.badges, now: Self.now)
+  }
+
+  @Test func badgesAreFreshOnlyWhenCountedAndMarkedAfterTheCutoff() {
+    let cutoff = Self.badges.cutoff(now: Self.now)
+    // No whole run ever marked the user's shard: stale since they signed up.
+    #expect(Self.badges(watermark: nil) == Self.createdAt)
+    // A mark at exactly the cutoff is as old as the promise allows, and no fresher.
+    #expect(Self.badges(watermark: cutoff) == cutoff)
+    #expect(Self.badges(watermark: cutoff.advanced(by: -Self.hour)) == cutoff.advanced(by: -Self.hour))
+    #expect(Self.badges(watermark: cutoff.advanced(by: 1)) == nil)
+    // No `badge_counts` row: never counted, whatever the mark says.
+    #expect(Self.badges(counted: false, watermark: Self.now.advanced(by: -Self.hour)) == Self.createdAt)
+    #expect(Self.badges(counted: false, watermark: nil) == Self.createdAt)
+  }
+
+  @Test func badgesAreJudgedByTheLatestMarkOfAScopeHoldingTheUser() {
+    let cutoff = Self.badges.cutoff(now: Self.now)
+    let (old, fresh) = (cutoff.advanced(by: -Self.day), Self.now.advanced(by: -4 * Self.hour))
+    // Shard 0/2 ran last night, 1/2 did not; an `all` mark from before the split is older still.
+    let split = ChangeWatermarkCover([
+      ("0/2", fresh), ("1/2", old), ("all", old.advanced(by: -Self.day)),
+    ])
+    #expect(Self.badges(watermark: split.latest(for: 4)) == nil)
+    #expect(Self.badges(watermark: split.latest(for: 5)) == old)
+    #expect(Self.badges(watermark: split.latest(for: -3)) == old, "id mod N is never negative")
+    #expect(!split.coversEveryone(after: cutoff))
+    // A whole run since (`all`) covers both shards; a later split's part alone covers its own.
+    let whole = ChangeWatermarkCover([("0/2", old), ("1/2", old), ("all", fresh)])
+    #expect(Self.badges(watermark: whole.latest(for: 5)) == nil)
+    #expect(whole.coversEveryone(after: cutoff))
+    let oneOfThree = ChangeWatermarkCover([("0/3", fresh), ("1/3", fresh)])
+    #expect(Self.badges(watermark: oneOfThree.latest(for: 2)) == Self.createdAt)
+    #expect(!oneOfThree.coversEveryone(after: cutoff))
   }
 
   @Test func theTallyListsTheFirstHundredAndCountsEveryStaleUserByShard() {

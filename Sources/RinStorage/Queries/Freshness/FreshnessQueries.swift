@@ -16,7 +16,7 @@ extension StorageTransaction {
 public struct FreshnessCandidate: Sendable, Equatable {
   public var userID: UserID
   public var createdAt: UTCInstant
-  /// The output's own instant: the newest snapshot's `computed_at`, the badges' `checked_at`,
+  /// The output's own instant: the newest snapshot's `computed_at`, the badges' `computed_at`,
   /// the examination's `examined_at`; nil when the user has none.
   public var computedAt: UTCInstant?
   /// enrichment-fetch's `due_at`.
@@ -68,18 +68,23 @@ extension FreshnessQueries {
     ) { try $0.candidate.map(body) }
   }
 
-  /// Users whose badges badge-recount has not counted after `cutoff` (`badge_checks`), or who
-  /// have no `badge_counts` row at all, in id order, with their `checked_at`.
-  public func staleBadgeUsers(
-    createdBy: UTCInstant, cutoff: UTCInstant, _ body: (FreshnessCandidate) throws -> Void
+  /// Users with no `badge_counts` row, in id order; every promised user when `everyUser` (a
+  /// shard whose badge-recount change watermark is old or missing makes all its users
+  /// candidates), each with their row's `computed_at` (nil: no row). Judged by
+  /// `FreshnessRules.badges`.
+  public func badgeCandidates(
+    createdBy: UTCInstant, everyUser: Bool, _ body: (FreshnessCandidate) throws -> Void
   ) throws {
+    // Covered by fresh marks, the check reads only the users never counted: one probe of the
+    // counts' key per user, and a row for the few it finds.
+    let filter: SQLFragment =
+      everyUser ? "" : "AND NOT EXISTS (SELECT 1 FROM badge_counts c WHERE c.user_id = u.id)"
     try sql.forEach(
       CandidateRow.self,
       """
-      SELECT u.id AS user_id, u.created_at, c.checked_at AS computed_at
-      FROM users u LEFT JOIN badge_checks c ON c.user_id = u.id
-      WHERE \(Self.promised)\(createdBy) AND (c.checked_at IS NULL OR c.checked_at <= \(cutoff)
-        OR NOT EXISTS (SELECT 1 FROM badge_counts b WHERE b.user_id = u.id))
+      SELECT u.id AS user_id, u.created_at, b.computed_at
+      FROM users u LEFT JOIN badge_counts b ON b.user_id = u.id
+      WHERE \(Self.promised)\(createdBy) \(filter)
       ORDER BY u.id
       """
     ) { try $0.candidate.map(body) }
