@@ -13,9 +13,10 @@ import re
 import sys
 
 
-def report(path):
+def postgres_series(path):
+    """The report's PostgreSQL series (a report may hold SQLite's too, which has no profile)."""
     data = json.load(open(path))
-    return data[next(iter(data))]
+    return [(name, series) for name, series in data.items() if name.startswith("PostgreSQL")]
 
 
 def group(query):
@@ -31,16 +32,17 @@ def group(query):
 
 def main():
     for path in sys.argv[1:]:
-        for number, night in enumerate(report(path)["nights"], start=1):
-            profile = night["nightly"]["profile"]
-            cpu, rows = collections.Counter(), collections.Counter()
-            for statement in profile["statements"]:
-                cpu[group(statement["query"])] += statement["cpu"] or 0
-                rows[group(statement["query"])] += statement["rows"] or 0
-            print(f"{path} night {number}: statements {profile['cpu']:.0f} ms of the server's "
-                  f"{night['nightly']['server_cpu'] * 1000:.0f} ms ({len(profile['statements'])} listed)")
-            for name, ms in cpu.most_common(14):
-                print(f"  {ms:8.1f} ms {rows[name]:8d} rows  {name}")
+        for name, series in postgres_series(path):
+            for number, night in enumerate(series["nights"], start=1):
+                profile = night["nightly"]["profile"]
+                cpu, rows = collections.Counter(), collections.Counter()
+                for statement in profile["statements"]:
+                    cpu[group(statement["query"])] += statement["cpu"] or 0
+                    rows[group(statement["query"])] += statement["rows"] or 0
+                print(f"{path} {name} night {number}: statements {profile['cpu']:.0f} ms of the server's "
+                      f"{night['nightly']['server_cpu'] * 1000:.0f} ms ({len(profile['statements'])} listed)")
+                for group_name, ms in cpu.most_common(14):
+                    print(f"  {ms:8.1f} ms {rows[group_name]:8d} rows  {group_name}")
 
 
 if __name__ == "__main__":
