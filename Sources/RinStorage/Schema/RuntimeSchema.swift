@@ -238,7 +238,14 @@ enum RuntimeSchema {
   /// badge-recount proves a count with a change watermark per scope instead
   /// (`change_watermarks`, job `badge-recount`): one row a shard a night, where this table took
   /// a row a user a night, rewritten only to say the user was counted.
+  /// What the rows proved carries over as an `all` mark at the oldest count, so that an upgrade
+  /// does not make every user's badges look stale until the next whole run. (`WHERE true`: SQLite
+  /// reads an upsert after `INSERT … SELECT` only when the SELECT has a WHERE.)
   static let dropBadgeChecks = """
+    INSERT INTO change_watermarks (job, scope, verified_through, window_end)
+      SELECT 'badge-recount', 'all', min(checked_at), min(checked_at) FROM badge_checks WHERE true
+      HAVING count(*) > 0
+      ON CONFLICT (job, scope) DO NOTHING;
     DROP TABLE badge_checks;
     """
 
